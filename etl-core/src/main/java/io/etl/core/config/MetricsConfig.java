@@ -1,0 +1,23 @@
+package io.etl.core.config;
+
+import java.util.Map;
+
+/**
+ * Metrics settings.
+ *
+ * @param enabled    when false the pipeline records into a private registry nobody reads
+ * @param commonTags tags added to every meter of the pipeline (for example {@code env: prod})
+ */
+public record MetricsConfig(Boolean enabled, Map<String, String> commonTags) {
+
+    public static final boolean DEFAULT_ENABLED = true;
+
+    public MetricsConfig {
+        enabled = enabled == null ? DEFAULT_ENABLED : enabled;
+        commonTags = commonTags == null ? Map.of() : Map.copyOf(commonTags);
+    }
+
+    public static MetricsConfig defaults() {
+        return new MetricsConfig(null, null);
+    }
+}

@@ -1,0 +1,2 @@
+/** Records and their source metadata: what flows through a pipeline. */
+package io.etl.core.record;

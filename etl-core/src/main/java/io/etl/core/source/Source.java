@@ -1,0 +1,46 @@
+package io.etl.core.source;
+
+import io.etl.core.error.ErrorPolicy;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * The source SPI. All methods are called from one pipeline thread, so an implementation needs no
+ * locking; commits requested by the checkpointer are carried out on that thread too.
+ *
+ * @param <T> value type
+ */
+public interface Source<T> {
+
+    /** Unique name within the pipeline. */
+    String name();
+
+    /** What happens to a record that fails to decode (default {@link ErrorPolicy#FAIL}). */
+    default ErrorPolicy errorPolicy() {
+        return ErrorPolicy.FAIL;
+    }
+
+    /** Connects and subscribes. Called once before the first poll; may fail with a config error. */
+    void open(SourceContext context);
+
+    /**
+     * Waits at most {@code timeout} for records and hands every one to {@code output} in partition order.
+     * Rebalance callbacks happen inside this call.
+     */
+    void poll(Duration timeout, SourceOutput<T> output);
+
+    /**
+     * Commits, for each partition, the next offset to read. Asynchronous unless {@code sync}; partitions no
+     * longer assigned are ignored.
+     */
+    void commit(Map<SourcePartition, Long> offsets, boolean sync);
+
+    /** Stops returning records from every assigned partition (and from ones assigned later) until resumed. */
+    void pause();
+
+    /** Undoes {@link #pause()}. */
+    void resume();
+
+    /** Leaves the group and releases resources within {@code timeout}. */
+    void close(Duration timeout);
+}
