@@ -1,0 +1,127 @@
+package io.etl.testkit;
+
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * How to start a test broker: extra broker properties, optional security and a startup timeout.
+ *
+ * <pre>{@code
+ * BrokerOptions options = BrokerOptions.builder()
+ *     .brokerProperty("auto.create.topics.enable", "false")
+ *     .brokerProperty("min.insync.replicas", "2")
+ *     .build();
+ * }</pre>
+ *
+ * <p>Extra properties are applied last, so they override the kit's defaults (single-node replication
+ * factors, a small log cleaner buffer, {@code group.initial.rebalance.delay.ms=0}, ...). Listener and
+ * directory properties are the kit's business: overriding them breaks the broker.
+ *
+ * @param brokerProperties extra {@code server.properties} entries
+ * @param security         how the client listener is secured, or {@code null} for plaintext
+ * @param startupTimeout   how long to wait for the broker to become ready
+ */
+public record BrokerOptions(Map<String, String> brokerProperties, BrokerSecurity security, Duration startupTimeout) {
+
+    /** Default time to wait for a broker to answer {@code describeCluster}. */
+    public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(60);
+
+    /** Copies and applies defaults. */
+    public BrokerOptions {
+        brokerProperties = Collections.unmodifiableMap(
+                new LinkedHashMap<>(brokerProperties == null ? Map.of() : brokerProperties));
+        startupTimeout = startupTimeout == null ? DEFAULT_STARTUP_TIMEOUT : startupTimeout;
+    }
+
+    /** @return plaintext, no extra properties, default timeout */
+    public static BrokerOptions defaults() {
+        return builder().build();
+    }
+
+    /** @return a builder starting from {@link #defaults()} */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** @return the security settings, if the broker is secured */
+    public Optional<BrokerSecurity> securitySettings() {
+        return Optional.ofNullable(security);
+    }
+
+    /**
+     * A copy with one more broker property.
+     *
+     * @param key   property name
+     * @param value property value
+     * @return the new options
+     */
+    public BrokerOptions withBrokerProperty(String key, String value) {
+        Map<String, String> copy = new LinkedHashMap<>(brokerProperties);
+        copy.put(key, value);
+        return new BrokerOptions(copy, security, startupTimeout);
+    }
+
+    /** Builds {@link BrokerOptions}. */
+    public static final class Builder {
+        private final Map<String, String> brokerProperties = new LinkedHashMap<>();
+        private BrokerSecurity security;
+        private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
+
+        private Builder() {
+        }
+
+        /**
+         * Adds a broker property, e.g. {@code auto.create.topics.enable=false}.
+         *
+         * @param key   property name
+         * @param value property value
+         * @return this builder
+         */
+        public Builder brokerProperty(String key, String value) {
+            brokerProperties.put(Objects.requireNonNull(key, "key"), Objects.requireNonNull(value, "value"));
+            return this;
+        }
+
+        /**
+         * Adds broker properties.
+         *
+         * @param properties property names to values
+         * @return this builder
+         */
+        public Builder brokerProperties(Map<String, String> properties) {
+            properties.forEach(this::brokerProperty);
+            return this;
+        }
+
+        /**
+         * Secures the client listener.
+         *
+         * @param security the security settings
+         * @return this builder
+         */
+        public Builder security(BrokerSecurity security) {
+            this.security = security;
+            return this;
+        }
+
+        /**
+         * Sets how long to wait for the broker to become ready.
+         *
+         * @param timeout the timeout
+         * @return this builder
+         */
+        public Builder startupTimeout(Duration timeout) {
+            this.startupTimeout = Objects.requireNonNull(timeout, "timeout");
+            return this;
+        }
+
+        /** @return the options */
+        public BrokerOptions build() {
+            return new BrokerOptions(brokerProperties, security, startupTimeout);
+        }
+    }
+}

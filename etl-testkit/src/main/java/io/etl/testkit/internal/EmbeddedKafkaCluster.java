@@ -1,0 +1,135 @@
+package io.etl.testkit.internal;
+
+import io.etl.testkit.BrokerOptions;
+import io.etl.testkit.KafkaTestClusterException;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import kafka.server.KafkaConfig;
+import kafka.server.KafkaRaftServer;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.utils.Time;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A KRaft broker+controller in this JVM: storage formatted with Kafka's {@code Formatter}, then a
+ * {@link KafkaRaftServer} started on free ports of 127.0.0.1. Needs only Kafka's ordinary artifacts,
+ * so it runs in an application (a demo) as well as in a test.
+ */
+public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedKafkaCluster.class);
+    private static final int NODE_ID = 1;
+    private static final int ATTEMPTS = 3;
+
+    private final Path workDir;
+    private final KafkaRaftServer server;
+    private final String bootstrap;
+    private final ClusterSecurityImpl security;
+
+    private EmbeddedKafkaCluster(Path workDir, KafkaRaftServer server, String bootstrap, BrokerOptions options, TlsMaterial tls) {
+        this.workDir = workDir;
+        this.server = server;
+        this.bootstrap = bootstrap;
+        this.security = tls == null ? null
+                : new ClusterSecurityImpl(options.security(), this::bootstrapServers, tls, this::admin);
+    }
+
+    /**
+     * Starts a broker and waits until it answers.
+     *
+     * @param options broker options
+     * @return the running broker
+     */
+    public static EmbeddedKafkaCluster start(BrokerOptions options) {
+        KafkaLogging.configure();
+        RuntimeException last = null;
+        for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+            try {
+                return tryStart(options);
+            } catch (KafkaTestClusterException e) {
+                throw e;
+            } catch (RuntimeException e) {
+                // most likely a port taken between choosing it and binding it: choose again
+                last = e;
+                LOG.warn("embedded Kafka broker failed to start (attempt {} of {}): {}", attempt, ATTEMPTS, e.toString());
+            }
+        }
+        throw new KafkaTestClusterException("cannot start an embedded Kafka broker", last);
+    }
+
+    private static EmbeddedKafkaCluster tryStart(BrokerOptions options) {
+        long started = System.nanoTime();
+        Path workDir = Resources.createTempDirectory("embedded");
+        KafkaRaftServer server = null;
+        EmbeddedKafkaCluster result = null;
+        try {
+            List<Integer> ports = Resources.freePorts(3);
+            TlsMaterial tls = options.security() == null ? null : TlsMaterial.create(workDir.resolve("tls"));
+            NodeConfig node = new NodeConfig(NODE_ID, NodeConfig.Role.COMBINED, ports.get(0), ports.get(1), ports.get(2),
+                    workDir.resolve("data"), NODE_ID + "@" + NodeConfig.HOST + ":" + ports.get(2), 1, options, tls, false);
+            node.format(Uuid.randomUuid().toString());
+            server = new KafkaRaftServer(new KafkaConfig(node.properties(), false), Time.SYSTEM);
+            server.startup();
+            String bootstrap = NodeConfig.HOST + ":" + ports.get(0);
+            result = new EmbeddedKafkaCluster(workDir, server, bootstrap, options, tls);
+            result.awaitBrokers(1, options.startupTimeout());
+            LOG.info("embedded Kafka broker ready at {} in {} ms", bootstrap, (System.nanoTime() - started) / 1_000_000);
+            return result;
+        } catch (RuntimeException e) {
+            if (result != null) {
+                result.close();
+            } else {
+                if (server != null) {
+                    shutdown(server);
+                }
+                Resources.deleteRecursively(workDir);
+            }
+            throw e;
+        }
+    }
+
+    @Override
+    public Kind kind() {
+        return Kind.EMBEDDED;
+    }
+
+    @Override
+    public String bootstrapServers() {
+        return bootstrap;
+    }
+
+    @Override
+    protected Optional<ClusterSecurityImpl> securityImpl() {
+        return Optional.ofNullable(security);
+    }
+
+    /** @return the directory holding this broker's data and certificates (deleted on close) */
+    public Path workDirectory() {
+        return workDir;
+    }
+
+    @Override
+    protected void doClose() {
+        try {
+            shutdown(server);
+        } finally {
+            Resources.deleteRecursively(workDir);
+        }
+    }
+
+    private static void shutdown(KafkaRaftServer server) {
+        try {
+            server.shutdown();
+            server.awaitShutdown();
+        } catch (RuntimeException e) {
+            LOG.warn("embedded Kafka broker did not shut down cleanly", e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "embedded Kafka at " + bootstrap + (security == null ? "" : " (" + security.settings().mode() + ")");
+    }
+}
