@@ -20,6 +20,11 @@ public interface Source<T> {
         return ErrorPolicy.FAIL;
     }
 
+    /** The longest single {@link #poll} wait the pipeline asks for (default 100 ms). */
+    default Duration pollTimeout() {
+        return Duration.ofMillis(100);
+    }
+
     /** Connects and subscribes. Called once before the first poll; may fail with a config error. */
     void open(SourceContext context);
 

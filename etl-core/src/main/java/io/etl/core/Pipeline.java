@@ -1,0 +1,53 @@
+package io.etl.core;
+
+import io.etl.core.config.PipelineConfig;
+import io.etl.core.internal.dsl.PipelineDraft;
+import io.micrometer.core.instrument.MeterRegistry;
+
+/**
+ * A complete pipeline definition: a source, an operator chain and a terminal. Built with the DSL,
+ * checked by {@link #build()} before any I/O, then run.
+ *
+ * <pre>{@code
+ * PipelineConfig config = PipelineConfig.load(Path.of("pipeline.yaml"));
+ * Pipeline.named("orders-split")
+ *     .from(KafkaSource.from(config.source("orders")).json(Order.class))
+ *     .filter("drop-test", o -> !o.isTest())
+ *     .to(KafkaSink.from(config.sink("out")).encoderJson())
+ *     .run(config);            // blocks; SIGTERM drains and stops
+ * }</pre>
+ */
+public interface Pipeline {
+
+    /** Starts a definition. */
+    static PipelineStart named(String name) {
+        return PipelineDraft.start(name);
+    }
+
+    /** The pipeline's name. */
+    String name();
+
+    /**
+     * Checks the definition: unique operator, branch and sink names, a sink on every branch, a dead-letter
+     * handler where a stage uses {@code dead_letter}.
+     *
+     * @throws io.etl.core.error.ConfigException listing every problem
+     */
+    Pipeline build();
+
+    /** Starts the pipeline on its own thread, recording metrics into {@code registry}. */
+    RunningPipeline start(PipelineConfig config, MeterRegistry registry);
+
+    /** Starts the pipeline with a private {@code SimpleMeterRegistry}. */
+    RunningPipeline start(PipelineConfig config);
+
+    /**
+     * Runs until stopped by SIGTERM/Ctrl-C or an error, draining on the way out. Blocks.
+     *
+     * @return how the run ended
+     */
+    PipelineResult run(PipelineConfig config);
+
+    /** {@link #run(PipelineConfig)} recording metrics into {@code registry}. */
+    PipelineResult run(PipelineConfig config, MeterRegistry registry);
+}

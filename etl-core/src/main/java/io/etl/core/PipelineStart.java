@@ -1,0 +1,16 @@
+package io.etl.core;
+
+import io.etl.core.error.DeadLetterHandler;
+import io.etl.core.source.Source;
+
+/**
+ * The first step of building a pipeline: optional pipeline-wide settings, then the source.
+ */
+public interface PipelineStart {
+
+    /** Where records go whose stage has policy {@code dead_letter}. */
+    PipelineStart deadLetter(DeadLetterHandler handler);
+
+    /** The source the chain reads from. */
+    <T> Stream<T> from(Source<T> source);
+}

@@ -1,0 +1,55 @@
+package io.etl.core.internal.chain;
+
+import io.etl.core.error.ErrorPolicy;
+import io.etl.core.internal.dsl.BranchSpec;
+import io.etl.core.internal.dsl.OperatorSpec;
+import io.etl.core.internal.dsl.TerminalSpec;
+import io.etl.core.internal.pool.SinkPool;
+import io.etl.core.metrics.EtlMetrics;
+import io.etl.core.sink.Sink;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+
+/** Turns a definition's operators and terminal into linked {@link Node}s. */
+public final class ChainCompiler {
+
+    private ChainCompiler() {
+    }
+
+    /**
+     * @param pools sink pools by sink identity
+     * @return the first node
+     */
+    @SuppressWarnings("unchecked")
+    public static Node compile(List<OperatorSpec> operators, TerminalSpec terminal, Map<Sink<Object, ?>, SinkPool<Object, ?>> pools,
+                               ErrorPolicy defaultPolicy, RecordContext ctx, MeterRegistry registry, Tags tags) {
+        Node next;
+        if (terminal.isSplit()) {
+            List<BranchSpec> specs = terminal.branches();
+            Predicate<Object>[] predicates = new Predicate[specs.size()];
+            Node[] branches = new Node[specs.size()];
+            for (int i = 0; i < specs.size(); i++) {
+                predicates[i] = specs.get(i).predicate();
+                branches[i] = new SinkNode(pools.get(specs.get(i).sink()), ctx);
+            }
+            Node otherwise = terminal.otherwise() == null ? null : new SinkNode(pools.get(terminal.otherwise()), ctx);
+            next = new SplitNode(terminal.splitName(), defaultPolicy, ctx, predicates, branches, otherwise,
+                    terminal.allMatching(), filtered(registry, tags, terminal.splitName()));
+        } else {
+            next = new SinkNode(pools.get(terminal.otherwise()), ctx);
+        }
+        for (int i = operators.size() - 1; i >= 0; i--) {
+            OperatorSpec op = operators.get(i);
+            ErrorPolicy policy = op.policy() != null ? op.policy() : defaultPolicy;
+            next = new OperatorNode(op, policy, ctx, next, filtered(registry, tags, op.name()));
+        }
+        return next;
+    }
+
+    private static io.micrometer.core.instrument.Counter filtered(MeterRegistry registry, Tags tags, String stage) {
+        return registry.counter(EtlMetrics.RECORDS_FILTERED, tags.and(EtlMetrics.TAG_STAGE, stage));
+    }
+}

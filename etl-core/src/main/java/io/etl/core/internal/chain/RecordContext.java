@@ -1,0 +1,53 @@
+package io.etl.core.internal.chain;
+
+import io.etl.core.error.ErrorPolicy;
+import io.etl.core.error.RecordException;
+import io.etl.core.internal.checkpoint.PendingRecord;
+import io.etl.core.record.RecordMeta;
+
+/**
+ * The source record the chain is working on: its metadata, its pending-record counter, and the next
+ * output index. One instance per pipeline, reused for every record, touched only by the pipeline thread.
+ */
+public final class RecordContext {
+
+    private final RecordErrors errors;
+    RecordMeta meta;
+    PendingRecord owner;
+    int outputIndex;
+    long nowNanos;
+
+    public RecordContext(RecordErrors errors) {
+        this.errors = errors;
+    }
+
+    /** Starts work on a new source record. */
+    public void begin(RecordMeta meta, PendingRecord owner, long nowNanos) {
+        this.meta = meta;
+        this.owner = owner;
+        this.outputIndex = 0;
+        this.nowNanos = nowNanos;
+    }
+
+    public RecordMeta meta() {
+        return meta;
+    }
+
+    public PendingRecord owner() {
+        return owner;
+    }
+
+    /** Hands a failed record to its stage's policy. */
+    public void failed(String stage, ErrorPolicy policy, Object value, RecordException error) {
+        errors.handle(stage, policy, value, error, this);
+    }
+
+    /** An exception thrown by a user operator. */
+    void operatorFailed(String stage, ErrorPolicy policy, Object value, Throwable cause) {
+        if (cause instanceof PipelineStop stop) {
+            throw stop;
+        }
+        String detail = cause.getClass().getName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
+        failed(stage, policy, value, RecordException.at(meta, stage, RecordException.OPERATOR, detail, cause));
+    }
+}

@@ -1,0 +1,32 @@
+package io.etl.core.internal.chain;
+
+import io.etl.core.error.ErrorPolicy;
+import io.etl.core.error.RecordException;
+import io.etl.core.internal.pool.SinkPool;
+
+/** Hands a value to a sink pool; the sink's encoder errors go to the sink's policy. */
+final class SinkNode extends Node {
+
+    private final SinkPool<Object, ?> pool;
+    private final ErrorPolicy policy;
+    private final RecordContext ctx;
+
+    SinkNode(SinkPool<Object, ?> pool, RecordContext ctx) {
+        this.pool = pool;
+        this.policy = pool.sink().errorPolicy();
+        this.ctx = ctx;
+    }
+
+    @Override
+    public void push(Object value) {
+        int index = ctx.outputIndex++;
+        try {
+            pool.offer(value, ctx.meta, index, ctx.owner, ctx.nowNanos);
+        } catch (RecordException e) {
+            ctx.failed(pool.name(), policy, value, e.locatedAt(ctx.meta, pool.name()));
+        } catch (RuntimeException e) {
+            String detail = e.getClass().getName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+            ctx.failed(pool.name(), policy, value, RecordException.at(ctx.meta, pool.name(), RecordException.ENCODE, detail, e));
+        }
+    }
+}

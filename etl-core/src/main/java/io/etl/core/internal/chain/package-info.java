@@ -1,0 +1,2 @@
+/** The compiled operator chain. Internal: no compatibility promise. */
+package io.etl.core.internal.chain;

@@ -1,0 +1,73 @@
+package io.etl.core.internal.checkpoint;
+
+import io.etl.core.source.SourcePartition;
+import java.util.ArrayDeque;
+
+/**
+ * The records of one assigned source partition that are not done yet, in offset order. Owned by the
+ * pipeline thread; a new tracker is made for every assignment, so acknowledgements for records of an
+ * earlier assignment can never move this one's watermark.
+ */
+public final class PartitionTracker {
+
+    private final SourcePartition partition;
+    private final ArrayDeque<PendingRecord> pending = new ArrayDeque<>();
+    private long next = -1L;
+    private long committed = -1L;
+
+    public PartitionTracker(SourcePartition partition) {
+        this.partition = partition;
+    }
+
+    public SourcePartition partition() {
+        return partition;
+    }
+
+    /**
+     * Records that the chain has finished with {@code record}: it is tracked until done, or forgotten at
+     * once when it is already done and nothing before it is pending.
+     */
+    public void processed(PendingRecord record) {
+        next = record.offset() + 1;
+        if (!(record.isDone() && pending.isEmpty())) {
+            pending.addLast(record);
+        }
+    }
+
+    /**
+     * The offset to commit: the lowest offset not done yet, or the offset after the last processed record
+     * when all are done; -1 when no record was processed in this assignment.
+     */
+    public long watermark() {
+        PendingRecord head;
+        while ((head = pending.peekFirst()) != null && head.isDone()) {
+            pending.pollFirst();
+        }
+        return head != null ? head.offset() : next;
+    }
+
+    /** The oldest record that is not done, or null. Call {@link #watermark()} first to drop done ones. */
+    public PendingRecord oldestPending() {
+        return pending.peekFirst();
+    }
+
+    /** Number of records tracked (done records at the head are dropped by {@link #watermark()}). */
+    public int pendingCount() {
+        return pending.size();
+    }
+
+    /** Whether every processed record is done. */
+    public boolean isIdle() {
+        watermark();
+        return pending.isEmpty();
+    }
+
+    /** The last offset handed to the source for commit, or -1. */
+    public long committed() {
+        return committed;
+    }
+
+    public void markCommitted(long offset) {
+        committed = Math.max(committed, offset);
+    }
+}

@@ -1,0 +1,153 @@
+package io.etl.core.internal.dsl;
+
+import io.etl.core.Pipeline;
+import io.etl.core.PipelineResult;
+import io.etl.core.RunningPipeline;
+import io.etl.core.config.PipelineConfig;
+import io.etl.core.error.ConfigException;
+import io.etl.core.error.ConfigProblem;
+import io.etl.core.error.DeadLetterHandler;
+import io.etl.core.error.ErrorPolicy;
+import io.etl.core.internal.runtime.PipelineRunner;
+import io.etl.core.sink.Sink;
+import io.etl.core.source.Source;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** A finished definition: validated by {@link #build()}, run by {@link PipelineRunner}. */
+public final class PipelineDefinition implements Pipeline {
+
+    private final PipelineDraft draft;
+    private volatile boolean built;
+
+    PipelineDefinition(PipelineDraft draft) {
+        this.draft = draft;
+    }
+
+    @Override
+    public String name() {
+        return draft.name;
+    }
+
+    public Source<?> source() {
+        return draft.source;
+    }
+
+    public List<OperatorSpec> operators() {
+        return List.copyOf(draft.operators);
+    }
+
+    public TerminalSpec terminal() {
+        return draft.terminal;
+    }
+
+    public DeadLetterHandler deadLetter() {
+        return draft.deadLetter;
+    }
+
+    /** Every distinct sink, by name, in definition order. */
+    public List<Sink<Object, ?>> sinks() {
+        Map<Sink<Object, ?>, Boolean> seen = new IdentityHashMap<>();
+        List<Sink<Object, ?>> out = new ArrayList<>();
+        TerminalSpec t = draft.terminal;
+        for (BranchSpec b : t.branches()) {
+            if (b.sink() != null && seen.put(b.sink(), Boolean.TRUE) == null) {
+                out.add(b.sink());
+            }
+        }
+        if (t.otherwise() != null && seen.put(t.otherwise(), Boolean.TRUE) == null) {
+            out.add(t.otherwise());
+        }
+        return out;
+    }
+
+    @Override
+    public Pipeline build() {
+        List<ConfigProblem> problems = new ArrayList<>();
+        String where = "pipeline '" + draft.name + "'";
+        Set<String> stageNames = new HashSet<>();
+        boolean deadLetterUsed = false;
+        for (OperatorSpec op : draft.operators) {
+            if (!stageNames.add(op.name())) {
+                problems.add(new ConfigProblem(where, "duplicate operator name '" + op.name() + "'"));
+            }
+            deadLetterUsed |= op.policy() == ErrorPolicy.DEAD_LETTER;
+        }
+        TerminalSpec t = draft.terminal;
+        if (t.isSplit()) {
+            String split = where + " split '" + t.splitName() + "'";
+            if (!stageNames.add(t.splitName())) {
+                problems.add(new ConfigProblem(where, "duplicate operator name '" + t.splitName() + "'"));
+            }
+            if (t.branches().isEmpty()) {
+                problems.add(new ConfigProblem(split, "has no branches"));
+            }
+            for (BranchSpec b : t.branches()) {
+                if (b.name() == null || b.name().isBlank()) {
+                    problems.add(new ConfigProblem(split, "a branch has no name"));
+                } else if (!stageNames.add(b.name())) {
+                    problems.add(new ConfigProblem(split, "duplicate branch name '" + b.name() + "'"));
+                }
+                if (b.sink() == null) {
+                    problems.add(new ConfigProblem(split + " branch '" + b.name() + "'", "has no sink"));
+                }
+            }
+            if (t.otherwise() == null && !t.dropUnmatched()) {
+                problems.add(new ConfigProblem(split, "must end with otherwise(sink) or dropUnmatched()"));
+            }
+        } else if (t.otherwise() == null) {
+            problems.add(new ConfigProblem(where, "to(..) was given no sink"));
+        }
+        Map<String, Sink<Object, ?>> byName = new LinkedHashMap<>();
+        for (Sink<Object, ?> sink : sinks()) {
+            Sink<Object, ?> other = byName.putIfAbsent(sink.name(), sink);
+            if (other != null) {
+                problems.add(new ConfigProblem(where, "two different sinks are named '" + sink.name() + "'"));
+            }
+            deadLetterUsed |= sink.errorPolicy() == ErrorPolicy.DEAD_LETTER;
+        }
+        deadLetterUsed |= draft.source.errorPolicy() == ErrorPolicy.DEAD_LETTER;
+        if (deadLetterUsed && draft.deadLetter == null) {
+            problems.add(new ConfigProblem(where,
+                    "a stage uses the dead_letter policy but no dead-letter handler was given (Pipeline.named(..).deadLetter(..))"));
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+        built = true;
+        return this;
+    }
+
+    @Override
+    public RunningPipeline start(PipelineConfig config, MeterRegistry registry) {
+        if (!built) {
+            build();
+        }
+        if (config.pipeline().onError() == ErrorPolicy.DEAD_LETTER && draft.deadLetter == null) {
+            throw ConfigException.of("pipeline.on_error", "dead_letter needs a dead-letter handler in the pipeline definition");
+        }
+        return PipelineRunner.start(this, config, registry);
+    }
+
+    @Override
+    public RunningPipeline start(PipelineConfig config) {
+        return start(config, new SimpleMeterRegistry());
+    }
+
+    @Override
+    public PipelineResult run(PipelineConfig config) {
+        return run(config, new SimpleMeterRegistry());
+    }
+
+    @Override
+    public PipelineResult run(PipelineConfig config, MeterRegistry registry) {
+        return PipelineRunner.runUntilStopped(start(config, registry), config);
+    }
+}

@@ -1,0 +1,49 @@
+package io.etl.core.internal.dsl;
+
+import io.etl.core.PipelineStart;
+import io.etl.core.Stream;
+import io.etl.core.error.DeadLetterHandler;
+import io.etl.core.source.Source;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/** The mutable state behind a definition while the DSL is being called. */
+public final class PipelineDraft implements PipelineStart {
+
+    final String name;
+    DeadLetterHandler deadLetter;
+    Source<?> source;
+    final List<OperatorSpec> operators = new ArrayList<>();
+    TerminalSpec terminal;
+    private final java.util.Map<String, Integer> generated = new java.util.HashMap<>();
+
+    private PipelineDraft(String name) {
+        this.name = Objects.requireNonNull(name, "name");
+    }
+
+    public static PipelineStart start(String name) {
+        return new PipelineDraft(name);
+    }
+
+    @Override
+    public PipelineStart deadLetter(DeadLetterHandler handler) {
+        this.deadLetter = handler;
+        return this;
+    }
+
+    @Override
+    public <T> Stream<T> from(Source<T> source) {
+        if (this.source != null) {
+            throw new IllegalStateException("pipeline '" + name + "' already has a source");
+        }
+        this.source = Objects.requireNonNull(source, "source");
+        return new StreamImpl<>(this, 0);
+    }
+
+    /** A stable generated name: {@code map-1}, {@code map-2}, ... in definition order. */
+    String generatedName(String kind) {
+        int n = generated.merge(kind, 1, Integer::sum);
+        return kind + "-" + n;
+    }
+}

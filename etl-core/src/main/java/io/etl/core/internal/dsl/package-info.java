@@ -1,0 +1,2 @@
+/** The DSL's implementation. Internal: no compatibility promise. */
+package io.etl.core.internal.dsl;

@@ -1,0 +1,16 @@
+package io.etl.core.internal.pool;
+
+import io.etl.core.sink.SealedBatch;
+
+/** What a sink pool tells the pipeline: progress (to wake waiters) and fatal batch failures. */
+public interface PoolEvents {
+
+    /** A batch became durable; waiters for idle partitions may re-check. */
+    void acknowledged();
+
+    /** A batch can never become durable; its records stay pending and their partitions stall. */
+    void batchFailed(SealedBatch<?> batch, Throwable cause);
+
+    /** Batches were given up at shutdown; they replay after a restart. */
+    void batchesAbandoned(String sink, int shard, int batches, long records);
+}

@@ -1,0 +1,422 @@
+package io.etl.core.internal.pool;
+
+import io.etl.core.error.FatalException;
+import io.etl.core.error.RetryableException;
+import io.etl.core.internal.checkpoint.PendingRecord;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One shard of a sink pool. The pipeline thread fills the open batch and hands sealed batches over a
+ * bounded queue; the shard's own worker thread writes them with at most {@code inflight} unacknowledged
+ * at a time, in order. After a retryable failure the worker waits for the whole window, backs off, and
+ * writes the failed batch and every later one again in their original order, so a key's last write is
+ * always its newest value.
+ */
+final class Shard<M> implements Runnable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Shard.class);
+    private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    private final SinkPool<?, M> pool;
+    private final int index;
+    private final OpenBatch<M> open;
+    private final ArrayDeque<Batch<M>> overflow = new ArrayDeque<>();
+    private final ArrayBlockingQueue<Batch<M>> queue;
+    private final ArrayDeque<Attempt<M>> window = new ArrayDeque<>();
+    private final int inflight;
+    private final CircuitBreaker breaker;
+    private final Backoff backoff;
+    private long nextSequence;
+
+    private volatile Thread worker;
+    private volatile boolean closing;
+    private volatile boolean aborting;
+    private volatile boolean finished;
+    private volatile int windowSize;
+
+    Shard(SinkPool<?, M> pool, int index, CircuitBreaker breaker) {
+        this.pool = pool;
+        this.index = index;
+        var config = pool.config();
+        this.open = new OpenBatch<>(config.batch().maxRecords(), config.batch().maxBytes().bytes());
+        this.queue = new ArrayBlockingQueue<>(config.queue());
+        this.inflight = config.inflight();
+        this.breaker = breaker;
+        this.backoff = new Backoff(config.retry());
+    }
+
+    // ---- pipeline thread -------------------------------------------------------------------------------
+
+    void append(M message, long size, PendingRecord owner, long nowNanos) {
+        if (open.wouldOverflow(size)) {
+            seal();
+        }
+        if (open.add(message, size, owner, nowNanos)) {
+            seal();
+        }
+    }
+
+    void seal() {
+        if (!open.isEmpty()) {
+            overflow.addLast(open.seal(pool.name(), index, nextSequence++));
+            flush();
+        }
+    }
+
+    void sealIfLingered(long nowNanos, long lingerNanos) {
+        if (!open.isEmpty() && nowNanos - open.openedAtNanos() >= lingerNanos) {
+            seal();
+        }
+    }
+
+    /** Nanosecond time at which the open batch must be sealed, or Long.MAX_VALUE when it is empty. */
+    long lingerDeadline(long lingerNanos) {
+        return open.isEmpty() ? Long.MAX_VALUE : open.openedAtNanos() + lingerNanos;
+    }
+
+    /** Moves sealed batches into the queue as far as it has room; true when nothing is left waiting. */
+    boolean flush() {
+        Batch<M> b;
+        boolean moved = false;
+        while ((b = overflow.peekFirst()) != null && queue.offer(b)) {
+            overflow.pollFirst();
+            moved = true;
+        }
+        if (moved) {
+            wake();
+        }
+        return overflow.isEmpty();
+    }
+
+    /** Counts batches that never reached the queue as abandoned; pipeline thread, after the worker stopped. */
+    void abandonOverflow() {
+        int batches = overflow.size();
+        long records = 0;
+        for (Batch<M> b : overflow) {
+            records += b.size();
+        }
+        overflow.clear();
+        if (batches > 0) {
+            pool.metrics().abandoned(batches);
+            pool.events().batchesAbandoned(pool.name(), index, batches, records);
+        }
+    }
+
+    /** Whether sealed batches wait for room in the queue (the pipeline must stop feeding). */
+    boolean blocked() {
+        return !overflow.isEmpty();
+    }
+
+    /** Seals the open batch and moves everything into the queue, waiting for room until the deadline. */
+    boolean flushAll(long deadlineNanos) {
+        seal();
+        while (!flush()) {
+            if (System.nanoTime() >= deadlineNanos || finished) {
+                return false;
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        return true;
+    }
+
+    // ---- lifecycle ---------------------------------------------------------------------------------------
+
+    void start(String threadName) {
+        Thread t = new Thread(this, threadName);
+        t.setDaemon(true);
+        worker = t;
+        t.start();
+    }
+
+    /** No more batches will come: write what is queued, then stop. */
+    void close() {
+        closing = true;
+        wake();
+    }
+
+    /** Stop now; what is not acknowledged is abandoned. */
+    void abort() {
+        aborting = true;
+        wake();
+    }
+
+    boolean finished() {
+        return finished;
+    }
+
+    boolean idle() {
+        return queue.isEmpty() && windowSize == 0 && overflow.isEmpty() && open.isEmpty();
+    }
+
+    int inflightBatches() {
+        return windowSize;
+    }
+
+    void join(long timeoutMillis) throws InterruptedException {
+        Thread t = worker;
+        if (t != null) {
+            t.join(timeoutMillis);
+        }
+    }
+
+    private void wake() {
+        Thread t = worker;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    // ---- worker thread -----------------------------------------------------------------------------------
+
+    @Override
+    public void run() {
+        try {
+            while (!aborting) {
+                boolean progress = settleCompletedHeads();
+                progress |= sendQueued();
+                if (closing && window.isEmpty() && queue.isEmpty()) {
+                    break;
+                }
+                if (!progress) {
+                    LockSupport.parkNanos(this, IDLE_PARK_NANOS);
+                }
+            }
+        } catch (RuntimeException | Error e) {
+            LOG.error("sink '{}' shard {} worker failed", pool.name(), index, e);
+            pool.events().batchFailed(window.isEmpty() ? null : window.peekFirst().batch, e);
+        } finally {
+            abandonRest();
+            finished = true;
+        }
+    }
+
+    private boolean sendQueued() {
+        boolean sent = false;
+        while (window.size() < inflight && !aborting) {
+            Batch<M> next = queue.peek();
+            if (next == null || !breakerPermits()) {
+                return sent;
+            }
+            queue.poll();
+            send(next);
+            sent = true;
+        }
+        return sent;
+    }
+
+    private boolean breakerPermits() {
+        return breaker == null || breaker.tryAcquirePermission();
+    }
+
+    private void send(Batch<M> batch) {
+        batch.nextAttempt();
+        CompletableFuture<Void> future;
+        long start = System.nanoTime();
+        try {
+            future = pool.writer().writeBatch(batch);
+            if (future == null) {
+                future = CompletableFuture.failedFuture(new FatalException("sink writer returned no future"));
+            }
+        } catch (RuntimeException e) {
+            future = CompletableFuture.failedFuture(e);
+        }
+        Thread self = Thread.currentThread();
+        future.whenComplete((ok, err) -> LockSupport.unpark(self));
+        window.addLast(new Attempt<>(batch, future, start));
+        windowSize = window.size();
+    }
+
+    private boolean settleCompletedHeads() {
+        boolean progress = false;
+        Attempt<M> head;
+        while ((head = window.peekFirst()) != null && head.future.isDone()) {
+            Throwable error = errorOf(head.future);
+            if (error == null) {
+                window.pollFirst();
+                windowSize = window.size();
+                succeeded(head);
+            } else if (isFatal(error) || !backoff.mayRetry(head.batch.attempt())) {
+                window.pollFirst();
+                windowSize = window.size();
+                recordBreaker(head, error);
+                failed(head.batch, error);
+            } else {
+                retryFrom(head, error);
+            }
+            progress = true;
+        }
+        return progress;
+    }
+
+    private void succeeded(Attempt<M> attempt) {
+        recordBreaker(attempt, null);
+        if (attempt.batch.acknowledge()) {
+            pool.metrics().acknowledged(attempt.batch, System.nanoTime() - attempt.startNanos);
+            pool.events().acknowledged();
+        } else {
+            pool.metrics().rewritten(attempt.batch, System.nanoTime() - attempt.startNanos);
+        }
+    }
+
+    private void failed(Batch<M> batch, Throwable error) {
+        FatalException fatal = error instanceof FatalException f ? f
+                : new FatalException("sink '" + pool.name() + "' gave up on " + batch + " after " + batch.attempt()
+                + " attempts: " + error.getMessage(), error);
+        if (batch.fail(fatal)) {
+            pool.metrics().fatal(batch);
+            LOG.error("sink '{}' shard {}: {} failed fatally; its partitions stop committing: {}",
+                    pool.name(), index, batch, fatal.getMessage());
+            pool.events().batchFailed(batch, fatal);
+        }
+    }
+
+    /**
+     * Go-back-N: wait for every batch in the window, acknowledge what became durable, then write the failed
+     * batch and every later batch again, in order, after a backoff.
+     */
+    private void retryFrom(Attempt<M> head, Throwable error) {
+        List<Batch<M>> redo = new ArrayList<>(window.size());
+        boolean afterFailure = false;
+        while (!window.isEmpty()) {
+            Attempt<M> a = window.pollFirst();
+            Throwable e = awaitOutcome(a);
+            if (aborting) {
+                window.addFirst(a);
+                windowSize = window.size();
+                redo.forEach(this::abandon);
+                return;
+            }
+            if (e == null) {
+                succeeded(a);
+                if (afterFailure) {
+                    redo.add(a.batch);
+                }
+            } else if (isFatal(e) || !backoff.mayRetry(a.batch.attempt())) {
+                recordBreaker(a, e);
+                failed(a.batch, e);
+            } else {
+                recordBreaker(a, e);
+                afterFailure = true;
+                redo.add(a.batch);
+            }
+        }
+        windowSize = 0;
+        if (redo.isEmpty()) {
+            return;
+        }
+        int attempt = redo.get(0).attempt();
+        pool.metrics().retried(redo.get(0));
+        LOG.warn("sink '{}' shard {}: {} failed, retrying {} batch(es) in order: {}", pool.name(), index,
+                redo.get(0), redo.size(), rootMessage(error));
+        pause(backoff.delayNanos(attempt));
+        for (Batch<M> b : redo) {
+            while (!aborting && !breakerPermits()) {
+                pause(TimeUnit.MILLISECONDS.toNanos(50));
+            }
+            if (aborting) {
+                abandon(b);
+                continue;
+            }
+            send(b);
+        }
+    }
+
+    private Throwable awaitOutcome(Attempt<M> a) {
+        while (!aborting) {
+            try {
+                a.future.get(50, TimeUnit.MILLISECONDS);
+                return null;
+            } catch (java.util.concurrent.TimeoutException e) {
+                // keep waiting, checking for abort
+            } catch (ExecutionException e) {
+                return e.getCause();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                aborting = true;
+            }
+        }
+        return null;
+    }
+
+    private void pause(long nanos) {
+        long deadline = System.nanoTime() + nanos;
+        long left;
+        while (!aborting && (left = deadline - System.nanoTime()) > 0) {
+            LockSupport.parkNanos(this, left);
+        }
+    }
+
+    private void recordBreaker(Attempt<M> attempt, Throwable error) {
+        if (breaker == null) {
+            return;
+        }
+        long took = System.nanoTime() - attempt.startNanos;
+        if (error == null) {
+            breaker.onSuccess(took, TimeUnit.NANOSECONDS);
+        } else {
+            breaker.onError(took, TimeUnit.NANOSECONDS, error);
+        }
+    }
+
+    private void abandonRest() {
+        int batches = 0;
+        long records = 0;
+        for (Attempt<M> a : window) {
+            if (!a.batch.settled()) {
+                batches++;
+                records += a.batch.size();
+            }
+        }
+        window.clear();
+        windowSize = 0;
+        Batch<M> b;
+        while ((b = queue.poll()) != null) {
+            batches++;
+            records += b.size();
+        }
+        if (batches > 0) {
+            pool.metrics().abandoned(batches);
+            pool.events().batchesAbandoned(pool.name(), index, batches, records);
+        }
+    }
+
+    private void abandon(Batch<M> batch) {
+        pool.metrics().abandoned(1);
+        pool.events().batchesAbandoned(pool.name(), index, 1, batch.size());
+    }
+
+    private static Throwable errorOf(CompletableFuture<?> future) {
+        try {
+            future.join();
+            return null;
+        } catch (CompletionException | java.util.concurrent.CancellationException e) {
+            return e.getCause() != null ? e.getCause() : e;
+        }
+    }
+
+    private static boolean isFatal(Throwable error) {
+        return error instanceof FatalException;
+    }
+
+    private static String rootMessage(Throwable error) {
+        Throwable t = error;
+        while (t.getCause() != null && t.getCause() != t && !(t instanceof RetryableException)) {
+            t = t.getCause();
+        }
+        return t.getClass().getSimpleName() + ": " + t.getMessage();
+    }
+
+    private record Attempt<M>(Batch<M> batch, CompletableFuture<Void> future, long startNanos) {
+    }
+}

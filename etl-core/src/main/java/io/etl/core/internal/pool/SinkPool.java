@@ -1,0 +1,219 @@
+package io.etl.core.internal.pool;
+
+import io.etl.core.config.BreakerConfig;
+import io.etl.core.config.SinkPoolConfig;
+import io.etl.core.error.RecordException;
+import io.etl.core.internal.checkpoint.PendingRecord;
+import io.etl.core.metrics.EtlMetrics;
+import io.etl.core.record.RecordMeta;
+import io.etl.core.sink.Encoder;
+import io.etl.core.sink.Sink;
+import io.etl.core.sink.SinkContext;
+import io.etl.core.sink.SinkWriter;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The running side of one {@link Sink}: its encoder, its writer and its shards. {@link #offer} runs on
+ * the pipeline thread for every output; everything after sealing happens on the shards' workers.
+ *
+ * @param <T> value type accepted
+ * @param <M> message type written
+ */
+public final class SinkPool<T, M> {
+
+    private final Sink<T, M> sink;
+    private final String name;
+    private final SinkPoolConfig config;
+    private final Encoder<T, M> encoder;
+    private final Shard<M>[] shards;
+    private final long lingerNanos;
+    private final PoolEvents events;
+    private final SinkMetrics metrics;
+    private SinkWriter<M> writer;
+
+    @SuppressWarnings("unchecked")
+    public SinkPool(Sink<T, M> sink, PoolEvents events, MeterRegistry registry, Tags pipelineTags) {
+        this.sink = sink;
+        this.name = sink.name();
+        this.config = sink.pool();
+        this.encoder = sink.encoder();
+        this.events = events;
+        this.lingerNanos = config.batch().linger().toNanos();
+        Tags tags = pipelineTags.and(EtlMetrics.TAG_SINK, name);
+        this.metrics = new SinkMetrics(registry, tags);
+        this.shards = new Shard[config.shards()];
+        for (int i = 0; i < shards.length; i++) {
+            CircuitBreaker breaker = breaker(config.breaker(), name + "-" + i);
+            shards[i] = new Shard<>(this, i, breaker);
+            if (breaker != null) {
+                Gauge.builder(EtlMetrics.SINK_SHARD_HEALTHY, breaker,
+                                b -> b.getState() == CircuitBreaker.State.OPEN ? 0 : 1)
+                        .tags(tags.and(EtlMetrics.TAG_SHARD, Integer.toString(i)))
+                        .register(registry);
+            } else {
+                Gauge.builder(EtlMetrics.SINK_SHARD_HEALTHY, () -> 1)
+                        .tags(tags.and(EtlMetrics.TAG_SHARD, Integer.toString(i)))
+                        .register(registry);
+            }
+        }
+        Gauge.builder(EtlMetrics.SINK_INFLIGHT_BATCHES, this, SinkPool::inflightBatches).tags(tags).register(registry);
+    }
+
+    private static CircuitBreaker breaker(BreakerConfig c, String name) {
+        if (!c.enabled()) {
+            return null;
+        }
+        return CircuitBreaker.of(name, CircuitBreakerConfig.custom()
+                .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+                .slidingWindowSize(c.slidingWindow())
+                .minimumNumberOfCalls(Math.min(c.minimumCalls(), c.slidingWindow()))
+                .failureRateThreshold(c.failureRateThreshold())
+                .waitDurationInOpenState(c.openWait())
+                .permittedNumberOfCallsInHalfOpenState(1)
+                .build());
+    }
+
+    /** Opens the writer and starts one worker thread per shard. */
+    public void start(String pipeline, MeterRegistry registry) {
+        writer = sink.openWriter(new SinkContext(pipeline, name, registry));
+        for (int i = 0; i < shards.length; i++) {
+            shards[i].start("etl-" + pipeline + "-" + name + "-" + i);
+        }
+    }
+
+    public String name() {
+        return name;
+    }
+
+    SinkPoolConfig config() {
+        return config;
+    }
+
+    SinkWriter<M> writer() {
+        return writer;
+    }
+
+    PoolEvents events() {
+        return events;
+    }
+
+    SinkMetrics metrics() {
+        return metrics;
+    }
+
+    public Sink<T, M> sink() {
+        return sink;
+    }
+
+    /**
+     * Encodes {@code value} and adds it to its shard's open batch, owned by {@code owner}. Pipeline thread.
+     *
+     * @throws RecordException when the encoder rejects the value; nothing was retained then
+     */
+    public void offer(T value, RecordMeta meta, int outputIndex, PendingRecord owner, long nowNanos) {
+        M message = encoder.encode(value, meta, outputIndex);
+        long size = encoder.sizeOf(message);
+        int hash = encoder.shardHash(message, meta);
+        Shard<M> shard = shards.length == 1 ? shards[0] : shards[Math.floorMod(hash, shards.length)];
+        owner.retain();
+        shard.append(message, size, owner, nowNanos);
+    }
+
+    /** Seals batches whose linger expired and moves sealed batches to the queues. Pipeline thread. */
+    public void tick(long nowNanos) {
+        for (Shard<M> s : shards) {
+            s.sealIfLingered(nowNanos, lingerNanos);
+            s.flush();
+        }
+    }
+
+    /** Earliest linger deadline of any open batch (nanoTime), or Long.MAX_VALUE. */
+    public long nextDeadline() {
+        long min = Long.MAX_VALUE;
+        for (Shard<M> s : shards) {
+            min = Math.min(min, s.lingerDeadline(lingerNanos));
+        }
+        return min;
+    }
+
+    /** Whether some shard holds sealed batches its queue has no room for. */
+    public boolean blocked() {
+        for (Shard<M> s : shards) {
+            if (s.blocked() && !s.flush()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Seals every open batch and queues it, waiting for room up to the deadline. */
+    public void flushAll(long deadlineNanos) {
+        for (Shard<M> s : shards) {
+            s.flushAll(deadlineNanos);
+        }
+    }
+
+    /** Whether nothing is open, queued or in flight. */
+    public boolean idle() {
+        for (Shard<M> s : shards) {
+            if (!s.idle()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Lets the workers finish what is queued, then stop. */
+    public void close() {
+        for (Shard<M> s : shards) {
+            s.close();
+        }
+    }
+
+    /** Stops the workers now; what was not acknowledged is counted as abandoned. */
+    public void abort(Duration joinTimeout) {
+        for (Shard<M> s : shards) {
+            s.abort();
+        }
+        long deadline = System.nanoTime() + joinTimeout.toNanos();
+        for (Shard<M> s : shards) {
+            try {
+                s.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            s.abandonOverflow();
+        }
+    }
+
+    /** Whether every worker has stopped. */
+    public boolean finished() {
+        for (Shard<M> s : shards) {
+            if (!s.finished()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Closes the writer. */
+    public void closeWriter(Duration timeout) {
+        if (writer != null) {
+            writer.close(timeout);
+        }
+    }
+
+    private double inflightBatches() {
+        int n = 0;
+        for (Shard<M> s : shards) {
+            n += s.inflightBatches();
+        }
+        return n;
+    }
+}

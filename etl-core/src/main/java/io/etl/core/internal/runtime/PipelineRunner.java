@@ -1,0 +1,518 @@
+package io.etl.core.internal.runtime;
+
+import io.etl.core.PipelineResult;
+import io.etl.core.RunningPipeline;
+import io.etl.core.config.CheckpointConfig;
+import io.etl.core.config.PipelineConfig;
+import io.etl.core.error.ErrorPolicy;
+import io.etl.core.error.FatalException;
+import io.etl.core.error.RecordException;
+import io.etl.core.internal.chain.ChainCompiler;
+import io.etl.core.internal.chain.Node;
+import io.etl.core.internal.chain.PipelineStop;
+import io.etl.core.internal.chain.RecordContext;
+import io.etl.core.internal.chain.RecordErrors;
+import io.etl.core.internal.checkpoint.Checkpointer;
+import io.etl.core.internal.checkpoint.PartitionTracker;
+import io.etl.core.internal.checkpoint.PendingRecord;
+import io.etl.core.internal.dsl.PipelineDefinition;
+import io.etl.core.internal.pool.PoolEvents;
+import io.etl.core.internal.pool.SinkPool;
+import io.etl.core.metrics.EtlMetrics;
+import io.etl.core.record.RecordMeta;
+import io.etl.core.sink.SealedBatch;
+import io.etl.core.sink.Sink;
+import io.etl.core.source.PartitionListener;
+import io.etl.core.source.Source;
+import io.etl.core.source.SourceContext;
+import io.etl.core.source.SourceOutput;
+import io.etl.core.source.SourcePartition;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one pipeline on one thread: polls the source, pushes each record through the chain into the sink
+ * pools, commits watermarks, pauses the source while the pools are full, and drains on the way out.
+ */
+public final class PipelineRunner implements RunningPipeline, PartitionListener, PoolEvents, SourceOutput<Object> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PipelineRunner.class);
+    private static final long BLOCKED_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+
+    private final String name;
+    private final Source<Object> source;
+    private final CheckpointConfig checkpoint;
+    private final MeterRegistry registry;
+    private final List<SinkPool<Object, ?>> pools = new ArrayList<>();
+    private final Node head;
+    private final RecordContext ctx;
+    private final RecordErrors errors;
+    private final ErrorPolicy decodePolicy;
+    private final Checkpointer checkpointer = new Checkpointer();
+    private final Map<SourcePartition, Long> committedView = new ConcurrentHashMap<>();
+    private final Map<SourcePartition, AtomicLong> committedGauges = new ConcurrentHashMap<>();
+    private final CompletableFuture<PipelineResult> result = new CompletableFuture<>();
+    private final AtomicReference<Throwable> failure = new AtomicReference<>();
+    private final AtomicLong abandonedBatches = new AtomicLong();
+    private final Counter recordsIn;
+    private final Tags tags;
+    private final AtomicLong pausedGauge = new AtomicLong();
+    private final AtomicLong pendingGauge = new AtomicLong();
+
+    // the poll buffer: values (or DecodeFailure) and metas, consumed from bufferIndex
+    private final ArrayList<Object> values = new ArrayList<>();
+    private final ArrayList<RecordMeta> metas = new ArrayList<>();
+    private int bufferIndex;
+
+    private volatile boolean stopRequested;
+    private volatile Thread thread;
+    private boolean paused;
+    private long recordCount;
+    private long startNanos;
+    // a one-entry cache of the last record's tracker: records arrive in runs of one partition
+    private String lastTopic;
+    private int lastPartition = -1;
+    private PartitionTracker lastTracker;
+
+    @SuppressWarnings("unchecked")
+    private PipelineRunner(PipelineDefinition definition, PipelineConfig config, MeterRegistry registry) {
+        this.name = config.pipeline().name() != null ? config.pipeline().name() : definition.name();
+        this.source = (Source<Object>) definition.source();
+        this.checkpoint = config.checkpoint();
+        this.registry = registry;
+        Tags common = Tags.of(EtlMetrics.TAG_PIPELINE, name);
+        for (Map.Entry<String, String> t : config.metrics().commonTags().entrySet()) {
+            common = common.and(t.getKey(), t.getValue());
+        }
+        this.tags = common;
+        this.errors = new RecordErrors(registry, tags, definition.deadLetter(), this::fail);
+        this.ctx = new RecordContext(errors);
+        this.decodePolicy = source.errorPolicy();
+        Map<Sink<Object, ?>, SinkPool<Object, ?>> bySink = new IdentityHashMap<>();
+        for (Sink<Object, ?> sink : definition.sinks()) {
+            SinkPool<Object, ?> pool = new SinkPool<>(sink, this, registry, tags);
+            bySink.put(sink, pool);
+            pools.add(pool);
+        }
+        this.head = ChainCompiler.compile(definition.operators(), definition.terminal(), bySink,
+                config.pipeline().onError(), ctx, registry, tags);
+        Tags sourceTags = tags.and(EtlMetrics.TAG_SOURCE, source.name());
+        this.recordsIn = registry.counter(EtlMetrics.SOURCE_RECORDS, sourceTags);
+        Gauge.builder(EtlMetrics.SOURCE_PAUSED, pausedGauge, AtomicLong::get).tags(sourceTags).register(registry);
+        Gauge.builder(EtlMetrics.CHECKPOINT_PENDING_RECORDS, pendingGauge, AtomicLong::get).tags(tags).register(registry);
+    }
+
+    /** Starts {@code definition} on a new thread. */
+    public static RunningPipeline start(PipelineDefinition definition, PipelineConfig config, MeterRegistry registry) {
+        PipelineRunner runner = new PipelineRunner(definition, config, registry);
+        Thread t = new Thread(runner::runLoop, "etl-" + runner.name);
+        runner.thread = t;
+        t.start();
+        return runner;
+    }
+
+    /** Waits for {@code running} to end; SIGTERM and Ctrl-C ask it to drain first. */
+    public static PipelineResult runUntilStopped(RunningPipeline running, PipelineConfig config) {
+        Duration grace = config.checkpoint().drainTimeout().plusSeconds(15);
+        Thread hook = new Thread(() -> {
+            LOG.info("shutdown requested: draining (at most {})", config.checkpoint().drainTimeout());
+            running.stopAndWait(grace);
+        }, "etl-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        PipelineResult r = running.result().join();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running or about to: nothing to remove
+        }
+        return r;
+    }
+
+    // ---- RunningPipeline ---------------------------------------------------------------------------------
+
+    @Override
+    public CompletableFuture<PipelineResult> result() {
+        return result;
+    }
+
+    @Override
+    public void stop() {
+        stopRequested = true;
+        wake();
+    }
+
+    @Override
+    public Map<SourcePartition, Long> committedOffsets() {
+        return Map.copyOf(committedView);
+    }
+
+    @Override
+    public MeterRegistry meterRegistry() {
+        return registry;
+    }
+
+    @Override
+    public PipelineResult stopAndWait(Duration timeout) {
+        stop();
+        try {
+            return result.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException("pipeline '" + name + "' did not stop within " + timeout, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while stopping pipeline '" + name + "'", e);
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    @Override
+    public void close() {
+        stopAndWait(checkpoint.drainTimeout().plusSeconds(15));
+    }
+
+    private void fail(Throwable cause) {
+        if (failure.compareAndSet(null, cause)) {
+            LOG.error("pipeline '{}' failed: {}", name, cause.getMessage());
+        }
+        wake();
+    }
+
+    private void wake() {
+        Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    // ---- the loop ----------------------------------------------------------------------------------------
+
+    private void runLoop() {
+        startNanos = System.nanoTime();
+        boolean opened = false;
+        try {
+            for (SinkPool<Object, ?> pool : pools) {
+                pool.start(name, registry);
+            }
+            source.open(new SourceContext(name, this, registry));
+            opened = true;
+            LOG.info("pipeline '{}' started: source '{}', sinks {}", name, source.name(),
+                    pools.stream().map(SinkPool::name).toList());
+            long interval = checkpoint.interval().toNanos();
+            long nextCommit = System.nanoTime() + interval;
+            long maxPoll = source.pollTimeout().toNanos();
+            while (!stopRequested && failure.get() == null) {
+                boolean blocked = !processBuffer();
+                setPaused(blocked);
+                long now = System.nanoTime();
+                long wait;
+                if (blocked) {
+                    wait = BLOCKED_POLL_NANOS;
+                } else {
+                    values.clear();
+                    metas.clear();
+                    bufferIndex = 0;
+                    wait = Math.min(maxPoll, nextCommit - now);
+                    for (SinkPool<Object, ?> pool : pools) {
+                        wait = Math.min(wait, pool.nextDeadline() - now);
+                    }
+                }
+                int before = values.size();
+                source.poll(Duration.ofNanos(Math.max(0, wait)), this);
+                int polled = values.size() - before;
+                if (polled > 0) {
+                    recordsIn.increment(polled);
+                    recordCount += polled;
+                }
+                now = System.nanoTime();
+                for (SinkPool<Object, ?> pool : pools) {
+                    pool.tick(now);
+                }
+                if (now - nextCommit >= 0) {
+                    commit(false);
+                    checkStalls(now);
+                    nextCommit = now + interval;
+                }
+            }
+        } catch (PipelineStop stop) {
+            fail(stop.getCause());
+        } catch (Throwable t) {
+            fail(t);
+        } finally {
+            shutdown(opened);
+        }
+    }
+
+    /** Pushes buffered records through the chain; false when a full sink pool stopped it. */
+    private boolean processBuffer() {
+        int size = values.size();
+        while (bufferIndex < size) {
+            for (int p = 0; p < pools.size(); p++) {
+                if (pools.get(p).blocked()) {
+                    return false;
+                }
+            }
+            int i = bufferIndex++;
+            process(values.get(i), metas.get(i));
+        }
+        return true;
+    }
+
+    private void process(Object value, RecordMeta meta) {
+        PartitionTracker tracker = trackerFor(meta);
+        PendingRecord owner = new PendingRecord(meta.offset());
+        ctx.begin(meta, owner, System.nanoTime());
+        if (value instanceof DecodeFailure failed) {
+            RecordException error = RecordException.at(meta, source.name(), RecordException.DECODE,
+                    failed.cause().getMessage() == null ? failed.cause().getClass().getName() : failed.cause().getMessage(),
+                    failed.cause());
+            ctx.failed(source.name(), decodePolicy, null, error);
+        } else {
+            head.push(value);
+        }
+        // reached only when no stage stopped the pipeline: release the chain's own hold
+        owner.release();
+        tracker.processed(owner);
+    }
+
+    private PartitionTracker trackerFor(RecordMeta meta) {
+        if (meta.partition() == lastPartition && meta.topic().equals(lastTopic) && lastTracker != null) {
+            return lastTracker;
+        }
+        lastTopic = meta.topic();
+        lastPartition = meta.partition();
+        lastTracker = checkpointer.tracker(new SourcePartition(meta.topic(), meta.partition()));
+        return lastTracker;
+    }
+
+    private void setPaused(boolean blocked) {
+        if (blocked != paused) {
+            if (blocked) {
+                source.pause();
+            } else {
+                source.resume();
+            }
+            paused = blocked;
+            pausedGauge.set(blocked ? 1 : 0);
+        }
+    }
+
+    private void commit(boolean sync) {
+        Map<SourcePartition, Long> offsets = checkpointer.advance();
+        pendingGauge.set(checkpointer.pendingRecords());
+        if (!offsets.isEmpty()) {
+            source.commit(offsets, sync);
+            publishCommitted(offsets);
+        }
+    }
+
+    private void publishCommitted(Map<SourcePartition, Long> offsets) {
+        committedView.putAll(offsets);
+        for (Map.Entry<SourcePartition, Long> e : offsets.entrySet()) {
+            committedGauges.computeIfAbsent(e.getKey(), p -> {
+                AtomicLong holder = new AtomicLong();
+                Gauge.builder(EtlMetrics.CHECKPOINT_COMMITTED_OFFSET, holder, AtomicLong::get)
+                        .tags(tags.and(EtlMetrics.TAG_TOPIC, p.topic(), EtlMetrics.TAG_PARTITION, Integer.toString(p.partition())))
+                        .register(registry);
+                return holder;
+            }).set(e.getValue());
+        }
+    }
+
+    private void checkStalls(long now) {
+        long limit = checkpoint.stalledFailAfter().toNanos();
+        for (PartitionTracker t : checkpointer.trackers()) {
+            t.watermark();
+            PendingRecord oldest = t.oldestPending();
+            if (oldest != null && oldest.failure() != null && now - oldest.failedAtNanos() >= limit) {
+                fail(new FatalException("partition " + t.partition() + " stalled at offset " + oldest.offset()
+                        + " for " + checkpoint.stalledFailAfter() + " behind a batch that failed: "
+                        + oldest.failure().getMessage(), oldest.failure()));
+                return;
+            }
+        }
+    }
+
+    // ---- shutdown ----------------------------------------------------------------------------------------
+
+    private void shutdown(boolean opened) {
+        long deadline = System.nanoTime() + checkpoint.drainTimeout().toNanos();
+        try {
+            for (SinkPool<Object, ?> pool : pools) {
+                pool.flushAll(deadline);
+            }
+            for (SinkPool<Object, ?> pool : pools) {
+                pool.close();
+            }
+            while (!allFinished() && System.nanoTime() < deadline) {
+                LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(5));
+            }
+            if (!allFinished()) {
+                LOG.error("pipeline '{}': drain timeout of {} reached with batches still unacknowledged",
+                        name, checkpoint.drainTimeout());
+            }
+            for (SinkPool<Object, ?> pool : pools) {
+                pool.abort(Duration.ofSeconds(5));
+            }
+            if (opened) {
+                try {
+                    commit(true);
+                } catch (RuntimeException e) {
+                    LOG.error("pipeline '{}': final commit failed: {}", name, e.getMessage());
+                    failure.compareAndSet(null, e);
+                }
+            }
+        } catch (Throwable t) {
+            failure.compareAndSet(null, t);
+        } finally {
+            try {
+                if (opened) {
+                    source.close(Duration.ofSeconds(10));
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("pipeline '{}': closing source '{}' failed: {}", name, source.name(), e.getMessage());
+            }
+            for (SinkPool<Object, ?> pool : pools) {
+                try {
+                    pool.closeWriter(Duration.ofSeconds(5));
+                } catch (RuntimeException e) {
+                    LOG.warn("pipeline '{}': closing sink '{}' failed: {}", name, pool.name(), e.getMessage());
+                }
+            }
+            Throwable f = failure.get();
+            long abandoned = abandonedBatches.get();
+            PipelineResult.Status status = f != null ? PipelineResult.Status.FAILED
+                    : abandoned > 0 ? PipelineResult.Status.ABANDONED : PipelineResult.Status.COMPLETED;
+            Duration elapsed = Duration.ofNanos(System.nanoTime() - startNanos);
+            LOG.info("pipeline '{}' stopped: {} ({} records in {} ms)", name, status, recordCount, elapsed.toMillis());
+            result.complete(new PipelineResult(name, status, f, recordCount, abandoned, elapsed));
+        }
+    }
+
+    private boolean allFinished() {
+        for (SinkPool<Object, ?> pool : pools) {
+            if (!pool.finished()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // ---- SourceOutput ------------------------------------------------------------------------------------
+
+    @Override
+    public void emit(Object value, RecordMeta meta) {
+        values.add(value);
+        metas.add(meta);
+    }
+
+    @Override
+    public void decodeFailed(RecordMeta meta, Throwable cause) {
+        values.add(new DecodeFailure(cause));
+        metas.add(meta);
+    }
+
+    private record DecodeFailure(Throwable cause) {
+    }
+
+    // ---- PartitionListener (called inside source.poll, on this thread) ----------------------------------
+
+    @Override
+    public void onAssigned(Collection<SourcePartition> partitions) {
+        checkpointer.assigned(partitions);
+        lastTracker = null;
+        LOG.info("pipeline '{}': assigned {}", name, partitions);
+    }
+
+    @Override
+    public Map<SourcePartition, Long> onRevoked(Collection<SourcePartition> partitions, Duration waitUpTo) {
+        Set<SourcePartition> revoked = new HashSet<>(partitions);
+        dropBuffered(revoked);
+        long deadline = System.nanoTime() + waitUpTo.toNanos();
+        for (SinkPool<Object, ?> pool : pools) {
+            pool.flushAll(deadline);
+        }
+        while (!checkpointer.idle(revoked) && System.nanoTime() < deadline && failure.get() == null) {
+            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(2));
+        }
+        if (!checkpointer.idle(revoked)) {
+            LOG.warn("pipeline '{}': revoked partitions {} still had in-flight output after {}; committing what is durable",
+                    name, revoked, waitUpTo);
+        }
+        Map<SourcePartition, Long> offsets = checkpointer.watermarks(revoked);
+        checkpointer.released(revoked);
+        lastTracker = null;
+        publishCommitted(offsets);
+        revoked.forEach(committedView::remove);
+        LOG.info("pipeline '{}': revoked {}, committing {}", name, revoked, offsets);
+        return offsets;
+    }
+
+    @Override
+    public void onLost(Collection<SourcePartition> partitions) {
+        Set<SourcePartition> lost = new HashSet<>(partitions);
+        dropBuffered(lost);
+        checkpointer.released(lost);
+        lastTracker = null;
+        lost.forEach(committedView::remove);
+        LOG.warn("pipeline '{}': lost {} without committing; their records replay elsewhere", name, lost);
+    }
+
+    private void dropBuffered(Set<SourcePartition> partitions) {
+        int w = bufferIndex;
+        for (int r = bufferIndex; r < values.size(); r++) {
+            RecordMeta m = metas.get(r);
+            if (!partitions.contains(new SourcePartition(m.topic(), m.partition()))) {
+                values.set(w, values.get(r));
+                metas.set(w, m);
+                w++;
+            }
+        }
+        values.subList(w, values.size()).clear();
+        metas.subList(w, metas.size()).clear();
+    }
+
+    // ---- PoolEvents (worker threads) ---------------------------------------------------------------------
+
+    @Override
+    public void acknowledged() {
+        Thread t = thread;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    @Override
+    public void batchFailed(SealedBatch<?> batch, Throwable cause) {
+        if (batch == null) {
+            fail(cause);
+        }
+        wake();
+    }
+
+    @Override
+    public void batchesAbandoned(String sink, int shard, int batches, long records) {
+        abandonedBatches.addAndGet(batches);
+        LOG.error("pipeline '{}': sink '{}' shard {} abandoned {} batch(es) with {} record(s); they were not committed"
+                + " and replay after a restart", name, sink, shard, batches, records);
+    }
+}

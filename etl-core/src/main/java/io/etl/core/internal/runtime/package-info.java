@@ -1,0 +1,2 @@
+/** The pipeline runner. Internal: no compatibility promise. */
+package io.etl.core.internal.runtime;

@@ -1,0 +1,52 @@
+package io.etl.core.metrics;
+
+/**
+ * Meter names used by the framework (Micrometer dotted form; the Prometheus form is shown in each
+ * comment). Every meter carries a {@code pipeline} tag; sink meters also {@code sink}, source meters
+ * {@code source}.
+ */
+public final class EtlMetrics {
+
+    /** {@code etl_source_records_total}: records polled, by source. */
+    public static final String SOURCE_RECORDS = "etl.source.records";
+    /** {@code etl_source_paused}: 1 while the source is paused by backpressure. */
+    public static final String SOURCE_PAUSED = "etl.source.paused";
+    /** {@code etl_records_dropped_total{reason,stage}}: filtered out is not counted; skipped records are. */
+    public static final String RECORDS_DROPPED = "etl.records.dropped";
+    /** {@code etl_records_filtered_total{stage}}: records a filter let go (done at once, never an error). */
+    public static final String RECORDS_FILTERED = "etl.records.filtered";
+    /** {@code etl_records_dead_lettered_total{reason,stage}}. */
+    public static final String RECORDS_DEAD_LETTERED = "etl.records.dead.lettered";
+    /** {@code etl_sink_records_total{sink}}: messages made durable. */
+    public static final String SINK_RECORDS = "etl.sink.records";
+    /** {@code etl_sink_batches_total{sink,outcome}}: outcome is success, retryable or fatal. */
+    public static final String SINK_BATCHES = "etl.sink.batches";
+    /** {@code etl_sink_batch_seconds{sink}}: time from write to acknowledgement, per attempt. */
+    public static final String SINK_BATCH = "etl.sink.batch";
+    /** {@code etl_sink_retries_total{sink}}: batch writes retried. */
+    public static final String SINK_RETRIES = "etl.sink.retries";
+    /** {@code etl_sink_abandoned_batches_total{sink}}: batches given up at shutdown (they replay). */
+    public static final String SINK_ABANDONED_BATCHES = "etl.sink.abandoned.batches";
+    /** {@code etl_sink_shard_healthy{sink,shard}}: 0 while the shard's circuit breaker is open. */
+    public static final String SINK_SHARD_HEALTHY = "etl.sink.shard.healthy";
+    /** {@code etl_sink_inflight_batches{sink}}: batches written and not yet acknowledged. */
+    public static final String SINK_INFLIGHT_BATCHES = "etl.sink.inflight.batches";
+    /** {@code etl_checkpoint_committed_offset{topic,partition}}: last offset handed to the source for commit. */
+    public static final String CHECKPOINT_COMMITTED_OFFSET = "etl.checkpoint.committed.offset";
+    /** {@code etl_checkpoint_pending_records}: records whose outputs are not all durable. */
+    public static final String CHECKPOINT_PENDING_RECORDS = "etl.checkpoint.pending.records";
+
+    /** Tag names. */
+    public static final String TAG_PIPELINE = "pipeline";
+    public static final String TAG_SINK = "sink";
+    public static final String TAG_SOURCE = "source";
+    public static final String TAG_SHARD = "shard";
+    public static final String TAG_OUTCOME = "outcome";
+    public static final String TAG_REASON = "reason";
+    public static final String TAG_STAGE = "stage";
+    public static final String TAG_TOPIC = "topic";
+    public static final String TAG_PARTITION = "partition";
+
+    private EtlMetrics() {
+    }
+}

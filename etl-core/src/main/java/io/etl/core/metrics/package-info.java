@@ -1,0 +1,2 @@
+/** Names of the framework's Micrometer meters. */
+package io.etl.core.metrics;
