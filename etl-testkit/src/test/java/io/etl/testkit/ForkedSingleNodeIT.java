@@ -1,0 +1,140 @@
+package io.etl.testkit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+/** One forked broker+controller JVM, shared by the tests of this class, which run in order. */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ForkedSingleNodeIT {
+
+    private static final int NODE = ForkedKafkaCluster.SINGLE_NODE_ID;
+    private static ForkedKafkaCluster kafka;
+
+    @BeforeAll
+    static void start() {
+        kafka = KafkaTestCluster.forkedSingle();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void shouldKeepEveryAcknowledgedRecordWhenKilledWithSigkillAndRestarted() throws Exception {
+        kafka.createTopic("durable", 2);
+        Set<String> acknowledged = ConcurrentHashMap.newKeySet();
+        AtomicLong failed = new AtomicLong();
+        AtomicBoolean running = new AtomicBoolean(true);
+        Map<String, Object> config = new HashMap<>(kafka.clientProperties());
+        config.put("acks", "all");
+        config.put("enable.idempotence", "true");
+        config.put("linger.ms", "2");
+        config.put("delivery.timeout.ms", "60000");
+        config.put("request.timeout.ms", "5000");
+        config.put("max.block.ms", "60000");
+        ExecutorService executor = Executors.newSingleThreadExecutor();
+        try (KafkaProducer<String, String> producer =
+                new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
+            Future<?> sending = executor.submit(() -> {
+                for (long i = 0; running.get(); i++) {
+                    String value = "record-" + i;
+                    producer.send(new ProducerRecord<>("durable", Long.toString(i), value), (md, e) -> {
+                        if (e == null) {
+                            acknowledged.add(value);
+                        } else {
+                            failed.incrementAndGet();
+                        }
+                    });
+                    if (i % 500 == 0) {
+                        producer.flush(); // keep the writer at the broker's pace, like a real pipeline
+                    }
+                }
+                producer.flush();
+                return null;
+            });
+            await().atMost(Duration.ofSeconds(30)).until(() -> acknowledged.size() >= 2_000);
+
+            long pid = kafka.pid(NODE);
+            kafka.kill9(NODE);
+            assertThat(kafka.isAlive(NODE)).isFalse();
+            assertThat(ProcessHandle.of(pid)).isEmpty();
+            int ackedAtKill = acknowledged.size();
+
+            kafka.restart(NODE);
+            assertThat(kafka.pid(NODE)).isNotEqualTo(pid);
+            await().atMost(Duration.ofSeconds(60)).until(() -> acknowledged.size() >= ackedAtKill + 2_000);
+            running.set(false);
+            sending.get(90, TimeUnit.SECONDS);
+        } finally {
+            executor.shutdownNow();
+        }
+
+        Set<String> stored = kafka.readAll("durable").stream().map(TestRecord::valueAsString).collect(Collectors.toSet());
+        assertThat(stored).containsAll(acknowledged);
+        assertThat(acknowledged.size()).isGreaterThanOrEqualTo(4_000);
+    }
+
+    @Test
+    @Order(2)
+    void shouldAnswerNothingWhilePausedAndEverythingAfterResume() throws Exception {
+        Map<String, Object> config = new HashMap<>(kafka.clientProperties());
+        config.put("request.timeout.ms", "1000");
+        config.put("default.api.timeout.ms", "1500");
+        try (Admin admin = Admin.create(config)) {
+            kafka.pause(NODE);
+            assertThat(kafka.isAlive(NODE)).isTrue();
+            assertThatThrownBy(() -> admin.listTopics().names().get(3, TimeUnit.SECONDS)).isNotNull();
+
+            kafka.resume(NODE);
+            await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
+                    .until(() -> admin.listTopics().names().get(2, TimeUnit.SECONDS).contains("durable"));
+        }
+    }
+
+    @Test
+    @Order(3)
+    void shouldShutDownCleanlyOnSigtermAndRestartOnTheSameData() throws Exception {
+        var endBefore = kafka.endOffsets("durable");
+        long logSizeBefore = Files.size(kafka.logFile(NODE));
+        kafka.stop(NODE);
+        assertThat(kafka.isAlive(NODE)).isFalse();
+        String shutdownLog = Files.readString(kafka.logFile(NODE)).substring((int) logSizeBefore);
+        assertThat(shutdownLog).contains("shut down completed").doesNotContain("halting broker");
+
+        kafka.restart(NODE);
+
+        assertThat(kafka.endOffsets("durable")).isEqualTo(endBefore);
+        kafka.produce("durable", List.of(TestRecord.of("after", "restart")));
+        assertThat(kafka.readAll("durable")).extracting(TestRecord::valueAsString).contains("restart");
+    }
+}
