@@ -1,0 +1,58 @@
+package io.etl.core.config;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Recognises configuration keys that hold secrets, and hides their values, for connectors that log their
+ * effective client properties.
+ *
+ * <pre>{@code
+ * LOG.info("producer properties: {}", Secrets.redact(properties));
+ * // {bootstrap.servers=b:9092, ssl.key.password=[redacted], sasl.jaas.config=[redacted], ...}
+ * }</pre>
+ *
+ * <p>A key is secret when it contains (case-insensitive, {@code _} and {@code -} read as {@code .})
+ * {@code password}, {@code passwd}, {@code secret}, {@code token}, {@code jaas}, {@code credential},
+ * {@code private}, {@code apikey}, or when its last part is {@code key} ({@code ssl.keystore.key},
+ * {@code api_key}). {@code key.serializer} is not secret.
+ */
+public final class Secrets {
+
+    /** What {@link #redact} puts in place of a secret value. */
+    public static final String REDACTED = "[redacted]";
+
+    private static final List<String> WORDS =
+            List.of("password", "passwd", "secret", "token", "jaas", "credential", "private", "apikey");
+
+    private Secrets() {
+    }
+
+    /** Whether values of {@code key} (a key or a dotted path) must never be shown. */
+    public static boolean isSecretKey(String key) {
+        if (key == null) {
+            return false;
+        }
+        String k = key.toLowerCase(Locale.ROOT).replace('_', '.').replace('-', '.');
+        for (String word : WORDS) {
+            if (k.contains(word)) {
+                return true;
+            }
+        }
+        return k.equals("key") || k.endsWith(".key");
+    }
+
+    /**
+     * A copy of {@code properties}, in the same order, with the value of every {@linkplain #isSecretKey secret
+     * key} replaced by {@link #REDACTED} (null values stay null).
+     */
+    public static Map<String, Object> redact(Map<String, ?> properties) {
+        Map<String, Object> copy = new LinkedHashMap<>();
+        properties.forEach((key, value) ->
+                copy.put(key, value != null && isSecretKey(key) ? REDACTED : value));
+        return Collections.unmodifiableMap(copy);
+    }
+}

@@ -1,0 +1,48 @@
+package io.etl.core.internal.config;
+
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.Validation;
+import jakarta.validation.Validator;
+import jakarta.validation.ValidatorFactory;
+import java.util.Comparator;
+import java.util.Locale;
+import java.util.Set;
+import org.hibernate.validator.HibernateValidator;
+import org.hibernate.validator.messageinterpolation.ParameterMessageInterpolator;
+
+/**
+ * Bean Validation of bound records; each violation becomes a problem with its full YAML path in
+ * snake_case. The factory is built once, on first use ({@link ParameterMessageInterpolator}: no EL needed,
+ * messages in English).
+ */
+final class ConfigValidator {
+
+    private ConfigValidator() {
+    }
+
+    /**
+     * Validates {@code bean} (bound at {@code basePath}) and records every violation, except those about a
+     * value that already has a problem.
+     */
+    static void validate(Object bean, String basePath, ProblemCollector problems) {
+        if (bean == null) {
+            return;
+        }
+        Set<ConstraintViolation<Object>> violations = Holder.VALIDATOR.validate(bean);
+        violations.stream()
+                .map(v -> new String[] {KeyPaths.of(basePath, v.getPropertyPath()), v.getMessage()})
+                .sorted(Comparator.comparing((String[] pm) -> pm[0]).thenComparing(pm -> pm[1]))
+                .filter(pm -> !problems.touches(pm[0]))
+                .forEach(pm -> problems.add(pm[0], pm[1]));
+    }
+
+    private static final class Holder {
+
+        static final ValidatorFactory FACTORY = Validation.byProvider(HibernateValidator.class)
+                .configure()
+                .messageInterpolator(new ParameterMessageInterpolator(Set.of(Locale.ENGLISH), Locale.ENGLISH, false))
+                .buildValidatorFactory();
+
+        static final Validator VALIDATOR = FACTORY.getValidator();
+    }
+}

@@ -1,0 +1,67 @@
+package io.etl.core.internal.config;
+
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.MissingNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import io.etl.core.error.ConfigException;
+import org.yaml.snakeyaml.error.Mark;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+
+/**
+ * Reads YAML text into a tree. Malformed YAML (including a key given twice) is a {@link ConfigException}
+ * with line and column; its message leaves out the offending line, which may hold a secret.
+ */
+final class YamlTrees {
+
+    private static final YAMLMapper YAML = YAMLMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .build();
+
+    private YamlTrees() {
+    }
+
+    /**
+     * The tree of {@code yaml}; a {@link MissingNode} when it has no content.
+     *
+     * @param source the file name for problems, or empty for text
+     */
+    static JsonNode read(String yaml, String source) {
+        try {
+            JsonNode root = YAML.readTree(yaml);
+            return root == null ? MissingNode.getInstance() : root;
+        } catch (JsonProcessingException e) {
+            throw ConfigException.of(source, "malformed YAML " + where(e) + ": " + reason(e));
+        }
+    }
+
+    private static String where(JsonProcessingException e) {
+        MarkedYAMLException marked = marked(e);
+        if (marked != null && marked.getProblemMark() != null) {
+            Mark mark = marked.getProblemMark();
+            return "at line " + (mark.getLine() + 1) + ", column " + (mark.getColumn() + 1);
+        }
+        JsonLocation location = e.getLocation();
+        return location == null ? "" : "at line " + location.getLineNr() + ", column " + location.getColumnNr();
+    }
+
+    private static String reason(JsonProcessingException e) {
+        MarkedYAMLException marked = marked(e);
+        if (marked != null && marked.getProblem() != null) {
+            return marked.getContext() == null ? marked.getProblem() : marked.getContext() + ", " + marked.getProblem();
+        }
+        String message = e.getOriginalMessage();
+        return message == null ? e.getClass().getSimpleName() : message.lines().findFirst().orElse(message);
+    }
+
+    private static MarkedYAMLException marked(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof MarkedYAMLException marked) {
+                return marked;
+            }
+        }
+        return null;
+    }
+}
