@@ -1,0 +1,145 @@
+package io.etl.core.internal.checkpoint;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.etl.core.source.SourcePartition;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class CheckpointerTest {
+
+    private static final SourcePartition P0 = new SourcePartition("in", 0);
+
+    @Test
+    void committedOffsetNeverPassesAnUnacknowledgedRecordWhateverTheAckOrder() {
+        Random random = new Random(20261129L);
+        for (int round = 0; round < 5_000; round++) {
+            runRandomRound(random, round);
+        }
+    }
+
+    /**
+     * Processes records with 0..3 outputs each, puts the outputs into batches of random size, acknowledges
+     * the batches in random order, and after every acknowledgement checks the watermark against the truth.
+     */
+    private static void runRandomRound(Random random, int round) {
+        Checkpointer checkpointer = new Checkpointer();
+        checkpointer.assigned(List.of(P0));
+        PartitionTracker tracker = checkpointer.tracker(P0);
+        int records = 1 + random.nextInt(60);
+        long firstOffset = random.nextInt(1000);
+        List<PendingRecord> all = new ArrayList<>();
+        List<List<PendingRecord>> batches = new ArrayList<>();
+        List<PendingRecord> open = new ArrayList<>();
+        int[] outputsOf = new int[records];
+        int[] ackedOf = new int[records];
+        for (int i = 0; i < records; i++) {
+            long offset = firstOffset + i + (random.nextInt(4) == 0 ? random.nextInt(3) : 0) * 0L;
+            PendingRecord r = new PendingRecord(offset);
+            all.add(r);
+            int outputs = random.nextInt(4);
+            outputsOf[i] = outputs;
+            for (int o = 0; o < outputs; o++) {
+                r.retain();
+                open.add(r);
+                if (random.nextInt(3) == 0) {
+                    batches.add(open);
+                    open = new ArrayList<>();
+                }
+            }
+            r.release();
+            tracker.processed(r);
+        }
+        if (!open.isEmpty()) {
+            batches.add(open);
+        }
+        Collections.shuffle(batches, random);
+        long lastCommitted = -1;
+        for (List<PendingRecord> batch : batches) {
+            for (PendingRecord r : batch) {
+                r.release();
+                ackedOf[all.indexOf(r)]++;
+            }
+            Map<SourcePartition, Long> advanced = checkpointer.advance();
+            long watermark = advanced.getOrDefault(P0, lastCommitted);
+            assertThat(watermark).as("round %d: commits never go backwards", round).isGreaterThanOrEqualTo(lastCommitted);
+            lastCommitted = watermark;
+            long firstNotDone = firstOffset + records;
+            for (int i = 0; i < records; i++) {
+                if (ackedOf[i] < outputsOf[i]) {
+                    firstNotDone = all.get(i).offset();
+                    break;
+                }
+            }
+            assertThat(watermark).as("round %d: watermark must not pass the first unacknowledged record", round)
+                    .isLessThanOrEqualTo(firstNotDone);
+        }
+        assertThat(checkpointer.watermarks(List.of(P0))).containsEntry(P0, firstOffset + records);
+        assertThat(checkpointer.allIdle()).isTrue();
+    }
+
+    @Test
+    void recordWithManyOutputsIsDoneOnlyWhenAllAreDurable() {
+        Checkpointer checkpointer = new Checkpointer();
+        checkpointer.assigned(List.of(P0));
+        PartitionTracker tracker = checkpointer.tracker(P0);
+        PendingRecord r = new PendingRecord(7);
+        r.retain();
+        r.retain();
+        r.release();
+        tracker.processed(r);
+
+        r.release();
+        assertThat(checkpointer.advance()).containsEntry(P0, 7L);
+        r.release();
+        assertThat(checkpointer.advance()).containsEntry(P0, 8L);
+    }
+
+    @Test
+    void filteredRecordsAreDoneAtOnce() {
+        Checkpointer checkpointer = new Checkpointer();
+        checkpointer.assigned(List.of(P0));
+        PartitionTracker tracker = checkpointer.tracker(P0);
+        for (long offset = 0; offset < 10; offset++) {
+            PendingRecord r = new PendingRecord(offset);
+            r.release();
+            tracker.processed(r);
+        }
+        assertThat(tracker.pendingCount()).isZero();
+        assertThat(checkpointer.advance()).containsEntry(P0, 10L);
+    }
+
+    @Test
+    void acknowledgementsForAReleasedPartitionCommitNothingInTheNextAssignment() {
+        Checkpointer checkpointer = new Checkpointer();
+        checkpointer.assigned(List.of(P0));
+        PendingRecord old = new PendingRecord(5);
+        old.retain();
+        old.release();
+        checkpointer.tracker(P0).processed(old);
+        checkpointer.released(List.of(P0));
+
+        checkpointer.assigned(List.of(P0));
+        PendingRecord fresh = new PendingRecord(5);
+        fresh.retain();
+        fresh.release();
+        checkpointer.tracker(P0).processed(fresh);
+        old.release();
+
+        assertThat(checkpointer.advance()).containsEntry(P0, 5L);
+        fresh.release();
+        assertThat(checkpointer.advance()).containsEntry(P0, 6L);
+    }
+
+    @Test
+    void releasingMoreThanRetainedIsABug() {
+        PendingRecord r = new PendingRecord(1);
+        r.release();
+        org.assertj.core.api.Assertions.assertThatThrownBy(r::release).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("offset 1");
+    }
+}

@@ -1,0 +1,188 @@
+package io.etl.testkit.driver;
+
+import io.etl.core.config.SinkPoolConfig;
+import io.etl.core.error.FatalException;
+import io.etl.core.error.RecordException;
+import io.etl.core.error.RetryableException;
+import io.etl.core.record.Record;
+import io.etl.core.record.RecordMeta;
+import io.etl.core.sink.Encoder;
+import io.etl.core.sink.SealedBatch;
+import io.etl.core.sink.Sink;
+import io.etl.core.sink.SinkContext;
+import io.etl.core.sink.SinkWriter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Predicate;
+
+/**
+ * An in-memory sink for {@link PipelineTestDriver} that records what became durable and can inject
+ * faults: fail the next writes retryably or fatally, hold acknowledgements until released, or delay them.
+ * Its message is the value together with its source metadata.
+ *
+ * @param <T> value type
+ */
+public final class TestSink<T> implements Sink<T, Record<T>> {
+
+    private static final ScheduledExecutorService DELAYS = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "etl-test-sink-delays");
+        t.setDaemon(true);
+        return t;
+    });
+
+    private final String name;
+    private final SinkPoolConfig pool;
+    private final CopyOnWriteArrayList<Record<T>> durable = new CopyOnWriteArrayList<>();
+    private final AtomicInteger writes = new AtomicInteger();
+    private final AtomicInteger retryableFailures = new AtomicInteger();
+    private final AtomicInteger fatalFailures = new AtomicInteger();
+    private final AtomicReference<CompletableFuture<Void>> gate = new AtomicReference<>();
+    private final List<CompletableFuture<Void>> held = new CopyOnWriteArrayList<>();
+    private volatile Duration ackDelay = Duration.ZERO;
+    private volatile Predicate<? super T> rejected = v -> false;
+    private volatile String rejectReason = RecordException.OVERSIZED;
+
+    TestSink(String name, SinkPoolConfig pool) {
+        this.name = Objects.requireNonNull(name, "name");
+        this.pool = pool;
+    }
+
+    // ---- fault injection ----------------------------------------------------------------------------------
+
+    /** The next {@code n} batch writes fail with a {@link RetryableException}. */
+    public TestSink<T> failRetryably(int n) {
+        retryableFailures.set(n);
+        return this;
+    }
+
+    /** The next {@code n} batch writes fail with a {@link FatalException}. */
+    public TestSink<T> failFatally(int n) {
+        fatalFailures.set(n);
+        return this;
+    }
+
+    /** Writes from now on stay unacknowledged until {@link #releaseAcks()}. */
+    public TestSink<T> holdAcks() {
+        gate.compareAndSet(null, new CompletableFuture<>());
+        return this;
+    }
+
+    /** Acknowledges every held write and stops holding. */
+    public TestSink<T> releaseAcks() {
+        CompletableFuture<Void> g = gate.getAndSet(null);
+        if (g != null) {
+            g.complete(null);
+        }
+        return this;
+    }
+
+    /** Each write is acknowledged only after {@code delay}. */
+    public TestSink<T> slowAcks(Duration delay) {
+        ackDelay = delay;
+        return this;
+    }
+
+    /** The encoder rejects values matching {@code predicate} as record errors with {@code reason}. */
+    public TestSink<T> rejectWhen(Predicate<? super T> predicate, String reason) {
+        rejected = predicate;
+        rejectReason = reason;
+        return this;
+    }
+
+    // ---- observation --------------------------------------------------------------------------------------
+
+    /** Every message acknowledged as durable, in acknowledgement order (duplicates included). */
+    public List<Record<T>> received() {
+        return List.copyOf(durable);
+    }
+
+    /** The values of {@link #received()}. */
+    public List<T> values() {
+        List<T> out = new ArrayList<>(durable.size());
+        for (Record<T> r : durable) {
+            out.add(r.value());
+        }
+        return out;
+    }
+
+    /** Batch write attempts so far, retries included. */
+    public int writeAttempts() {
+        return writes.get();
+    }
+
+    /** Writes currently held by {@link #holdAcks()}. */
+    public int heldWrites() {
+        return (int) held.stream().filter(f -> !f.isDone()).count();
+    }
+
+    // ---- Sink ---------------------------------------------------------------------------------------------
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public SinkPoolConfig pool() {
+        return pool;
+    }
+
+    @Override
+    public Encoder<T, Record<T>> encoder() {
+        return new Encoder<>() {
+            @Override
+            public Record<T> encode(T value, RecordMeta meta, int outputIndex) {
+                if (rejected.test(value)) {
+                    throw RecordException.of(rejectReason, "test sink '" + name + "' rejects " + value, null);
+                }
+                return new Record<>(value, meta);
+            }
+
+            @Override
+            public long sizeOf(Record<T> message) {
+                return 64;
+            }
+        };
+    }
+
+    @Override
+    public SinkWriter<Record<T>> openWriter(SinkContext context) {
+        return this::write;
+    }
+
+    private CompletableFuture<Void> write(SealedBatch<Record<T>> batch) {
+        writes.incrementAndGet();
+        if (fatalFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            return CompletableFuture.failedFuture(new FatalException("injected fatal failure of " + name));
+        }
+        if (retryableFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+            return CompletableFuture.failedFuture(new RetryableException("injected retryable failure of " + name));
+        }
+        List<Record<T>> messages = List.copyOf(batch.messages());
+        CompletableFuture<Void> done = new CompletableFuture<>();
+        Runnable ack = () -> {
+            durable.addAll(messages);
+            done.complete(null);
+        };
+        CompletableFuture<Void> g = gate.get();
+        Duration delay = ackDelay;
+        if (g != null) {
+            held.add(done);
+            g.thenRun(ack);
+        } else if (!delay.isZero()) {
+            DELAYS.schedule(ack, delay.toNanos(), TimeUnit.NANOSECONDS);
+        } else {
+            ack.run();
+        }
+        return done;
+    }
+}

@@ -1,0 +1,239 @@
+package io.etl.testkit.driver;
+
+import io.etl.core.error.ErrorPolicy;
+import io.etl.core.record.Header;
+import io.etl.core.record.RecordMeta;
+import io.etl.core.source.PartitionListener;
+import io.etl.core.source.Source;
+import io.etl.core.source.SourceContext;
+import io.etl.core.source.SourceOutput;
+import io.etl.core.source.SourcePartition;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * An in-memory partitioned source for {@link PipelineTestDriver}: records are piped in by the test and
+ * polled by the pipeline in partition order; commits are recorded so a test can assert them.
+ * Thread-safe for the test thread piping and the pipeline thread polling.
+ *
+ * @param <T> value type
+ */
+public final class TestSource<T> implements Source<T> {
+
+    private final String name;
+    private final int partitions;
+    private final ErrorPolicy policy;
+    private final int maxPollRecords;
+    private final List<List<Entry<T>>> logs = new ArrayList<>();
+    private final long[] positions;
+    private final Map<SourcePartition, Long> committed = new ConcurrentHashMap<>();
+    private final AtomicInteger pauses = new AtomicInteger();
+    private final ConcurrentLinkedQueue<Runnable> onPollThread = new ConcurrentLinkedQueue<>();
+    private final Set<Integer> assigned = ConcurrentHashMap.newKeySet();
+    private volatile boolean paused;
+    private volatile Thread pollThread;
+    private PartitionListener listener;
+
+    TestSource(String name, int partitions, ErrorPolicy policy, int maxPollRecords) {
+        this.name = name;
+        this.partitions = partitions;
+        this.policy = policy;
+        this.maxPollRecords = maxPollRecords;
+        this.positions = new long[partitions];
+        for (int p = 0; p < partitions; p++) {
+            logs.add(new ArrayList<>());
+        }
+    }
+
+    /** Pipes {@code value} with no key into partition 0. */
+    public long send(T value) {
+        return send(0, null, value);
+    }
+
+    /** Pipes {@code value} keyed by {@code key} into the partition the key hashes to. */
+    public long send(String key, T value) {
+        int p = key == null ? 0 : Math.floorMod(key.hashCode(), partitions);
+        return send(p, key, value);
+    }
+
+    /** Pipes {@code value} into {@code partition}; returns its offset. */
+    public long send(int partition, String key, T value) {
+        return enqueue(partition, key, value, null);
+    }
+
+    /** Pipes a record that fails to decode (the source's error policy applies); returns its offset. */
+    public long sendUndecodable(int partition, String key, String reason) {
+        return enqueue(partition, key, null, new IllegalArgumentException(reason));
+    }
+
+    private synchronized long enqueue(int partition, String key, T value, Throwable decodeError) {
+        List<Entry<T>> log = logs.get(partition);
+        long offset = log.size();
+        byte[] k = key == null ? null : key.getBytes(StandardCharsets.UTF_8);
+        RecordMeta meta = new RecordMeta(name, partition, offset, System.currentTimeMillis(), k, List.<Header>of());
+        log.add(new Entry<>(value, meta, decodeError));
+        Thread t = pollThread;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+        return offset;
+    }
+
+    /** The next offset each partition will get: what a fully caught-up pipeline has committed. */
+    public synchronized Map<SourcePartition, Long> endOffsets() {
+        Map<SourcePartition, Long> out = new java.util.HashMap<>();
+        for (int p = 0; p < partitions; p++) {
+            out.put(new SourcePartition(name, p), (long) logs.get(p).size());
+        }
+        return out;
+    }
+
+    /** Offsets committed so far, per partition. */
+    public Map<SourcePartition, Long> committed() {
+        return Map.copyOf(committed);
+    }
+
+    /** The committed offset of {@code partition}, or -1. */
+    public long committed(int partition) {
+        return committed.getOrDefault(new SourcePartition(name, partition), -1L);
+    }
+
+    /** How many times the pipeline paused this source. */
+    public int pauseCount() {
+        return pauses.get();
+    }
+
+    /** Whether the source is paused right now. */
+    public boolean isPaused() {
+        return paused;
+    }
+
+    /**
+     * Takes {@code partition} away as a rebalance would, on the pipeline thread during its next poll: the
+     * pipeline waits up to {@code waitUpTo} for in-flight output, and the returned offsets are committed.
+     * Reading resumes after {@link #reassign}, from the committed offset, as after a real rebalance.
+     */
+    public void revoke(int partition, Duration waitUpTo) {
+        onPollThread.add(() -> {
+            SourcePartition sp = new SourcePartition(name, partition);
+            assigned.remove(partition);
+            Map<SourcePartition, Long> offsets = listener.onRevoked(List.of(sp), waitUpTo);
+            committed.putAll(offsets);
+        });
+    }
+
+    /** Gives {@code partition} back, restarting from its committed offset (records after it replay). */
+    public void reassign(int partition) {
+        onPollThread.add(() -> {
+            SourcePartition sp = new SourcePartition(name, partition);
+            listener.onAssigned(List.of(sp));
+            positions[partition] = Math.max(0, committed(partition));
+            assigned.add(partition);
+        });
+    }
+
+    @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public ErrorPolicy errorPolicy() {
+        return policy;
+    }
+
+    @Override
+    public Duration pollTimeout() {
+        return Duration.ofMillis(20);
+    }
+
+    @Override
+    public void open(SourceContext context) {
+        this.listener = context.listener();
+        List<SourcePartition> all = new ArrayList<>();
+        for (int p = 0; p < partitions; p++) {
+            all.add(new SourcePartition(name, p));
+            assigned.add(p);
+        }
+        listener.onAssigned(all);
+    }
+
+    @Override
+    public void poll(Duration timeout, SourceOutput<T> output) {
+        pollThread = Thread.currentThread();
+        Runnable task;
+        while ((task = onPollThread.poll()) != null) {
+            task.run();
+        }
+        int emitted = paused ? 0 : drain(output);
+        if (emitted == 0 && !timeout.isZero()) {
+            LockSupport.parkNanos(this, Math.min(timeout.toNanos(), TimeUnit.MILLISECONDS.toNanos(20)));
+            if (!paused) {
+                drain(output);
+            }
+        }
+    }
+
+    private synchronized int drain(SourceOutput<T> output) {
+        int n = 0;
+        for (int p = 0; p < partitions && n < maxPollRecords; p++) {
+            if (!assigned.contains(p)) {
+                continue;
+            }
+            List<Entry<T>> log = logs.get(p);
+            while (n < maxPollRecords && positions[p] < log.size()) {
+                Entry<T> e = log.get((int) positions[p]++);
+                if (e.decodeError != null) {
+                    output.decodeFailed(e.meta, e.decodeError);
+                } else {
+                    output.emit(e.value, e.meta);
+                }
+                n++;
+            }
+        }
+        return n;
+    }
+
+    @Override
+    public void commit(Map<SourcePartition, Long> offsets, boolean sync) {
+        for (Map.Entry<SourcePartition, Long> e : offsets.entrySet()) {
+            if (assigned.contains(e.getKey().partition())) {
+                committed.merge(e.getKey(), e.getValue(), Math::max);
+            }
+        }
+    }
+
+    @Override
+    public void pause() {
+        paused = true;
+        pauses.incrementAndGet();
+    }
+
+    @Override
+    public void resume() {
+        paused = false;
+    }
+
+    @Override
+    public void close(Duration timeout) {
+        pollThread = null;
+    }
+
+    /** Partitions currently assigned. */
+    public Collection<Integer> assignedPartitions() {
+        return Set.copyOf(assigned);
+    }
+
+    private record Entry<T>(T value, RecordMeta meta, Throwable decodeError) {
+    }
+}
