@@ -1,0 +1,50 @@
+package io.etl.kafka.common;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.etl.core.error.ConfigProblem;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class ClientPassthroughTest {
+
+    private final ClientPassthrough producer =
+            ClientPassthrough.producer(Map.of("acks", "forced to all", "bootstrap.servers", "owned by brokers"));
+
+    private List<String> problems(Map<String, String> props, Set<String> typed) {
+        return producer.check(props, "sinks.eu.kafka.producer", typed).stream().map(ConfigProblem::toString).toList();
+    }
+
+    @Test
+    void deniedKeyIsAProblemWithItsReason() {
+        assertThat(problems(Map.of("acks", "1"), Set.of()))
+                .containsExactly("sinks.eu.kafka.producer.acks: is not allowed: forced to all");
+    }
+
+    @Test
+    void unknownKeyIsAProblemWithASuggestion() {
+        assertThat(problems(Map.of("linger_ms", "5", "compresion.type", "lz4", "zzz", "1"), Set.of())).containsExactly(
+                "sinks.eu.kafka.producer.compresion.type: unknown producer property (did you mean compression.type?)",
+                "sinks.eu.kafka.producer.linger_ms: unknown producer property (did you mean linger.ms?)",
+                "sinks.eu.kafka.producer.zzz: unknown producer property");
+    }
+
+    @Test
+    void securityPropertiesPassUnlessTheTypedSectionSetsThemToo() {
+        Map<String, String> props = Map.of("security.protocol", "SASL_SSL", "sasl.mechanism", "PLAIN",
+                "ssl.truststore.location", "/x");
+        assertThat(problems(props, Set.of())).isEmpty();
+        assertThat(problems(props, Set.of("security.protocol"))).containsExactly(
+                "sinks.eu.kafka.producer.security.protocol: is also set by the typed security section; set it in one place");
+    }
+
+    @Test
+    void consumerKnowsConsumerKeysOnly() {
+        ClientPassthrough consumer = ClientPassthrough.consumer(Map.of());
+        assertThat(consumer.isKnown("max.poll.records")).isTrue();
+        assertThat(consumer.isKnown("linger.ms")).isFalse();
+        assertThat(producer.isKnown("linger.ms")).isTrue();
+    }
+}

@@ -1,0 +1,124 @@
+package io.etl.kafka.common;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.etl.core.error.ConfigProblem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.config.types.Password;
+import org.apache.kafka.common.security.JaasContext;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class KafkaSecurityConfigTest {
+
+    @TempDir
+    Path dir;
+
+    private static List<String> problems(KafkaSecurityConfig config) {
+        return config.check("sinks.eu.kafka.security", Set.of()).stream().map(ConfigProblem::toString).toList();
+    }
+
+    @Test
+    void plaintextByDefault() {
+        KafkaSecurityConfig config = new KafkaSecurityConfig(null, null, null);
+        assertThat(config.protocol()).isEqualTo(SecurityProtocol.PLAINTEXT);
+        assertThat(config.toClientProperties()).containsExactly(Map.entry("security.protocol", "PLAINTEXT"));
+        assertThat(problems(config)).isEmpty();
+    }
+
+    @Test
+    void scramBuildsAJaasConfigThatKafkaParsesWithQuotesEscaped() {
+        KafkaSecurityConfig config = new KafkaSecurityConfig(SecurityProtocol.SASL_SSL, null,
+                KafkaSaslConfig.scramSha512("etl", "p\"a\\ss word"));
+        Map<String, Object> props = config.toClientProperties();
+        assertThat(props).containsEntry("sasl.mechanism", "SCRAM-SHA-512").containsEntry("security.protocol", "SASL_SSL");
+        var entries = JaasContext.loadClientContext(Map.of("sasl.jaas.config",
+                new Password((String) props.get("sasl.jaas.config")))).configurationEntries();
+        assertThat(entries).hasSize(1);
+        Map<String, Object> options = Map.copyOf(entries.get(0).getOptions());
+        assertThat(options).containsEntry("username", "etl").containsEntry("password", "p\"a\\ss word");
+        assertThat(config.principal()).contains("User:etl");
+        assertThat(problems(config)).isEmpty();
+    }
+
+    @Test
+    void toStringNeverShowsSecrets() {
+        KafkaSecurityConfig config = new KafkaSecurityConfig(SecurityProtocol.SASL_SSL,
+                new KafkaTlsConfig(null, null, null, "key-secret", "/t.p12", "trust-secret", null, null, null),
+                KafkaSaslConfig.plain("etl", "sasl-secret"));
+        assertThat(config.toString()).doesNotContain("key-secret", "trust-secret", "sasl-secret").contains("etl");
+        assertThat(ClientProperties.redacted(config.toClientProperties()).toString())
+                .doesNotContain("trust-secret", "sasl-secret").contains("SASL_SSL");
+    }
+
+    @Test
+    void saslNeedsASaslProtocolAndCredentials() {
+        assertThat(problems(new KafkaSecurityConfig(SecurityProtocol.SSL, null,
+                new KafkaSaslConfig(SaslMechanism.SCRAM_SHA_256, "u", null, null, null, null, null)))).containsExactly(
+                "sinks.eu.kafka.security.sasl: needs protocol SASL_SSL or SASL_PLAINTEXT (protocol is SSL)",
+                "sinks.eu.kafka.security.sasl.password: is required with mechanism SCRAM-SHA-256");
+        assertThat(problems(new KafkaSecurityConfig(SecurityProtocol.SASL_SSL, null, null))).containsExactly(
+                "sinks.eu.kafka.security.sasl: is required with protocol SASL_SSL"
+                        + " (or set sasl.mechanism and sasl.jaas.config in the client passthrough)");
+        assertThat(new KafkaSecurityConfig(SecurityProtocol.SASL_SSL, null, null)
+                .check("p", Set.of("sasl.jaas.config", "sasl.mechanism"))).isEmpty();
+    }
+
+    @Test
+    void oauthNeedsEndpointAndClientCredentials() {
+        KafkaSecurityConfig config = new KafkaSecurityConfig(SecurityProtocol.SASL_SSL, null,
+                new KafkaSaslConfig(SaslMechanism.OAUTHBEARER, null, null, "https://idp/token", "etl", "s3cret", "kafka"));
+        assertThat(problems(config)).isEmpty();
+        assertThat(config.toClientProperties())
+                .containsEntry("sasl.oauthbearer.token.endpoint.url", "https://idp/token")
+                .containsEntry("sasl.mechanism", "OAUTHBEARER");
+        assertThat((String) config.toClientProperties().get("sasl.jaas.config"))
+                .contains("clientId=\"etl\"", "clientSecret=\"s3cret\"", "scope=\"kafka\"");
+        assertThat(problems(new KafkaSecurityConfig(SecurityProtocol.SASL_SSL, null,
+                new KafkaSaslConfig(SaslMechanism.OAUTHBEARER, "u", null, null, "etl", null, null)))).containsExactly(
+                "sinks.eu.kafka.security.sasl.token_endpoint_url: is required with mechanism OAUTHBEARER",
+                "sinks.eu.kafka.security.sasl.client_secret: is required with mechanism OAUTHBEARER",
+                "sinks.eu.kafka.security.sasl.username: is not used with mechanism OAUTHBEARER");
+    }
+
+    @Test
+    void mutualTlsNeedsCertificateAndKeyAndReadsPemFiles() throws Exception {
+        Path ca = Files.writeString(dir.resolve("ca.pem"), "CA");
+        Path cert = Files.writeString(dir.resolve("client.pem"), "CERT");
+        Path key = Files.writeString(dir.resolve("client.key"), "KEY");
+        assertThat(problems(new KafkaSecurityConfig(SecurityProtocol.SSL,
+                new KafkaTlsConfig(ca.toString(), cert.toString(), null, null, null, null, null, null, null), null)))
+                .containsExactly("sinks.eu.kafka.security.tls.key_file: mutual TLS needs both cert_file and key_file");
+        KafkaSecurityConfig mtls = new KafkaSecurityConfig(SecurityProtocol.SSL,
+                new KafkaTlsConfig(ca.toString(), cert.toString(), key.toString(), null, null, null, null, null, false), null);
+        assertThat(problems(mtls)).isEmpty();
+        assertThat(mtls.toClientProperties())
+                .containsEntry("ssl.truststore.type", "PEM")
+                .containsEntry("ssl.truststore.location", ca.toString())
+                .containsEntry("ssl.keystore.type", "PEM")
+                .containsEntry("ssl.keystore.certificate.chain", "CERT")
+                .containsEntry("ssl.keystore.key", "KEY")
+                .containsEntry("ssl.endpoint.identification.algorithm", "");
+        assertThat(mtls.clientPropertyKeys()).containsAll(mtls.toClientProperties().keySet());
+    }
+
+    @Test
+    void tlsOnAPlaintextProtocolAndUnreadableFilesAreProblems() {
+        assertThat(problems(new KafkaSecurityConfig(SecurityProtocol.PLAINTEXT,
+                KafkaTlsConfig.trustingPem("/nope/ca.pem"), null))).containsExactly(
+                "sinks.eu.kafka.security.tls: needs protocol SSL or SASL_SSL (protocol is PLAINTEXT)",
+                "sinks.eu.kafka.security.tls.ca_file: cannot read file /nope/ca.pem");
+    }
+
+    @Test
+    void mechanismParsesLeniently() {
+        assertThat(SaslMechanism.of("scram_sha_256")).isEqualTo(SaslMechanism.SCRAM_SHA_256);
+        assertThat(SaslMechanism.of("PLAIN")).isEqualTo(SaslMechanism.PLAIN);
+        assertThatThrownBy(() -> SaslMechanism.of("GSSAPI")).hasMessageContaining("expected one of PLAIN");
+    }
+}
