@@ -121,15 +121,18 @@ public final class TestSource<T> implements Source<T> {
     /**
      * Takes {@code partition} away as a rebalance would, on the pipeline thread during its next poll: the
      * pipeline waits up to {@code waitUpTo} for in-flight output, and the returned offsets are committed.
-     * Reading resumes after {@link #reassign}, from the committed offset, as after a real rebalance.
+     * The returned future completes with the offsets committed for it. Reading resumes after {@link #reassign}, from the committed offset, as after a real rebalance.
      */
-    public void revoke(int partition, Duration waitUpTo) {
+    public java.util.concurrent.CompletableFuture<Map<SourcePartition, Long>> revoke(int partition, Duration waitUpTo) {
+        var done = new java.util.concurrent.CompletableFuture<Map<SourcePartition, Long>>();
         onPollThread.add(() -> {
             SourcePartition sp = new SourcePartition(name, partition);
             assigned.remove(partition);
             Map<SourcePartition, Long> offsets = listener.onRevoked(List.of(sp), waitUpTo);
             committed.putAll(offsets);
+            done.complete(offsets);
         });
+        return done;
     }
 
     /** Gives {@code partition} back, restarting from its committed offset (records after it replay). */

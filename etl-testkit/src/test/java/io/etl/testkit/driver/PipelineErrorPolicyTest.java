@@ -1,0 +1,138 @@
+package io.etl.testkit.driver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.etl.core.Pipeline;
+import io.etl.core.PipelineResult;
+import io.etl.core.RunningPipeline;
+import io.etl.core.error.ErrorPolicy;
+import io.etl.core.error.RecordException;
+import io.etl.core.metrics.EtlMetrics;
+import io.etl.core.record.RecordMeta;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class PipelineErrorPolicyTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @Test
+    void skipDropsAndCountsAFailingRecordAndDeliversTheRest() {
+        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
+            TestSource<String> in = driver.source("in", 1);
+            TestSink<Integer> out = driver.sink("out");
+            driver.start(Pipeline.named("skip").from(in)
+                    .map("parse", Integer::parseInt).onError(ErrorPolicy.SKIP)
+                    .to(out));
+            List.of("1", "two", "3").forEach(v -> in.send("k", v));
+            driver.awaitCommitted(WAIT);
+
+            assertThat(out.values()).containsExactly(1, 3);
+            assertThat(driver.meterRegistry().get(EtlMetrics.RECORDS_DROPPED)
+                    .tags(EtlMetrics.TAG_STAGE, "parse", EtlMetrics.TAG_REASON, RecordException.OPERATOR)
+                    .counter().count()).isEqualTo(1.0);
+        }
+    }
+
+    @Test
+    void failStopsThePipelineAndCommitsNothingFromThePoisonRecordOn() {
+        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
+            TestSource<String> in = driver.source("in", 1);
+            TestSink<Integer> out = driver.sink("out");
+            RunningPipeline running = driver.start(Pipeline.named("fail").from(in)
+                    .map("parse", Integer::parseInt)
+                    .to(out));
+            for (int i = 0; i < 50; i++) {
+                in.send("k", i == 37 ? "poison" : Integer.toString(i));
+            }
+            PipelineResult result = running.result().orTimeout(10, TimeUnit.SECONDS).join();
+
+            assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
+            assertThat(result.failure()).isInstanceOf(RecordException.class)
+                    .hasMessageContaining("in-0@37").hasMessageContaining("'parse'");
+            RecordException error = (RecordException) result.failure();
+            assertThat(error.offset()).isEqualTo(37L);
+            assertThat(error.operator()).isEqualTo("parse");
+            assertThat(in.committed(0)).isEqualTo(37L);
+            assertThat(out.values()).containsExactlyElementsOf(java.util.stream.IntStream.range(0, 37).boxed().toList());
+        }
+    }
+
+    @Test
+    void undecodableRecordsFollowTheSourcePolicy() {
+        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
+            TestSource<String> in = driver.source("raw", 1, ErrorPolicy.SKIP);
+            TestSink<String> out = driver.sink("out");
+            driver.start(Pipeline.named("decode").from(in).to(out));
+            in.send("k", "a");
+            in.sendUndecodable(0, "k", "not json");
+            in.send("k", "b");
+            driver.awaitCommitted(WAIT);
+
+            assertThat(out.values()).containsExactly("a", "b");
+            assertThat(driver.meterRegistry().get(EtlMetrics.RECORDS_DROPPED)
+                    .tags(EtlMetrics.TAG_REASON, RecordException.DECODE).counter().count()).isEqualTo(1.0);
+        }
+    }
+
+    @Test
+    void oversizedMessagesAreSkippedByDefaultAtTheSink() {
+        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
+            TestSource<String> in = driver.source("in", 1);
+            TestSink<String> out = driver.<String>sink("out").rejectWhen(v -> v.length() > 5, RecordException.OVERSIZED);
+            driver.start(Pipeline.named("oversized").from(in).to(out));
+            List.of("small", "far too large", "tiny").forEach(v -> in.send("k", v));
+            driver.awaitCommitted(WAIT);
+
+            assertThat(out.values()).containsExactly("small", "tiny");
+            assertThat(driver.meterRegistry().get(EtlMetrics.RECORDS_DROPPED)
+                    .tags(EtlMetrics.TAG_STAGE, "out", EtlMetrics.TAG_REASON, RecordException.OVERSIZED)
+                    .counter().count()).isEqualTo(1.0);
+        }
+    }
+
+    @Test
+    void deadLetteredRecordIsCommittedOnlyOnceTheHandlerConfirmed() {
+        CopyOnWriteArrayList<RecordMeta> letters = new CopyOnWriteArrayList<>();
+        CompletableFuture<Void> stored = new CompletableFuture<>();
+        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
+            TestSource<String> in = driver.source("in", 1);
+            TestSink<Integer> out = driver.sink("out");
+            driver.start(Pipeline.named("dlq")
+                    .deadLetter((meta, value, error) -> {
+                        letters.add(meta);
+                        return stored;
+                    })
+                    .from(in)
+                    .map("parse", Integer::parseInt).onError(ErrorPolicy.DEAD_LETTER)
+                    .to(out));
+            in.send("k", "1");
+            in.send("k", "bad");
+            in.send("k", "3");
+            org.awaitility.Awaitility.await().atMost(WAIT).until(() -> out.values().size() == 2);
+            org.awaitility.Awaitility.await().during(Duration.ofMillis(150)).atMost(WAIT)
+                    .until(() -> in.committed(0) <= 1L);
+
+            stored.complete(null);
+            driver.awaitCommitted(WAIT);
+            assertThat(letters).extracting(RecordMeta::offset).containsExactly(1L);
+        }
+    }
+
+    @Test
+    void deadLetterPolicyWithoutAHandlerIsRejectedBeforeStart() {
+        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
+            TestSource<String> in = driver.source("in", 1);
+            TestSink<Integer> out = driver.sink("out");
+            Pipeline pipeline = Pipeline.named("no-dlq").from(in)
+                    .map("parse", Integer::parseInt).onError(ErrorPolicy.DEAD_LETTER).to(out);
+            org.assertj.core.api.Assertions.assertThatThrownBy(pipeline::build)
+                    .isInstanceOf(io.etl.core.error.ConfigException.class)
+                    .hasMessageContaining("dead-letter handler");
+        }
+    }
+}

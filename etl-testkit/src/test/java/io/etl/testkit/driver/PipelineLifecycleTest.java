@@ -1,0 +1,129 @@
+package io.etl.testkit.driver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import io.etl.core.Pipeline;
+import io.etl.core.PipelineResult;
+import io.etl.core.RunningPipeline;
+import io.etl.core.config.BatchConfig;
+import io.etl.core.config.CheckpointConfig;
+import io.etl.core.config.PipelineConfig;
+import io.etl.core.error.ConfigException;
+import io.etl.core.metrics.EtlMetrics;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+class PipelineLifecycleTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @Test
+    void stopForceSealsPartialBatchesAndCommitsThemBeforeExiting() {
+        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
+            TestSource<String> in = driver.source("in", 1);
+            // a batch that would only seal after a minute or at 10,000 records
+            TestSink<String> out = driver.sink("out", PipelineTestDriver.DEFAULT_POOL
+                    .withBatch(new BatchConfig(10_000, null, Duration.ofMinutes(1))));
+            RunningPipeline running = driver.start(Pipeline.named("drain").from(in).to(out));
+            for (int i = 0; i < 10; i++) {
+                in.send("k", "v" + i);
+            }
+            await().atMost(WAIT).until(() -> pending(driver) == 10.0);
+            assertThat(out.values()).isEmpty();
+
+            PipelineResult result = running.stopAndWait(WAIT);
+            assertThat(result.status()).isEqualTo(PipelineResult.Status.COMPLETED);
+            assertThat(result.exitCode()).isZero();
+            assertThat(out.values()).hasSize(10);
+            assertThat(in.committed(0)).isEqualTo(10L);
+        }
+    }
+
+    @Test
+    void batchesStillUnacknowledgedAtTheDrainDeadlineAreAbandonedLoudlyAndNotCommitted() {
+        PipelineConfig config = PipelineConfig.defaults().withCheckpoint(
+                new CheckpointConfig(Duration.ofMillis(20), Duration.ofMillis(300), Duration.ofSeconds(5)));
+        try (PipelineTestDriver driver = PipelineTestDriver.create(config)) {
+            TestSource<String> in = driver.source("in", 1);
+            TestSink<String> out = driver.<String>sink("out").holdAcks();
+            RunningPipeline running = driver.start(Pipeline.named("abandon").from(in).to(out));
+            in.send("k", "a");
+            await().atMost(WAIT).until(() -> out.heldWrites() == 1);
+
+            PipelineResult result = running.stopAndWait(WAIT);
+            assertThat(result.status()).isEqualTo(PipelineResult.Status.ABANDONED);
+            assertThat(result.exitCode()).isEqualTo(1);
+            assertThat(result.abandonedBatches()).isEqualTo(1);
+            assertThat(in.committed(0)).isLessThanOrEqualTo(0L);
+            assertThat(driver.meterRegistry().get(EtlMetrics.SINK_ABANDONED_BATCHES).counter().count()).isEqualTo(1.0);
+        }
+    }
+
+    @Test
+    void revokeWaitsForInFlightOutputThenCommitsAndLateAcknowledgementsCommitNothing() {
+        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
+            TestSource<String> in = driver.source("in", 2);
+            TestSink<String> out = driver.sink("out", PipelineTestDriver.DEFAULT_POOL.withInflight(1));
+            driver.start(Pipeline.named("revoke").from(in).to(out));
+            in.send(0, "a", "a0");
+            driver.awaitCommitted(WAIT);
+
+            out.holdAcks();
+            in.send(0, "a", "a1");
+            await().atMost(WAIT).until(() -> out.heldWrites() == 1);
+            var revoked = in.revoke(0, Duration.ofMillis(200)).orTimeout(10, java.util.concurrent.TimeUnit.SECONDS).join();
+            // the revoke could not wait for the held write: it commits only what was durable
+            assertThat(revoked).containsEntry(new io.etl.core.source.SourcePartition("in", 0), 1L);
+
+            out.releaseAcks();
+            in.send(1, "b", "b0");
+            await().atMost(WAIT).until(() -> in.committed(1) == 1L);
+            assertThat(in.committed(0)).as("late acknowledgement of a released partition").isEqualTo(1L);
+
+            in.reassign(0);
+            driver.awaitCommitted(WAIT);
+            assertThat(out.values()).containsSubsequence("a0", "a1").contains("b0");
+            assertThat(out.values().stream().filter("a1"::equals)).as("a1 replays after reassignment").hasSize(2);
+        }
+    }
+
+    @Test
+    void buildRejectsDuplicateNamesAndMissingSinksBeforeAnyIo() {
+        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
+            TestSource<String> in = driver.source("in", 1);
+            TestSink<String> a = driver.sink("a");
+            TestSink<String> otherA = driver.sink("a");
+            Pipeline pipeline = Pipeline.named("bad").from(in)
+                    .map("same", v -> v)
+                    .filter("same", v -> true)
+                    .split("route", s -> s
+                            .branch("x", v -> true, a)
+                            .branch("y", v -> true, null)
+                            .branch("z", v -> false, otherA)
+                            .dropUnmatched());
+
+            assertThatThrownBy(pipeline::build).isInstanceOf(ConfigException.class)
+                    .satisfies(e -> assertThat(((ConfigException) e).problems()).hasSize(3))
+                    .hasMessageContaining("duplicate operator name 'same'")
+                    .hasMessageContaining("branch 'y'").hasMessageContaining("has no sink")
+                    .hasMessageContaining("two different sinks are named 'a'");
+            assertThat(in.pauseCount()).isZero();
+        }
+    }
+
+    @Test
+    void aStreamCanBeExtendedOnlyOnce() {
+        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
+            var stream = Pipeline.named("fork").from(driver.<String>source("in", 1));
+            stream.map(v -> v);
+            assertThatThrownBy(() -> stream.filter(v -> true)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("split");
+        }
+    }
+
+    private static double pending(PipelineTestDriver driver) {
+        return driver.meterRegistry().get(EtlMetrics.CHECKPOINT_PENDING_RECORDS).gauge().value();
+    }
+}
