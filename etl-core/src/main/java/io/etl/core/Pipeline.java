@@ -42,7 +42,9 @@ public interface Pipeline {
     RunningPipeline start(PipelineConfig config);
 
     /**
-     * Runs until stopped by SIGTERM/Ctrl-C or an error, draining on the way out. Blocks.
+     * Runs until stopped by SIGTERM/Ctrl-C or an error, draining on the way out. Blocks. When a signal
+     * stopped it, the process exits with {@link PipelineResult#exitCode()} once drained (0 when everything
+     * was written and committed), rather than the JVM's usual signal status.
      *
      * @return how the run ended
      */

@@ -130,19 +130,32 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         return runner;
     }
 
-    /** Waits for {@code running} to end; SIGTERM and Ctrl-C ask it to drain first. */
+    /**
+     * Waits for {@code running} to end. SIGTERM and Ctrl-C ask it to drain first; once drained, the process
+     * exits with the run's own exit code (0 when everything was drained and committed) instead of the
+     * JVM's usual 143/130 for a signal, so supervisors can tell a clean stop from a failed one.
+     */
     public static PipelineResult runUntilStopped(RunningPipeline running, PipelineConfig config) {
         Duration grace = config.checkpoint().drainTimeout().plusSeconds(15);
         Thread hook = new Thread(() -> {
             LOG.info("shutdown requested: draining (at most {})", config.checkpoint().drainTimeout());
-            running.stopAndWait(grace);
+            int code;
+            try {
+                code = running.stopAndWait(grace).exitCode();
+            } catch (RuntimeException e) {
+                LOG.error("pipeline did not stop cleanly: {}", e.getMessage());
+                code = 1;
+            }
+            System.out.flush();
+            System.err.flush();
+            Runtime.getRuntime().halt(code);
         }, "etl-shutdown");
         Runtime.getRuntime().addShutdownHook(hook);
         PipelineResult r = running.result().join();
         try {
             Runtime.getRuntime().removeShutdownHook(hook);
         } catch (IllegalStateException shuttingDown) {
-            // the hook is running or about to: nothing to remove
+            // the hook is running: it ends the process with the result's exit code
         }
         return r;
     }
