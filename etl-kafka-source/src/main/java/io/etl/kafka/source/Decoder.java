@@ -1,0 +1,33 @@
+package io.etl.kafka.source;
+
+import io.etl.core.record.RecordMeta;
+
+/**
+ * Turns the payload bytes of one Kafka record into the value the pipeline works on. Called on the
+ * pipeline thread, once per record, in partition order; an implementation needs no locking but should
+ * not block.
+ *
+ * <pre>{@code
+ * Decoder<Integer> length = (payload, meta) -> payload == null ? 0 : payload.length;
+ * Source<Integer> sizes = KafkaSource.from(config.source("in")).decoder(length);
+ * }</pre>
+ *
+ * <p>Throwing marks the record as undecodable: the pipeline applies the source's {@code on_error}
+ * policy ({@code skip}, {@code fail} or {@code dead_letter}) and names the record's topic, partition and
+ * offset in the error.
+ *
+ * @param <T> the decoded type
+ */
+@FunctionalInterface
+public interface Decoder<T> {
+
+    /**
+     * Decodes one payload.
+     *
+     * @param payload the record value, {@code null} for a tombstone
+     * @param meta    where the record came from, with its key and headers
+     * @return the value handed to the operator chain
+     * @throws Exception when the payload cannot be decoded
+     */
+    T decode(byte[] payload, RecordMeta meta) throws Exception;
+}

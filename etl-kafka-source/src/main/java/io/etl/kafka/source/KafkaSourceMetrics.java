@@ -1,0 +1,31 @@
+package io.etl.kafka.source;
+
+/**
+ * Meters a {@link KafkaSource} adds to the core's {@code etl_source_*} ones (Micrometer dotted names; the
+ * Prometheus form in each comment). Each carries the {@code pipeline} and {@code source} tags.
+ */
+public final class KafkaSourceMetrics {
+
+    /**
+     * {@code etl_kafka_source_rebalances_total{event}}: rebalance callbacks that moved partitions, by
+     * {@code event} = {@code assigned}, {@code revoked} or {@code lost}.
+     */
+    public static final String REBALANCES = "etl.kafka.source.rebalances";
+    /** {@code etl_kafka_source_assigned_partitions}: partitions currently assigned to this instance. */
+    public static final String ASSIGNED_PARTITIONS = "etl.kafka.source.assigned.partitions";
+    /** {@code etl_kafka_source_commits_total{outcome}}: offset commits, {@code outcome} = success or failure. */
+    public static final String COMMITS = "etl.kafka.source.commits";
+    /**
+     * {@code etl_kafka_source_records_lag_max}: the consumer's own {@code records-lag-max}, the largest lag in
+     * records over the assigned partitions ({@code NaN} until the first fetch).
+     */
+    public static final String RECORDS_LAG_MAX = "etl.kafka.source.records.lag.max";
+
+    /** Tag of {@link #REBALANCES}. */
+    public static final String TAG_EVENT = "event";
+    /** Tag of {@link #COMMITS}. */
+    public static final String TAG_OUTCOME = "outcome";
+
+    private KafkaSourceMetrics() {
+    }
+}

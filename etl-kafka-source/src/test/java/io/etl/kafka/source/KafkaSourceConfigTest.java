@@ -1,0 +1,216 @@
+package io.etl.kafka.source;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.etl.core.config.PipelineConfig;
+import io.etl.core.error.ConfigException;
+import io.etl.core.error.ConfigProblem;
+import io.etl.core.error.ErrorPolicy;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class KafkaSourceConfigTest {
+
+    private static PipelineConfig parse(String yaml) {
+        return PipelineConfig.parse(yaml, name -> null);
+    }
+
+    private static List<String> problems(String yaml) {
+        try {
+            parse(yaml);
+        } catch (ConfigException e) {
+            return e.problems().stream().map(ConfigProblem::toString).toList();
+        }
+        throw new AssertionError("expected configuration problems");
+    }
+
+    @Test
+    void minimalSectionGetsTheDocumentedDefaults() {
+        PipelineConfig config = parse("""
+                source:
+                  orders:
+                    kafka: {brokers: "b:9092", topics: [orders], group_id: g}
+                """);
+
+        KafkaSourceConfig kafka = config.source("orders").connector(KafkaSourceConfig.class);
+        assertThat(kafka.brokers()).isEqualTo("b:9092");
+        assertThat(kafka.topics()).containsExactly("orders");
+        assertThat(kafka.topicPattern()).isNull();
+        assertThat(kafka.groupInstanceId()).isNull();
+        assertThat(kafka.autoOffsetReset()).isEqualTo(KafkaSourceConfig.AutoOffsetReset.EARLIEST);
+        assertThat(kafka.maxPollRecords()).isEqualTo(2000);
+        assertThat(kafka.pollTimeout()).isEqualTo(Duration.ofMillis(100));
+        assertThat(kafka.revokeTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(kafka.sessionTimeout()).isEqualTo(Duration.ofSeconds(10));
+        assertThat(kafka.startupTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(kafka.consumer()).isEmpty();
+        assertThat(config.source("orders").onError()).isEqualTo(ErrorPolicy.FAIL);
+    }
+
+    @Test
+    void everyKeyBinds() {
+        KafkaSourceConfig kafka = parse("""
+                source:
+                  orders:
+                    kafka:
+                      brokers: b:9092
+                      topic_pattern: "orders-.*"
+                      group_id: g
+                      group_instance_id: host-1
+                      auto_offset_reset: latest
+                      max_poll_records: 500
+                      poll_timeout: 50ms
+                      revoke_timeout: 3s
+                      session_timeout: 6s
+                      startup_timeout: 5s
+                      on_error: skip
+                      consumer: {isolation.level: read_committed, fetch.min.bytes: "1024"}
+                """).source("orders").connector(KafkaSourceConfig.class);
+
+        assertThat(kafka.topics()).isEmpty();
+        assertThat(kafka.topicPattern()).isEqualTo("orders-.*");
+        assertThat(kafka.groupInstanceId()).isEqualTo("host-1");
+        assertThat(kafka.autoOffsetReset()).isEqualTo(KafkaSourceConfig.AutoOffsetReset.LATEST);
+        assertThat(kafka.maxPollRecords()).isEqualTo(500);
+        assertThat(kafka.pollTimeout()).isEqualTo(Duration.ofMillis(50));
+        assertThat(kafka.revokeTimeout()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(kafka.sessionTimeout()).isEqualTo(Duration.ofSeconds(6));
+        assertThat(kafka.startupTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThat(kafka.consumer()).containsExactly(Map.entry("isolation.level", "read_committed"),
+                Map.entry("fetch.min.bytes", "1024"));
+    }
+
+    @Test
+    void topicsAndTopicPatternTogetherIsAProblem() {
+        assertThat(problems("""
+                source:
+                  orders:
+                    kafka: {brokers: b, topics: [orders], topic_pattern: "o.*", group_id: g}
+                """)).containsExactly(
+                "source.orders.kafka.topic_pattern: cannot be combined with topics: set exactly one of topics and topic_pattern");
+    }
+
+    @Test
+    void neitherTopicsNorTopicPatternIsAProblem() {
+        assertThat(problems("""
+                source:
+                  orders:
+                    kafka: {brokers: b, group_id: g}
+                """)).containsExactly("source.orders.kafka.topics: set exactly one of topics and topic_pattern");
+    }
+
+    @Test
+    void invalidTopicPatternIsAProblem() {
+        assertThat(problems("""
+                source:
+                  orders:
+                    kafka: {brokers: b, topic_pattern: "orders-(", group_id: g}
+                """)).singleElement().asString()
+                .startsWith("source.orders.kafka.topic_pattern: is not a valid regular expression");
+    }
+
+    @Test
+    void missingBrokersAndGroupAreProblems() {
+        assertThat(problems("""
+                source:
+                  orders:
+                    kafka: {topics: [orders]}
+                """)).containsExactlyInAnyOrder(
+                "source.orders.kafka.brokers: must not be blank",
+                "source.orders.kafka.group_id: must not be blank");
+    }
+
+    @Test
+    void deniedConsumerPropertiesAreProblemsWithPathAndReason() {
+        assertThat(problems("""
+                source:
+                  orders:
+                    kafka:
+                      brokers: b
+                      topics: [orders]
+                      group_id: g
+                      consumer:
+                        bootstrap.servers: other:9092
+                        group.id: other
+                        enable.auto.commit: "true"
+                        auto.offset.reset: latest
+                        key.deserializer: x
+                        value.deserializer: y
+                        max.poll.records: "10"
+                        isolation.level: read_committed
+                """)).containsExactlyInAnyOrder(
+                "source.orders.kafka.consumer.bootstrap.servers: is set from brokers",
+                "source.orders.kafka.consumer.group.id: is set from group_id",
+                "source.orders.kafka.consumer.enable.auto.commit: is always false: the pipeline commits offsets only"
+                        + " behind durable output",
+                "source.orders.kafka.consumer.auto.offset.reset: is set from auto_offset_reset",
+                "source.orders.kafka.consumer.key.deserializer: is set by the connector (keys stay bytes in RecordMeta)",
+                "source.orders.kafka.consumer.value.deserializer: is set by the connector (payloads are decoded by the"
+                        + " source's decoder)",
+                "source.orders.kafka.consumer.max.poll.records: is set from max_poll_records");
+    }
+
+    @Test
+    void unknownConsumerPropertyIsAProblemWithASuggestion() {
+        assertThat(problems("""
+                source:
+                  orders:
+                    kafka:
+                      brokers: b
+                      topics: [orders]
+                      group_id: g
+                      consumer: {fetch_min_bytes: "1", fetch.max.wait.msec: "10", totally.unknown.thing: "1"}
+                """)).containsExactlyInAnyOrder(
+                "source.orders.kafka.consumer.fetch_min_bytes: unknown consumer property (did you mean fetch.min.bytes?)",
+                "source.orders.kafka.consumer.fetch.max.wait.msec: unknown consumer property (did you mean fetch.max.wait.ms?)",
+                "source.orders.kafka.consumer.totally.unknown.thing: unknown consumer property");
+    }
+
+    @Test
+    void misspeltTypedKeyIsAProblemWithItsPath() {
+        assertThat(problems("""
+                source:
+                  orders:
+                    kafka: {brokers: b, topics: [orders], group_id: g, group_instance: x}
+                """)).singleElement().asString().startsWith("source.orders.kafka.group_instance: unknown key");
+    }
+
+    @Test
+    void tooShortTimeoutsAreProblems() {
+        assertThat(problems("""
+                source:
+                  orders:
+                    kafka: {brokers: b, topics: [orders], group_id: g, session_timeout: 500ms, revoke_timeout: 0s}
+                """)).containsExactlyInAnyOrder(
+                "source.orders.kafka.session_timeout: must be at least 1s",
+                "source.orders.kafka.revoke_timeout: must be at least 1ms");
+    }
+
+    @Test
+    void kafkaSourceFromASectionUsesItsNameAndErrorPolicy() {
+        PipelineConfig config = parse("""
+                source:
+                  orders:
+                    kafka: {brokers: b, topics: [orders], group_id: g, on_error: skip}
+                """);
+
+        KafkaSource<String> source = KafkaSource.from(config.source("orders")).string();
+
+        assertThat(source.name()).isEqualTo("orders");
+        assertThat(source.errorPolicy()).isEqualTo(ErrorPolicy.SKIP);
+        assertThat(source.config().groupId()).isEqualTo("g");
+        assertThat(source.pollTimeout()).isEqualTo(Duration.ofMillis(100));
+    }
+
+    @Test
+    void builtInCodeConfigHasDefaults() {
+        KafkaSourceConfig config = KafkaSourceConfig.of("b:9092", List.of("t"), "g").withGroupInstanceId("i-1");
+        assertThat(config.groupInstanceId()).isEqualTo("i-1");
+        assertThat(config.maxPollRecords()).isEqualTo(KafkaSourceConfig.DEFAULT_MAX_POLL_RECORDS);
+        assertThatThrownBy(() -> KafkaSource.from(new io.etl.core.config.SourceSection("x", "other", "cfg", null)))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("source.x");
+    }
+}

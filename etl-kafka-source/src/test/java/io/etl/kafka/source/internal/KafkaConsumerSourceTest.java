@@ -1,0 +1,281 @@
+package io.etl.kafka.source.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.etl.core.error.ErrorPolicy;
+import io.etl.core.error.FatalException;
+import io.etl.core.record.Header;
+import io.etl.core.record.RecordMeta;
+import io.etl.core.source.PartitionListener;
+import io.etl.core.source.SourceContext;
+import io.etl.core.source.SourceOutput;
+import io.etl.core.source.SourcePartition;
+import io.etl.kafka.source.KafkaSourceConfig;
+import io.etl.kafka.source.KafkaSourceMetrics;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.MockConsumer;
+import org.apache.kafka.clients.consumer.NoOffsetForPartitionException;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.record.TimestampType;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+class KafkaConsumerSourceTest {
+
+    private static final String TOPIC = "orders";
+    private static final TopicPartition P0 = new TopicPartition(TOPIC, 0);
+    private static final TopicPartition P1 = new TopicPartition(TOPIC, 1);
+    private static final SourcePartition S0 = new SourcePartition(TOPIC, 0);
+    private static final SourcePartition S1 = new SourcePartition(TOPIC, 1);
+
+    /** Every sync commit, in order (MockConsumer reports offset 0 for committed partitions it no longer has). */
+    private final List<Map<TopicPartition, OffsetAndMetadata>> syncCommits = new ArrayList<>();
+    private final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest") {
+        @Override
+        public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout) {
+            syncCommits.add(Map.copyOf(offsets));
+            super.commitSync(offsets, timeout);
+        }
+    };
+    private final RecordingListener listener = new RecordingListener();
+    private final RecordingOutput<String> output = new RecordingOutput<>();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private KafkaConsumerSource<String> source;
+
+    @BeforeEach
+    void open() {
+        source = new KafkaConsumerSource<>("orders", KafkaSourceConfig.of("b:9092", List.of(TOPIC), "g"),
+                ErrorPolicy.SKIP, Decoders.string(), props -> consumer, false);
+        source.open(new SourceContext("p", listener, registry));
+        consumer.updateBeginningOffsets(Map.of(P0, 0L, P1, 0L));
+    }
+
+    private void rebalanceTo(TopicPartition... partitions) {
+        consumer.schedulePollTask(() -> consumer.rebalance(List.of(partitions)));
+        source.poll(Duration.ZERO, output);
+    }
+
+    private static ConsumerRecord<byte[], byte[]> record(TopicPartition tp, long offset, String key, String value,
+                                                         RecordHeaders headers) {
+        return new ConsumerRecord<>(tp.topic(), tp.partition(), offset, 1_000L + offset, TimestampType.CREATE_TIME,
+                -1, -1, key == null ? null : key.getBytes(StandardCharsets.UTF_8),
+                value == null ? null : value.getBytes(StandardCharsets.UTF_8), headers, Optional.empty());
+    }
+
+    @Test
+    void shouldEmitValuesWithPositionKeyAndHeadersInPartitionOrder() {
+        rebalanceTo(P0, P1);
+        RecordHeaders headers = new RecordHeaders();
+        headers.add("trace", "abc".getBytes(StandardCharsets.UTF_8));
+        consumer.addRecord(record(P0, 0, "k0", "v0", headers));
+        consumer.addRecord(record(P0, 1, null, null, new RecordHeaders()));
+        consumer.addRecord(record(P1, 0, "k2", "v2", new RecordHeaders()));
+
+        source.poll(Duration.ZERO, output);
+
+        assertThat(output.values).containsExactlyInAnyOrder("v0", null, "v2");
+        RecordMeta first = output.metas.stream().filter(m -> m.partition() == 0 && m.offset() == 0).findFirst().orElseThrow();
+        assertThat(first.position()).isEqualTo("orders-0@0");
+        assertThat(first.timestamp()).isEqualTo(1_000L);
+        assertThat(new String(first.key(), StandardCharsets.UTF_8)).isEqualTo("k0");
+        assertThat(first.headers()).containsExactly(Header.of("trace", "abc"));
+        RecordMeta second = output.metas.stream().filter(m -> m.partition() == 0 && m.offset() == 1).findFirst().orElseThrow();
+        assertThat(second.key()).isNull();
+        assertThat(second.headers()).isSameAs(List.of());
+        assertThat(listener.assigned).containsExactly(List.of(S0, S1));
+    }
+
+    @Test
+    void shouldReportUndecodableRecordsWithTheirPosition() {
+        KafkaConsumerSource<Integer> ints = new KafkaConsumerSource<>("ints",
+                KafkaSourceConfig.of("b:9092", List.of(TOPIC), "g"), ErrorPolicy.SKIP,
+                (payload, meta) -> Integer.parseInt(new String(payload, StandardCharsets.UTF_8)), props -> consumer, false);
+        MockConsumer<byte[], byte[]> c = consumer;
+        RecordingOutput<Integer> out = new RecordingOutput<>();
+        c.unsubscribe();
+        ints.open(new SourceContext("p", listener, registry));
+        c.schedulePollTask(() -> c.rebalance(List.of(P0)));
+        ints.poll(Duration.ZERO, out);
+        c.addRecord(record(P0, 0, null, "1", new RecordHeaders()));
+        c.addRecord(record(P0, 1, null, "x", new RecordHeaders()));
+        c.addRecord(record(P0, 2, null, "3", new RecordHeaders()));
+
+        ints.poll(Duration.ZERO, out);
+
+        assertThat(out.values).containsExactly(1, 3);
+        assertThat(out.failed).extracting(RecordMeta::position).containsExactly("orders-0@1");
+        assertThat(out.causes.get(0)).isInstanceOf(NumberFormatException.class);
+        assertThat(ints.errorPolicy()).isEqualTo(ErrorPolicy.SKIP);
+    }
+
+    @Test
+    void shouldPauseEveryAssignedPartitionAndOnesAssignedWhilePaused() {
+        rebalanceTo(P0);
+        source.pause();
+        assertThat(consumer.paused()).containsExactly(P0);
+
+        rebalanceTo(P0, P1);
+        assertThat(consumer.paused()).containsExactlyInAnyOrder(P0, P1);
+
+        source.resume();
+        assertThat(consumer.paused()).isEmpty();
+        rebalanceTo(P1);
+        assertThat(consumer.paused()).isEmpty();
+    }
+
+    @Test
+    void shouldNotReturnRecordsWhilePaused() {
+        rebalanceTo(P0);
+        source.pause();
+        consumer.addRecord(record(P0, 0, null, "v", new RecordHeaders()));
+        source.poll(Duration.ZERO, output);
+        assertThat(output.values).isEmpty();
+        source.resume();
+        source.poll(Duration.ZERO, output);
+        assertThat(output.values).containsExactly("v");
+    }
+
+    @Test
+    void shouldCommitWhatThePipelineReturnsForRevokedPartitionsSynchronously() {
+        rebalanceTo(P0, P1);
+        listener.safeOffsets = Map.of(S0, 5L);
+
+        rebalanceTo(P1);
+
+        assertThat(listener.revoked).containsExactly(List.of(S0));
+        assertThat(syncCommits).containsExactly(Map.of(P0, new OffsetAndMetadata(5L)));
+        assertThat(count(KafkaSourceMetrics.REBALANCES, "event", "revoked")).isEqualTo(1.0);
+        assertThat(count(KafkaSourceMetrics.REBALANCES, "event", "assigned")).isEqualTo(1.0);
+    }
+
+    @Test
+    void shouldNeverCommitPartitionsNoLongerAssigned() {
+        rebalanceTo(P0, P1);
+        rebalanceTo(P1);
+
+        source.commit(Map.of(S0, 42L, S1, 7L), true);
+        source.commit(Map.of(S0, 43L), false);
+        source.poll(Duration.ZERO, output);
+
+        assertThat(consumer.committed(Set.of(P0))).doesNotContainKey(P0);
+        assertThat(syncCommits).containsExactly(Map.of(P1, new OffsetAndMetadata(7L)));
+    }
+
+    @Test
+    void shouldCommitAsynchronouslyAndCountTheOutcome() {
+        rebalanceTo(P0);
+        source.commit(Map.of(S0, 3L), false);
+        source.poll(Duration.ZERO, output);
+
+        assertThat(consumer.committed(Set.of(P0))).containsEntry(P0, new OffsetAndMetadata(3L));
+        assertThat(count(KafkaSourceMetrics.COMMITS, "outcome", "success")).isEqualTo(1.0);
+    }
+
+    @Test
+    void shouldTellThePipelineAboutLostPartitionsAndNotCommitThem() {
+        rebalanceTo(P0, P1);
+        consumer.schedulePollTask(() -> consumer.losePartitions(List.of(P0)));
+        source.poll(Duration.ZERO, output);
+
+        assertThat(listener.lost).containsExactly(List.of(S0));
+        source.commit(Map.of(S0, 9L), true);
+        assertThat(consumer.committed(Set.of(P0))).doesNotContainKey(P0);
+    }
+
+    @Test
+    void shouldRethrowAFailureOfThePipelineInsideARebalanceAfterPoll() {
+        rebalanceTo(P0);
+        listener.failOnRevoke = new IllegalStateException("boom");
+        consumer.schedulePollTask(() -> consumer.rebalance(List.of(P1)));
+
+        assertThatThrownBy(() -> source.poll(Duration.ZERO, output)).hasMessage("boom");
+        assertThat(consumer.committed(Set.of(P0))).doesNotContainKey(P0);
+    }
+
+    @Test
+    void shouldTurnAMissingOffsetWithResetNoneIntoAFatalError() {
+        rebalanceTo(P0);
+        consumer.setPollException(new NoOffsetForPartitionException(P0));
+        assertThatThrownBy(() -> source.poll(Duration.ZERO, output))
+                .isInstanceOf(FatalException.class)
+                .hasMessageContaining("orders-0").hasMessageContaining("auto_offset_reset");
+    }
+
+    @Test
+    void shouldNotCallThePipelineWhileClosing() {
+        rebalanceTo(P0);
+        source.close(Duration.ofSeconds(1));
+        assertThat(consumer.closed()).isTrue();
+        assertThat(listener.revoked).isEmpty();
+        assertThat(registry.find(KafkaSourceMetrics.REBALANCES).counters()).isEmpty();
+    }
+
+    private double count(String meter, String tag, String value) {
+        return registry.get(meter).tag(tag, value).counter().count();
+    }
+
+    private static final class RecordingListener implements PartitionListener {
+        final List<List<SourcePartition>> assigned = new ArrayList<>();
+        final List<List<SourcePartition>> revoked = new ArrayList<>();
+        final List<List<SourcePartition>> lost = new ArrayList<>();
+        Map<SourcePartition, Long> safeOffsets = Map.of();
+        RuntimeException failOnRevoke;
+
+        @Override
+        public void onAssigned(Collection<SourcePartition> partitions) {
+            assigned.add(List.copyOf(partitions));
+        }
+
+        @Override
+        public Map<SourcePartition, Long> onRevoked(Collection<SourcePartition> partitions, Duration waitUpTo) {
+            if (failOnRevoke != null) {
+                throw failOnRevoke;
+            }
+            revoked.add(List.copyOf(partitions));
+            Map<SourcePartition, Long> out = new HashMap<>();
+            partitions.forEach(p -> {
+                if (safeOffsets.containsKey(p)) {
+                    out.put(p, safeOffsets.get(p));
+                }
+            });
+            return out;
+        }
+
+        @Override
+        public void onLost(Collection<SourcePartition> partitions) {
+            lost.add(List.copyOf(partitions));
+        }
+    }
+
+    private static final class RecordingOutput<T> implements SourceOutput<T> {
+        final List<T> values = new ArrayList<>();
+        final List<RecordMeta> metas = new ArrayList<>();
+        final List<RecordMeta> failed = new ArrayList<>();
+        final List<Throwable> causes = new ArrayList<>();
+
+        @Override
+        public void emit(T value, RecordMeta meta) {
+            values.add(value);
+            metas.add(meta);
+        }
+
+        @Override
+        public void decodeFailed(RecordMeta meta, Throwable cause) {
+            failed.add(meta);
+            causes.add(cause);
+        }
+    }
+}
