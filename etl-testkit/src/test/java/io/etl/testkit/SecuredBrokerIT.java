@@ -108,6 +108,27 @@ class SecuredBrokerIT {
     }
 
     @Nested
+    class ForkedScram {
+
+        @Test
+        void shouldSecureAForkedBrokerTheSameWay() {
+            try (ForkedKafkaCluster kafka = KafkaTestCluster.forkedSingle(BrokerOptions.builder()
+                    .security(BrokerSecurity.saslScram().user("dave", "dave-secret").aclAuthorizer(true).build())
+                    .build())) {
+                ClusterSecurity security = kafka.security().orElseThrow();
+                kafka.createTopic("forked-secure", 1);
+                security.allowTopic("dave", "forked-secure", AclOperation.DESCRIBE, AclOperation.READ);
+                kafka.produce("forked-secure", List.of(TestRecord.of("k", "v")));
+
+                KafkaTestCluster asDave = KafkaTestCluster.external(kafka.bootstrapServers(),
+                        security.clientProperties("dave"));
+                assertThat(asDave.readAll("forked-secure")).extracting(TestRecord::valueAsString).containsExactly("v");
+                asDave.close();
+            }
+        }
+    }
+
+    @Nested
     @TestInstance(TestInstance.Lifecycle.PER_CLASS)
     class MutualTls {
 
