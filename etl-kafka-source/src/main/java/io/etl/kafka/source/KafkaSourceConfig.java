@@ -1,5 +1,7 @@
 package io.etl.kafka.source;
 
+import io.etl.kafka.common.KafkaSecurityConfig;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
@@ -21,6 +23,10 @@ import java.util.Map;
  *       topics: [orders]
  *       group_id: orders-split
  *       group_instance_id: ${HOSTNAME}      # optional: static membership, fast crash recovery
+ *       security:                            # optional, same shape as the sink's
+ *         protocol: SASL_SSL
+ *         tls: {ca_file: /etc/kafka/ca.pem}
+ *         sasl: {mechanism: SCRAM-SHA-512, username: etl, password: "${KAFKA_PASSWORD}"}
  *       on_error: skip                       # taken out by the core: what a decode failure does
  *       consumer:                            # kafka-clients passthrough, checked against a denylist
  *         fetch.min.bytes: "65536"
@@ -46,6 +52,9 @@ import java.util.Map;
  * @param sessionTimeout   how long the group waits for a silent instance before moving its partitions
  *                         (classic group protocol; with {@code group.protocol: consumer} the broker decides)
  * @param startupTimeout   bound of the connectivity check made before subscribing
+ * @param security         TLS and SASL settings, shared in shape with the Kafka sink; absent means
+ *                         PLAINTEXT unless the {@code consumer} passthrough sets {@code security.protocol},
+ *                         {@code ssl.*} and {@code sasl.*} itself (set each property in one place only)
  * @param consumer         kafka-clients consumer properties passed through after the checks
  */
 public record KafkaSourceConfig(@NotBlank String brokers,
@@ -59,6 +68,7 @@ public record KafkaSourceConfig(@NotBlank String brokers,
                                 Duration revokeTimeout,
                                 Duration sessionTimeout,
                                 Duration startupTimeout,
+                                @Valid KafkaSecurityConfig security,
                                 Map<String, String> consumer) {
 
     public static final AutoOffsetReset DEFAULT_AUTO_OFFSET_RESET = AutoOffsetReset.EARLIEST;
@@ -71,16 +81,16 @@ public record KafkaSourceConfig(@NotBlank String brokers,
     /**
      * Consumer properties the {@code consumer} passthrough may not set, with the reason given to the user.
      */
-    public static final Map<String, String> DENIED_CONSUMER_PROPERTIES = Map.of(
-            "bootstrap.servers", "is set from brokers",
-            "group.id", "is set from group_id",
-            "group.instance.id", "is set from group_instance_id",
-            "enable.auto.commit", "is always false: the pipeline commits offsets only behind durable output",
-            "auto.offset.reset", "is set from auto_offset_reset",
-            "key.deserializer", "is set by the connector (keys stay bytes in RecordMeta)",
-            "value.deserializer", "is set by the connector (payloads are decoded by the source's decoder)",
-            "max.poll.records", "is set from max_poll_records",
-            "session.timeout.ms", "is set from session_timeout");
+    public static final Map<String, String> DENIED_CONSUMER_PROPERTIES = denylist(
+            "bootstrap.servers", "set brokers instead",
+            "group.id", "set group_id instead",
+            "group.instance.id", "set group_instance_id instead",
+            "enable.auto.commit", "the pipeline commits offsets itself, only behind durable output",
+            "auto.offset.reset", "set auto_offset_reset instead",
+            "key.deserializer", "keys stay bytes in RecordMeta",
+            "value.deserializer", "payloads are decoded by the source's decoder (bytes(), string(), json(..), decoder(..))",
+            "max.poll.records", "set max_poll_records instead",
+            "session.timeout.ms", "set session_timeout instead");
 
     /** Where a partition without a committed offset starts reading. */
     public enum AutoOffsetReset {
@@ -108,18 +118,32 @@ public record KafkaSourceConfig(@NotBlank String brokers,
      * for pipelines built in code.
      */
     public static KafkaSourceConfig of(String brokers, List<String> topics, String groupId) {
-        return new KafkaSourceConfig(brokers, topics, null, groupId, null, null, null, null, null, null, null, null);
+        return new KafkaSourceConfig(brokers, topics, null, groupId, null, null, null, null, null, null, null, null, null);
+    }
+
+    private static Map<String, String> denylist(String... keyReasonPairs) {
+        Map<String, String> map = new LinkedHashMap<>();
+        for (int i = 0; i < keyReasonPairs.length; i += 2) {
+            map.put(keyReasonPairs[i], keyReasonPairs[i + 1]);
+        }
+        return Collections.unmodifiableMap(map);
     }
 
     /** A copy with {@code group_instance_id} set. */
     public KafkaSourceConfig withGroupInstanceId(String value) {
         return new KafkaSourceConfig(brokers, topics, topicPattern, groupId, value, autoOffsetReset, maxPollRecords,
-                pollTimeout, revokeTimeout, sessionTimeout, startupTimeout, consumer);
+                pollTimeout, revokeTimeout, sessionTimeout, startupTimeout, security, consumer);
+    }
+
+    /** A copy with another {@code security} section. */
+    public KafkaSourceConfig withSecurity(KafkaSecurityConfig value) {
+        return new KafkaSourceConfig(brokers, topics, topicPattern, groupId, groupInstanceId, autoOffsetReset,
+                maxPollRecords, pollTimeout, revokeTimeout, sessionTimeout, startupTimeout, value, consumer);
     }
 
     /** A copy with another {@code consumer} passthrough map. */
     public KafkaSourceConfig withConsumer(Map<String, String> value) {
         return new KafkaSourceConfig(brokers, topics, topicPattern, groupId, groupInstanceId, autoOffsetReset,
-                maxPollRecords, pollTimeout, revokeTimeout, sessionTimeout, startupTimeout, value);
+                maxPollRecords, pollTimeout, revokeTimeout, sessionTimeout, startupTimeout, security, value);
     }
 }

@@ -142,15 +142,15 @@ class KafkaSourceConfigTest {
                         max.poll.records: "10"
                         isolation.level: read_committed
                 """)).containsExactlyInAnyOrder(
-                "source.orders.kafka.consumer.bootstrap.servers: is set from brokers",
-                "source.orders.kafka.consumer.group.id: is set from group_id",
-                "source.orders.kafka.consumer.enable.auto.commit: is always false: the pipeline commits offsets only"
-                        + " behind durable output",
-                "source.orders.kafka.consumer.auto.offset.reset: is set from auto_offset_reset",
-                "source.orders.kafka.consumer.key.deserializer: is set by the connector (keys stay bytes in RecordMeta)",
-                "source.orders.kafka.consumer.value.deserializer: is set by the connector (payloads are decoded by the"
-                        + " source's decoder)",
-                "source.orders.kafka.consumer.max.poll.records: is set from max_poll_records");
+                "source.orders.kafka.consumer.bootstrap.servers: is not allowed: set brokers instead",
+                "source.orders.kafka.consumer.group.id: is not allowed: set group_id instead",
+                "source.orders.kafka.consumer.enable.auto.commit: is not allowed: the pipeline commits offsets itself,"
+                        + " only behind durable output",
+                "source.orders.kafka.consumer.auto.offset.reset: is not allowed: set auto_offset_reset instead",
+                "source.orders.kafka.consumer.key.deserializer: is not allowed: keys stay bytes in RecordMeta",
+                "source.orders.kafka.consumer.value.deserializer: is not allowed: payloads are decoded by the source's"
+                        + " decoder (bytes(), string(), json(..), decoder(..))",
+                "source.orders.kafka.consumer.max.poll.records: is not allowed: set max_poll_records instead");
     }
 
     @Test
@@ -176,6 +176,44 @@ class KafkaSourceConfigTest {
                   orders:
                     kafka: {brokers: b, topics: [orders], group_id: g, group_instance: x}
                 """)).singleElement().asString().startsWith("source.orders.kafka.group_instance: unknown key");
+    }
+
+    @Test
+    void securityPropertiesAreAllowedThroughThePassthroughButNotTwice() {
+        assertThat(parse("""
+                source:
+                  orders:
+                    kafka:
+                      brokers: b
+                      topics: [orders]
+                      group_id: g
+                      consumer: {security.protocol: SASL_PLAINTEXT, sasl.mechanism: PLAIN, sasl.jaas.config: x}
+                """).source("orders").connector(KafkaSourceConfig.class).consumer()).hasSize(3);
+        assertThat(problems("""
+                source:
+                  orders:
+                    kafka:
+                      brokers: b
+                      topics: [orders]
+                      group_id: g
+                      security: {protocol: SASL_PLAINTEXT, sasl: {mechanism: PLAIN, username: u, password: p}}
+                      consumer: {security.protocol: SASL_PLAINTEXT}
+                """)).containsExactly("source.orders.kafka.consumer.security.protocol: is also set by the typed security"
+                + " section; set it in one place");
+    }
+
+    @Test
+    void typedSecuritySectionIsCheckedWithItsPath() {
+        assertThat(problems("""
+                source:
+                  orders:
+                    kafka:
+                      brokers: b
+                      topics: [orders]
+                      group_id: g
+                      security: {protocol: PLAINTEXT, sasl: {mechanism: PLAIN, username: u, password: p}}
+                """)).containsExactly("source.orders.kafka.security.sasl: needs protocol SASL_SSL or SASL_PLAINTEXT"
+                + " (protocol is PLAINTEXT)");
     }
 
     @Test

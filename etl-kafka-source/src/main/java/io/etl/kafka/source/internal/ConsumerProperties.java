@@ -20,16 +20,27 @@ final class ConsumerProperties {
         return protocol != null && protocol.trim().toLowerCase(Locale.ROOT).equals("consumer");
     }
 
-    /** Properties shared by the consumer and the startup check's admin client: brokers and security. */
-    static Map<String, Object> connection(KafkaSourceConfig config) {
+    /**
+     * Properties shared by the consumer and the startup check's admin client: brokers, the typed security
+     * section, and security properties given through the passthrough instead.
+     */
+    static Map<String, Object> connection(KafkaSourceConfig config, String path) {
         Map<String, Object> props = new LinkedHashMap<>();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.brokers());
+        if (config.security() != null) {
+            props.putAll(config.security().toClientProperties(path + ".security"));
+        }
+        config.consumer().forEach((key, value) -> {
+            if (key.startsWith("security.") || key.startsWith("ssl.") || key.startsWith("sasl.")) {
+                props.put(key, value);
+            }
+        });
         return props;
     }
 
     /** Every consumer property; the passthrough comes last and was checked not to clash with the rest. */
-    static Map<String, Object> consumer(KafkaSourceConfig config) {
-        Map<String, Object> props = connection(config);
+    static Map<String, Object> consumer(KafkaSourceConfig config, String path) {
+        Map<String, Object> props = connection(config, path);
         props.put(ConsumerConfig.GROUP_ID_CONFIG, config.groupId());
         if (config.groupInstanceId() != null) {
             props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, config.groupInstanceId());

@@ -1,6 +1,5 @@
 package io.etl.kafka.source.internal;
 
-import io.etl.core.config.Secrets;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.FatalException;
@@ -10,6 +9,7 @@ import io.etl.core.source.PartitionListener;
 import io.etl.core.source.SourceContext;
 import io.etl.core.source.SourceOutput;
 import io.etl.core.source.SourcePartition;
+import io.etl.kafka.common.ClientProperties;
 import io.etl.kafka.source.Decoder;
 import io.etl.kafka.source.KafkaSource;
 import io.etl.kafka.source.KafkaSourceConfig;
@@ -151,10 +151,10 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
             throw new ConfigException(problems);
         }
         if (startupCheck) {
-            StartupCheck.run(config, ConsumerProperties.connection(config), path);
+            StartupCheck.run(config, ConsumerProperties.connection(config, path), path);
         }
-        Map<String, Object> props = ConsumerProperties.consumer(config);
-        LOG.info("source '{}': consumer properties {}", name, Secrets.redact(props));
+        Map<String, Object> props = ConsumerProperties.consumer(config, path);
+        LOG.info("source '{}': consumer properties {}", name, ClientProperties.redacted(props));
         if (ConsumerProperties.usesConsumerProtocol(config)) {
             LOG.info("source '{}': group.protocol=consumer: session timeout and assignment strategy are the broker's"
                     + " (group.consumer.*); session_timeout is not used", name);

@@ -1,15 +1,20 @@
 package io.etl.kafka.source.internal;
 
 import io.etl.core.error.ConfigProblem;
+import io.etl.kafka.common.ClientPassthrough;
 import io.etl.kafka.source.KafkaSourceConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 
 /** The rules of {@link KafkaSourceConfig} a record and Bean Validation cannot express. */
 final class SourceConfigCheck {
+
+    private static final ClientPassthrough PASSTHROUGH =
+            ClientPassthrough.consumer(KafkaSourceConfig.DENIED_CONSUMER_PROPERTIES);
 
     private SourceConfigCheck() {
     }
@@ -43,7 +48,11 @@ final class SourceConfigCheck {
         positive(problems, path + ".revoke_timeout", config.revokeTimeout(), Duration.ofMillis(1));
         positive(problems, path + ".startup_timeout", config.startupTimeout(), Duration.ofMillis(1));
         positive(problems, path + ".session_timeout", config.sessionTimeout(), Duration.ofSeconds(1));
-        problems.addAll(ConsumerPassthrough.problems(config.consumer(), path + ".consumer"));
+        Set<String> typedSecurityKeys = config.security() == null ? Set.of() : config.security().clientPropertyKeys();
+        problems.addAll(PASSTHROUGH.check(config.consumer(), path + ".consumer", typedSecurityKeys));
+        if (config.security() != null) {
+            problems.addAll(config.security().check(path + ".security", config.consumer().keySet()));
+        }
         return problems;
     }
 
