@@ -1,0 +1,47 @@
+package io.etl.kafka.sink;
+
+import io.etl.core.sink.Sink;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * Picks how values become messages and yields the {@link Sink}. Obtained from {@link KafkaSink#from};
+ * nothing connects until the pipeline opens the sink.
+ *
+ * <p>Every encoder checks the {@code max_message_bytes} guard: a larger message is a record error
+ * ({@code oversized}) that the sink's {@code on_error} policy handles (skip by default).
+ */
+public interface KafkaSinkBuilder {
+
+    /**
+     * Adds the header {@value KafkaSink#IDEMPOTENCY_KEY_HEADER} =
+     * {@code <source topic>:<partition>:<offset>:<output index>} to every message: the same value on every
+     * replay, so consumers can drop duplicates. Always on for the envelope encoder.
+     */
+    KafkaSinkBuilder idempotencyKeyHeader();
+
+    /** The value bytes as they are; the source key and headers are kept. */
+    Sink<byte[], KafkaMessage> encoderBytes();
+
+    /** The value as JSON (Jackson); the source key and headers are kept. */
+    Sink<Object, KafkaMessage> encoderJson();
+
+    /**
+     * The value as JSON, keyed by {@code keyFn}: a String key is written as UTF-8, a byte[] as it is, null
+     * as no key, anything else as JSON. Source headers are kept.
+     */
+    <T> Sink<T, KafkaMessage> encoderJson(Function<? super T, ?> keyFn);
+
+    /** The user builds each message: key, headers, value or tombstone. */
+    <T> Sink<T, KafkaMessage> encoderWith(MessageEncoder<? super T> encoder);
+
+    /**
+     * A JSON envelope {@code {operation, id, idempotencyKey, document, metadata{topic, partition, offset,
+     * timestamp}}} keyed by the id; a delete is a tombstone whose context travels in the headers
+     * {@code etl.operation}, {@code etl.source} and {@code etl.idempotency-key} (present on every message).
+     */
+    <T> Sink<Change<T>, KafkaMessage> encoderEnvelope();
+
+    /** The envelope for plain values: {@code idFn} gives the id, {@code isDelete} marks deletes. */
+    <T> Sink<T, KafkaMessage> encoderEnvelope(Function<? super T, ?> idFn, Predicate<? super T> isDelete);
+}

@@ -1,0 +1,28 @@
+package io.etl.kafka.sink;
+
+import io.etl.core.record.RecordMeta;
+
+/**
+ * Turns a value into a {@link KafkaMessage} with full control over key, headers, value or tombstone.
+ * Runs on the pipeline thread; a thrown {@link RuntimeException} is a record error handled by the sink's
+ * {@code on_error} policy. The sink still applies the {@code max_message_bytes} guard and, when asked,
+ * the idempotency-key header.
+ *
+ * <pre>{@code
+ * MessageEncoder<Customer> encoder = (c, meta) -> c.deleted()
+ *         ? KafkaMessage.builder().key(c.id()).tombstone().build()
+ *         : KafkaMessage.builder().key(c.id()).header("region", c.region()).value(c.toJson()).build();
+ * }</pre>
+ *
+ * @param <T> value type
+ */
+@FunctionalInterface
+public interface MessageEncoder<T> {
+
+    /**
+     * @param value the value reaching the sink
+     * @param meta  the source record's position, key and headers
+     * @return the message to write, never null
+     */
+    KafkaMessage encode(T value, RecordMeta meta);
+}

@@ -1,0 +1,83 @@
+package io.etl.kafka.sink.internal;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.kafka.clients.producer.Callback;
+import org.apache.kafka.clients.producer.RecordMetadata;
+
+/**
+ * The one callback object of one batch attempt: counts delivery reports down and completes when the last
+ * one is in. The first error decides the outcome, but the batch completes only after every report (or
+ * after the messages it never sent are written off), so a retry never overlaps the failing attempt.
+ *
+ * <p>{@code KafkaProducer.send} reports some failures (a full buffer, metadata not available within
+ * {@code max.block.ms}, a record too large for the client) by calling the callback on the sending thread
+ * before it returns. Those are not counted: they are kept for the sender, which may back off and send the
+ * same record again ({@link #takeRejected()}).
+ */
+final class BatchDelivery implements Callback {
+
+    /** What happens once every report is in. */
+    interface Completion {
+        void completed(BatchDelivery delivery, Throwable firstError);
+    }
+
+    private final AtomicInteger remaining;
+    private final AtomicReference<Throwable> firstError = new AtomicReference<>();
+    private final CompletableFuture<Void> future = new CompletableFuture<>();
+    private final Thread sender;
+    private final Completion completion;
+    private final int size;
+    private Exception rejected;
+
+    BatchDelivery(int size, Thread sender, Completion completion) {
+        this.size = size;
+        this.remaining = new AtomicInteger(size);
+        this.sender = sender;
+        this.completion = completion;
+    }
+
+    @Override
+    public void onCompletion(RecordMetadata metadata, Exception exception) {
+        if (exception != null) {
+            if (Thread.currentThread() == sender && rejected == null) {
+                // reported inside send(): the record was not accepted; the sender decides
+                rejected = exception;
+                return;
+            }
+            firstError.compareAndSet(null, exception);
+        }
+        if (remaining.decrementAndGet() == 0) {
+            completion.completed(this, firstError.get());
+        }
+    }
+
+    /** The failure {@code send} just reported synchronously, or null when the record was accepted. Sender only. */
+    Exception takeRejected() {
+        Exception r = rejected;
+        rejected = null;
+        return r;
+    }
+
+    /** Writes off {@code count} messages that will never get a report because they were not sent. */
+    void abandon(int count, Throwable cause) {
+        firstError.compareAndSet(null, cause);
+        if (remaining.addAndGet(-count) == 0) {
+            completion.completed(this, firstError.get());
+        }
+    }
+
+    /** Reports still outstanding. */
+    int outstanding() {
+        return remaining.get();
+    }
+
+    int size() {
+        return size;
+    }
+
+    CompletableFuture<Void> future() {
+        return future;
+    }
+}

@@ -1,0 +1,110 @@
+package io.etl.kafka.sink.internal;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.etl.core.error.RecordException;
+import io.etl.core.record.Header;
+import io.etl.core.record.RecordMeta;
+import io.etl.kafka.sink.KafkaMessage;
+import io.etl.kafka.sink.KafkaSink;
+import io.etl.kafka.sink.MessageEncoder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/** The encoding bodies behind the builder's {@code encoder*} methods. */
+final class Encoders {
+
+    /** Thread-safe once built; java.time values as ISO strings. */
+    static final ObjectMapper JSON = JsonMapper.builder()
+            .addModule(new JavaTimeModule())
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+            .build();
+
+    private Encoders() {
+    }
+
+    static GuardedEncoder.Body<byte[]> bytes() {
+        return (value, meta, idem) -> new KafkaMessage(meta.key(), value, meta.headers(), null);
+    }
+
+    static GuardedEncoder.Body<Object> json() {
+        return (value, meta, idem) -> new KafkaMessage(meta.key(), toJson(value), meta.headers(), null);
+    }
+
+    static <T> GuardedEncoder.Body<T> json(Function<? super T, ?> keyFn) {
+        return (value, meta, idem) -> new KafkaMessage(keyBytes(keyFn.apply(value)), toJson(value), meta.headers(), null);
+    }
+
+    static <T> GuardedEncoder.Body<T> custom(MessageEncoder<? super T> encoder) {
+        return (value, meta, idem) -> encoder.encode(value, meta);
+    }
+
+    static <T> GuardedEncoder.Body<T> envelope(Function<? super T, ?> idFn, Predicate<? super T> isDelete,
+                                                Function<? super T, ?> documentFn) {
+        return (value, meta, idem) -> {
+            Object idValue = idFn.apply(value);
+            if (idValue == null) {
+                throw RecordException.of(RecordException.ENCODE, "the envelope id function returned null", null);
+            }
+            String id = idValue instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : idValue.toString();
+            boolean delete = isDelete.test(value);
+            String operation = delete ? "delete" : "upsert";
+            List<Header> headers = new ArrayList<>(meta.headers().size() + 3);
+            for (Header h : meta.headers()) {
+                if (!h.key().equals(KafkaSink.OPERATION_HEADER) && !h.key().equals(KafkaSink.SOURCE_HEADER)
+                        && !h.key().equals(KafkaSink.IDEMPOTENCY_KEY_HEADER)) {
+                    headers.add(h);
+                }
+            }
+            headers.add(Header.of(KafkaSink.OPERATION_HEADER, operation));
+            headers.add(Header.of(KafkaSink.SOURCE_HEADER, meta.position()));
+            headers.add(Header.of(KafkaSink.IDEMPOTENCY_KEY_HEADER, idem));
+            byte[] key = id.getBytes(StandardCharsets.UTF_8);
+            if (delete) {
+                return new KafkaMessage(key, null, headers, null);
+            }
+            Map<String, Object> metadata = new LinkedHashMap<>();
+            metadata.put("topic", meta.topic());
+            metadata.put("partition", meta.partition());
+            metadata.put("offset", meta.offset());
+            metadata.put("timestamp", meta.timestamp());
+            Map<String, Object> envelope = new LinkedHashMap<>();
+            envelope.put("operation", operation);
+            envelope.put("id", id);
+            envelope.put("idempotencyKey", idem);
+            envelope.put("document", documentFn.apply(value));
+            envelope.put("metadata", metadata);
+            return new KafkaMessage(key, toJson(envelope), headers, null);
+        };
+    }
+
+    static byte[] toJson(Object value) {
+        try {
+            return JSON.writeValueAsBytes(value);
+        } catch (JsonProcessingException e) {
+            throw RecordException.of(RecordException.ENCODE, "cannot write " + (value == null ? "null" : value.getClass().getName())
+                    + " as JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
+    static byte[] keyBytes(Object key) {
+        if (key == null) {
+            return null;
+        }
+        if (key instanceof String s) {
+            return s.getBytes(StandardCharsets.UTF_8);
+        }
+        if (key instanceof byte[] b) {
+            return b;
+        }
+        return toJson(key);
+    }
+}

@@ -1,0 +1,70 @@
+package io.etl.kafka.sink.internal;
+
+import io.etl.core.error.RecordException;
+import io.etl.core.record.Header;
+import io.etl.core.record.RecordMeta;
+import io.etl.core.sink.Encoder;
+import io.etl.kafka.sink.KafkaMessage;
+import io.etl.kafka.sink.KafkaSink;
+import java.util.Arrays;
+
+/**
+ * Wraps an encoding body with what every Kafka encoder does: the optional idempotency-key header and the
+ * {@code max_message_bytes} guard. Routes messages to shards by their own key, so per-key order holds
+ * even when the encoder re-keys a record.
+ *
+ * @param <T> value type
+ */
+final class GuardedEncoder<T> implements Encoder<T, KafkaMessage> {
+
+    /** Builds the message; {@code idempotencyKey} is always computed and may be ignored. */
+    @FunctionalInterface
+    interface Body<T> {
+        KafkaMessage encode(T value, RecordMeta meta, String idempotencyKey);
+    }
+
+    private final String topic;
+    private final long maxBytes;
+    private final boolean idempotencyHeader;
+    private final Body<T> body;
+
+    GuardedEncoder(String topic, long maxBytes, boolean idempotencyHeader, Body<T> body) {
+        this.topic = topic;
+        this.maxBytes = maxBytes;
+        this.idempotencyHeader = idempotencyHeader;
+        this.body = body;
+    }
+
+    /** {@code <source topic>:<partition>:<offset>:<output index>}: the same on every replay. */
+    static String idempotencyKey(RecordMeta meta, int outputIndex) {
+        return meta.topic() + ':' + meta.partition() + ':' + meta.offset() + ':' + outputIndex;
+    }
+
+    @Override
+    public KafkaMessage encode(T value, RecordMeta meta, int outputIndex) {
+        String key = idempotencyKey(meta, outputIndex);
+        KafkaMessage message = body.encode(value, meta, key);
+        if (message == null) {
+            throw RecordException.of(RecordException.ENCODE, "the encoder returned no message", null);
+        }
+        if (idempotencyHeader) {
+            message = message.withHeader(Header.of(KafkaSink.IDEMPOTENCY_KEY_HEADER, key));
+        }
+        long size = message.sizeInBytes();
+        if (size > maxBytes) {
+            throw RecordException.of(RecordException.OVERSIZED, "message of " + size + " bytes exceeds max_message_bytes "
+                    + maxBytes + " for topic " + topic, null);
+        }
+        return message;
+    }
+
+    @Override
+    public long sizeOf(KafkaMessage message) {
+        return message.sizeInBytes();
+    }
+
+    @Override
+    public int shardHash(KafkaMessage message, RecordMeta meta) {
+        return message.key() == null ? meta.keyHash() : Arrays.hashCode(message.key());
+    }
+}

@@ -1,0 +1,119 @@
+package io.etl.kafka.sink.internal;
+
+import io.etl.core.error.EtlException;
+import io.etl.core.error.FatalException;
+import io.etl.core.error.RetryableException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.ApiException;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.ClusterAuthorizationException;
+import org.apache.kafka.common.errors.InvalidConfigurationException;
+import org.apache.kafka.common.InvalidRecordException;
+import org.apache.kafka.common.errors.InvalidTopicException;
+import org.apache.kafka.common.errors.OutOfOrderSequenceException;
+import org.apache.kafka.common.errors.ProducerFencedException;
+import org.apache.kafka.common.errors.RecordBatchTooLargeException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.SerializationException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.apache.kafka.common.errors.UnsupportedVersionException;
+
+/**
+ * The one place where producer errors become the framework's taxonomy. Fatal: authorization and
+ * authentication failures, a message too large at the broker, a missing or invalid topic, the idempotent
+ * producer's fenced/sequence states, an unsupported broker version, a record the broker refuses.
+ * Retryable: everything else (timeouts, disconnects, not-enough-replicas, leader changes, any
+ * {@code RetriableException}, and unknown errors), because retrying the whole batch risks duplicates,
+ * never loss.
+ */
+final class KafkaErrorClassifier {
+
+    private final String topic;
+    private final String principal;
+
+    /**
+     * @param topic     the sink's topic, named in every message
+     * @param principal the principal the brokers see (e.g. {@code User:etl}), or null when unknown
+     */
+    KafkaErrorClassifier(String topic, String principal) {
+        this.topic = topic;
+        this.principal = principal;
+    }
+
+    /** A {@link RetryableException} or a {@link FatalException} for {@code error}. */
+    EtlException classify(Throwable error) {
+        if (error instanceof RetryableException r) {
+            return r;
+        }
+        if (error instanceof FatalException f) {
+            return f;
+        }
+        Throwable e = unwrap(error);
+        String detail = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+        if (e instanceof AuthorizationException) {
+            String what = e instanceof ClusterAuthorizationException
+                    ? " lacks the cluster permission an idempotent producer needs (WRITE on topic '" + topic
+                    + "' or IDEMPOTENT_WRITE on the cluster)"
+                    : " is not authorized to write to topic '" + topic + "'";
+            return new FatalException((principal == null ? "the sink's principal" : "principal " + principal) + what
+                    + ": " + detail, e);
+        }
+        if (e instanceof AuthenticationException) {
+            return new FatalException("authentication " + (principal == null ? "" : "as " + principal + " ")
+                    + "failed while writing to topic '" + topic + "': " + detail, e);
+        }
+        if (e instanceof RecordTooLargeException || e instanceof RecordBatchTooLargeException) {
+            return new FatalException("the broker refused a message for topic '" + topic + "' as too large; align"
+                    + " max_message_bytes with the topic's max.message.bytes: " + detail, e);
+        }
+        if (e instanceof UnknownTopicOrPartitionException) {
+            return missingTopic(e);
+        }
+        if (e instanceof InvalidTopicException) {
+            return new FatalException("topic '" + topic + "' is not a valid topic to write to: " + detail, e);
+        }
+        if (e instanceof ProducerFencedException || e instanceof OutOfOrderSequenceException
+                || e instanceof UnsupportedVersionException || e instanceof InvalidRecordException
+                || e instanceof SerializationException || e instanceof InvalidConfigurationException) {
+            return new FatalException("writing to topic '" + topic + "' failed and retrying cannot help: " + detail, e);
+        }
+        return new RetryableException("writing to topic '" + topic + "' failed: " + detail, e);
+    }
+
+    /** The fatal error for a topic that does not exist. */
+    FatalException missingTopic(Throwable cause) {
+        return new FatalException("topic '" + topic + "' does not exist (and the sink does not rely on auto-creation;"
+                + " create it or list it under topics)", cause);
+    }
+
+    /** Whether the producer may be unusable after {@code error} and should be replaced before the next attempt. */
+    static boolean poisonsProducer(Throwable error) {
+        Throwable e = unwrap(error);
+        return e instanceof ProducerFencedException || e instanceof OutOfOrderSequenceException
+                || e instanceof UnsupportedVersionException || e instanceof ClusterAuthorizationException
+                || (e instanceof KafkaException && !(e instanceof ApiException));
+    }
+
+    /** Whether {@code error} is a timeout, possibly from metadata for a topic that does not exist. */
+    static boolean isTimeout(Throwable error) {
+        return unwrap(error) instanceof TimeoutException;
+    }
+
+    /** The most telling exception: wrappers and generic {@code KafkaException}s around an API error are removed. */
+    static Throwable unwrap(Throwable error) {
+        Throwable e = error;
+        for (int depth = 0; depth < 10 && e.getCause() != null && e.getCause() != e; depth++) {
+            if (e instanceof ExecutionException || e instanceof CompletionException
+                    || (e instanceof KafkaException && !(e instanceof ApiException))) {
+                e = e.getCause();
+            } else {
+                break;
+            }
+        }
+        return e;
+    }
+}

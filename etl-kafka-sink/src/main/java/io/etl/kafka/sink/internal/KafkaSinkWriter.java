@@ -1,0 +1,345 @@
+package io.etl.kafka.sink.internal;
+
+import io.etl.core.error.ConfigException;
+import io.etl.core.error.EtlException;
+import io.etl.core.error.FatalException;
+import io.etl.core.error.RetryableException;
+import io.etl.core.record.Header;
+import io.etl.core.sink.SealedBatch;
+import io.etl.core.sink.SinkContext;
+import io.etl.core.sink.SinkWriter;
+import io.etl.kafka.common.ClientProperties;
+import io.etl.kafka.common.ConnectivityCheck;
+import io.etl.kafka.sink.KafkaMessage;
+import io.etl.kafka.sink.KafkaSinkConfig;
+import io.etl.core.metrics.EtlMetrics;
+import io.micrometer.core.instrument.Tags;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes sealed batches with one {@link KafkaProducer} shared by the sink's shards. A batch is sent
+ * record by record into the producer (which batches on its own, by {@code linger} and {@code batch.size})
+ * with a single {@link BatchDelivery} callback; its future completes when every report is in. A full
+ * producer buffer is absorbed by a short, bounded backoff on the calling worker.
+ */
+final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaSinkWriter.class);
+    /** Extra wait beyond {@code delivery_timeout} before a batch without all its reports fails retryably. */
+    static final Duration REPORT_MARGIN = Duration.ofSeconds(5);
+    private static final long MAX_SEND_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+    private static final Duration TOPIC_CHECK_TIMEOUT = Duration.ofSeconds(5);
+    private static final Pattern JAAS_USERNAME = Pattern.compile("username=\"([^\"]*)\"");
+
+    private final KafkaSinkConfig config;
+    private final String path;
+    private final String topic;
+    private final SinkContext context;
+    private final Map<String, Object> connection;
+    private final Map<String, Object> producerProperties;
+    private final KafkaErrorClassifier classifier;
+    private final ScheduledThreadPoolExecutor timer;
+    private final long deliveryTimeoutNanos;
+    private volatile KafkaProducer<byte[], byte[]> producer;
+    private ProducerMetrics metrics;
+    private volatile boolean closed;
+
+    private KafkaSinkWriter(KafkaSinkConfig config, String path, SinkContext context, Map<String, Object> connection,
+                            Map<String, Object> producerProperties, String principal) {
+        this.config = config;
+        this.path = path;
+        this.topic = config.topic();
+        this.context = context;
+        this.connection = connection;
+        this.producerProperties = producerProperties;
+        this.classifier = new KafkaErrorClassifier(topic, principal);
+        this.deliveryTimeoutNanos = config.deliveryTimeout().toNanos();
+        this.timer = new ScheduledThreadPoolExecutor(1, r -> {
+            Thread t = new Thread(r, "etl-" + context.pipeline() + "-" + context.sink() + "-timer");
+            t.setDaemon(true);
+            return t;
+        });
+        this.timer.setRemoveOnCancelPolicy(true);
+    }
+
+    /**
+     * Checks the brokers, creates the listed topics, checks the sink's topic, then creates the producer
+     * and fetches the topic's metadata; all bounded by {@code admin_timeout}.
+     *
+     * @throws ConfigException naming the brokers, topic, principal or passthrough key at fault
+     */
+    static KafkaSinkWriter open(KafkaSinkConfig config, String path, SinkContext context) {
+        Map<String, Object> connection = ProducerSettings.connection(config, path);
+        Map<String, Object> props = ProducerSettings.producer(config, path,
+                "etl-" + context.pipeline() + "-" + context.sink());
+        String principal = principal(config);
+        LOG.info("sink '{}': writing topic '{}' with producer {}", context.sink(), config.topic(),
+                ClientProperties.redacted(props));
+        if (!config.topics().isEmpty()) {
+            ConnectivityCheck.of(connection, path).timeout(config.adminTimeout()).principal(principal).run();
+            TopicCreator.create(connection, config.topics(), config.adminTimeout(), path);
+        }
+        ConnectivityCheck.of(connection, path).timeout(config.adminTimeout()).principal(principal)
+                .topic(config.topic()).run();
+        KafkaSinkWriter writer = new KafkaSinkWriter(config, path, context, connection, props, principal);
+        try {
+            writer.producer = writer.newProducer();
+            writer.warmUp();
+            writer.bindMetrics(writer.producer);
+        } catch (RuntimeException e) {
+            writer.close(Duration.ZERO);
+            throw e;
+        }
+        return writer;
+    }
+
+    private static String principal(KafkaSinkConfig config) {
+        if (config.security() != null && config.security().principal().isPresent()) {
+            return config.security().principal().get();
+        }
+        String jaas = config.producer().get("sasl.jaas.config");
+        if (jaas != null) {
+            Matcher m = JAAS_USERNAME.matcher(jaas);
+            if (m.find()) {
+                return "User:" + m.group(1);
+            }
+        }
+        return null;
+    }
+
+    private KafkaProducer<byte[], byte[]> newProducer() {
+        try {
+            return new KafkaProducer<>(producerProperties);
+        } catch (KafkaException e) {
+            throw clientRefused(e);
+        }
+    }
+
+    /** A {@link ConfigException} naming the passthrough key kafka-clients complained about, when it can tell. */
+    private ConfigException clientRefused(KafkaException e) {
+        StringBuilder messages = new StringBuilder();
+        for (Throwable t = e; t != null && messages.length() < 2000; t = t.getCause() == t ? null : t.getCause()) {
+            messages.append(' ').append(t.getMessage());
+        }
+        String culprit = null;
+        for (String key : config.producer().keySet()) {
+            if (messages.indexOf(key) >= 0 && (culprit == null || key.length() > culprit.length())) {
+                culprit = key;
+            }
+        }
+        String at = culprit == null ? path + ".producer" : path + ".producer." + culprit;
+        return ConfigException.of(at, "kafka-clients refuses this producer configuration:" + messages, e);
+    }
+
+    /** Fetches the topic's metadata once, so the first batch does not wait for it (and auth problems show now). */
+    private void warmUp() {
+        long deadline = System.nanoTime() + config.adminTimeout().toNanos();
+        while (true) {
+            try {
+                int partitions = producer.partitionsFor(topic).size();
+                LOG.debug("sink '{}': topic '{}' has {} partitions", context.sink(), topic, partitions);
+                return;
+            } catch (TimeoutException e) {
+                if (System.nanoTime() - deadline > 0) {
+                    throw ConfigException.of(path + ".topic", "no metadata for topic '" + topic + "' within admin_timeout "
+                            + config.adminTimeout(), e);
+                }
+            } catch (AuthorizationException | AuthenticationException e) {
+                throw ConfigException.of(path + ".topic", classifier.classify(e).getMessage(), e);
+            } catch (KafkaException e) {
+                throw ConfigException.of(path + ".topic", "cannot read metadata of topic '" + topic + "': " + e.getMessage(), e);
+            }
+        }
+    }
+
+    private void bindMetrics(KafkaProducer<byte[], byte[]> p) {
+        if (config.statisticsInterval().isZero()) {
+            return;
+        }
+        metrics = ProducerMetrics.bind(p, context.meterRegistry(),
+                Tags.of(EtlMetrics.TAG_PIPELINE, context.pipeline(), EtlMetrics.TAG_SINK, context.sink()),
+                config.statisticsInterval(), "etl-" + context.pipeline() + "-" + context.sink() + "-metrics");
+    }
+
+    @Override
+    public CompletableFuture<Void> writeBatch(SealedBatch<KafkaMessage> batch) {
+        if (closed) {
+            return CompletableFuture.failedFuture(new RetryableException("sink '" + context.sink() + "' is closed"));
+        }
+        List<KafkaMessage> messages = batch.messages();
+        int n = messages.size();
+        if (n == 0) {
+            return CompletableFuture.completedFuture(null);
+        }
+        KafkaProducer<byte[], byte[]> p;
+        try {
+            p = currentProducer();
+        } catch (ConfigException e) {
+            return CompletableFuture.failedFuture(new FatalException(e.getMessage(), e));
+        }
+        BatchDelivery delivery = new BatchDelivery(n, Thread.currentThread(), (d, error) -> completed(d, error, p));
+        long deadline = System.nanoTime() + deliveryTimeoutNanos;
+        sendAll(p, messages, delivery, deadline);
+        CompletableFuture<Void> future = delivery.future();
+        if (!future.isDone()) {
+            long waitNanos = deliveryTimeoutNanos + REPORT_MARGIN.toNanos();
+            ScheduledFuture<?> expiry = timer.schedule(() -> future.completeExceptionally(new RetryableException(
+                    "sink '" + context.sink() + "': " + delivery.outstanding() + " of " + n + " delivery reports for topic '"
+                            + topic + "' missing after " + Duration.ofNanos(waitNanos).toMillis() + " ms")),
+                    waitNanos, TimeUnit.NANOSECONDS);
+            future.whenComplete((ok, error) -> expiry.cancel(false));
+        }
+        return future;
+    }
+
+    private void sendAll(KafkaProducer<byte[], byte[]> p, List<KafkaMessage> messages, BatchDelivery delivery,
+                         long deadline) {
+        int n = messages.size();
+        for (int i = 0; i < n; i++) {
+            ProducerRecord<byte[], byte[]> record = toRecord(messages.get(i));
+            long backoff = TimeUnit.MILLISECONDS.toNanos(1);
+            while (true) {
+                try {
+                    p.send(record, delivery);
+                } catch (RuntimeException e) {
+                    // a closed or failed producer, an interrupt: nothing more is sent in this attempt
+                    delivery.abandon(n - i, e);
+                    return;
+                }
+                Exception rejected = delivery.takeRejected();
+                if (rejected == null) {
+                    break;
+                }
+                if (!(rejected instanceof TimeoutException) || System.nanoTime() - deadline > 0 || closed
+                        || Thread.currentThread().isInterrupted()) {
+                    delivery.abandon(n - i, rejected);
+                    return;
+                }
+                // buffer full or metadata not there yet: back off briefly, then offer the same record again
+                LockSupport.parkNanos(backoff);
+                backoff = Math.min(backoff * 2, MAX_SEND_BACKOFF_NANOS);
+            }
+        }
+    }
+
+    private ProducerRecord<byte[], byte[]> toRecord(KafkaMessage m) {
+        List<org.apache.kafka.common.header.Header> headers = null;
+        if (!m.headers().isEmpty()) {
+            headers = new ArrayList<>(m.headers().size());
+            for (Header h : m.headers()) {
+                headers.add(new RecordHeader(h.key(), h.value()));
+            }
+        }
+        return new ProducerRecord<>(topic, m.partition(), null, m.key(), m.value(), headers);
+    }
+
+    /** Runs once per attempt, on a producer thread or the sender, when every report is in. */
+    private void completed(BatchDelivery delivery, Throwable error, KafkaProducer<byte[], byte[]> used) {
+        CompletableFuture<Void> future = delivery.future();
+        if (error == null) {
+            future.complete(null);
+            return;
+        }
+        if (KafkaErrorClassifier.poisonsProducer(error)) {
+            replaceProducer(used, error);
+        }
+        EtlException outcome = classifier.classify(error);
+        if (outcome instanceof RetryableException && KafkaErrorClassifier.isTimeout(error) && !closed) {
+            // a send that times out may be waiting for a topic that is gone: ask the brokers, off the producer thread
+            try {
+                timer.execute(() -> future.completeExceptionally(topicExists() ? outcome : classifier.missingTopic(error)));
+                return;
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                // closing: report the timeout as it is
+            }
+        }
+        future.completeExceptionally(outcome);
+    }
+
+    private boolean topicExists() {
+        try {
+            ConnectivityCheck.of(connection, path).timeout(TOPIC_CHECK_TIMEOUT).topic(topic).run();
+            return true;
+        } catch (ConfigException e) {
+            boolean missing = e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+            return !missing;
+        }
+    }
+
+    private KafkaProducer<byte[], byte[]> currentProducer() {
+        KafkaProducer<byte[], byte[]> p = producer;
+        if (p != null) {
+            return p;
+        }
+        synchronized (this) {
+            if (producer == null) {
+                if (closed) {
+                    throw new RetryableException("sink '" + context.sink() + "' is closed");
+                }
+                LOG.warn("sink '{}': creating a new producer for topic '{}'", context.sink(), topic);
+                producer = newProducer();
+                bindMetrics(producer);
+            }
+            return producer;
+        }
+    }
+
+    private void replaceProducer(KafkaProducer<byte[], byte[]> used, Throwable error) {
+        synchronized (this) {
+            if (producer != used || closed) {
+                return;
+            }
+            LOG.warn("sink '{}': the producer may be unusable after {}; replacing it before the next attempt",
+                    context.sink(), error.toString());
+            producer = null;
+            if (metrics != null) {
+                metrics.close();
+                metrics = null;
+            }
+        }
+        try {
+            timer.execute(() -> used.close(Duration.ZERO));
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            used.close(Duration.ZERO);
+        }
+    }
+
+    @Override
+    public void close(Duration timeout) {
+        KafkaProducer<byte[], byte[]> p;
+        synchronized (this) {
+            closed = true;
+            p = producer;
+            if (metrics != null) {
+                metrics.close();
+                metrics = null;
+            }
+        }
+        try {
+            if (p != null) {
+                p.close(timeout);
+            }
+        } finally {
+            timer.shutdownNow();
+        }
+    }
+}

@@ -1,0 +1,108 @@
+package io.etl.kafka.sink.internal;
+
+import io.etl.core.error.ConfigException;
+import io.etl.kafka.sink.TopicSpec;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.CreateTopicsOptions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaFuture;
+import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Creates the {@code topics} a sink lists, leaving existing ones untouched, and waits until every
+ * partition of each has a leader; all within one deadline.
+ */
+final class TopicCreator {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TopicCreator.class);
+
+    private TopicCreator() {
+    }
+
+    static void create(Map<String, Object> connection, List<TopicSpec> topics, Duration timeout, String path) {
+        if (topics.isEmpty()) {
+            return;
+        }
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Map<String, Object> props = new java.util.HashMap<>();
+        connection.forEach((k, v) -> {
+            if (AdminClientConfig.configNames().contains(k)) {
+                props.put(k, v);
+            }
+        });
+        int ms = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
+        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, ms);
+        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, ms);
+        try (Admin admin = Admin.create(props)) {
+            List<NewTopic> wanted = new ArrayList<>();
+            for (TopicSpec t : topics) {
+                wanted.add(new NewTopic(t.name(), Optional.ofNullable(t.partitions()),
+                        Optional.ofNullable(t.replicationFactor()).map(Integer::shortValue)).configs(t.configs()));
+            }
+            Map<String, KafkaFuture<Void>> results = admin.createTopics(wanted, new CreateTopicsOptions().timeoutMs(ms))
+                    .values();
+            for (int i = 0; i < topics.size(); i++) {
+                String name = topics.get(i).name();
+                try {
+                    results.get(name).get(remaining(deadline), TimeUnit.NANOSECONDS);
+                    LOG.info("{}: created topic '{}'", path, name);
+                } catch (ExecutionException e) {
+                    if (e.getCause() instanceof TopicExistsException) {
+                        LOG.info("{}: topic '{}' exists; left as it is", path, name);
+                    } else {
+                        throw ConfigException.of(path + ".topics[" + i + "]", "cannot create topic '" + name + "': "
+                                + e.getCause().getMessage(), e.getCause());
+                    }
+                }
+            }
+            for (int i = 0; i < topics.size(); i++) {
+                awaitLeaders(admin, topics.get(i).name(), deadline, path + ".topics[" + i + "]", timeout);
+            }
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw ConfigException.of(path + ".topics", "topic creation did not finish within admin_timeout " + timeout, e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw ConfigException.of(path + ".topics", "interrupted while creating topics", e);
+        }
+    }
+
+    private static void awaitLeaders(Admin admin, String topic, long deadline, String path, Duration timeout)
+            throws InterruptedException, java.util.concurrent.TimeoutException {
+        while (true) {
+            try {
+                TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames()
+                        .get(remaining(deadline), TimeUnit.NANOSECONDS).get(topic);
+                if (d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+                    return;
+                }
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
+                    throw ConfigException.of(path, "cannot describe topic '" + topic + "': " + e.getCause().getMessage(),
+                            e.getCause());
+                }
+            }
+            if (remaining(deadline) <= 0) {
+                throw ConfigException.of(path, "topic '" + topic + "' has partitions without a leader after admin_timeout "
+                        + timeout);
+            }
+            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
+        }
+    }
+
+    private static long remaining(long deadline) {
+        return Math.max(0, deadline - System.nanoTime());
+    }
+}

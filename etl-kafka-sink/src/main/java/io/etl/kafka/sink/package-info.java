@@ -1,0 +1,12 @@
+/**
+ * The Kafka sink: one topic per sink, written by one idempotent {@code acks=all} producer; a batch is
+ * acknowledged only when every message's delivery report succeeded.
+ *
+ * <pre>{@code
+ * Sink<Object, KafkaMessage> eu = KafkaSink.from(config.sink("eu")).encoderJson();
+ * }</pre>
+ *
+ * <p>Public types here never expose kafka-clients types; the implementation lives in
+ * {@code io.etl.kafka.sink.internal}.
+ */
+package io.etl.kafka.sink;

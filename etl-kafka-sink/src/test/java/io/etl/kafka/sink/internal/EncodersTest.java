@@ -1,0 +1,114 @@
+package io.etl.kafka.sink.internal;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.etl.core.config.DataSize;
+import io.etl.core.error.RecordException;
+import io.etl.core.record.Header;
+import io.etl.core.record.RecordMeta;
+import io.etl.core.sink.Encoder;
+import io.etl.core.sink.Sink;
+import io.etl.kafka.sink.Change;
+import io.etl.kafka.sink.KafkaMessage;
+import io.etl.kafka.sink.KafkaSink;
+import io.etl.kafka.sink.KafkaSinkConfig;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class EncodersTest {
+
+    private static final RecordMeta META = new RecordMeta("orders", 3, 42L, 1000L, bytes("k1"),
+            List.of(Header.of("trace", "abc")));
+
+    private static byte[] bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    private static KafkaSinkConfig config() {
+        return KafkaSinkConfig.of("b:9092", "out").withMaxMessageBytes(DataSize.ofBytes(100));
+    }
+
+    @Test
+    void bytesKeepsSourceKeyAndHeadersAndPayload() {
+        Encoder<byte[], KafkaMessage> e = KafkaSink.from("s", config(), null).encoderBytes().encoder();
+        KafkaMessage m = e.encode(bytes("payload"), META, 0);
+        assertThat(m.key()).isEqualTo(bytes("k1"));
+        assertThat(m.value()).isEqualTo(bytes("payload"));
+        assertThat(m.headers()).containsExactly(Header.of("trace", "abc"));
+        assertThat(e.encode(new byte[0], META, 0).value()).isEmpty();
+        assertThat(e.encode(null, META, 0).isTombstone()).isTrue();
+    }
+
+    @Test
+    void jsonWithKeyFunctionKeysByTheValue() {
+        Sink<Map<String, Object>, KafkaMessage> sink = KafkaSink.from("s", config(), null)
+                .encoderJson(v -> v.get("id"));
+        KafkaMessage m = sink.encoder().encode(Map.of("id", "o-1"), META, 0);
+        assertThat(new String(m.key(), StandardCharsets.UTF_8)).isEqualTo("o-1");
+        assertThat(new String(m.value(), StandardCharsets.UTF_8)).isEqualTo("{\"id\":\"o-1\"}");
+        assertThat(Encoders.keyBytes(7)).isEqualTo(bytes("7"));
+        assertThat(Encoders.keyBytes(new byte[] {1})).isEqualTo(new byte[] {1});
+    }
+
+    @Test
+    void idempotencyKeyHeaderIsDeterministicPerOutput() {
+        Encoder<Object, KafkaMessage> e = KafkaSink.from("s", config(), null).idempotencyKeyHeader().encoderJson().encoder();
+        KafkaMessage first = e.encode("x", META, 1);
+        assertThat(first.headers()).contains(Header.of(KafkaSink.IDEMPOTENCY_KEY_HEADER, "orders:3:42:1"));
+        assertThat(e.encode("x", META, 1)).isEqualTo(first);
+    }
+
+    @Test
+    void oversizedMessageIsARecordErrorCountingKeyValueAndHeaders() {
+        Encoder<byte[], KafkaMessage> e = KafkaSink.from("s", config(), null).encoderBytes().encoder();
+        // key 2 + header "trace"(5) + "abc"(3) = 10; value 90 -> exactly 100 passes
+        assertThat(e.encode(new byte[90], META, 0).sizeInBytes()).isEqualTo(100);
+        RecordException error = catchThrowableOfType(RecordException.class, () -> e.encode(new byte[91], META, 0));
+        assertThat(error.reason()).isEqualTo(RecordException.OVERSIZED);
+        assertThat(error.detail()).isEqualTo("message of 101 bytes exceeds max_message_bytes 100 for topic out");
+    }
+
+    @Test
+    void customEncoderSetsKeyHeadersAndTombstones() {
+        Encoder<String, KafkaMessage> e = KafkaSink.from("s", config(), null).<String>encoderWith((v, meta) ->
+                v.isEmpty() ? KafkaMessage.builder().key("gone").tombstone().build()
+                        : KafkaMessage.builder().key(v).header("h", "1").value("").build()).encoder();
+        KafkaMessage tombstone = e.encode("", META, 0);
+        assertThat(tombstone.isTombstone()).isTrue();
+        KafkaMessage empty = e.encode("a", META, 0);
+        assertThat(empty.value()).isEmpty();
+        assertThat(empty.isTombstone()).isFalse();
+        assertThat(empty.headers()).containsExactly(Header.of("h", "1"));
+        assertThat(e.shardHash(empty, META)).isEqualTo(java.util.Arrays.hashCode(bytes("a")));
+    }
+
+    @Test
+    void envelopeWrapsUpsertsAndTurnsDeletesIntoTombstones() throws Exception {
+        Encoder<Change<Map<String, Object>>, KafkaMessage> e = KafkaSink.from("s",
+                KafkaSinkConfig.of("b", "out"), null).<Map<String, Object>>encoderEnvelope().encoder();
+        KafkaMessage upsert = e.encode(Change.upsert("42", Map.of("name", "plush")), META, 0);
+        JsonNode json = Encoders.JSON.readTree(upsert.value());
+        assertThat(json.get("operation").asText()).isEqualTo("upsert");
+        assertThat(json.get("id").asText()).isEqualTo("42");
+        assertThat(json.get("idempotencyKey").asText()).isEqualTo("orders:3:42:0");
+        assertThat(json.get("document").get("name").asText()).isEqualTo("plush");
+        assertThat(json.get("metadata").get("offset").asLong()).isEqualTo(42);
+        assertThat(new String(upsert.key(), StandardCharsets.UTF_8)).isEqualTo("42");
+
+        KafkaMessage delete = e.encode(Change.delete("42"), META, 0);
+        assertThat(delete.isTombstone()).isTrue();
+        assertThat(delete.headers()).contains(Header.of(KafkaSink.OPERATION_HEADER, "delete"),
+                Header.of(KafkaSink.SOURCE_HEADER, "orders-3@42"),
+                Header.of(KafkaSink.IDEMPOTENCY_KEY_HEADER, "orders:3:42:0"));
+    }
+
+    @Test
+    void builderRequiresAValueOrATombstone() {
+        assertThat(catchThrowableOfType(IllegalStateException.class, () -> KafkaMessage.builder().key("k").build()))
+                .hasMessageContaining("tombstone");
+    }
+}
