@@ -1,0 +1,149 @@
+package io.etl.kafka.source.it;
+
+import io.etl.core.config.PipelineConfig;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Writes the YAML a test pipeline runs with: one Kafka source {@code orders}, named Kafka sinks. */
+final class PipelineYaml {
+
+    private final String name;
+    private final String sourceBrokers;
+    private final String inputTopic;
+    private final String groupId;
+    private String sinkBrokers;
+    private String groupInstanceId;
+    private String onError = "fail";
+    private String sessionTimeout = "6s";
+    private String revokeTimeout = "10s";
+    private final Map<String, String> consumer = new LinkedHashMap<>();
+    private final Map<String, String> sinks = new LinkedHashMap<>();
+    private String deliveryTimeout = "30s";
+    private int inflight = 4;
+    private int queue = 4;
+    private int maxRecords = 2000;
+    private String linger = "10ms";
+    private String checkpointInterval = "250ms";
+    private String drainTimeout = "15s";
+
+    private PipelineYaml(String name, String brokers, String inputTopic, String groupId) {
+        this.name = name;
+        this.sourceBrokers = brokers;
+        this.sinkBrokers = brokers;
+        this.inputTopic = inputTopic;
+        this.groupId = groupId;
+    }
+
+    static PipelineYaml of(String name, String brokers, String inputTopic, String groupId) {
+        return new PipelineYaml(name, brokers, inputTopic, groupId);
+    }
+
+    PipelineYaml sink(String sinkName, String topic) {
+        sinks.put(sinkName, topic);
+        return this;
+    }
+
+    PipelineYaml sinkBrokers(String value) {
+        sinkBrokers = value;
+        return this;
+    }
+
+    PipelineYaml groupInstanceId(String value) {
+        groupInstanceId = value;
+        return this;
+    }
+
+    PipelineYaml onError(String value) {
+        onError = value;
+        return this;
+    }
+
+    PipelineYaml sessionTimeout(String value) {
+        sessionTimeout = value;
+        return this;
+    }
+
+    PipelineYaml revokeTimeout(String value) {
+        revokeTimeout = value;
+        return this;
+    }
+
+    PipelineYaml consumer(String key, String value) {
+        consumer.put(key, value);
+        return this;
+    }
+
+    PipelineYaml deliveryTimeout(String value) {
+        deliveryTimeout = value;
+        return this;
+    }
+
+    PipelineYaml pool(int inflightValue, int queueValue, int maxRecordsValue, String lingerValue) {
+        inflight = inflightValue;
+        queue = queueValue;
+        maxRecords = maxRecordsValue;
+        linger = lingerValue;
+        return this;
+    }
+
+    PipelineYaml checkpoint(String interval, String drain) {
+        checkpointInterval = interval;
+        drainTimeout = drain;
+        return this;
+    }
+
+    String render() {
+        StringBuilder y = new StringBuilder();
+        y.append("pipeline:\n  name: ").append(name).append('\n');
+        y.append("source:\n  orders:\n    kafka:\n");
+        y.append("      brokers: \"").append(sourceBrokers).append("\"\n");
+        y.append("      topics: [").append(inputTopic).append("]\n");
+        y.append("      group_id: ").append(groupId).append('\n');
+        if (groupInstanceId != null) {
+            y.append("      group_instance_id: ").append(groupInstanceId).append('\n');
+        }
+        y.append("      session_timeout: ").append(sessionTimeout).append('\n');
+        y.append("      revoke_timeout: ").append(revokeTimeout).append('\n');
+        y.append("      startup_timeout: 20s\n");
+        y.append("      on_error: ").append(onError).append('\n');
+        if (!consumer.isEmpty()) {
+            y.append("      consumer:\n");
+            consumer.forEach((k, v) -> y.append("        ").append(k).append(": \"").append(v).append("\"\n"));
+        }
+        y.append("sinks:\n");
+        sinks.forEach((sink, topic) -> {
+            y.append("  ").append(sink).append(":\n    kafka:\n");
+            y.append("      brokers: \"").append(sinkBrokers).append("\"\n");
+            y.append("      topic: ").append(topic).append('\n');
+            y.append("      delivery_timeout: ").append(deliveryTimeout).append('\n');
+            y.append("      statistics_interval: 0s\n");
+            y.append("      inflight: ").append(inflight).append('\n');
+            y.append("      queue: ").append(queue).append('\n');
+            y.append("      batch: {max_records: ").append(maxRecords).append(", linger: ").append(linger).append("}\n");
+            y.append("      retry: {initial_backoff: 100ms, max_backoff: 1s}\n");
+            y.append("      breaker: {open_wait: 1s}\n");
+        });
+        y.append("checkpoint:\n  interval: ").append(checkpointInterval).append("\n  drain_timeout: ")
+                .append(drainTimeout).append('\n');
+        return y.toString();
+    }
+
+    PipelineConfig parse() {
+        return PipelineConfig.parse(render(), n -> null);
+    }
+
+    Path write(Path dir) {
+        try {
+            Files.createDirectories(dir);
+            Path file = dir.resolve(name + ".yaml");
+            Files.writeString(file, render());
+            return file;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

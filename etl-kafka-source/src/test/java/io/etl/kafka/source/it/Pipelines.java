@@ -1,0 +1,46 @@
+package io.etl.kafka.source.it;
+
+import io.etl.core.Pipeline;
+import io.etl.core.config.PipelineConfig;
+import io.etl.kafka.sink.KafkaSink;
+import io.etl.kafka.source.KafkaSource;
+
+/** The pipelines the tests run, in process or in a child JVM. */
+final class Pipelines {
+
+    private Pipelines() {
+    }
+
+    /** By name: {@code split} or {@code copy}. */
+    static Pipeline named(String kind, PipelineConfig config) {
+        return switch (kind) {
+            case "split" -> split(config);
+            case "copy" -> copy(config);
+            default -> throw new IllegalArgumentException("unknown pipeline kind " + kind);
+        };
+    }
+
+    /**
+     * The {@code kafka_to_kafka_split} shape: JSON orders, drop test orders, reshape, split by region to
+     * the sinks {@code eu}, {@code us}, {@code apac}, anything else to {@code unrouted}.
+     */
+    static Pipeline split(PipelineConfig config) {
+        return Pipeline.named("orders-split")
+                .from(KafkaSource.from(config.source("orders")).json(Orders.Order.class))
+                .filter("drop-test", o -> !o.isTest())
+                .map("reshape", Orders.Order::reshape)
+                .split("by-region", s -> s
+                        .branch("eu", r -> r.region().equals("eu"), KafkaSink.from(config.sink("eu")).encoderJson())
+                        .branch("us", r -> r.region().equals("us"), KafkaSink.from(config.sink("us")).encoderJson())
+                        .branch("apac", r -> r.region().equals("apac"), KafkaSink.from(config.sink("apac")).encoderJson())
+                        .otherwise(KafkaSink.from(config.sink("unrouted")).encoderJson()));
+    }
+
+    /** JSON orders, reshaped, to the sink {@code out}. */
+    static Pipeline copy(PipelineConfig config) {
+        return Pipeline.named("orders-copy")
+                .from(KafkaSource.from(config.source("orders")).json(Orders.Order.class))
+                .map("reshape", Orders.Order::reshape)
+                .to(KafkaSink.from(config.sink("out")).encoderJson());
+    }
+}
