@@ -95,7 +95,7 @@ public record BrokerSecurity(
         }
 
         /**
-         * Replaces the default super user ({@value #DEFAULT_SUPER_USER}).
+         * Replaces the default super user ({@value BrokerSecurity#DEFAULT_SUPER_USER}).
          *
          * @param name     user name
          * @param password SCRAM password
