@@ -1,0 +1,110 @@
+package io.etl.kafka.source.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.etl.core.Pipeline;
+import io.etl.core.PipelineResult;
+import io.etl.core.RunningPipeline;
+import io.etl.core.config.PipelineConfig;
+import io.etl.core.error.ConfigException;
+import io.etl.kafka.source.KafkaSource;
+import io.etl.testkit.EmbeddedKafka;
+import io.etl.testkit.KafkaTestCluster;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The source on its own against the shared broker: startup checks and the KIP-848 group protocol. */
+@EmbeddedKafka(shared = true)
+class KafkaSourceIT {
+
+    private static PipelineConfig source(String brokers, String topic, String group, String extra) {
+        return PipelineConfig.parse("""
+                source:
+                  in:
+                    kafka:
+                      brokers: "%s"
+                      topics: [%s]
+                      group_id: %s
+                      startup_timeout: 3s
+                %s
+                checkpoint: {interval: 200ms, drain_timeout: 10s}
+                """.formatted(brokers, topic, group, extra.indent(6)), n -> null);
+    }
+
+    private static PipelineResult runToFailure(PipelineConfig config) {
+        RunningPipeline running = Pipeline.named("check").from(KafkaSource.from(config.source("in")).string())
+                .to(new CollectingSink<>()).start(config, new SimpleMeterRegistry());
+        return running.result().orTimeout(30, TimeUnit.SECONDS).join();
+    }
+
+    @Test
+    @Timeout(30)
+    void shouldFailFastNamingTheBrokersWhenNothingAnswers() throws IOException {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0)) {
+            port = socket.getLocalPort();
+        }
+        long started = System.nanoTime();
+
+        PipelineResult result = runToFailure(source("127.0.0.1:" + port, "t", "g", ""));
+
+        assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
+        assertThat(result.failure()).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("source.in.kafka").hasMessageContaining("127.0.0.1:" + port);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(15));
+    }
+
+    @Test
+    @Timeout(30)
+    void shouldFailFastWhenATopicIsMissing(KafkaTestCluster kafka) {
+        String missing = Delivery.unique("missing");
+
+        PipelineResult result = runToFailure(source(kafka.bootstrapServers(), missing, Delivery.unique("g"), ""));
+
+        assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
+        assertThat(result.failure()).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("source.in.kafka.topics").hasMessageContaining(missing)
+                .hasMessageContaining("not found");
+    }
+
+    @Test
+    @Timeout(60)
+    void shouldConsumeAndCommitWithTheConsumerGroupProtocol(KafkaTestCluster kafka) {
+        String topic = Delivery.unique("kip848");
+        String group = Delivery.unique("g");
+        kafka.createTopic(topic, 3);
+        kafka.produce(topic, 3_000, Orders::record);
+        PipelineConfig config = source(kafka.bootstrapServers(), topic, group, "consumer: {group.protocol: consumer}");
+        CollectingSink<String> sink = new CollectingSink<>();
+
+        RunningPipeline running = Pipeline.named("kip848").from(KafkaSource.from(config.source("in")).string())
+                .to(sink).start(config, new SimpleMeterRegistry());
+        PipelineResult result;
+        try {
+            await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> Delivery.caughtUp(kafka, group, topic) || running.result().isDone());
+        } finally {
+            result = running.stopAndWait(Duration.ofSeconds(20));
+        }
+
+        assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
+        Set<String> ids = new HashSet<>();
+        sink.received.forEach(json -> ids.add(json.substring(7, json.indexOf('"', 7))));
+        assertThat(ids).hasSize(3_000).contains(Orders.id(0), Orders.id(2_999));
+        assertThat(kafka.committedOffsets(group)).isEqualTo(kafka.endOffsets(topic));
+        try (var admin = kafka.newAdmin()) {
+            var description = admin.describeConsumerGroups(Set.of(group)).all().get(10, TimeUnit.SECONDS).get(group);
+            assertThat(description.type().toString()).isEqualToIgnoringCase("consumer");
+        } catch (Exception e) {
+            throw new AssertionError(e);
+        }
+    }
+}
