@@ -85,7 +85,7 @@ public final class TestSink<T> implements Sink<T, Record<T>> {
         return this;
     }
 
-    /** Each write is acknowledged only after {@code delay}. */
+    /** Each write is acknowledged (or fails, when a failure is injected) only after {@code delay}. */
     public TestSink<T> slowAcks(Duration delay) {
         ackDelay = delay;
         return this;
@@ -161,11 +161,13 @@ public final class TestSink<T> implements Sink<T, Record<T>> {
 
     private CompletableFuture<Void> write(SealedBatch<Record<T>> batch) {
         writes.incrementAndGet();
+        Duration delay = ackDelay;
         if (fatalFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-            return CompletableFuture.failedFuture(new FatalException("injected fatal failure of " + name));
+            return later(CompletableFuture.failedFuture(new FatalException("injected fatal failure of " + name)), delay);
         }
         if (retryableFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-            return CompletableFuture.failedFuture(new RetryableException("injected retryable failure of " + name));
+            return later(CompletableFuture.failedFuture(new RetryableException("injected retryable failure of " + name)),
+                    delay);
         }
         List<Record<T>> messages = List.copyOf(batch.messages());
         CompletableFuture<Void> done = new CompletableFuture<>();
@@ -174,7 +176,6 @@ public final class TestSink<T> implements Sink<T, Record<T>> {
             done.complete(null);
         };
         CompletableFuture<Void> g = gate.get();
-        Duration delay = ackDelay;
         if (g != null) {
             held.add(done);
             g.thenRun(ack);
@@ -184,5 +185,16 @@ public final class TestSink<T> implements Sink<T, Record<T>> {
             ack.run();
         }
         return done;
+    }
+
+    /** An injected failure arrives after the configured acknowledgement delay, like a real one would. */
+    private static CompletableFuture<Void> later(CompletableFuture<Void> outcome, Duration delay) {
+        if (delay.isZero()) {
+            return outcome;
+        }
+        CompletableFuture<Void> delayed = new CompletableFuture<>();
+        DELAYS.schedule(() -> outcome.whenComplete((ok, err) -> delayed.completeExceptionally(err)),
+                delay.toNanos(), TimeUnit.NANOSECONDS);
+        return delayed;
     }
 }

@@ -83,19 +83,24 @@ class PipelineFaultTest {
     }
 
     @Test
-    void breakerOpensUnderRepeatedFailuresAndHealsAfterwards() {
-        SinkPoolConfig pool = PipelineTestDriver.DEFAULT_POOL
+    void breakerOpensUnderRepeatedFailuresAndHealsWithSeveralBatchesWaitingForRetry() {
+        SinkPoolConfig pool = PipelineTestDriver.DEFAULT_POOL.withInflight(4)
+                .withBatch(new BatchConfig(1, null, Duration.ofMillis(1)))
                 .withRetry(new RetryConfig(Duration.ofMillis(5), Duration.ofMillis(10), 2.0, 0.0, 0))
                 .withBreaker(new BreakerConfig(true, 50f, 4, 4, Duration.ofMillis(200)));
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 1);
-            TestSink<String> out = driver.<String>sink("out", pool).failRetryably(8);
+            TestSink<String> out = driver.<String>sink("out", pool).failRetryably(12).slowAcks(Duration.ofMillis(20));
+            for (int i = 0; i < 20; i++) {
+                in.send("k", "k:" + i);
+            }
+            // all records are there at the first poll: four batches are in flight when the breaker opens
             driver.start(Pipeline.named("breaker").from(in).to(out));
-            in.send("k", "v");
             await().atMost(WAIT).until(() -> healthy(driver) == 0.0);
             driver.awaitCommitted(WAIT);
             await().atMost(WAIT).until(() -> healthy(driver) == 1.0);
-            assertThat(out.values()).contains("v");
+            assertThat(new java.util.HashSet<>(out.values())).hasSize(20);
+            assertLastWriteOfEachKeyIsItsNewest(out.values());
         }
     }
 

@@ -34,6 +34,7 @@ final class Shard<M> implements Runnable {
     private final ArrayDeque<Batch<M>> overflow = new ArrayDeque<>();
     private final ArrayBlockingQueue<Batch<M>> queue;
     private final ArrayDeque<Attempt<M>> window = new ArrayDeque<>();
+    private final ArrayDeque<Batch<M>> resend = new ArrayDeque<>();
     private final int inflight;
     private final CircuitBreaker breaker;
     private final Backoff backoff;
@@ -44,6 +45,7 @@ final class Shard<M> implements Runnable {
     private volatile boolean aborting;
     private volatile boolean finished;
     private volatile int windowSize;
+    private volatile int resendSize;
 
     Shard(SinkPool<?, M> pool, int index, CircuitBreaker breaker) {
         this.pool = pool;
@@ -156,7 +158,7 @@ final class Shard<M> implements Runnable {
     }
 
     boolean idle() {
-        return queue.isEmpty() && windowSize == 0 && overflow.isEmpty() && open.isEmpty();
+        return queue.isEmpty() && windowSize == 0 && resendSize == 0 && overflow.isEmpty() && open.isEmpty();
     }
 
     int inflightBatches() {
@@ -185,7 +187,7 @@ final class Shard<M> implements Runnable {
             while (!aborting) {
                 boolean progress = settleCompletedHeads();
                 progress |= sendQueued();
-                if (closing && window.isEmpty() && queue.isEmpty()) {
+                if (closing && window.isEmpty() && resend.isEmpty() && queue.isEmpty()) {
                     break;
                 }
                 if (!progress) {
@@ -201,14 +203,21 @@ final class Shard<M> implements Runnable {
         }
     }
 
+    /** Sends batches waiting for a retry first, then queued ones, as far as window and breaker allow. */
     private boolean sendQueued() {
         boolean sent = false;
         while (window.size() < inflight && !aborting) {
-            Batch<M> next = queue.peek();
+            boolean retry = !resend.isEmpty();
+            Batch<M> next = retry ? resend.peekFirst() : queue.peek();
             if (next == null || !breakerPermits()) {
                 return sent;
             }
-            queue.poll();
+            if (retry) {
+                resend.pollFirst();
+                resendSize = resend.size();
+            } else {
+                queue.poll();
+            }
             send(next);
             sent = true;
         }
@@ -320,16 +329,15 @@ final class Shard<M> implements Runnable {
         LOG.warn("sink '{}' shard {}: {} failed, retrying {} batch(es) in order: {}", pool.name(), index,
                 redo.get(0), redo.size(), rootMessage(error));
         pause(backoff.delayNanos(attempt));
-        for (Batch<M> b : redo) {
-            while (!aborting && !breakerPermits()) {
-                pause(TimeUnit.MILLISECONDS.toNanos(50));
-            }
-            if (aborting) {
-                abandon(b);
-                continue;
-            }
-            send(b);
+        if (aborting) {
+            redo.forEach(this::abandon);
+            return;
         }
+        // ahead of anything else, in their original order; sent as the window and the breaker allow
+        for (int i = redo.size() - 1; i >= 0; i--) {
+            resend.addFirst(redo.get(i));
+        }
+        resendSize = resend.size();
     }
 
     private Throwable awaitOutcome(Attempt<M> a) {
@@ -380,6 +388,12 @@ final class Shard<M> implements Runnable {
         }
         window.clear();
         windowSize = 0;
+        for (Batch<M> r : resend) {
+            batches++;
+            records += r.size();
+        }
+        resend.clear();
+        resendSize = 0;
         Batch<M> b;
         while ((b = queue.poll()) != null) {
             batches++;
