@@ -1,0 +1,183 @@
+package io.etl.bench;
+
+import io.etl.bench.impl.RaceTopics;
+import io.etl.bench.impl.SplitImplementation;
+import io.etl.bench.orders.BenchOrders;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryMXBean;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+
+/**
+ * Times one contestant on one set of prepared topics: starts it, watches the broker until the sum of the
+ * outputs' end offsets equals the expected count and the group has committed the input's end offsets,
+ * then stops it. The watcher asks the broker every {@value #WATCH_INTERVAL_MS} ms; the JVM's heap use is
+ * sampled every 100 ms. Works in any JVM: the race forks one per contestant, the IT runs it in-process.
+ *
+ * <pre>{@code
+ * RunResult r = new RaceRunner(bootstrap, Map.of()).run(Contestant.CLIENTS.implementation(),
+ *         RaceTopics.of(prefix), 200_000, Duration.ofMinutes(5));
+ * }</pre>
+ */
+public final class RaceRunner {
+
+    /** How often the broker is asked whether the run is done. */
+    public static final long WATCH_INTERVAL_MS = 20;
+
+    private final String bootstrapServers;
+    private final Map<String, String> clientProperties;
+
+    /**
+     * @param bootstrapServers the broker
+     * @param clientProperties extra properties for every client (security); may be empty
+     */
+    public RaceRunner(String bootstrapServers, Map<String, String> clientProperties) {
+        this.bootstrapServers = bootstrapServers;
+        this.clientProperties = Map.copyOf(clientProperties);
+    }
+
+    /**
+     * Runs {@code implementation} over topics whose input already holds {@code records} orders
+     * ({@link BenchOrders}) and whose outputs are empty.
+     *
+     * @throws TimeoutException when the run is not done within {@code timeout}
+     * @throws IllegalStateException when the contestant fails, or writes more than expected
+     */
+    public RunResult run(SplitImplementation implementation, RaceTopics topics, int records, Duration timeout)
+            throws TimeoutException, InterruptedException {
+        long expected = BenchOrders.expectedOutputs(records);
+        Map<String, Object> adminProps = new HashMap<>(clientProperties);
+        adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        try (Admin admin = Admin.create(adminProps)) {
+            Map<TopicPartition, OffsetSpec> outputSpecs = new HashMap<>();
+            Map<TopicPartition, OffsetSpec> inputSpecs = new HashMap<>();
+            for (int p = 0; p < RaceTopics.PARTITIONS; p++) {
+                for (String topic : topics.outputs()) {
+                    outputSpecs.put(new TopicPartition(topic, p), OffsetSpec.latest());
+                }
+                inputSpecs.put(new TopicPartition(topics.input(), p), OffsetSpec.latest());
+            }
+            Map<TopicPartition, Long> inputEnds = ends(admin, inputSpecs);
+            long inputTotal = inputEnds.values().stream().mapToLong(Long::longValue).sum();
+            if (inputTotal != records) {
+                throw new IllegalStateException("input " + topics.input() + " holds " + inputTotal + " records, expected " + records);
+            }
+
+            HeapSampler heap = new HeapSampler();
+            long start = System.nanoTime();
+            long deadline = start + timeout.toNanos();
+            long firstOutput = -1;
+            Map<TopicPartition, Long> outputEnds;
+            try (SplitImplementation.Running running = implementation.start(bootstrapServers, clientProperties, topics)) {
+                while (true) {
+                    running.failure().ifPresent(f -> {
+                        throw new IllegalStateException(implementation.name() + " failed: " + f, f);
+                    });
+                    outputEnds = ends(admin, outputSpecs);
+                    long seen = outputEnds.values().stream().mapToLong(Long::longValue).sum();
+                    if (seen > 0 && firstOutput < 0) {
+                        firstOutput = System.nanoTime();
+                    }
+                    if (seen > expected) {
+                        throw new IllegalStateException(implementation.name() + " wrote " + seen
+                                + " output records, expected " + expected + " (duplicates in a clean run)");
+                    }
+                    if (seen == expected && committed(admin, topics.group(), inputEnds)) {
+                        break;
+                    }
+                    if (System.nanoTime() > deadline) {
+                        throw new TimeoutException(implementation.name() + " not done after " + timeout + ": "
+                                + seen + " of " + expected + " outputs");
+                    }
+                    Thread.sleep(WATCH_INTERVAL_MS);   // the pacing of a watcher, not a wait for a condition
+                }
+                long end = System.nanoTime();
+                long peak = heap.stop();
+                Map<String, Long> perTopic = new LinkedHashMap<>();
+                List<String> outputs = topics.outputs();
+                for (int b = 0; b < outputs.size(); b++) {
+                    String topic = outputs.get(b);
+                    perTopic.put(BenchOrders.BRANCHES[b], outputEnds.entrySet().stream()
+                            .filter(e -> e.getKey().topic().equals(topic)).mapToLong(Map.Entry::getValue).sum());
+                }
+                return new RunResult(implementation.name(), records, expected,
+                        TimeUnit.NANOSECONDS.toMillis(end - start),
+                        firstOutput < 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(firstOutput - start), peak, perTopic);
+            } finally {
+                heap.stop();
+            }
+        }
+    }
+
+    private static Map<TopicPartition, Long> ends(Admin admin, Map<TopicPartition, OffsetSpec> specs)
+            throws InterruptedException {
+        try {
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> infos = admin.listOffsets(specs).all().get();
+            Map<TopicPartition, Long> ends = new HashMap<>();
+            infos.forEach((tp, info) -> ends.put(tp, info.offset()));
+            return ends;
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("cannot list offsets: " + e.getCause(), e.getCause());
+        }
+    }
+
+    private static boolean committed(Admin admin, String group, Map<TopicPartition, Long> inputEnds)
+            throws InterruptedException {
+        try {
+            Map<TopicPartition, OffsetAndMetadata> offsets =
+                    admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+            for (Map.Entry<TopicPartition, Long> end : inputEnds.entrySet()) {
+                OffsetAndMetadata committed = offsets.get(end.getKey());
+                long want = end.getValue();
+                if (want > 0 && (committed == null || committed.offset() < want)) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (java.util.concurrent.ExecutionException e) {
+            return false;   // the group may not exist yet
+        }
+    }
+
+    /** Samples {@link MemoryMXBean} heap use every 100 ms and keeps the peak. */
+    private static final class HeapSampler {
+        private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
+        private final AtomicLong peak = new AtomicLong();
+        private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "heap-sampler");
+            t.setDaemon(true);
+            return t;
+        });
+
+        HeapSampler() {
+            timer.scheduleAtFixedRate(this::sample, 0, 100, TimeUnit.MILLISECONDS);
+        }
+
+        private void sample() {
+            long used = memory.getHeapMemoryUsage().getUsed();
+            peak.accumulateAndGet(used, Math::max);
+        }
+
+        long stop() {
+            if (!timer.isShutdown()) {
+                timer.shutdownNow();
+                sample();
+            }
+            return peak.get();
+        }
+    }
+}

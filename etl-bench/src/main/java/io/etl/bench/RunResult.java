@@ -1,0 +1,34 @@
+package io.etl.bench;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import java.util.Map;
+
+/**
+ * What one timed run measured.
+ *
+ * @param implementation the contestant's label
+ * @param records        input records
+ * @param outputs        output records expected and seen (sum of the outputs' end offsets)
+ * @param elapsedMillis  from starting the contestant until every output was present and the group had
+ *                       committed the input's end offsets
+ * @param firstOutputMillis from starting the contestant until the first output record was visible
+ *                       (start-up: group join, metadata, first fetch)
+ * @param peakHeapBytes  the highest heap use sampled every 100 ms during the run
+ * @param perTopic       records per output topic, keyed by branch ({@code eu}, {@code us}, {@code apac},
+ *                       {@code unrouted})
+ */
+@JsonIgnoreProperties(ignoreUnknown = true)
+public record RunResult(String implementation, long records, long outputs, long elapsedMillis,
+                        long firstOutputMillis, long peakHeapBytes, Map<String, Long> perTopic) {
+
+    /** Input records per second over the whole run. */
+    public double recordsPerSecond() {
+        return elapsedMillis == 0 ? 0 : records * 1000.0 / elapsedMillis;
+    }
+
+    /** Input records per second after the first output appeared (start-up excluded). */
+    public double steadyRecordsPerSecond() {
+        long steady = elapsedMillis - firstOutputMillis;
+        return steady <= 0 ? 0 : records * 1000.0 / steady;
+    }
+}

@@ -1,0 +1,134 @@
+package io.etl.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.etl.bench.impl.Contestant;
+import io.etl.bench.impl.RaceTopics;
+import io.etl.testkit.KafkaTestCluster;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Races three implementations of the {@code kafka_to_kafka_split} workload on the same broker: the etl
+ * example pipeline, Kafka Streams and a hand-tuned kafka-clients loop. For every run and contestant it
+ * creates fresh topics (6 partitions), pre-produces the input, forks a JVM ({@code -Xmx512m}, identical
+ * flags for all) that does a discarded warm-up run and then the timed one, and collects the result.
+ * Prints a Markdown table and writes it to {@code etl-bench/target/bench-results.md}.
+ *
+ * <pre>{@code
+ * mvn -q -pl etl-bench -am -DskipTests package && java -jar etl-bench/target/etl-bench.jar --records 200000
+ * }</pre>
+ *
+ * <p>Options: {@code --records N} (200000), {@code --runs R} (2), {@code --warmup-records W} (N/10),
+ * {@code --only etl,streams,clients}, {@code --jvm-arg ARG} (repeatable, added to every forked JVM, e.g.
+ * {@code -XX:StartFlightRecording=...}), {@code --out FILE}. {@code KAFKA_BROKERS} selects an external
+ * plaintext broker instead of the embedded one.
+ */
+public final class SplitRace {
+
+    /** Flags of every forked contestant JVM. */
+    public static final List<String> WORKER_JVM_FLAGS = List.of("-Xmx512m", "-XX:+UseG1GC",
+            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+            "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.streams.StreamsConfig=error");
+
+    private SplitRace() {
+    }
+
+    /** Entry point; see the class documentation for the options. */
+    public static void main(String[] args) throws Exception {
+        int records = 200_000;
+        int runs = 2;
+        int warmup = -1;
+        List<Contestant> contestants = new ArrayList<>(List.of(Contestant.values()));
+        List<String> jvmArgs = new ArrayList<>();
+        Path out = Files.isDirectory(Path.of("etl-bench")) ? Path.of("etl-bench/target/bench-results.md")
+                : Path.of("target/bench-results.md");
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--records" -> records = Integer.parseInt(args[++i]);
+                case "--runs" -> runs = Integer.parseInt(args[++i]);
+                case "--warmup-records" -> warmup = Integer.parseInt(args[++i]);
+                case "--only" -> contestants = Arrays.stream(args[++i].split(",")).map(Contestant::parse).toList();
+                case "--jvm-arg" -> jvmArgs.add(args[++i]);
+                case "--out" -> out = Path.of(args[++i]);
+                default -> throw new IllegalArgumentException("unknown option " + args[i]
+                        + "; usage: SplitRace [--records N] [--runs R] [--warmup-records W] [--only etl,streams,clients]"
+                        + " [--jvm-arg ARG]... [--out FILE]");
+            }
+        }
+        if (warmup < 0) {
+            warmup = Math.max(1_000, records / 10);
+        }
+
+        List<RunResult> results = new ArrayList<>();
+        String runId = Long.toString(System.currentTimeMillis(), 36);
+        String brokerKind;
+        try (KafkaTestCluster cluster = KafkaTestCluster.fromEnvironment()) {
+            brokerKind = cluster.kind().name().toLowerCase(Locale.ROOT) + " " + cluster.bootstrapServers();
+            for (int run = 1; run <= runs; run++) {
+                for (Contestant contestant : contestants) {
+                    String prefix = "race-" + runId + "-" + contestant.name().toLowerCase(Locale.ROOT) + "-r" + run;
+                    System.err.printf("run %d/%d %s: preparing %,d + %,d warm-up orders%n", run, runs,
+                            contestant.label(), records, warmup);
+                    RaceTopics warm = RaceTopicsSetup.prepare(cluster, prefix + "-warm", warmup);
+                    RaceTopics timed = RaceTopicsSetup.prepare(cluster, prefix, records);
+                    try {
+                        RunResult result = fork(contestant, cluster.bootstrapServers(), warm, warmup, timed, records, jvmArgs);
+                        System.err.printf("run %d/%d %s: %,.0f records/s, %.2f s, peak heap %d MiB%n", run, runs,
+                                contestant.label(), result.recordsPerSecond(), result.elapsedMillis() / 1000.0,
+                                result.peakHeapBytes() >> 20);
+                        results.add(new RunResult(result.implementation() + " #" + run, result.records(),
+                                result.outputs(), result.elapsedMillis(), result.firstOutputMillis(),
+                                result.peakHeapBytes(), result.perTopic()));
+                    } finally {
+                        RaceTopicsSetup.delete(cluster, warm);
+                        RaceTopicsSetup.delete(cluster, timed);
+                    }
+                }
+            }
+        }
+        String table = ResultsTable.markdown(results, records, warmup, brokerKind, WORKER_JVM_FLAGS, jvmArgs);
+        System.out.println(table);
+        Files.createDirectories(out.toAbsolutePath().getParent());
+        Files.writeString(out, table, StandardCharsets.UTF_8);
+        System.err.println("written to " + out.toAbsolutePath());
+    }
+
+    private static RunResult fork(Contestant contestant, String bootstrap, RaceTopics warm, int warmup,
+                                  RaceTopics timed, int records, List<String> jvmArgs)
+            throws IOException, InterruptedException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(WORKER_JVM_FLAGS);
+        command.addAll(jvmArgs.stream().map(a -> a.replace("{impl}", contestant.name().toLowerCase(Locale.ROOT))).toList());
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(RaceWorker.class.getName());
+        command.addAll(List.of(contestant.name(), bootstrap, warm.prefix(), Integer.toString(warmup),
+                timed.prefix(), Integer.toString(records)));
+        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        RunResult result = null;
+        try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = reader.readLine()) != null) {
+                if (line.startsWith(RaceWorker.RESULT_PREFIX)) {
+                    result = new ObjectMapper().readValue(line.substring(RaceWorker.RESULT_PREFIX.length()), RunResult.class);
+                } else {
+                    System.err.println("  [" + contestant.label() + "] " + line);
+                }
+            }
+        }
+        int exit = process.waitFor();
+        if (exit != 0 || result == null) {
+            throw new IllegalStateException(contestant.label() + " worker exited with " + exit + " and no result");
+        }
+        return result;
+    }
+}
