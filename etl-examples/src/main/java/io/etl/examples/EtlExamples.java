@@ -1,0 +1,99 @@
+package io.etl.examples;
+
+import io.etl.examples.split.KafkaToKafkaSplitCommand;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.util.Properties;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code etl-examples} program: one subcommand per runnable example, plus {@code validate}.
+ *
+ * <pre>{@code
+ * java -jar etl-examples/target/etl-examples.jar kafka_to_kafka_split            # embedded broker, 100,000 orders
+ * KAFKA_BROKERS=k1:9092 java -jar etl-examples.jar kafka_to_kafka_split         # your cluster, until SIGTERM
+ * java -jar etl-examples/target/etl-examples.jar validate my-pipeline.yaml      # offline config check
+ * }</pre>
+ *
+ * <p>Exit codes: 0 success, 1 failure (an invalid configuration, a failed pipeline), 2 a usage error.
+ */
+@Command(name = "etl-examples",
+        mixinStandardHelpOptions = true,
+        versionProvider = EtlExamples.Version.class,
+        description = "Runnable examples of the etl framework (Kafka to Kafka pipelines).",
+        subcommands = {KafkaToKafkaSplitCommand.class, ValidateCommand.class, CommandLine.HelpCommand.class},
+        synopsisSubcommandLabel = "COMMAND",
+        footer = {"", "Run `etl-examples COMMAND --help` for a command's options."})
+public final class EtlExamples implements Runnable {
+
+    /** Exit code for a usage error (picocli's default). */
+    public static final int EXIT_USAGE = CommandLine.ExitCode.USAGE;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    /** Runs the program and exits the JVM with the command's exit code. */
+    public static void main(String[] args) {
+        System.exit(execute(args));
+    }
+
+    /**
+     * Runs the program without exiting the JVM, writing to {@code System.out}/{@code System.err}.
+     *
+     * @return the exit code
+     */
+    public static int execute(String... args) {
+        return commandLine().execute(args);
+    }
+
+    /**
+     * Runs the program without exiting the JVM, writing to the given streams (for tests).
+     *
+     * @return the exit code
+     */
+    public static int execute(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cli = commandLine();
+        cli.setOut(out);
+        cli.setErr(err);
+        try {
+            return cli.execute(args);
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    /** The configured command line, with every subcommand. */
+    public static CommandLine commandLine() {
+        return new CommandLine(new EtlExamples())
+                .setCaseInsensitiveEnumValuesAllowed(true)
+                .setExecutionExceptionHandler((e, cli, parsed) -> {
+                    cli.getErr().println("error: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+                    return CommandLine.ExitCode.SOFTWARE;
+                });
+    }
+
+    @Override
+    public void run() {
+        // no subcommand: show what there is, as a usage error
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command");
+    }
+
+    /** The project version, from a resource filtered by the build; shared by every command's {@code --version}. */
+    public static final class Version implements CommandLine.IVersionProvider {
+        /** The lines {@code --version} prints. */
+        @Override
+        public String[] getVersion() throws IOException {
+            Properties p = new Properties();
+            try (InputStream in = EtlExamples.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    p.load(in);
+                }
+            }
+            return new String[] {"etl-examples " + p.getProperty("version", "unknown"),
+                    "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")"};
+        }
+    }
+}

@@ -1,0 +1,150 @@
+package io.etl.examples.split;
+
+import io.etl.core.config.PipelineConfig;
+import io.etl.core.error.ConfigException;
+import io.etl.core.error.ConfigProblem;
+import io.etl.examples.EtlExamples;
+import io.etl.examples.ProgressLine;
+import io.etl.examples.StopSignal;
+import io.etl.testkit.KafkaTestCluster;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import java.util.function.Function;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code etl-examples kafka_to_kafka_split}: runs {@link KafkaToKafkaSplit}.
+ * <ul>
+ *   <li>Without {@code KAFKA_BROKERS}: starts an embedded Kafka broker, writes {@code --records} sample
+ *       orders (100,000 by default), runs until every order is accounted for, prints the summary, exits
+ *       0.</li>
+ *   <li>With {@code KAFKA_BROKERS}: starts no broker, writes sample orders only when {@code --records} is
+ *       given, runs until SIGTERM or Ctrl-C, drains, exits 0 when drained.</li>
+ * </ul>
+ */
+@Command(name = "kafka_to_kafka_split",
+        mixinStandardHelpOptions = true,
+        versionProvider = EtlExamples.Version.class,
+        description = {
+                "Reads JSON orders from 'orders', drops test orders, adds amount_cents (half-up) and removes notes,",
+                "then routes each order by region to orders-eu, orders-us or orders-apac (anything else: orders-unrouted).",
+                "",
+                "Without KAFKA_BROKERS: starts an embedded Kafka broker, writes sample orders, runs until every order",
+                "is accounted for, prints a summary and exits.",
+                "With KAFKA_BROKERS: uses that cluster as consumer group $${GROUP_ID:-kafka_to_kafka_split} and runs",
+                "until SIGTERM or Ctrl-C, then drains and exits. Start more copies to scale out."},
+        footer = {"", "Environment: KAFKA_BROKERS, GROUP_ID, ORDERS_TOPIC, ORDERS_EU_TOPIC, ORDERS_US_TOPIC,",
+                "ORDERS_APAC_TOPIC, ORDERS_UNROUTED_TOPIC (see the shipped kafka_to_kafka_split.yaml).",
+                "",
+                "The last line printed is for scripts:",
+                "  summary: input=N dropped=D orders-eu=A orders-us=B orders-apac=C unrouted=U elapsed_ms=T"},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:every order accounted for (embedded) / drained after SIGTERM (KAFKA_BROKERS)",
+                "1:invalid configuration, failed pipeline, or missing orders",
+                "2:usage error",
+                "130:stopped by a signal before the embedded run finished"})
+public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
+
+    /** Sample orders written by the embedded run when {@code --records} is not given. */
+    public static final int DEFAULT_RECORDS = 100_000;
+
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "Pipeline YAML replacing the shipped kafka_to_kafka_split.yaml.")
+    private Path config;
+
+    @Option(names = "--records", paramLabel = "N",
+            description = "Sample orders to write first. Default: 100000 without KAFKA_BROKERS, none with it.")
+    private Integer records;
+
+    @Option(names = "--metrics-port", paramLabel = "PORT",
+            description = "Serve Prometheus metrics at http://127.0.0.1:PORT/metrics.")
+    private Integer metricsPort;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    private final Function<String, String> env;
+
+    /** The command as the program runs it, reading the process environment. */
+    public KafkaToKafkaSplitCommand() {
+        this(System::getenv);
+    }
+
+    /** The command with another environment (for tests). */
+    KafkaToKafkaSplitCommand(Function<String, String> env) {
+        this.env = env;
+    }
+
+    @Override
+    public Integer call() {
+        if (records != null && records < 0) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--records must be 0 or more");
+        }
+        if (metricsPort != null && (metricsPort < 0 || metricsPort > 65_535)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--metrics-port must be 0..65535");
+        }
+        PrintStream out = System.out;
+        PrintStream err = System.err;
+        String yaml;
+        try {
+            yaml = config == null ? KafkaToKafkaSplit.defaultYaml() : Files.readString(config, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            err.println("error: cannot read " + config + ": " + e.getMessage());
+            return CommandLine.ExitCode.SOFTWARE;
+        }
+        String brokers = env.apply("KAFKA_BROKERS");
+        boolean embedded = brokers == null || brokers.isBlank();
+        // check the file before starting anything: a broker address stands in for the one not known yet
+        if (!valid(yaml, embedded ? withBrokers(env, "127.0.0.1:9092") : env, err)) {
+            return CommandLine.ExitCode.SOFTWARE;
+        }
+        StopSignal stop = StopSignal.install();
+        try {
+            SplitRun.Options options = new SplitRun.Options(
+                    embedded ? (records == null ? DEFAULT_RECORDS : records) : (records == null ? 0 : records),
+                    metricsPort, out, err, ProgressLine.isInteractive(), stop);
+            if (embedded) {
+                err.println("KAFKA_BROKERS is not set: starting an embedded Kafka broker ...");
+                long t0 = System.nanoTime();
+                try (KafkaTestCluster cluster = KafkaTestCluster.embedded()) {
+                    err.printf("embedded Kafka broker ready at %s in %d ms%n", cluster.bootstrapServers(),
+                            (System.nanoTime() - t0) / 1_000_000);
+                    return SplitRun.toCompletion(cluster, yaml, env, options).exitCode();
+                }
+            }
+            return SplitRun.untilStopped(yaml, env, options).exitCode();
+        } catch (ConfigException e) {
+            printProblems(e, err);
+            return CommandLine.ExitCode.SOFTWARE;
+        } finally {
+            stop.finished();
+        }
+    }
+
+    private static boolean valid(String yaml, Function<String, String> env, PrintStream err) {
+        try {
+            KafkaToKafkaSplit.pipeline(PipelineConfig.parse(yaml, env));
+            return true;
+        } catch (ConfigException e) {
+            printProblems(e, err);
+            return false;
+        }
+    }
+
+    private static void printProblems(ConfigException e, PrintStream err) {
+        err.println("error: invalid configuration");
+        for (ConfigProblem problem : e.problems()) {
+            err.println("  " + problem);
+        }
+    }
+
+    private static Function<String, String> withBrokers(Function<String, String> env, String brokers) {
+        return name -> "KAFKA_BROKERS".equals(name) ? brokers : env.apply(name);
+    }
+}

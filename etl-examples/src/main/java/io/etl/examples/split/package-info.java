@@ -1,0 +1,7 @@
+/**
+ * The {@code kafka_to_kafka_split} example: JSON orders from one topic, test orders dropped, each order
+ * reshaped and routed by region to one topic per region. {@link io.etl.examples.split.KafkaToKafkaSplit}
+ * builds the pipeline; {@link io.etl.examples.split.KafkaToKafkaSplitCommand} is its command line;
+ * {@link io.etl.examples.split.SplitRun} adds sample data, progress and the summary.
+ */
+package io.etl.examples.split;
