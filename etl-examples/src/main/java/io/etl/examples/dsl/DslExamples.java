@@ -1,0 +1,109 @@
+package io.etl.examples.dsl;
+
+import io.etl.core.Pipeline;
+import io.etl.core.PipelineResult;
+import io.etl.core.config.PipelineConfig;
+import io.etl.core.error.DeadLetterHandler;
+import io.etl.core.error.ErrorPolicy;
+import io.etl.core.record.RecordMeta;
+import io.etl.examples.split.Order;
+import io.etl.examples.split.RoutedOrder;
+import io.etl.kafka.sink.KafkaMessage;
+import io.etl.kafka.sink.KafkaSink;
+import io.etl.kafka.source.KafkaSource;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * Small pipelines that {@code docs/dsl.md} and {@code docs/getting-started.md} quote between
+ * {@code tag::}/{@code end::} comments. They compile with the module, and a test builds each one against
+ * {@code dsl-examples.yaml}, so the docs show code that works. None of them is run by the program.
+ *
+ * <pre>{@code
+ * PipelineConfig config = PipelineConfig.load(Path.of("dsl-examples.yaml"));
+ * DslExamples.allMatching(config).build();
+ * }</pre>
+ */
+public final class DslExamples {
+
+    private DslExamples() {
+    }
+
+    /** The smallest useful pipeline: copy one topic to another, bytes as they are, keys and headers kept. */
+    public static PipelineResult copy(Path file) {
+        // tag::copy[]
+        PipelineConfig config = PipelineConfig.load(file);
+        return Pipeline.named("copy-orders")
+                .from(KafkaSource.from(config.source("orders")).bytes())
+                .to(KafkaSink.from(config.sink("copy")).encoderBytes())
+                .run(config);                      // blocks; SIGTERM or Ctrl-C drains, commits and stops
+        // end::copy[]
+    }
+
+    /** Every kind of operator, in one chain. */
+    public static Pipeline operators(PipelineConfig config) {
+        long cutoff = System.currentTimeMillis() - 86_400_000L;
+        // tag::operators[]
+        return Pipeline.named("orders-enriched")
+                .from(KafkaSource.from(config.source("orders")).json(Order.class))
+                .filter("not-test", order -> !order.isTest())                  // false: the record is done
+                .filterRecord("last-day", (order, meta) -> meta.timestamp() >= cutoff)
+                .map("reshape", RoutedOrder::from)                                // null: the record is done
+                .peek("watch", order -> { })                                     // sees values, changes nothing
+                .flatMap("twice", order -> List.of(order, order))                 // 0..n outputs per record
+                .process("stamp", (order, meta, out) -> out.emit(order))         // value + meta in, 0..n out
+                .to(KafkaSink.from(config.sink("out")).encoderJson());
+        // end::operators[]
+    }
+
+    /** Error policies per stage, and the dead-letter handler they need. */
+    public static Pipeline errorPolicies(PipelineConfig config, DeadLetterHandler deadLetters) {
+        // tag::error-policies[]
+        return Pipeline.named("orders-checked")
+                .deadLetter(deadLetters)            // needed once any stage uses DEAD_LETTER
+                .from(KafkaSource.from(config.source("orders")).json(Order.class))
+                .map("reshape", RoutedOrder::from)
+                .onError(ErrorPolicy.SKIP)          // an amount that does not fit: drop it and count it
+                .filter("known-customer", order -> lookup(order.customer()))
+                .onError(ErrorPolicy.DEAD_LETTER)   // the lookup threw: hand the record to deadLetters
+                .to(KafkaSink.from(config.sink("out")).encoderJson());
+        // end::error-policies[]
+    }
+
+    /** A split where an order may go to several branches, and orders no branch takes are dropped. */
+    public static Pipeline allMatching(PipelineConfig config) {
+        // tag::split-all-matching[]
+        return Pipeline.named("orders-audit")
+                .from(KafkaSource.from(config.source("orders")).json(Order.class))
+                .map("reshape", RoutedOrder::from)
+                .split("audit", split -> split
+                        .toAllMatching()            // every matching branch gets the order
+                        .branch("large", o -> o.amountCents() >= 100_000, KafkaSink.from(config.sink("large")).encoderJson())
+                        .branch("eu", o -> o.inRegion("eu"), KafkaSink.from(config.sink("eu")).encoderJson())
+                        .dropUnmatched())           // small non-EU orders are done at once
+                .build();
+        // end::split-all-matching[]
+    }
+
+    /** A sink that chooses its own key and headers. */
+    public static Pipeline customMessages(PipelineConfig config) {
+        // tag::custom-encoder[]
+        return Pipeline.named("orders-by-customer")
+                .from(KafkaSource.from(config.source("orders")).json(Order.class))
+                .map("reshape", RoutedOrder::from)
+                .to(KafkaSink.from(config.sink("out")).encoderWith((RoutedOrder o, RecordMeta meta) ->
+                        KafkaMessage.builder()
+                                .key(o.customer())                       // re-keyed by customer
+                                .header("region", o.region())
+                                .value(o.id())
+                                .build()));
+        // end::custom-encoder[]
+    }
+
+    private static boolean lookup(String customer) {
+        if (customer == null) {
+            throw new IllegalArgumentException("order has no customer");
+        }
+        return true;
+    }
+}

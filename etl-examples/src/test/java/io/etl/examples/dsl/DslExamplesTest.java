@@ -1,0 +1,42 @@
+package io.etl.examples.dsl;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.etl.core.config.PipelineConfig;
+import io.etl.core.error.ConfigException;
+import io.etl.core.error.DeadLetterHandler;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CompletableFuture;
+import org.junit.jupiter.api.Test;
+
+/** Every pipeline the DSL guide quotes is a valid definition; building one does no I/O. */
+class DslExamplesTest {
+
+    private static PipelineConfig config() throws IOException {
+        try (InputStream in = DslExamples.class.getResourceAsStream("/dsl-examples.yaml")) {
+            return PipelineConfig.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8), name -> null);
+        }
+    }
+
+    @Test
+    void quotedPipelinesBuild() throws IOException {
+        PipelineConfig config = config();
+        DeadLetterHandler handler = (meta, value, error) -> CompletableFuture.completedFuture(null);
+
+        assertThat(DslExamples.operators(config).build().name()).isEqualTo("orders-enriched");
+        assertThat(DslExamples.errorPolicies(config, handler).build().name()).isEqualTo("orders-checked");
+        assertThat(DslExamples.allMatching(config).name()).isEqualTo("orders-audit");
+        assertThat(DslExamples.customMessages(config).build().name()).isEqualTo("orders-by-customer");
+    }
+
+    @Test
+    void aDeadLetterStageWithoutHandlerIsRejectedBeforeAnyIo() throws IOException {
+        PipelineConfig config = config();
+
+        assertThatThrownBy(() -> DslExamples.errorPolicies(config, null).build())
+                .isInstanceOf(ConfigException.class).hasMessageContaining("dead-letter handler");
+    }
+}
