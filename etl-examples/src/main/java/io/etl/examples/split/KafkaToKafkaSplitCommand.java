@@ -12,6 +12,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine;
@@ -111,6 +112,7 @@ public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
                     metricsPort, out, err, ProgressLine.isInteractive(), stop);
             if (embedded) {
                 err.println("KAFKA_BROKERS is not set: starting an embedded Kafka broker ...");
+                quietEmbeddedBroker();
                 long t0 = System.nanoTime();
                 try (KafkaTestCluster cluster = KafkaTestCluster.embedded()) {
                     err.printf("embedded Kafka broker ready at %s in %d ms%n", cluster.bootstrapServers(),
@@ -141,6 +143,24 @@ public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
         err.println("error: invalid configuration");
         for (ConfigProblem problem : e.problems()) {
             err.println("  " + problem);
+        }
+    }
+
+    /**
+     * The embedded broker's own warnings (controller activation, its internal clients closing) mean nothing
+     * to someone running the demo; keep them out of the terminal unless the kit's log level
+     * ({@code -Detl.test.kafka.log}) or a logger's level was set explicitly.
+     */
+    private static void quietEmbeddedBroker() {
+        if (System.getProperty("etl.test.kafka.log") != null) {
+            return;
+        }
+        for (String logger : List.of("kafka", "org.apache.kafka.controller", "org.apache.kafka.raft",
+                "org.apache.kafka.server", "org.apache.kafka.clients.NetworkClient")) {
+            String key = "org.slf4j.simpleLogger.log." + logger;
+            if (System.getProperty(key) == null) {
+                System.setProperty(key, "error");
+            }
         }
     }
 

@@ -6,8 +6,8 @@ import java.math.BigDecimal;
 /**
  * An order as it arrives on the {@code orders} topic, as JSON keyed by {@code id}:
  * <pre>{@code
- * {"id":"ord-0000042","customer":"cust-0317","region":"eu","amount":123.45,"status":"paid",
- *  "ts":1735689600000,"notes":"leave at the door"}
+ * {"id":"ord-0000042","customer":"cust-3590","region":"apac","amount":906.27,"status":"paid",
+ *  "ts":1735689601554,"notes":"call before delivery"}
  * }</pre>
  * The amount is read as a {@link BigDecimal} so that no binary rounding happens before
  * {@link RoutedOrder#from(Order)} turns it into cents. Fields the example does not know are ignored.
