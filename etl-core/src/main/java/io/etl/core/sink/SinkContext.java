@@ -1,6 +1,7 @@
 package io.etl.core.sink;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 
 /**
  * What a sink gets when the pipeline opens it.
@@ -8,6 +9,8 @@ import io.micrometer.core.instrument.MeterRegistry;
  * @param pipeline      the pipeline's name
  * @param sink          the sink's name
  * @param meterRegistry where the sink registers its own meters
+ * @param tags          tags every meter of this sink carries: {@code pipeline}, {@code sink} and the
+ *                      configured {@code metrics.common_tags}
  */
-public record SinkContext(String pipeline, String sink, MeterRegistry meterRegistry) {
+public record SinkContext(String pipeline, String sink, MeterRegistry meterRegistry, Tags tags) {
 }

@@ -1,6 +1,7 @@
 package io.etl.core.source;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 
 /**
  * What a source gets when the pipeline opens it.
@@ -8,6 +9,13 @@ import io.micrometer.core.instrument.MeterRegistry;
  * @param pipeline      the pipeline's name
  * @param listener      to be told about partition assignment changes
  * @param meterRegistry where the source registers its own meters
+ * @param tags          tags every meter of this source carries: {@code pipeline}, {@code source} and the
+ *                      configured {@code metrics.common_tags}
  */
-public record SourceContext(String pipeline, PartitionListener listener, MeterRegistry meterRegistry) {
+public record SourceContext(String pipeline, PartitionListener listener, MeterRegistry meterRegistry, Tags tags) {
+
+    /** A context whose tags are {@code pipeline} only. */
+    public SourceContext(String pipeline, PartitionListener listener, MeterRegistry meterRegistry) {
+        this(pipeline, listener, meterRegistry, Tags.of("pipeline", pipeline));
+    }
 }

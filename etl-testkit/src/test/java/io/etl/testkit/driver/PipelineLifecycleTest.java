@@ -114,6 +114,53 @@ class PipelineLifecycleTest {
     }
 
     @Test
+    void aSinkThatCannotOpenFailsThePipelineAtOnceWithoutWaitingForTheDrainTimeout() {
+        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
+            TestSource<String> in = driver.source("in", 1);
+            TestSink<String> ok = driver.sink("ok");
+            io.etl.core.sink.Sink<String, String> broken = new io.etl.core.sink.Sink<>() {
+                @Override
+                public String name() {
+                    return "broken";
+                }
+
+                @Override
+                public io.etl.core.config.SinkPoolConfig pool() {
+                    return PipelineTestDriver.DEFAULT_POOL;
+                }
+
+                @Override
+                public io.etl.core.sink.Encoder<String, String> encoder() {
+                    return new io.etl.core.sink.Encoder<>() {
+                        @Override
+                        public String encode(String value, io.etl.core.record.RecordMeta meta, int outputIndex) {
+                            return value;
+                        }
+
+                        @Override
+                        public long sizeOf(String message) {
+                            return message.length();
+                        }
+                    };
+                }
+
+                @Override
+                public io.etl.core.sink.SinkWriter<String> openWriter(io.etl.core.sink.SinkContext context) {
+                    throw ConfigException.of("sinks.broken.kafka.topic", "topic 'nope' does not exist");
+                }
+            };
+            RunningPipeline running = driver.start(Pipeline.named("cannot-open").from(in)
+                    .split("s", s -> s.branch("a", v -> true, ok).otherwise(broken)));
+
+            PipelineResult result = running.result().orTimeout(10, java.util.concurrent.TimeUnit.SECONDS).join();
+            assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
+            assertThat(result.failure()).isInstanceOf(ConfigException.class).hasMessageContaining("sinks.broken.kafka.topic");
+            assertThat(result.elapsed()).isLessThan(Duration.ofSeconds(5));
+            assertThat(in.pauseCount()).isZero();
+        }
+    }
+
+    @Test
     void aStreamCanBeExtendedOnlyOnce() {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             var stream = Pipeline.named("fork").from(driver.<String>source("in", 1));

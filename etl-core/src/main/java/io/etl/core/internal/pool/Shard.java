@@ -153,8 +153,9 @@ final class Shard<M> implements Runnable {
         wake();
     }
 
+    /** Whether the worker has stopped, or never started (the writer failed to open). */
     boolean finished() {
-        return finished;
+        return finished || worker == null;
     }
 
     boolean idle() {

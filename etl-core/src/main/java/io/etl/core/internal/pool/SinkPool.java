@@ -35,6 +35,7 @@ public final class SinkPool<T, M> {
     private final long lingerNanos;
     private final PoolEvents events;
     private final SinkMetrics metrics;
+    private final Tags tags;
     private SinkWriter<M> writer;
 
     @SuppressWarnings("unchecked")
@@ -46,6 +47,7 @@ public final class SinkPool<T, M> {
         this.events = events;
         this.lingerNanos = config.batch().linger().toNanos();
         Tags tags = pipelineTags.and(EtlMetrics.TAG_SINK, name);
+        this.tags = tags;
         this.metrics = new SinkMetrics(registry, tags);
         this.shards = new Shard[config.shards()];
         for (int i = 0; i < shards.length; i++) {
@@ -81,7 +83,7 @@ public final class SinkPool<T, M> {
 
     /** Opens the writer and starts one worker thread per shard. */
     public void start(String pipeline, MeterRegistry registry) {
-        writer = sink.openWriter(new SinkContext(pipeline, name, registry));
+        writer = sink.openWriter(new SinkContext(pipeline, name, registry, tags));
         for (int i = 0; i < shards.length; i++) {
             shards[i].start("etl-" + pipeline + "-" + name + "-" + i);
         }

@@ -226,7 +226,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             for (SinkPool<Object, ?> pool : pools) {
                 pool.start(name, registry);
             }
-            source.open(new SourceContext(name, this, registry));
+            source.open(new SourceContext(name, this, registry, tags.and(EtlMetrics.TAG_SOURCE, source.name())));
             opened = true;
             LOG.info("pipeline '{}' started: source '{}', sinks {}", name, source.name(),
                     pools.stream().map(SinkPool::name).toList());

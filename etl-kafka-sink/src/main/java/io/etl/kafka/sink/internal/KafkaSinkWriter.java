@@ -12,8 +12,6 @@ import io.etl.kafka.common.ClientProperties;
 import io.etl.kafka.common.ConnectivityCheck;
 import io.etl.kafka.sink.KafkaMessage;
 import io.etl.kafka.sink.KafkaSinkConfig;
-import io.etl.core.metrics.EtlMetrics;
-import io.micrometer.core.instrument.Tags;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -176,7 +174,7 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
             return;
         }
         metrics = ProducerMetrics.bind(p, context.meterRegistry(),
-                Tags.of(EtlMetrics.TAG_PIPELINE, context.pipeline(), EtlMetrics.TAG_SINK, context.sink()),
+                context.tags(),
                 config.statisticsInterval(), "etl-" + context.pipeline() + "-" + context.sink() + "-metrics");
     }
 
