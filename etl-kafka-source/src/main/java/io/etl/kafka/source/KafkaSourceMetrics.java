@@ -11,9 +11,16 @@ public final class KafkaSourceMetrics {
      * {@code event} = {@code assigned}, {@code revoked} or {@code lost}.
      */
     public static final String REBALANCES = "etl.kafka.source.rebalances";
-    /** {@code etl_kafka_source_assigned_partitions}: partitions currently assigned to this instance. */
+    /**
+     * {@code etl_kafka_source_assigned_partitions}: partitions currently assigned to this instance (removed when
+     * the source closes; the counters stay).
+     */
     public static final String ASSIGNED_PARTITIONS = "etl.kafka.source.assigned.partitions";
-    /** {@code etl_kafka_source_commits_total{outcome}}: offset commits, {@code outcome} = success or failure. */
+    /**
+     * {@code etl_kafka_source_commits_total{outcome}}: offset commits by {@code outcome}: {@code success},
+     * {@code failure}, or {@code rebalancing} (an asynchronous commit the group refused while rebalancing; the
+     * next commit covers it).
+     */
     public static final String COMMITS = "etl.kafka.source.commits";
     /**
      * {@code etl_kafka_source_records_lag_max}: the consumer's own {@code records-lag-max}, the largest lag in

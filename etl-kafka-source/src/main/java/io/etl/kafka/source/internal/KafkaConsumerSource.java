@@ -78,7 +78,8 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
     /** Partitions assigned now, with the SourcePartition made for them once. */
     private final Map<TopicPartition, SourcePartition> assigned = new HashMap<>();
     private final Map<SourcePartition, TopicPartition> byPartition = new HashMap<>();
-    private final List<Meter> meters = new ArrayList<>();
+    /** Gauges read this source's state; they are removed on close so that nothing holds it afterwards. */
+    private final List<Meter> gauges = new ArrayList<>();
     private final OffsetCommitCallback commitCallback = this::onCommitted;
 
     private Consumer<byte[], byte[]> consumer;
@@ -95,6 +96,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
     private Counter lostEvents;
     private Counter commitsOk;
     private Counter commitsFailed;
+    private Counter commitsDeferred;
 
     /**
      * @param consumerFactory makes the consumer from its properties ({@code KafkaConsumer::new} in production)
@@ -184,16 +186,15 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
         lostEvents = counter(KafkaSourceMetrics.REBALANCES, tags.and(KafkaSourceMetrics.TAG_EVENT, "lost"));
         commitsOk = counter(KafkaSourceMetrics.COMMITS, tags.and(KafkaSourceMetrics.TAG_OUTCOME, "success"));
         commitsFailed = counter(KafkaSourceMetrics.COMMITS, tags.and(KafkaSourceMetrics.TAG_OUTCOME, "failure"));
-        meters.add(Gauge.builder(KafkaSourceMetrics.ASSIGNED_PARTITIONS, assigned, Map::size)
+        commitsDeferred = counter(KafkaSourceMetrics.COMMITS, tags.and(KafkaSourceMetrics.TAG_OUTCOME, "rebalancing"));
+        gauges.add(Gauge.builder(KafkaSourceMetrics.ASSIGNED_PARTITIONS, assigned, Map::size)
                 .tags(tags).register(registry));
-        meters.add(Gauge.builder(KafkaSourceMetrics.RECORDS_LAG_MAX, this, KafkaConsumerSource::lagMax)
+        gauges.add(Gauge.builder(KafkaSourceMetrics.RECORDS_LAG_MAX, this, KafkaConsumerSource::lagMax)
                 .tags(tags).register(registry));
     }
 
     private Counter counter(String meter, Tags tags) {
-        Counter c = registry.counter(meter, tags);
-        meters.add(c);
-        return c;
+        return registry.counter(meter, tags);
     }
 
     /** The consumer's {@code records-lag-max} over all partitions (read from a metrics thread). */
@@ -317,6 +318,12 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
     private void onCommitted(Map<TopicPartition, OffsetAndMetadata> offsets, Exception error) {
         if (error == null) {
             commitsOk.increment();
+            return;
+        }
+        if (error instanceof RebalanceInProgressException) {
+            // expected while a cooperative rebalance is under way; the next commit (or the revoke commit) covers it
+            commitsDeferred.increment();
+            LOG.debug("source '{}': commit of {} deferred: the group is rebalancing", name, offsets);
             return;
         }
         commitsFailed.increment();
@@ -472,8 +479,8 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
             }
         } finally {
             if (registry != null) {
-                meters.forEach(registry::remove);
-                meters.clear();
+                gauges.forEach(registry::remove);
+                gauges.clear();
             }
         }
     }

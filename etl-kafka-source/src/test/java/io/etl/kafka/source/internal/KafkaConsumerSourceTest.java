@@ -220,7 +220,8 @@ class KafkaConsumerSourceTest {
         source.close(Duration.ofSeconds(1));
         assertThat(consumer.closed()).isTrue();
         assertThat(listener.revoked).isEmpty();
-        assertThat(registry.find(KafkaSourceMetrics.REBALANCES).counters()).isEmpty();
+        assertThat(registry.find(KafkaSourceMetrics.ASSIGNED_PARTITIONS).gauges()).isEmpty();
+        assertThat(count(KafkaSourceMetrics.REBALANCES, "event", "assigned")).isEqualTo(1.0);
     }
 
     private double count(String meter, String tag, String value) {
