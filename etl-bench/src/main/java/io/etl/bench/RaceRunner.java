@@ -116,7 +116,7 @@ public final class RaceRunner {
                 }
                 return new RunResult(implementation.name(), records, expected,
                         TimeUnit.NANOSECONDS.toMillis(end - start),
-                        firstOutput < 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(firstOutput - start), peak, perTopic);
+                        firstOutput < 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(firstOutput - start), peak, heap.maxLoad(), perTopic);
             } finally {
                 heap.stop();
             }
@@ -153,10 +153,11 @@ public final class RaceRunner {
         }
     }
 
-    /** Samples {@link MemoryMXBean} heap use every 100 ms and keeps the peak. */
+    /** Samples {@link MemoryMXBean} heap use (and the system load average) every 100 ms and keeps the peaks. */
     private static final class HeapSampler {
         private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         private final AtomicLong peak = new AtomicLong();
+        private final AtomicLong maxLoadMillis = new AtomicLong();
         private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "heap-sampler");
             t.setDaemon(true);
@@ -170,6 +171,12 @@ public final class RaceRunner {
         private void sample() {
             long used = memory.getHeapMemoryUsage().getUsed();
             peak.accumulateAndGet(used, Math::max);
+            long load = (long) (ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage() * 1000);
+            maxLoadMillis.accumulateAndGet(load, Math::max);
+        }
+
+        double maxLoad() {
+            return maxLoadMillis.get() / 1000.0;
         }
 
         long stop() {

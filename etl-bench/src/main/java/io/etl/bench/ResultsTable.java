@@ -37,12 +37,12 @@ public final class ResultsTable {
             sb.append(' ').append(String.join(" ", extra));
         }
         sb.append("`\n\n");
-        sb.append("| run | records/s | elapsed (s) | first output (s) | records/s after first output | peak heap (MiB) | outputs eu/us/apac/unrouted |\n");
-        sb.append("|---|---:|---:|---:|---:|---:|---|\n");
+        sb.append("| run | records/s | elapsed (s) | first output (s) | records/s after first output | peak heap (MiB) | load avg | outputs eu/us/apac/unrouted |\n");
+        sb.append("|---|---:|---:|---:|---:|---:|---:|---|\n");
         for (RunResult r : results) {
-            sb.append(String.format(Locale.ROOT, "| %s | %,.0f | %.2f | %.2f | %,.0f | %d | %s |%n",
+            sb.append(String.format(Locale.ROOT, "| %s | %,.0f | %.2f | %.2f | %,.0f | %d | %.1f | %s |%n",
                     r.implementation(), r.recordsPerSecond(), r.elapsedMillis() / 1000.0,
-                    r.firstOutputMillis() / 1000.0, r.steadyRecordsPerSecond(), r.peakHeapBytes() >> 20,
+                    r.firstOutputMillis() / 1000.0, r.steadyRecordsPerSecond(), r.peakHeapBytes() >> 20, r.maxLoadAverage(),
                     String.join("/", r.perTopic().values().stream().map(String::valueOf).toList())));
         }
         Map<String, double[]> summary = new LinkedHashMap<>();   // sum rate, sum elapsed, max heap, count, sum steady

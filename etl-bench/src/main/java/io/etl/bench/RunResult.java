@@ -14,12 +14,15 @@ import java.util.Map;
  * @param firstOutputMillis from starting the contestant until the first output record was visible
  *                       (start-up: group join, metadata, first fetch)
  * @param peakHeapBytes  the highest heap use sampled every 100 ms during the run
+ * @param maxLoadAverage the highest one-minute system load average sampled during the run: other work
+ *                       on the machine competes for the same cores, so compare runs only at similar load
  * @param perTopic       records per output topic, keyed by branch ({@code eu}, {@code us}, {@code apac},
  *                       {@code unrouted})
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record RunResult(String implementation, long records, long outputs, long elapsedMillis,
-                        long firstOutputMillis, long peakHeapBytes, Map<String, Long> perTopic) {
+                        long firstOutputMillis, long peakHeapBytes, double maxLoadAverage,
+                        Map<String, Long> perTopic) {
 
     /** Input records per second over the whole run. */
     public double recordsPerSecond() {
