@@ -1,0 +1,116 @@
+package io.etl.kafka.source.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.etl.core.Pipeline;
+import io.etl.core.PipelineResult;
+import io.etl.core.RunningPipeline;
+import io.etl.core.config.PipelineConfig;
+import io.etl.core.error.ConfigException;
+import io.etl.kafka.source.KafkaSource;
+import io.etl.testkit.BrokerOptions;
+import io.etl.testkit.BrokerSecurity;
+import io.etl.testkit.ClusterSecurity;
+import io.etl.testkit.KafkaTestCluster;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The typed security section against a SASL_SSL/SCRAM broker: the right password reads, a wrong one fails fast. */
+class SecuredSourceIT {
+
+    private static KafkaTestCluster kafka;
+    private static ClusterSecurity security;
+
+    @BeforeAll
+    static void startBroker() {
+        kafka = KafkaTestCluster.embedded(BrokerOptions.builder()
+                .security(BrokerSecurity.saslScram().user("etl", "etl-secret").build()).build());
+        security = kafka.security().orElseThrow();
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    private static PipelineConfig config(String topic, String group, String password, String protocol) {
+        return PipelineConfig.parse("""
+                source:
+                  in:
+                    kafka:
+                      brokers: "%s"
+                      topics: [%s]
+                      group_id: %s
+                      startup_timeout: 5s
+                      security:
+                        protocol: %s
+                        tls: {ca_file: "%s"}
+                        sasl: {mechanism: SCRAM-SHA-512, username: etl, password: "%s"}
+                checkpoint: {interval: 200ms, drain_timeout: 10s}
+                """.formatted(kafka.bootstrapServers(), topic, group, protocol, security.caCertificatePemPath(),
+                password), n -> null);
+    }
+
+    private static RunningPipeline start(PipelineConfig config, CollectingSink<String> sink) {
+        return Pipeline.named("secured").from(KafkaSource.from(config.source("in")).string()).to(sink)
+                .start(config, new SimpleMeterRegistry());
+    }
+
+    @Test
+    @Timeout(60)
+    void shouldReadWithTheTypedSecuritySection() {
+        String topic = Delivery.unique("secured");
+        String group = Delivery.unique("g");
+        kafka.createTopic(topic, 2);
+        kafka.produce(topic, 500, Orders::record);
+        CollectingSink<String> sink = new CollectingSink<>();
+
+        RunningPipeline running = start(config(topic, group, "etl-secret", "SASL_SSL"), sink);
+        PipelineResult result;
+        try {
+            await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> Delivery.caughtUp(kafka, group, topic) || running.result().isDone());
+        } finally {
+            result = running.stopAndWait(Duration.ofSeconds(20));
+        }
+        assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
+        assertThat(sink.received).hasSize(500);
+    }
+
+    @Test
+    @Timeout(30)
+    void shouldFailFastWithAClearErrorOnAWrongPassword() {
+        long started = System.nanoTime();
+        PipelineResult result = start(config("any", Delivery.unique("g"), "not-the-password", "SASL_SSL"),
+                new CollectingSink<>()).result().orTimeout(20, TimeUnit.SECONDS).join();
+
+        assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
+        assertThat(result.failure()).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("source.in.kafka.security").hasMessageContaining(kafka.bootstrapServers())
+                .hasMessageContaining("authentication").hasMessageNotContaining("not-the-password");
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+    }
+
+    @Test
+    @Timeout(30)
+    void shouldFailWithinStartupTimeoutWhenThePlaintextProtocolMeetsATlsListener() {
+        PipelineResult result = start(PipelineConfig.parse("""
+                source:
+                  in:
+                    kafka: {brokers: "%s", topics: [any], group_id: g, startup_timeout: 3s}
+                """.formatted(kafka.bootstrapServers()), n -> null), new CollectingSink<>())
+                .result().orTimeout(20, TimeUnit.SECONDS).join();
+
+        assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
+        assertThat(result.failure()).isInstanceOf(ConfigException.class)
+                .hasMessageContaining(kafka.bootstrapServers()).hasMessageContaining("security.protocol");
+    }
+}
