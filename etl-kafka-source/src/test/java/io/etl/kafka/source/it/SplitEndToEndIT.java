@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.etl.core.PipelineResult;
 import io.etl.core.RunningPipeline;
 import io.etl.core.config.PipelineConfig;
+import io.etl.kafka.source.KafkaSourceMetrics;
 import io.etl.testkit.EmbeddedKafka;
 import io.etl.testkit.KafkaTestCluster;
 import io.etl.testkit.TestRecord;
@@ -39,11 +40,15 @@ class SplitEndToEndIT {
         kafka.produce(input, ORDERS, Orders::record);
         PipelineConfig config = yaml.parse();
 
-        RunningPipeline running = Pipelines.split(config).start(config, new SimpleMeterRegistry());
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        RunningPipeline running = Pipelines.split(config).start(config, registry);
         PipelineResult result;
         try {
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
                     .until(() -> Delivery.caughtUp(kafka, group, input) || running.result().isDone());
+            assertThat(registry.get(KafkaSourceMetrics.RECORDS_LAG_MAX).gauge().value())
+                    .as("the consumer's lag, bound as etl_kafka_source_records_lag_max").isGreaterThanOrEqualTo(0.0);
+            assertThat(registry.get(KafkaSourceMetrics.ASSIGNED_PARTITIONS).gauge().value()).isEqualTo(3.0);
         } finally {
             result = running.stopAndWait(Duration.ofSeconds(30));
         }
