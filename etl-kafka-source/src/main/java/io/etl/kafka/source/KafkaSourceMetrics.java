@@ -2,7 +2,8 @@ package io.etl.kafka.source;
 
 /**
  * Meters a {@link KafkaSource} adds to the core's {@code etl_source_*} ones (Micrometer dotted names; the
- * Prometheus form in each comment). Each carries the {@code pipeline} and {@code source} tags.
+ * Prometheus form in each comment). Each carries the pipeline's tags: {@code pipeline}, {@code source} and the
+ * configured {@code metrics.common_tags}.
  */
 public final class KafkaSourceMetrics {
 

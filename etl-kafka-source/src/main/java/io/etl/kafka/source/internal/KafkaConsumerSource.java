@@ -180,7 +180,9 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
 
     private void registerMeters(SourceContext context) {
         this.registry = context.meterRegistry();
-        Tags tags = Tags.of(EtlMetrics.TAG_PIPELINE, context.pipeline(), EtlMetrics.TAG_SOURCE, name);
+        // the pipeline's tags (pipeline, source, metrics.common_tags), so these meters line up with the core's
+        Tags tags = (context.tags() == null ? Tags.of(EtlMetrics.TAG_PIPELINE, context.pipeline()) : context.tags())
+                .and(EtlMetrics.TAG_SOURCE, name);
         assignedEvents = counter(KafkaSourceMetrics.REBALANCES, tags.and(KafkaSourceMetrics.TAG_EVENT, "assigned"));
         revokedEvents = counter(KafkaSourceMetrics.REBALANCES, tags.and(KafkaSourceMetrics.TAG_EVENT, "revoked"));
         lostEvents = counter(KafkaSourceMetrics.REBALANCES, tags.and(KafkaSourceMetrics.TAG_EVENT, "lost"));
