@@ -46,6 +46,10 @@ public interface Source<T> {
     /** Undoes {@link #pause()}. */
     void resume();
 
-    /** Leaves the group and releases resources within {@code timeout}. */
+    /**
+     * Leaves the group and releases resources within {@code timeout}. The pipeline has drained and committed
+     * before it calls this, so the {@link PartitionListener} must not be called from here: partitions given
+     * up while closing need no further commit.
+     */
     void close(Duration timeout);
 }
