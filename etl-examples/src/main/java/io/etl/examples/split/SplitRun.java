@@ -421,14 +421,16 @@ public final class SplitRun {
                 t.setDaemon(true);
                 return t;
             });
-            timer.scheduleAtFixedRate(this::tick, TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
+            timer.scheduleAtFixedRate(() -> tick(false), TICK_MILLIS, TICK_MILLIS, TimeUnit.MILLISECONDS);
         }
 
-        private void tick() {
+        /** Shows the current state; the last line shows the average rate instead of the latest one. */
+        private void tick(boolean last) {
             try {
                 long now = System.nanoTime();
                 long in = sumCounters(registry, EtlMetrics.SOURCE_RECORDS);
-                double rate = (in - lastIn) * 1e9 / Math.max(1, now - lastTick);
+                double rate = last ? in * 1e9 / Math.max(1, now - started)
+                        : (in - lastIn) * 1e9 / Math.max(1, now - lastTick);
                 lastIn = in;
                 lastTick = now;
                 long lag = lag();
@@ -437,7 +439,7 @@ public final class SplitRun {
                 if (total >= 0) {
                     sb.append(String.format(Locale.ROOT, "/%,d", total));
                 }
-                sb.append(String.format(Locale.ROOT, "  %,.0f rec/s  lag %,d  |", rate, lag));
+                sb.append(String.format(Locale.ROOT, "  %,.0f rec/s%s  lag %,d  |", rate, last ? " avg" : "", lag));
                 for (String b : SplitSummary.BRANCHES) {
                     sb.append(' ').append(b).append(' ').append(String.format(Locale.ROOT, "%,d", sinkRecords(registry, b)));
                 }
@@ -474,7 +476,7 @@ public final class SplitRun {
             timer.shutdownNow();
             synchronized (this) {
                 if (!closed) {
-                    tick();
+                    tick(true);
                     closed = true;
                     line.finish();
                 }
