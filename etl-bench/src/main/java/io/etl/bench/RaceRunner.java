@@ -78,6 +78,7 @@ public final class RaceRunner {
             }
 
             HeapSampler heap = new HeapSampler();
+            long cpuStart = processCpuNanos();
             long start = System.nanoTime();
             long deadline = start + timeout.toNanos();
             long firstOutput = -1;
@@ -106,6 +107,10 @@ public final class RaceRunner {
                     Thread.sleep(WATCH_INTERVAL_MS);   // the pacing of a watcher, not a wait for a condition
                 }
                 long end = System.nanoTime();
+                long cpu = processCpuNanos() - cpuStart;
+                heap.stop();
+                System.err.println("CPU ms by thread during the timed part of " + topics.prefix() + ": "
+                        + heap.cpuByThreadGroup());
                 long peak = heap.stop();
                 Map<String, Long> perTopic = new LinkedHashMap<>();
                 List<String> outputs = topics.outputs();
@@ -116,11 +121,16 @@ public final class RaceRunner {
                 }
                 return new RunResult(implementation.name(), records, expected,
                         TimeUnit.NANOSECONDS.toMillis(end - start),
-                        firstOutput < 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(firstOutput - start), peak, heap.maxLoad(), perTopic);
+                        firstOutput < 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(firstOutput - start), peak, heap.maxLoad(), TimeUnit.NANOSECONDS.toMillis(cpu), perTopic);
             } finally {
                 heap.stop();
             }
         }
+    }
+
+    private static long processCpuNanos() {
+        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+                ? os.getProcessCpuTime() : 0;
     }
 
     private static Map<TopicPartition, Long> ends(Admin admin, Map<TopicPartition, OffsetSpec> specs)
@@ -158,6 +168,10 @@ public final class RaceRunner {
         private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         private final AtomicLong peak = new AtomicLong();
         private final AtomicLong maxLoadMillis = new AtomicLong();
+        private final java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        private final Map<Long, String> threadNames = new java.util.concurrent.ConcurrentHashMap<>();
+        private final Map<Long, Long> baselineCpu = new java.util.concurrent.ConcurrentHashMap<>();
+        private final Map<Long, Long> lastCpu = new java.util.concurrent.ConcurrentHashMap<>();
         private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "heap-sampler");
             t.setDaemon(true);
@@ -165,14 +179,47 @@ public final class RaceRunner {
         });
 
         HeapSampler() {
+            for (long id : threads.getAllThreadIds()) {
+                long cpu = threads.getThreadCpuTime(id);
+                if (cpu >= 0) {
+                    baselineCpu.put(id, cpu);
+                }
+            }
             timer.scheduleAtFixedRate(this::sample, 0, 100, TimeUnit.MILLISECONDS);
         }
 
         private void sample() {
             long used = memory.getHeapMemoryUsage().getUsed();
             peak.accumulateAndGet(used, Math::max);
+            for (java.lang.management.ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+                if (info == null) {
+                    continue;
+                }
+                long cpu = threads.getThreadCpuTime(info.getThreadId());
+                if (cpu >= 0) {
+                    threadNames.put(info.getThreadId(), info.getThreadName());
+                    lastCpu.put(info.getThreadId(), cpu);
+                }
+            }
             long load = (long) (ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage() * 1000);
             maxLoadMillis.accumulateAndGet(load, Math::max);
+        }
+
+        /**
+         * CPU milliseconds per thread group during the run (thread names with run-specific parts and
+         * digits folded); threads that ended lose at most their last 100 ms.
+         */
+        Map<String, Long> cpuByThreadGroup() {
+            Map<String, Long> groups = new java.util.TreeMap<>();
+            lastCpu.forEach((id, cpu) -> {
+                long used = cpu - baselineCpu.getOrDefault(id, 0L);
+                String name = threadNames.getOrDefault(id, "?")
+                        .replaceAll("race-[a-z0-9]+-[a-z]+-r\\d+(-warm)?", "<run>")
+                        .replaceAll("-(eu|us|apac|unrouted)\\b", "-<sink>")
+                        .replaceAll("\\d+", "N");
+                groups.merge(name, TimeUnit.NANOSECONDS.toMillis(used), Long::sum);
+            });
+            return groups;
         }
 
         double maxLoad() {

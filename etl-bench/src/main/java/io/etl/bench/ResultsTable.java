@@ -1,13 +1,16 @@
 package io.etl.bench;
 
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.ToDoubleFunction;
 
 /**
- * Formats race results as Markdown: one row per timed run, then one summary row per contestant (mean of
- * its runs; peak heap is the highest seen).
+ * Formats race results as Markdown: one row per timed run, then one summary row per contestant with
+ * medians over its runs (robust to the odd run disturbed by other work on the machine), the range of
+ * throughput, and the highest peak heap.
  *
  * <pre>{@code
  * String md = ResultsTable.markdown(results, 200_000, 20_000, "embedded 127.0.0.1:1234", flags, List.of());
@@ -25,6 +28,7 @@ public final class ResultsTable {
      * @param broker   what broker was used
      * @param jvmFlags flags of every forked JVM
      * @param extra    extra flags given on the command line
+     * @return the Markdown text
      */
     public static String markdown(List<RunResult> results, int records, int warmup, String broker,
                                   List<String> jvmFlags, List<String> extra) {
@@ -37,29 +41,43 @@ public final class ResultsTable {
             sb.append(' ').append(String.join(" ", extra));
         }
         sb.append("`\n\n");
-        sb.append("| run | records/s | elapsed (s) | first output (s) | records/s after first output | peak heap (MiB) | load avg | outputs eu/us/apac/unrouted |\n");
-        sb.append("|---|---:|---:|---:|---:|---:|---:|---|\n");
+        sb.append("| run | records/s | elapsed (s) | first output (s) | records/s after first output | CPU µs/record | peak heap (MiB) | load avg | outputs eu/us/apac/unrouted |\n");
+        sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (RunResult r : results) {
-            sb.append(String.format(Locale.ROOT, "| %s | %,.0f | %.2f | %.2f | %,.0f | %d | %.1f | %s |%n",
+            sb.append(String.format(Locale.ROOT, "| %s | %,.0f | %.2f | %.2f | %,.0f | %.1f | %d | %.1f | %s |%n",
                     r.implementation(), r.recordsPerSecond(), r.elapsedMillis() / 1000.0,
-                    r.firstOutputMillis() / 1000.0, r.steadyRecordsPerSecond(), r.peakHeapBytes() >> 20, r.maxLoadAverage(),
+                    r.firstOutputMillis() / 1000.0, r.steadyRecordsPerSecond(), r.cpuMicrosPerRecord(),
+                    r.peakHeapBytes() >> 20, r.maxLoadAverage(),
                     String.join("/", r.perTopic().values().stream().map(String::valueOf).toList())));
         }
-        Map<String, double[]> summary = new LinkedHashMap<>();   // sum rate, sum elapsed, max heap, count, sum steady
+        Map<String, List<RunResult>> byImpl = new LinkedHashMap<>();
         for (RunResult r : results) {
-            String name = r.implementation().replaceFirst(" #\\d+$", "");
-            double[] s = summary.computeIfAbsent(name, k -> new double[5]);
-            s[0] += r.recordsPerSecond();
-            s[1] += r.elapsedMillis() / 1000.0;
-            s[2] = Math.max(s[2], r.peakHeapBytes() >> 20);
-            s[3]++;
-            s[4] += r.steadyRecordsPerSecond();
+            byImpl.computeIfAbsent(r.implementation().replaceFirst(" #\\d+$", ""), k -> new ArrayList<>()).add(r);
         }
-        double best = summary.values().stream().mapToDouble(s -> s[0] / s[3]).max().orElse(1);
-        sb.append("\n| implementation | mean records/s | vs fastest | mean elapsed (s) | mean records/s after first output | max peak heap (MiB) | runs |\n");
-        sb.append("|---|---:|---:|---:|---:|---:|---:|\n");
-        summary.forEach((name, s) -> sb.append(String.format(Locale.ROOT, "| %s | %,.0f | %.0f%% | %.2f | %,.0f | %.0f | %.0f |%n",
-                name, s[0] / s[3], 100 * (s[0] / s[3]) / best, s[1] / s[3], s[4] / s[3], s[2], s[3])));
+        double best = byImpl.values().stream().mapToDouble(rs -> median(rs, RunResult::recordsPerSecond)).max().orElse(1);
+        sb.append("\n| implementation | median records/s | min–max records/s | vs fastest | median elapsed (s)"
+                + " | median records/s after first output | median CPU µs/record | max peak heap (MiB) | runs |\n");
+        sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        byImpl.forEach((name, rs) -> sb.append(String.format(Locale.ROOT,
+                "| %s | %,.0f | %,.0f–%,.0f | %.0f%% | %.2f | %,.0f | %.1f | %d | %d |%n",
+                name, median(rs, RunResult::recordsPerSecond),
+                rs.stream().mapToDouble(RunResult::recordsPerSecond).min().orElse(0),
+                rs.stream().mapToDouble(RunResult::recordsPerSecond).max().orElse(0),
+                100 * median(rs, RunResult::recordsPerSecond) / best,
+                median(rs, r -> r.elapsedMillis() / 1000.0),
+                median(rs, RunResult::steadyRecordsPerSecond),
+                median(rs, RunResult::cpuMicrosPerRecord),
+                rs.stream().mapToLong(RunResult::peakHeapBytes).max().orElse(0) >> 20,
+                rs.size())));
         return sb.toString();
+    }
+
+    static double median(List<RunResult> runs, ToDoubleFunction<RunResult> metric) {
+        double[] values = runs.stream().mapToDouble(metric).sorted().toArray();
+        if (values.length == 0) {
+            return 0;
+        }
+        int mid = values.length / 2;
+        return values.length % 2 == 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2;
     }
 }

@@ -16,17 +16,24 @@ import java.util.Map;
  * @param peakHeapBytes  the highest heap use sampled every 100 ms during the run
  * @param maxLoadAverage the highest one-minute system load average sampled during the run: other work
  *                       on the machine competes for the same cores, so compare runs only at similar load
+ * @param cpuMillis      CPU time this JVM used during the run (every thread, the harness's watcher
+ *                       included): unlike elapsed time it hardly depends on what else the machine runs
  * @param perTopic       records per output topic, keyed by branch ({@code eu}, {@code us}, {@code apac},
  *                       {@code unrouted})
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
 public record RunResult(String implementation, long records, long outputs, long elapsedMillis,
                         long firstOutputMillis, long peakHeapBytes, double maxLoadAverage,
-                        Map<String, Long> perTopic) {
+                        long cpuMillis, Map<String, Long> perTopic) {
 
     /** Input records per second over the whole run. */
     public double recordsPerSecond() {
         return elapsedMillis == 0 ? 0 : records * 1000.0 / elapsedMillis;
+    }
+
+    /** CPU microseconds this JVM spent per input record. */
+    public double cpuMicrosPerRecord() {
+        return records == 0 ? 0 : cpuMillis * 1000.0 / records;
     }
 
     /** Input records per second after the first output appeared (start-up excluded). */

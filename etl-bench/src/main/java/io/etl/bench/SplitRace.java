@@ -81,12 +81,12 @@ public final class SplitRace {
                     RaceTopics timed = RaceTopicsSetup.prepare(cluster, prefix, records);
                     try {
                         RunResult result = fork(contestant, cluster.bootstrapServers(), warm, warmup, timed, records, jvmArgs);
-                        System.err.printf("run %d/%d %s: %,.0f records/s, %.2f s, peak heap %d MiB, load %.1f%n", run, runs,
+                        System.err.printf("run %d/%d %s: %,.0f records/s, %.2f s, %.1f µs CPU/record, peak heap %d MiB, load %.1f%n", run, runs,
                                 contestant.label(), result.recordsPerSecond(), result.elapsedMillis() / 1000.0,
-                                result.peakHeapBytes() >> 20, result.maxLoadAverage());
+                                result.cpuMicrosPerRecord(), result.peakHeapBytes() >> 20, result.maxLoadAverage());
                         results.add(new RunResult(result.implementation() + " #" + run, result.records(),
                                 result.outputs(), result.elapsedMillis(), result.firstOutputMillis(),
-                                result.peakHeapBytes(), result.maxLoadAverage(), result.perTopic()));
+                                result.peakHeapBytes(), result.maxLoadAverage(), result.cpuMillis(), result.perTopic()));
                     } finally {
                         RaceTopicsSetup.delete(cluster, warm);
                         RaceTopicsSetup.delete(cluster, timed);
