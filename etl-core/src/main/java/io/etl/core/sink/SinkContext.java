@@ -11,6 +11,8 @@ import io.micrometer.core.instrument.Tags;
  * @param meterRegistry where the sink registers its own meters
  * @param tags          tags every meter of this sink carries: {@code pipeline}, {@code sink} and the
  *                      configured {@code metrics.common_tags}
+ * @param runId         unique per run of a pipeline; sinks of one run may share client resources (a connector
+ *                      keys what it shares by it, so separate runs in one JVM never share)
  */
-public record SinkContext(String pipeline, String sink, MeterRegistry meterRegistry, Tags tags) {
+public record SinkContext(String pipeline, String sink, MeterRegistry meterRegistry, Tags tags, String runId) {
 }

@@ -239,6 +239,28 @@ class KafkaSinkIT {
     }
 
     @Test
+    void sinksWithIdenticalProducerSettingsShareOneProducer(KafkaTestCluster kafka) {
+        String first = topic(kafka);
+        String second = topic(kafka);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        List<String> values = java.util.stream.IntStream.range(0, 100).mapToObj(i -> "v" + i).toList();
+        ListSource<String> source = ListSource.of("in", values);
+        var a = KafkaSink.from("a", config(kafka, first).withStatisticsInterval(Duration.ofMillis(100)), null).encoderJson();
+        var b = KafkaSink.from("b", config(kafka, second).withStatisticsInterval(Duration.ofMillis(100)), null).encoderJson();
+        RunningPipeline running = io.etl.core.Pipeline.named(unique("shared")).from(source)
+                .split("halves", s -> s.branch("a", v -> Integer.parseInt(v.substring(1)) % 2 == 0, a).otherwise(b))
+                .start(SinkIts.CONFIG, registry);
+
+        await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(
+                registry.find("etl.kafka.sink.record.send.total").functionCounters())
+                .as("one producer, so one set of producer meters").hasSize(1)
+                .allSatisfy(c -> assertThat(c.count()).isEqualTo(100.0)));
+        running.stopAndWait(Duration.ofSeconds(30));
+        assertThat(kafka.readAll(first)).hasSize(50);
+        assertThat(kafka.readAll(second)).hasSize(50);
+    }
+
+    @Test
     void producerMetricsAppearAsEtlKafkaSinkMetersAndNotWhenDisabled(KafkaTestCluster kafka) {
         String topic = topic(kafka);
         SimpleMeterRegistry on = new SimpleMeterRegistry();
@@ -246,7 +268,7 @@ class KafkaSinkIT {
         RunningPipeline running = SinkIts.start(source, KafkaSink.from("out",
                 config(kafka, topic).withStatisticsInterval(Duration.ofMillis(200)), null).encoderBytes(), on);
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(on.find("etl.kafka.sink.record.send.total")
-                .tags(EtlMetrics.TAG_SINK, "out").tagKeys(EtlMetrics.TAG_PIPELINE).functionCounters()).isNotEmpty());
+                .tagKeys(EtlMetrics.TAG_PIPELINE, "client.id").functionCounters()).isNotEmpty());
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(on.find("etl.kafka.sink.record.send.total")
                 .functionCounter().count()).isEqualTo(1.0));
         assertThat(on.getMeters()).noneMatch(m -> m.getId().getName().startsWith("kafka."));

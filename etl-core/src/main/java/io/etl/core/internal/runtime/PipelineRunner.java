@@ -59,6 +59,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     private static final long BLOCKED_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
 
     private final String name;
+    private final String runId = java.util.UUID.randomUUID().toString();
     private final Source<Object> source;
     private final CheckpointConfig checkpoint;
     private final MeterRegistry registry;
@@ -224,7 +225,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         boolean opened = false;
         try {
             for (SinkPool<Object, ?> pool : pools) {
-                pool.start(name, registry);
+                pool.start(name, runId, registry);
             }
             source.open(new SourceContext(name, this, registry, tags.and(EtlMetrics.TAG_SOURCE, source.name())));
             opened = true;

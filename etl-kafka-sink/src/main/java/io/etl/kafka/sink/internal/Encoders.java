@@ -32,24 +32,24 @@ final class Encoders {
     }
 
     static GuardedEncoder.Body<byte[]> bytes() {
-        return (value, meta, idem) -> new KafkaMessage(meta.key(), value, meta.headers(), null);
+        return (value, meta, outputIndex) -> new KafkaMessage(meta.key(), value, meta.headers(), null);
     }
 
     static GuardedEncoder.Body<Object> json() {
-        return (value, meta, idem) -> new KafkaMessage(meta.key(), toJson(value), meta.headers(), null);
+        return (value, meta, outputIndex) -> new KafkaMessage(meta.key(), toJson(value), meta.headers(), null);
     }
 
     static <T> GuardedEncoder.Body<T> json(Function<? super T, ?> keyFn) {
-        return (value, meta, idem) -> new KafkaMessage(keyBytes(keyFn.apply(value)), toJson(value), meta.headers(), null);
+        return (value, meta, outputIndex) -> new KafkaMessage(keyBytes(keyFn.apply(value)), toJson(value), meta.headers(), null);
     }
 
     static <T> GuardedEncoder.Body<T> custom(MessageEncoder<? super T> encoder) {
-        return (value, meta, idem) -> encoder.encode(value, meta);
+        return (value, meta, outputIndex) -> encoder.encode(value, meta);
     }
 
     static <T> GuardedEncoder.Body<T> envelope(Function<? super T, ?> idFn, Predicate<? super T> isDelete,
                                                 Function<? super T, ?> documentFn) {
-        return (value, meta, idem) -> {
+        return (value, meta, outputIndex) -> {
             Object idValue = idFn.apply(value);
             if (idValue == null) {
                 throw RecordException.of(RecordException.ENCODE, "the envelope id function returned null", null);
@@ -57,6 +57,7 @@ final class Encoders {
             String id = idValue instanceof byte[] b ? new String(b, StandardCharsets.UTF_8) : idValue.toString();
             boolean delete = isDelete.test(value);
             String operation = delete ? "delete" : "upsert";
+            String idem = GuardedEncoder.idempotencyKey(meta, outputIndex);
             List<Header> headers = new ArrayList<>(meta.headers().size() + 3);
             for (Header h : meta.headers()) {
                 if (!h.key().equals(KafkaSink.OPERATION_HEADER) && !h.key().equals(KafkaSink.SOURCE_HEADER)

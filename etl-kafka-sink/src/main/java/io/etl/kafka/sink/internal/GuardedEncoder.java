@@ -17,10 +17,10 @@ import java.util.Arrays;
  */
 final class GuardedEncoder<T> implements Encoder<T, KafkaMessage> {
 
-    /** Builds the message; {@code idempotencyKey} is always computed and may be ignored. */
+    /** Builds the message; a body that needs the idempotency key derives it with {@link #idempotencyKey}. */
     @FunctionalInterface
     interface Body<T> {
-        KafkaMessage encode(T value, RecordMeta meta, String idempotencyKey);
+        KafkaMessage encode(T value, RecordMeta meta, int outputIndex);
     }
 
     private final String topic;
@@ -42,13 +42,12 @@ final class GuardedEncoder<T> implements Encoder<T, KafkaMessage> {
 
     @Override
     public KafkaMessage encode(T value, RecordMeta meta, int outputIndex) {
-        String key = idempotencyKey(meta, outputIndex);
-        KafkaMessage message = body.encode(value, meta, key);
+        KafkaMessage message = body.encode(value, meta, outputIndex);
         if (message == null) {
             throw RecordException.of(RecordException.ENCODE, "the encoder returned no message", null);
         }
         if (idempotencyHeader) {
-            message = message.withHeader(Header.of(KafkaSink.IDEMPOTENCY_KEY_HEADER, key));
+            message = message.withHeader(Header.of(KafkaSink.IDEMPOTENCY_KEY_HEADER, idempotencyKey(meta, outputIndex)));
         }
         long size = message.sizeInBytes();
         if (size > maxBytes) {

@@ -34,7 +34,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Writes sealed batches with one {@link KafkaProducer} shared by the sink's shards. A batch is sent
+ * Writes sealed batches with a {@link KafkaProducer} shared by the sink's shards, and by the other Kafka sinks
+ * of the same pipeline run whose producer settings are identical ({@link SharedProducer}). A batch is sent
  * record by record into the producer (which batches on its own, by {@code linger} and {@code batch.size})
  * with a single {@link BatchDelivery} callback; its future completes when every report is in. A full
  * producer buffer is absorbed by a short, bounded backoff on the calling worker.
@@ -53,22 +54,19 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
     private final String topic;
     private final SinkContext context;
     private final Map<String, Object> connection;
-    private final Map<String, Object> producerProperties;
     private final KafkaErrorClassifier classifier;
     private final ScheduledThreadPoolExecutor timer;
     private final long deliveryTimeoutNanos;
-    private volatile KafkaProducer<byte[], byte[]> producer;
-    private ProducerMetrics metrics;
+    private SharedProducer shared;
     private volatile boolean closed;
 
     private KafkaSinkWriter(KafkaSinkConfig config, String path, SinkContext context, Map<String, Object> connection,
-                            Map<String, Object> producerProperties, String principal) {
+                            String principal) {
         this.config = config;
         this.path = path;
         this.topic = config.topic();
         this.context = context;
         this.connection = connection;
-        this.producerProperties = producerProperties;
         this.classifier = new KafkaErrorClassifier(topic, principal);
         this.deliveryTimeoutNanos = config.deliveryTimeout().toNanos();
         this.timer = new ScheduledThreadPoolExecutor(1, r -> {
@@ -98,11 +96,12 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
         }
         ConnectivityCheck.of(connection, path).timeout(config.adminTimeout()).principal(principal)
                 .topic(config.topic()).run();
-        KafkaSinkWriter writer = new KafkaSinkWriter(config, path, context, connection, props, principal);
+        KafkaSinkWriter writer = new KafkaSinkWriter(config, path, context, connection, principal);
         try {
-            writer.producer = writer.newProducer();
+            writer.shared = SharedProducer.acquire(context.runId(), props, writer::newProducer, context.meterRegistry(),
+                    producerTags(context), config.statisticsInterval());
+            LOG.debug("sink '{}': using producer {}", context.sink(), writer.shared.clientId());
             writer.warmUp();
-            writer.bindMetrics(writer.producer);
         } catch (RuntimeException e) {
             writer.close(Duration.ZERO);
             throw e;
@@ -124,9 +123,15 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
         return null;
     }
 
-    private KafkaProducer<byte[], byte[]> newProducer() {
+    /** The producer's own meters are per producer, which several sinks may share: no {@code sink} tag. */
+    private static io.micrometer.core.instrument.Tags producerTags(SinkContext context) {
+        return io.micrometer.core.instrument.Tags.of(context.tags().stream()
+                .filter(t -> !t.getKey().equals(io.etl.core.metrics.EtlMetrics.TAG_SINK)).toList());
+    }
+
+    private KafkaProducer<byte[], byte[]> newProducer(Map<String, Object> properties) {
         try {
-            return new KafkaProducer<>(producerProperties);
+            return new KafkaProducer<>(properties);
         } catch (KafkaException e) {
             throw clientRefused(e);
         }
@@ -153,7 +158,7 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
         long deadline = System.nanoTime() + config.adminTimeout().toNanos();
         while (true) {
             try {
-                int partitions = producer.partitionsFor(topic).size();
+                int partitions = shared.current().partitionsFor(topic).size();
                 LOG.debug("sink '{}': topic '{}' has {} partitions", context.sink(), topic, partitions);
                 return;
             } catch (TimeoutException e) {
@@ -167,15 +172,6 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
                 throw ConfigException.of(path + ".topic", "cannot read metadata of topic '" + topic + "': " + e.getMessage(), e);
             }
         }
-    }
-
-    private void bindMetrics(KafkaProducer<byte[], byte[]> p) {
-        if (config.statisticsInterval().isZero()) {
-            return;
-        }
-        metrics = ProducerMetrics.bind(p, context.meterRegistry(),
-                context.tags(),
-                config.statisticsInterval(), "etl-" + context.pipeline() + "-" + context.sink() + "-metrics");
     }
 
     @Override
@@ -284,57 +280,28 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
     }
 
     private KafkaProducer<byte[], byte[]> currentProducer() {
-        KafkaProducer<byte[], byte[]> p = producer;
-        if (p != null) {
-            return p;
+        if (closed) {
+            throw new RetryableException("sink '" + context.sink() + "' is closed");
         }
-        synchronized (this) {
-            if (producer == null) {
-                if (closed) {
-                    throw new RetryableException("sink '" + context.sink() + "' is closed");
-                }
-                LOG.warn("sink '{}': creating a new producer for topic '{}'", context.sink(), topic);
-                producer = newProducer();
-                bindMetrics(producer);
-            }
-            return producer;
+        try {
+            return shared.current();
+        } catch (IllegalStateException e) {
+            throw new RetryableException("sink '" + context.sink() + "': " + e.getMessage(), e);
         }
     }
 
     private void replaceProducer(KafkaProducer<byte[], byte[]> used, Throwable error) {
-        synchronized (this) {
-            if (producer != used || closed) {
-                return;
-            }
-            LOG.warn("sink '{}': the producer may be unusable after {}; replacing it before the next attempt",
-                    context.sink(), error.toString());
-            producer = null;
-            if (metrics != null) {
-                metrics.close();
-                metrics = null;
-            }
-        }
-        try {
-            timer.execute(() -> used.close(Duration.ZERO));
-        } catch (java.util.concurrent.RejectedExecutionException closing) {
-            used.close(Duration.ZERO);
+        if (!closed) {
+            shared.replace(used, error, timer);
         }
     }
 
     @Override
     public void close(Duration timeout) {
-        KafkaProducer<byte[], byte[]> p;
-        synchronized (this) {
-            closed = true;
-            p = producer;
-            if (metrics != null) {
-                metrics.close();
-                metrics = null;
-            }
-        }
+        closed = true;
         try {
-            if (p != null) {
-                p.close(timeout);
+            if (shared != null) {
+                shared.release(timeout);
             }
         } finally {
             timer.shutdownNow();
