@@ -1,5 +1,6 @@
 package io.etl.kafka.common;
 
+import io.etl.core.config.KeySuggestions;
 import io.etl.core.error.ConfigProblem;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -98,34 +99,6 @@ public final class ClientPassthrough {
         if (known.contains(normalized)) {
             return normalized;
         }
-        String best = null;
-        int bestDistance = Integer.MAX_VALUE;
-        for (String candidate : known) {
-            int d = distance(normalized, candidate);
-            if (d < bestDistance) {
-                bestDistance = d;
-                best = candidate;
-            }
-        }
-        return bestDistance <= Math.max(2, normalized.length() / 4) ? best : null;
-    }
-
-    private static int distance(String a, String b) {
-        int[] prev = new int[b.length() + 1];
-        int[] cur = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            prev[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            cur[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int cost = a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1;
-                cur[j] = Math.min(Math.min(cur[j - 1] + 1, prev[j] + 1), prev[j - 1] + cost);
-            }
-            int[] t = prev;
-            prev = cur;
-            cur = t;
-        }
-        return prev[b.length()];
+        return KeySuggestions.closest(normalized, known).orElse(null);
     }
 }
