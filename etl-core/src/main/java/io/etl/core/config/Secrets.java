@@ -55,4 +55,43 @@ public final class Secrets {
                 copy.put(key, value != null && isSecretKey(key) ? REDACTED : value));
         return Collections.unmodifiableMap(copy);
     }
+
+    /**
+     * An unmodifiable copy of {@code properties}, in the same order, whose {@code toString()} hides the values of
+     * secret keys. Configuration records keep passthrough maps this way, so dumping a configuration (a log
+     * line, an exception message, a debugger) never shows a password; reading the map gives the real values.
+     */
+    public static Map<String, String> protect(Map<String, String> properties) {
+        return properties instanceof ProtectedMap p ? p : new ProtectedMap(properties);
+    }
+
+    /** The map behind {@link #protect}: equal to any map with the same entries, printed redacted. */
+    private static final class ProtectedMap extends java.util.AbstractMap<String, String> {
+
+        private final Map<String, String> entries;
+
+        ProtectedMap(Map<String, String> source) {
+            this.entries = Collections.unmodifiableMap(new LinkedHashMap<>(source));
+        }
+
+        @Override
+        public java.util.Set<Entry<String, String>> entrySet() {
+            return entries.entrySet();
+        }
+
+        @Override
+        public String get(Object key) {
+            return entries.get(key);
+        }
+
+        @Override
+        public boolean containsKey(Object key) {
+            return entries.containsKey(key);
+        }
+
+        @Override
+        public String toString() {
+            return redact(entries).toString();
+        }
+    }
 }

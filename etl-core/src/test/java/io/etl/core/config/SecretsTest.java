@@ -46,4 +46,19 @@ class SecretsTest {
                 .containsEntry("ssl.keystore.key", null);
         assertThat(redacted.toString()).doesNotContain("hunter");
     }
+
+    @Test
+    void aProtectedMapReadsRealValuesButPrintsRedacted() {
+        Map<String, String> raw = new java.util.LinkedHashMap<>();
+        raw.put("linger.ms", "20");
+        raw.put("sasl.jaas.config", "ScramLoginModule required username=\"u\" password=\"hunter2\";");
+        Map<String, String> protectedMap = Secrets.protect(raw);
+
+        assertThat(protectedMap.get("sasl.jaas.config")).contains("hunter2");
+        assertThat(protectedMap).isEqualTo(raw);
+        assertThat(protectedMap.toString()).contains("linger.ms=20").doesNotContain("hunter2").contains(Secrets.REDACTED);
+        assertThat(Secrets.protect(protectedMap)).isSameAs(protectedMap);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> protectedMap.put("x", "y"))
+                .isInstanceOf(UnsupportedOperationException.class);
+    }
 }

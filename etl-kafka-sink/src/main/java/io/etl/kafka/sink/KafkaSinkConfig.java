@@ -65,7 +65,7 @@ public record KafkaSinkConfig(@NotBlank String brokers,
         linger = linger == null ? DEFAULT_LINGER : linger;
         topics = topics == null ? List.of() : List.copyOf(topics);
         adminTimeout = adminTimeout == null ? DEFAULT_ADMIN_TIMEOUT : adminTimeout;
-        producer = producer == null ? Map.of() : Map.copyOf(producer);
+        producer = io.etl.core.config.Secrets.protect(producer == null ? Map.of() : producer);
     }
 
     /** Defaults for everything but the brokers and the topic. */

@@ -107,6 +107,25 @@ class KafkaSinkConfigTest {
     }
 
     @Test
+    void dumpingALoadedConfigNeverShowsAPassthroughSecret() {
+        PipelineConfig config = PipelineConfig.parse("""
+                sinks:
+                  eu:
+                    kafka:
+                      brokers: b
+                      topic: t
+                      producer:
+                        security.protocol: SASL_SSL
+                        sasl.mechanism: PLAIN
+                        sasl.jaas.config: 'PlainLoginModule required username="u" password="${PW}";'
+                """, name -> name.equals("PW") ? "s3cr3t-value" : null);
+
+        assertThat(config.sink("eu").connector(KafkaSinkConfig.class).producer().get("sasl.jaas.config"))
+                .contains("s3cr3t-value");
+        assertThat(config.toString()).contains("sasl.mechanism=PLAIN").doesNotContain("s3cr3t-value");
+    }
+
+    @Test
     void unknownPassthroughKeyFailsWithASuggestion() {
         assertThat(problems("sinks: {eu: {kafka: {brokers: b, topic: t, producer: {linger_ms: '5'}}}}"))
                 .containsExactly("sinks.eu.kafka.producer.linger_ms: unknown producer property (did you mean linger.ms?)");

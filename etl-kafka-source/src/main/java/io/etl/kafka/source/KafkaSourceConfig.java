@@ -110,7 +110,7 @@ public record KafkaSourceConfig(@NotBlank String brokers,
         revokeTimeout = revokeTimeout == null ? DEFAULT_REVOKE_TIMEOUT : revokeTimeout;
         sessionTimeout = sessionTimeout == null ? DEFAULT_SESSION_TIMEOUT : sessionTimeout;
         startupTimeout = startupTimeout == null ? DEFAULT_STARTUP_TIMEOUT : startupTimeout;
-        consumer = consumer == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(consumer));
+        consumer = io.etl.core.config.Secrets.protect(consumer == null ? Map.of() : consumer);
     }
 
     /**
