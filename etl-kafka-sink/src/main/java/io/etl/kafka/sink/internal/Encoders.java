@@ -28,6 +28,14 @@ final class Encoders {
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
             .build();
 
+    /** A writer per value class, so the serializer is looked up once per class, not once per record. */
+    private static final ClassValue<com.fasterxml.jackson.databind.ObjectWriter> WRITERS = new ClassValue<>() {
+        @Override
+        protected com.fasterxml.jackson.databind.ObjectWriter computeValue(Class<?> type) {
+            return JSON.writerFor(type);
+        }
+    };
+
     private Encoders() {
     }
 
@@ -89,7 +97,7 @@ final class Encoders {
 
     static byte[] toJson(Object value) {
         try {
-            return JSON.writeValueAsBytes(value);
+            return value == null ? JSON.writeValueAsBytes(null) : WRITERS.get(value.getClass()).writeValueAsBytes(value);
         } catch (JsonProcessingException e) {
             throw RecordException.of(RecordException.ENCODE, "cannot write " + (value == null ? "null" : value.getClass().getName())
                     + " as JSON: " + e.getOriginalMessage(), e);
