@@ -16,6 +16,6 @@ public record SourceContext(String pipeline, PartitionListener listener, MeterRe
 
     /** A context whose tags are {@code pipeline} only. */
     public SourceContext(String pipeline, PartitionListener listener, MeterRegistry meterRegistry) {
-        this(pipeline, listener, meterRegistry, Tags.of("pipeline", pipeline));
+        this(pipeline, listener, meterRegistry, Tags.of(io.etl.core.metrics.EtlMetrics.TAG_PIPELINE, pipeline));
     }
 }

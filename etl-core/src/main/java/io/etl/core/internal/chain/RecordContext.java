@@ -47,7 +47,12 @@ public final class RecordContext {
         if (cause instanceof PipelineStop stop) {
             throw stop;
         }
+        failed(stage, policy, value, RecordException.OPERATOR, cause);
+    }
+
+    /** An exception with no record-level classification of its own, reported as {@code reason} at this record. */
+    void failed(String stage, ErrorPolicy policy, Object value, String reason, Throwable cause) {
         String detail = cause.getClass().getName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
-        failed(stage, policy, value, RecordException.at(meta, stage, RecordException.OPERATOR, detail, cause));
+        failed(stage, policy, value, RecordException.at(meta, stage, reason, detail, cause));
     }
 }

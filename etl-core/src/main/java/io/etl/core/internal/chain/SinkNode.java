@@ -25,8 +25,7 @@ final class SinkNode extends Node {
         } catch (RecordException e) {
             ctx.failed(pool.name(), policy, value, e.locatedAt(ctx.meta, pool.name()));
         } catch (RuntimeException e) {
-            String detail = e.getClass().getName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
-            ctx.failed(pool.name(), policy, value, RecordException.at(ctx.meta, pool.name(), RecordException.ENCODE, detail, e));
+            ctx.failed(pool.name(), policy, value, RecordException.ENCODE, e);
         }
     }
 }

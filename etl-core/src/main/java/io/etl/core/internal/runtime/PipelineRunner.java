@@ -341,6 +341,10 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
 
     private void publishCommitted(Map<SourcePartition, Long> offsets) {
         committedView.putAll(offsets);
+        updateCommittedGauges(offsets);
+    }
+
+    private void updateCommittedGauges(Map<SourcePartition, Long> offsets) {
         for (Map.Entry<SourcePartition, Long> e : offsets.entrySet()) {
             committedGauges.computeIfAbsent(e.getKey(), p -> {
                 AtomicLong holder = new AtomicLong();
@@ -475,7 +479,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         Map<SourcePartition, Long> offsets = checkpointer.watermarks(revoked);
         checkpointer.released(revoked);
         lastTracker = null;
-        publishCommitted(offsets);
+        // the source commits these before letting the partitions go; they are no longer ours to report
+        updateCommittedGauges(offsets);
         revoked.forEach(committedView::remove);
         LOG.info("pipeline '{}': revoked {}, committing {}", name, revoked, offsets);
         return offsets;
