@@ -80,6 +80,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
     private final Map<SourcePartition, TopicPartition> byPartition = new HashMap<>();
     /** Gauges read this source's state; they are removed on close so that nothing holds it afterwards. */
     private final List<Meter> gauges = new ArrayList<>();
+    private ConsumerMetrics clientMetrics;
     private final OffsetCommitCallback commitCallback = this::onCommitted;
 
     private Consumer<byte[], byte[]> consumer;
@@ -193,6 +194,10 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
                 .tags(tags).register(registry));
         gauges.add(Gauge.builder(KafkaSourceMetrics.RECORDS_LAG_MAX, this, KafkaConsumerSource::lagMax)
                 .tags(tags).register(registry));
+        if (!config.statisticsInterval().isZero()) {
+            clientMetrics = ConsumerMetrics.bind(consumer, registry, tags, config.statisticsInterval(),
+                    "etl-source-" + name + "-metrics");
+        }
     }
 
     private Counter counter(String meter, Tags tags) {
@@ -480,6 +485,10 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
                 LOG.info("source '{}': left group '{}'", name, config.groupId());
             }
         } finally {
+            if (clientMetrics != null) {
+                clientMetrics.close();
+                clientMetrics = null;
+            }
             if (registry != null) {
                 gauges.forEach(registry::remove);
                 gauges.clear();
