@@ -78,7 +78,7 @@ class KerberosSecurityConfigTest {
         var entries = JaasContext.loadClientContext(Map.of("sasl.jaas.config", new Password(jaas))).configurationEntries();
         assertThat(entries).singleElement().satisfies(e -> {
             assertThat(e.getLoginModuleName()).isEqualTo("com.sun.security.auth.module.Krb5LoginModule");
-            assertThat(Map.copyOf(e.getOptions())).containsEntry("useKeyTab", "true").containsEntry("storeKey", "true")
+            assertThat(Map.<String, Object>copyOf(e.getOptions())).containsEntry("useKeyTab", "true").containsEntry("storeKey", "true")
                     .containsEntry("keyTab", keytab.toString()).containsEntry("principal", "etl@EXAMPLE.COM");
         });
         assertThat(System.getProperty("java.security.krb5.conf")).isEqualTo(krb5.toAbsolutePath().toString());

@@ -46,10 +46,10 @@ class AwsMskIamConfigTest {
                 new Password((String) props.get("sasl.jaas.config")))).configurationEntries();
         assertThat(entries).singleElement().satisfies(e -> {
             assertThat(e.getLoginModuleName()).isEqualTo("software.amazon.msk.auth.iam.IAMLoginModule");
-            assertThat(Map.copyOf(e.getOptions())).containsOnly(
-                    Map.entry("awsRoleArn", "arn:aws:iam::123456789012:role/etl"),
-                    Map.entry("awsRoleSessionName", "etl-eu"), Map.entry("awsStsRegion", "eu-west-1"),
-                    Map.entry("awsProfileName", "prod"));
+            assertThat(Map.<String, Object>copyOf(e.getOptions())).containsOnly(
+                    Map.entry("awsRoleArn", (Object) "arn:aws:iam::123456789012:role/etl"),
+                    Map.entry("awsRoleSessionName", (Object) "etl-eu"), Map.entry("awsStsRegion", (Object) "eu-west-1"),
+                    Map.entry("awsProfileName", (Object) "prod"));
         });
         // the names point at real classes of the jar
         assertThat(Class.forName(e(props, "sasl.client.callback.handler.class"))).isNotNull();
