@@ -101,6 +101,13 @@ public final class ProducerSettings {
         if (config.adminTimeout().isNegative() || config.adminTimeout().isZero()) {
             problems.add(new ConfigProblem(path + ".admin_timeout", "must be positive"));
         }
+        config.annotations().forEach((key, value) -> {
+            if (key == null || key.isBlank()) {
+                problems.add(new ConfigProblem(path + ".annotations", "keys must not be blank"));
+            } else if (value == null) {
+                problems.add(new ConfigProblem(path + ".annotations." + key, "has no value"));
+            }
+        });
         Set<String> names = new HashSet<>();
         for (int i = 0; i < config.topics().size(); i++) {
             TopicSpec t = config.topics().get(i);
