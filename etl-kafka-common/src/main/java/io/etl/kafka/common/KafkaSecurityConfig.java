@@ -293,7 +293,8 @@ public record KafkaSecurityConfig(SecurityProtocol protocol, @Valid KafkaTlsConf
     /**
      * The kafka-clients properties for this section. Reads PEM certificate and key files when mutual TLS
      * uses them. With GSSAPI, sets the JVM-wide {@code java.security.krb5.conf} to {@code krb5_config_file}
-     * (once; a different file later is refused) and checks that the keytab holds the principal's keys.
+     * (once; a different file later is refused), checks that the keytab holds the principal's keys, and logs in
+     * once with them, so that a principal the KDC refuses fails here with its name.
      *
      * @param path the section's path, for problems
      * @throws ConfigException when a certificate, key or keytab file cannot be used, the keytab lacks the
@@ -344,6 +345,7 @@ public record KafkaSecurityConfig(SecurityProtocol protocol, @Valid KafkaTlsConf
                     KerberosSupport.useConfiguration(path + ".sasl.krb5_config_file", sasl.krb5ConfigFile());
                 }
                 KerberosSupport.requireKeysFor(path + ".sasl.principal", sasl.keytabFile(), sasl.principal());
+                KerberosSupport.requireLogin(path + ".sasl.principal", sasl.keytabFile(), sasl.principal());
                 props.put("sasl.kerberos.service.name", sasl.serviceName());
                 jaas.append(" useKeyTab=true storeKey=true");
                 jaasOption(jaas, "keyTab", sasl.keytabFile());

@@ -12,46 +12,88 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.common.config.types.Password;
 import org.apache.kafka.common.security.JaasContext;
-import org.apache.kerby.kerberos.kerb.crypto.EncryptionHandler;
-import org.apache.kerby.kerberos.kerb.keytab.Keytab;
-import org.apache.kerby.kerberos.kerb.keytab.KeytabEntry;
-import org.apache.kerby.kerberos.kerb.type.KerberosTime;
-import org.apache.kerby.kerberos.kerb.type.base.EncryptionType;
-import org.apache.kerby.kerberos.kerb.type.base.PrincipalName;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import org.apache.kerby.kerberos.kerb.server.SimpleKdcServer;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** GSSAPI in the typed section: checks, the mapping onto kafka-clients, the JVM-wide krb5 configuration. */
+/**
+ * GSSAPI in the typed section: checks, the mapping onto kafka-clients, the JVM-wide krb5 configuration, and
+ * the login made before any client, against an in-JVM KDC (Apache Kerby).
+ */
 class KerberosSecurityConfigTest {
 
     private static final String PATH = "sinks.eu.kafka.security";
 
     @TempDir
+    static Path kdcDir;
+    private static SimpleKdcServer kdc;
+    private static Path keytab;
+    private static Path krb5;
+
+    @TempDir
     Path dir;
-    private Path keytab;
-    private Path krb5;
     private String savedKrb5;
 
+    /** A real KDC, so that the one login the section makes before any client can succeed. */
+    @BeforeAll
+    static void startKdc() throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            port = socket.getLocalPort();
+        }
+        String before = System.getProperty(KerberosSupport.KRB5_CONF_PROPERTY);
+        kdc = new SimpleKdcServer();
+        kdc.setWorkDir(Files.createDirectories(kdcDir.resolve("kdc")).toFile());
+        kdc.setKdcRealm("EXAMPLE.COM");
+        kdc.setKdcHost("127.0.0.1");
+        kdc.setAllowUdp(false);
+        kdc.setKdcTcpPort(port);
+        kdc.init();
+        kdc.start();
+        restore(before); // Kerby sets the property to a file of its own
+        keytab = kdcDir.resolve("etl.keytab");
+        kdc.createPrincipal("etl@EXAMPLE.COM");
+        kdc.exportPrincipal("etl@EXAMPLE.COM", keytab.toFile());
+        krb5 = Files.writeString(kdcDir.resolve("krb5.conf"), """
+                [libdefaults]
+                  default_realm = EXAMPLE.COM
+                  udp_preference_limit = 1
+                [realms]
+                  EXAMPLE.COM = {
+                    kdc = 127.0.0.1:%d
+                  }
+                """.formatted(port));
+    }
+
+    @AfterAll
+    static void stopKdc() throws Exception {
+        if (kdc != null) {
+            kdc.stop();
+        }
+    }
+
     @BeforeEach
-    void files() throws Exception {
+    void clearProperty() {
         savedKrb5 = System.getProperty(KerberosSupport.KRB5_CONF_PROPERTY);
         System.clearProperty(KerberosSupport.KRB5_CONF_PROPERTY);
-        keytab = dir.resolve("etl.keytab");
-        Keytab tab = new Keytab();
-        tab.addEntry(new KeytabEntry(new PrincipalName("etl@EXAMPLE.COM"), new KerberosTime(), 1,
-                EncryptionHandler.string2Key("etl@EXAMPLE.COM", "pw", EncryptionType.AES128_CTS_HMAC_SHA1_96)));
-        tab.store(keytab.toFile());
-        krb5 = Files.writeString(dir.resolve("krb5.conf"), "[libdefaults]\n default_realm = EXAMPLE.COM\n");
     }
 
     @AfterEach
     void restoreProperty() {
-        if (savedKrb5 == null) {
+        restore(savedKrb5);
+    }
+
+    private static void restore(String value) {
+        if (value == null) {
             System.clearProperty(KerberosSupport.KRB5_CONF_PROPERTY);
         } else {
-            System.setProperty(KerberosSupport.KRB5_CONF_PROPERTY, savedKrb5);
+            System.setProperty(KerberosSupport.KRB5_CONF_PROPERTY, value);
         }
     }
 
@@ -87,11 +129,12 @@ class KerberosSecurityConfigTest {
     }
 
     @Test
-    void aDifferentServiceNameIsPassedOn() {
+    void aDifferentServiceNameIsPassedOnAndWithoutAFileTheJvmsConfigurationStays() {
+        System.setProperty(KerberosSupport.KRB5_CONF_PROPERTY, krb5.toString());
         KafkaSecurityConfig config = new KafkaSecurityConfig(SecurityProtocol.SASL_SSL, null,
                 KafkaSaslConfig.gssapi("etl@EXAMPLE.COM", keytab.toString(), "kafka-prod", null));
         assertThat(config.toClientProperties(PATH)).containsEntry("sasl.kerberos.service.name", "kafka-prod");
-        assertThat(System.getProperty("java.security.krb5.conf")).as("no krb5_config_file: the JVM's stays").isNull();
+        assertThat(System.getProperty("java.security.krb5.conf")).isEqualTo(krb5.toString());
     }
 
     @Test
@@ -114,6 +157,25 @@ class KerberosSecurityConfigTest {
         assertThat(e.problems()).singleElement().hasToString(PATH + ".sasl.principal: keytab " + keytab
                 + " holds no key for principal intruder@EXAMPLE.COM (check the principal's spelling and realm against"
                 + " the keytab, e.g. with klist -k)");
+    }
+
+    @Test
+    void aPrincipalTheKdcDoesNotKnowFailsAtTheFirstLoginNamingIt() throws Exception {
+        Path ghostKeytab = kdcDir.resolve("ghost.keytab");
+        kdc.createPrincipal("ghost@EXAMPLE.COM");
+        kdc.exportPrincipal("ghost@EXAMPLE.COM", ghostKeytab.toFile());
+        kdc.deletePrincipal("ghost@EXAMPLE.COM");
+        KafkaSecurityConfig config = new KafkaSecurityConfig(SecurityProtocol.SASL_PLAINTEXT, null,
+                KafkaSaslConfig.gssapi("ghost@EXAMPLE.COM", ghostKeytab.toString(), null, krb5.toString()));
+        assertThat(problems(config)).as("nothing a load-time check can see").isEmpty();
+
+        ConfigException e = catchThrowableOfType(ConfigException.class, () -> config.toClientProperties(PATH));
+
+        assertThat(e.problems()).singleElement().satisfies(p -> {
+            assertThat(p.path()).isEqualTo(PATH + ".sasl.principal");
+            assertThat(p.message()).startsWith("Kerberos login as ghost@EXAMPLE.COM with keytab " + ghostKeytab + " failed: ")
+                    .contains("Client not found in Kerberos database");
+        });
     }
 
     @Test

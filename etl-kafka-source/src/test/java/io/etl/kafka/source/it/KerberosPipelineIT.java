@@ -59,8 +59,12 @@ class KerberosPipelineIT {
     }
 
     private static String gssapi(String principal) {
+        return gssapi(principal, clientKeytab);
+    }
+
+    private static String gssapi(String principal, Path keytab) {
         return "{protocol: SASL_PLAINTEXT, sasl: {mechanism: GSSAPI, principal: \"%s\", keytab_file: \"%s\", krb5_config_file: \"%s\"}}"
-                .formatted(principal, clientKeytab, kdc.krb5Conf());
+                .formatted(principal, keytab, kdc.krb5Conf());
     }
 
     private static PipelineConfig config(String input, String output, String group, String sourcePrincipal,
@@ -133,6 +137,38 @@ class KerberosPipelineIT {
         assertThat(result.failure()).isInstanceOf(ConfigException.class)
                 .hasMessageContaining("sinks.out.kafka.security.sasl.principal")
                 .hasMessageContaining(wrong).hasMessageContaining(clientKeytab.toString());
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+    }
+
+    @Test
+    @Timeout(60)
+    void shouldFailFastNamingThePrincipalWhenTheKdcDoesNotKnowIt() {
+        String ghost = "ghost@" + TestKdc.REALM;
+        Path ghostKeytab = kdc.principalWithKeytab(ghost, "ghost.keytab");
+        kdc.deletePrincipal(ghost);
+        String input = Delivery.unique("krb-in");
+        kafka.createTopic(input, 1);
+        PipelineConfig config = PipelineConfig.parse("""
+                source:
+                  orders:
+                    kafka:
+                      brokers: "%s"
+                      topics: [%s]
+                      group_id: %s
+                      startup_timeout: 10s
+                      security: %s
+                sinks:
+                  out: {kafka: {brokers: "%s", topic: %s, security: %s}}
+                """.formatted(kafka.kerberosBootstrapServers(), input, Delivery.unique("g"), gssapi(CLIENT),
+                kafka.kerberosBootstrapServers(), input, gssapi(ghost, ghostKeytab)), n -> null);
+        long started = System.nanoTime();
+
+        PipelineResult result = Pipelines.copy(config).start(config, new SimpleMeterRegistry()).result()
+                .orTimeout(30, TimeUnit.SECONDS).join();
+
+        assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
+        assertThat(result.failure()).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("sinks.out.kafka.security").hasMessageContaining(ghost);
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
     }
 }

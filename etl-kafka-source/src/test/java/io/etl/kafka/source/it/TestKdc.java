@@ -89,6 +89,15 @@ final class TestKdc implements AutoCloseable {
         return keytab;
     }
 
+    /** Removes {@code principal} from the KDC; keytabs made before keep its keys. */
+    void deletePrincipal(String principal) {
+        try {
+            kdc.deletePrincipal(principal);
+        } catch (KrbException e) {
+            throw new IllegalStateException("cannot delete principal " + principal, e);
+        }
+    }
+
     @Override
     public void close() {
         try {
