@@ -478,6 +478,11 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
     @Override
     public void close(Duration timeout) {
         closing = true;
+        if (clientMetrics != null) {
+            // first, so the binder's refresh never reads a closed consumer
+            clientMetrics.close();
+            clientMetrics = null;
+        }
         try {
             if (consumer != null) {
                 consumer.close(CloseOptions.timeout(timeout)
@@ -485,10 +490,6 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
                 LOG.info("source '{}': left group '{}'", name, config.groupId());
             }
         } finally {
-            if (clientMetrics != null) {
-                clientMetrics.close();
-                clientMetrics = null;
-            }
             if (registry != null) {
                 gauges.forEach(registry::remove);
                 gauges.clear();
