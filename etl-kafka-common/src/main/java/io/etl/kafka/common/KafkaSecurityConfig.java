@@ -29,6 +29,11 @@ import java.util.Set;
  *   sasl: {mechanism: SCRAM-SHA-512, username: etl, password: "${KAFKA_PASSWORD}"}
  * }</pre>
  *
+ * <p>SASL mechanisms: PLAIN, SCRAM-SHA-256/512, OAUTHBEARER, GSSAPI (Kerberos, with a keytab) and
+ * AWS_MSK_IAM (needs {@value #AWS_MSK_IAM_ARTIFACT} on the class path). GSSAPI's {@code krb5_config_file}
+ * sets the JVM-wide system property {@code java.security.krb5.conf}; a second, different file in the same
+ * JVM is refused.
+ *
  * <p>{@link #toString()} never shows a password, key password or client secret.
  *
  * @param protocol PLAINTEXT (default), SSL, SASL_PLAINTEXT or SASL_SSL
