@@ -24,8 +24,10 @@ import java.util.Optional;
  * @param brokerProperties extra {@code server.properties} entries
  * @param security         how the client listener is secured, or {@code null} for plaintext
  * @param startupTimeout   how long to wait for the broker to become ready
+ * @param kerberos         an extra GSSAPI listener (forked brokers only), or {@code null}
  */
-public record BrokerOptions(Map<String, String> brokerProperties, BrokerSecurity security, Duration startupTimeout) {
+public record BrokerOptions(Map<String, String> brokerProperties, BrokerSecurity security, Duration startupTimeout,
+                            KerberosListener kerberos) {
 
     /** Default time to wait for a broker to answer {@code describeCluster}. */
     public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(60);
@@ -35,6 +37,11 @@ public record BrokerOptions(Map<String, String> brokerProperties, BrokerSecurity
         brokerProperties = Collections.unmodifiableMap(
                 new LinkedHashMap<>(brokerProperties == null ? Map.of() : brokerProperties));
         startupTimeout = startupTimeout == null ? DEFAULT_STARTUP_TIMEOUT : startupTimeout;
+    }
+
+    /** Options without a Kerberos listener. */
+    public BrokerOptions(Map<String, String> brokerProperties, BrokerSecurity security, Duration startupTimeout) {
+        this(brokerProperties, security, startupTimeout, null);
     }
 
     /** @return plaintext, no extra properties, default timeout */
@@ -62,7 +69,7 @@ public record BrokerOptions(Map<String, String> brokerProperties, BrokerSecurity
     public BrokerOptions withBrokerProperty(String key, String value) {
         Map<String, String> copy = new LinkedHashMap<>(brokerProperties);
         copy.put(key, value);
-        return new BrokerOptions(copy, security, startupTimeout);
+        return new BrokerOptions(copy, security, startupTimeout, kerberos);
     }
 
     /** Builds {@link BrokerOptions}. */
@@ -70,6 +77,7 @@ public record BrokerOptions(Map<String, String> brokerProperties, BrokerSecurity
         private final Map<String, String> brokerProperties = new LinkedHashMap<>();
         private BrokerSecurity security;
         private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
+        private KerberosListener kerberos;
 
         private Builder() {
         }
@@ -119,9 +127,20 @@ public record BrokerOptions(Map<String, String> brokerProperties, BrokerSecurity
             return this;
         }
 
+        /**
+         * Adds a {@code SASL_PLAINTEXT}/{@code GSSAPI} listener (forked brokers only); see {@link KerberosListener}.
+         *
+         * @param listener the broker's Kerberos identity and the KDC's configuration
+         * @return this builder
+         */
+        public Builder kerberos(KerberosListener listener) {
+            this.kerberos = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
         /** @return the options */
         public BrokerOptions build() {
-            return new BrokerOptions(brokerProperties, security, startupTimeout);
+            return new BrokerOptions(brokerProperties, security, startupTimeout, kerberos);
         }
     }
 }

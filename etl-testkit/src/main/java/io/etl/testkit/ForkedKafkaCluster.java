@@ -88,4 +88,11 @@ public interface ForkedKafkaCluster extends KafkaTestCluster {
      * @return the file the node's stdout and stderr go to
      */
     Path logFile(int nodeId);
+
+    /**
+     * @return the bootstrap servers of the {@code SASL_PLAINTEXT}/{@code GSSAPI} listener
+     *         ({@code localhost:<port>,...})
+     * @throws IllegalStateException when the brokers were started without {@link BrokerOptions.Builder#kerberos}
+     */
+    String kerberosBootstrapServers();
 }

@@ -29,6 +29,11 @@ import java.util.Set;
  *   sasl: {mechanism: SCRAM-SHA-512, username: etl, password: "${KAFKA_PASSWORD}"}
  * }</pre>
  *
+ * <p>SASL mechanisms: PLAIN, SCRAM-SHA-256/512, OAUTHBEARER, GSSAPI (Kerberos, with a keytab) and
+ * AWS_MSK_IAM (needs {@value #AWS_MSK_IAM_ARTIFACT} on the class path). GSSAPI's {@code krb5_config_file}
+ * sets the JVM-wide system property {@code java.security.krb5.conf}; a second, different file in the same
+ * JVM is refused.
+ *
  * <p>{@link #toString()} never shows a password, key password or client secret.
  *
  * @param protocol PLAINTEXT (default), SSL, SASL_PLAINTEXT or SASL_SSL
@@ -42,6 +47,9 @@ public record KafkaSecurityConfig(SecurityProtocol protocol, @Valid KafkaTlsConf
 
     private static final String OAUTH_CALLBACK_HANDLER =
             "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler";
+    /** Maven coordinates of the jar AWS_MSK_IAM needs, named in the error when it is missing. */
+    public static final String AWS_MSK_IAM_ARTIFACT = "software.amazon.msk:aws-msk-iam-auth";
+    static final String AWS_MSK_IAM_CALLBACK_HANDLER = "software.amazon.msk.auth.iam.IAMClientCallbackHandler";
 
     public KafkaSecurityConfig {
         protocol = protocol == null ? DEFAULT_PROTOCOL : protocol;
@@ -124,22 +132,99 @@ public record KafkaSecurityConfig(SecurityProtocol protocol, @Valid KafkaTlsConf
     private void checkSasl(String path, List<ConfigProblem> problems) {
         if (sasl.mechanism() == null) {
             problems.add(new ConfigProblem(path + ".mechanism",
-                    "is required (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512 or OAUTHBEARER)"));
+                    "is required (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER, GSSAPI or AWS_MSK_IAM)"));
             return;
         }
-        if (sasl.mechanism() == SaslMechanism.OAUTHBEARER) {
+        SaslMechanism m = sasl.mechanism();
+        boolean password = m == SaslMechanism.PLAIN || m == SaslMechanism.SCRAM_SHA_256 || m == SaslMechanism.SCRAM_SHA_512;
+        boolean oauth = m == SaslMechanism.OAUTHBEARER;
+        boolean kerberos = m == SaslMechanism.GSSAPI;
+        boolean iam = m == SaslMechanism.AWS_MSK_IAM;
+        if (password) {
+            requireSet(path, "username", sasl.username(), problems);
+            requireSet(path, "password", sasl.password(), problems);
+        } else {
+            rejectSet(path, "username", sasl.username(), problems);
+            rejectSet(path, "password", sasl.password(), problems);
+        }
+        if (oauth) {
             requireSet(path, "token_endpoint_url", sasl.tokenEndpointUrl(), problems);
             requireSet(path, "client_id", sasl.clientId(), problems);
             requireSet(path, "client_secret", sasl.clientSecret(), problems);
-            rejectSet(path, "username", sasl.username(), problems);
-            rejectSet(path, "password", sasl.password(), problems);
         } else {
-            requireSet(path, "username", sasl.username(), problems);
-            requireSet(path, "password", sasl.password(), problems);
             rejectSet(path, "token_endpoint_url", sasl.tokenEndpointUrl(), problems);
             rejectSet(path, "client_id", sasl.clientId(), problems);
             rejectSet(path, "client_secret", sasl.clientSecret(), problems);
             rejectSet(path, "scope", sasl.scope(), problems);
+        }
+        if (kerberos) {
+            requireSet(path, "principal", sasl.principal(), problems);
+            requireSet(path, "keytab_file", sasl.keytabFile(), problems);
+            requireSet(path, "service_name", sasl.serviceName(), problems);
+            readable(path + ".keytab_file", sasl.keytabFile(), problems);
+            readable(path + ".krb5_config_file", sasl.krb5ConfigFile(), problems);
+            if (sasl.krb5ConfigFile() != null) {
+                KerberosSupport.conflict(sasl.krb5ConfigFile())
+                        .ifPresent(why -> problems.add(new ConfigProblem(path + ".krb5_config_file", why)));
+            }
+        } else {
+            rejectSet(path, "principal", sasl.principal(), problems);
+            rejectSet(path, "keytab_file", sasl.keytabFile(), problems);
+            rejectSet(path, "service_name", sasl.serviceName(), problems);
+            rejectSet(path, "krb5_config_file", sasl.krb5ConfigFile(), problems);
+        }
+        if (iam) {
+            if (protocol != SecurityProtocol.SASL_SSL) {
+                problems.add(new ConfigProblem(path + ".mechanism", "AWS_MSK_IAM needs protocol SASL_SSL (protocol is "
+                        + protocol + ")"));
+            }
+            if (!awsMskIamAvailable()) {
+                problems.add(new ConfigProblem(path + ".mechanism", awsMskIamMissing()));
+            }
+            if (sasl.awsRoleArn() == null) {
+                rejectSet(path, "aws_role_session_name", sasl.awsRoleSessionName(), "is only used with aws_role_arn",
+                        problems);
+                rejectSet(path, "aws_sts_region", sasl.awsStsRegion(), "is only used with aws_role_arn", problems);
+            }
+        } else {
+            rejectSet(path, "aws_role_arn", sasl.awsRoleArn(), problems);
+            rejectSet(path, "aws_role_session_name", sasl.awsRoleSessionName(), problems);
+            rejectSet(path, "aws_sts_region", sasl.awsStsRegion(), problems);
+            rejectSet(path, "aws_profile_name", sasl.awsProfileName(), problems);
+        }
+    }
+
+    private static void readable(String path, String file, List<ConfigProblem> problems) {
+        if (file != null && !file.isBlank() && !Files.isReadable(Path.of(file))) {
+            problems.add(new ConfigProblem(path, "cannot read file " + file));
+        }
+    }
+
+    /** Whether the AWS_MSK_IAM login module is on the class path. */
+    static boolean awsMskIamAvailable() {
+        for (ClassLoader loader : new ClassLoader[] {Thread.currentThread().getContextClassLoader(),
+                KafkaSecurityConfig.class.getClassLoader()}) {
+            if (loader == null) {
+                continue;
+            }
+            try {
+                Class.forName(SaslMechanism.AWS_MSK_IAM.loginModule(), false, loader);
+                return true;
+            } catch (ClassNotFoundException | LinkageError e) {
+                // try the next loader
+            }
+        }
+        return false;
+    }
+
+    private static String awsMskIamMissing() {
+        return "AWS_MSK_IAM needs " + AWS_MSK_IAM_ARTIFACT + " on the class path (class "
+                + SaslMechanism.AWS_MSK_IAM.loginModule() + " not found); add that dependency to the application";
+    }
+
+    private void rejectSet(String path, String key, String value, String why, List<ConfigProblem> problems) {
+        if (value != null) {
+            problems.add(new ConfigProblem(path + "." + key, why));
         }
     }
 
@@ -195,6 +280,12 @@ public record KafkaSecurityConfig(SecurityProtocol protocol, @Valid KafkaTlsConf
                 keys.add("sasl.login.callback.handler.class");
                 keys.add("sasl.oauthbearer.token.endpoint.url");
             }
+            if (sasl.mechanism() == SaslMechanism.GSSAPI) {
+                keys.add("sasl.kerberos.service.name");
+            }
+            if (sasl.mechanism() == SaslMechanism.AWS_MSK_IAM) {
+                keys.add("sasl.client.callback.handler.class");
+            }
         }
         return keys;
     }
@@ -206,10 +297,13 @@ public record KafkaSecurityConfig(SecurityProtocol protocol, @Valid KafkaTlsConf
 
     /**
      * The kafka-clients properties for this section. Reads PEM certificate and key files when mutual TLS
-     * uses them.
+     * uses them. With GSSAPI, sets the JVM-wide {@code java.security.krb5.conf} to {@code krb5_config_file}
+     * (once; a different file later is refused), checks that the keytab holds the principal's keys, and logs in
+     * once with them, so that a principal the KDC refuses fails here with its name.
      *
      * @param path the section's path, for problems
-     * @throws ConfigException when a certificate or key file cannot be read
+     * @throws ConfigException when a certificate, key or keytab file cannot be used, the keytab lacks the
+     *                         principal, another krb5 configuration is in use, or the AWS_MSK_IAM jar is missing
      */
     public Map<String, Object> toClientProperties(String path) {
         Map<String, Object> props = new LinkedHashMap<>();
@@ -251,6 +345,33 @@ public record KafkaSecurityConfig(SecurityProtocol protocol, @Valid KafkaTlsConf
                 if (sasl.scope() != null) {
                     jaasOption(jaas, "scope", sasl.scope());
                 }
+            } else if (sasl.mechanism() == SaslMechanism.GSSAPI) {
+                if (sasl.krb5ConfigFile() != null) {
+                    KerberosSupport.useConfiguration(path + ".sasl.krb5_config_file", sasl.krb5ConfigFile());
+                }
+                KerberosSupport.requireKeysFor(path + ".sasl.principal", sasl.keytabFile(), sasl.principal());
+                KerberosSupport.requireLogin(path + ".sasl.principal", sasl.keytabFile(), sasl.principal());
+                props.put("sasl.kerberos.service.name", sasl.serviceName());
+                jaas.append(" useKeyTab=true storeKey=true");
+                jaasOption(jaas, "keyTab", sasl.keytabFile());
+                jaasOption(jaas, "principal", sasl.principal());
+            } else if (sasl.mechanism() == SaslMechanism.AWS_MSK_IAM) {
+                if (!awsMskIamAvailable()) {
+                    throw ConfigException.of(path + ".sasl.mechanism", awsMskIamMissing());
+                }
+                props.put("sasl.client.callback.handler.class", AWS_MSK_IAM_CALLBACK_HANDLER);
+                if (sasl.awsRoleArn() != null) {
+                    jaasOption(jaas, "awsRoleArn", sasl.awsRoleArn());
+                }
+                if (sasl.awsRoleSessionName() != null) {
+                    jaasOption(jaas, "awsRoleSessionName", sasl.awsRoleSessionName());
+                }
+                if (sasl.awsStsRegion() != null) {
+                    jaasOption(jaas, "awsStsRegion", sasl.awsStsRegion());
+                }
+                if (sasl.awsProfileName() != null) {
+                    jaasOption(jaas, "awsProfileName", sasl.awsProfileName());
+                }
             } else {
                 jaasOption(jaas, "username", sasl.username());
                 jaasOption(jaas, "password", sasl.password());
@@ -262,15 +383,20 @@ public record KafkaSecurityConfig(SecurityProtocol protocol, @Valid KafkaTlsConf
 
     /**
      * The principal the brokers will see, when the section says it: {@code User:<username>} for PLAIN and
-     * SCRAM, the OAuth client id for OAUTHBEARER.
+     * SCRAM, the OAuth client id for OAUTHBEARER, the Kerberos principal for GSSAPI, the role or profile for
+     * AWS_MSK_IAM.
      */
     public Optional<String> principal() {
         if (sasl == null || sasl.mechanism() == null) {
             return Optional.empty();
         }
-        return sasl.mechanism() == SaslMechanism.OAUTHBEARER
-                ? Optional.ofNullable(sasl.clientId()).map(id -> "client " + id)
-                : Optional.ofNullable(sasl.username()).map(u -> "User:" + u);
+        return switch (sasl.mechanism()) {
+            case OAUTHBEARER -> Optional.ofNullable(sasl.clientId()).map(id -> "client " + id);
+            case GSSAPI -> Optional.ofNullable(sasl.principal()).map(p -> "Kerberos principal " + p);
+            case AWS_MSK_IAM -> Optional.of(sasl.awsRoleArn() != null ? "role " + sasl.awsRoleArn()
+                    : sasl.awsProfileName() != null ? "AWS profile " + sasl.awsProfileName() : "the default AWS credentials");
+            default -> Optional.ofNullable(sasl.username()).map(u -> "User:" + u);
+        };
     }
 
     /** Appends {@code name="value"} with {@code \} and {@code "} escaped, as the JAAS parser expects. */

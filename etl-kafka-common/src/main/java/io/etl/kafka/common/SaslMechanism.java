@@ -18,7 +18,14 @@ public enum SaslMechanism {
     /** Salted challenge-response with SHA-512. */
     SCRAM_SHA_512("SCRAM-SHA-512", "org.apache.kafka.common.security.scram.ScramLoginModule"),
     /** OAuth 2 bearer tokens obtained with the client-credentials grant from a token endpoint. */
-    OAUTHBEARER("OAUTHBEARER", "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule");
+    OAUTHBEARER("OAUTHBEARER", "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginModule"),
+    /** Kerberos: a principal logs in with the keys of a keytab. */
+    GSSAPI("GSSAPI", "com.sun.security.auth.module.Krb5LoginModule"),
+    /**
+     * Amazon MSK's IAM access control; the login module comes from {@code software.amazon.msk:aws-msk-iam-auth},
+     * an optional dependency the application adds.
+     */
+    AWS_MSK_IAM("AWS_MSK_IAM", "software.amazon.msk.auth.iam.IAMLoginModule");
 
     private final String kafkaName;
     private final String loginModule;
@@ -48,7 +55,7 @@ public enum SaslMechanism {
     public static SaslMechanism of(String text) {
         String normalized = text == null ? "" : text.trim().toUpperCase(Locale.ROOT).replace('_', '-');
         for (SaslMechanism m : values()) {
-            if (m.kafkaName.equals(normalized)) {
+            if (m.kafkaName.replace('_', '-').equals(normalized)) {
                 return m;
             }
         }

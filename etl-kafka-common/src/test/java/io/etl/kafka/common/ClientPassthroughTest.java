@@ -47,4 +47,42 @@ class ClientPassthroughTest {
         assertThat(consumer.isKnown("linger.ms")).isFalse();
         assertThat(producer.isKnown("linger.ms")).isTrue();
     }
+
+    @Test
+    void librdkafkaNameIsAProblemNamingTheJavaProperty() {
+        assertThat(problems(Map.of("queue.buffering.max.kbytes", "1024", "message.send.max.retries", "3"), Set.of()))
+                .containsExactly(
+                        "sinks.eu.kafka.producer.message.send.max.retries: is a librdkafka property the Java producer"
+                                + " does not know; use the Java client's retries",
+                        "sinks.eu.kafka.producer.queue.buffering.max.kbytes: is a librdkafka property the Java producer"
+                                + " does not know; use buffer.memory (in bytes)");
+        assertThat(ClientPassthrough.consumer(Map.of()).check(Map.of("fetch.wait.max.ms", "100"), "source.in.kafka.consumer",
+                Set.of())).singleElement().hasToString("source.in.kafka.consumer.fetch.wait.max.ms: is a librdkafka"
+                + " property the Java consumer does not know; use the Java client's fetch.max.wait.ms");
+    }
+
+    @Test
+    void librdkafkaNamesAreNamesTheJavaClientsDoNotKnow() {
+        ClientPassthrough consumer = ClientPassthrough.consumer(Map.of());
+        assertThat(LibrdkafkaNames.producer().keySet()).isNotEmpty().noneMatch(producer::isKnown);
+        assertThat(LibrdkafkaNames.consumer().keySet()).isNotEmpty().noneMatch(consumer::isKnown);
+    }
+
+    @Test
+    void valueOfTheWrongTypeIsAProblemWithTheKeyPath() {
+        assertThat(problems(Map.of("retries", "x", "batch.size", "16384"), Set.of())).containsExactly(
+                "sinks.eu.kafka.producer.retries: invalid value 'x' (expected int, [0,...,2147483647])");
+    }
+
+    @Test
+    void valueOutOfRangeOrNotAnAllowedValueIsAProblem() {
+        assertThat(problems(Map.of("retries", "-1", "partitioner.ignore.keys", "maybe", "buffer.memory", "1024"),
+                Set.of())).containsExactly(
+                "sinks.eu.kafka.producer.partitioner.ignore.keys: invalid value 'maybe' (expected boolean)",
+                "sinks.eu.kafka.producer.retries: invalid value '-1' (expected int, [0,...,2147483647])");
+        assertThat(ClientPassthrough.consumer(Map.of()).check(Map.of("isolation.level", "dirty"),
+                "source.in.kafka.consumer", Set.of())).singleElement().asString()
+                .startsWith("source.in.kafka.consumer.isolation.level: invalid value 'dirty' (expected string, ")
+                .contains("read_committed");
+    }
 }

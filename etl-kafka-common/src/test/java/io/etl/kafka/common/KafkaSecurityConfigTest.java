@@ -81,9 +81,9 @@ class KafkaSecurityConfigTest {
                 .contains("clientId=\"etl\"", "clientSecret=\"s3cret\"", "scope=\"kafka\"");
         assertThat(problems(new KafkaSecurityConfig(SecurityProtocol.SASL_SSL, null,
                 new KafkaSaslConfig(SaslMechanism.OAUTHBEARER, "u", null, null, "etl", null, null)))).containsExactly(
+                "sinks.eu.kafka.security.sasl.username: is not used with mechanism OAUTHBEARER",
                 "sinks.eu.kafka.security.sasl.token_endpoint_url: is required with mechanism OAUTHBEARER",
-                "sinks.eu.kafka.security.sasl.client_secret: is required with mechanism OAUTHBEARER",
-                "sinks.eu.kafka.security.sasl.username: is not used with mechanism OAUTHBEARER");
+                "sinks.eu.kafka.security.sasl.client_secret: is required with mechanism OAUTHBEARER");
     }
 
     @Test
@@ -119,6 +119,36 @@ class KafkaSecurityConfigTest {
     void mechanismParsesLeniently() {
         assertThat(SaslMechanism.of("scram_sha_256")).isEqualTo(SaslMechanism.SCRAM_SHA_256);
         assertThat(SaslMechanism.of("PLAIN")).isEqualTo(SaslMechanism.PLAIN);
-        assertThatThrownBy(() -> SaslMechanism.of("GSSAPI")).hasMessageContaining("expected one of PLAIN");
+        assertThat(SaslMechanism.of("gssapi")).isEqualTo(SaslMechanism.GSSAPI);
+        assertThat(SaslMechanism.of("AWS_MSK_IAM")).isEqualTo(SaslMechanism.AWS_MSK_IAM);
+        assertThat(SaslMechanism.of("aws-msk-iam")).isEqualTo(SaslMechanism.AWS_MSK_IAM);
+        assertThatThrownBy(() -> SaslMechanism.of("KERBEROS")).hasMessageContaining("expected one of PLAIN")
+                .hasMessageContaining("GSSAPI").hasMessageContaining("AWS_MSK_IAM");
+    }
+
+    @Test
+    void awsMskIamWithoutItsJarIsAConfigErrorNamingTheArtifact() {
+        // this module's test class path deliberately lacks software.amazon.msk:aws-msk-iam-auth
+        KafkaSecurityConfig config = new KafkaSecurityConfig(SecurityProtocol.SASL_SSL, null,
+                KafkaSaslConfig.awsMskIam("arn:aws:iam::123456789012:role/etl", null));
+        assertThat(problems(config)).containsExactly("sinks.eu.kafka.security.sasl.mechanism: AWS_MSK_IAM needs"
+                + " software.amazon.msk:aws-msk-iam-auth on the class path (class"
+                + " software.amazon.msk.auth.iam.IAMLoginModule not found); add that dependency to the application");
+        assertThatThrownBy(() -> config.toClientProperties("sinks.eu.kafka.security"))
+                .isInstanceOf(io.etl.core.error.ConfigException.class)
+                .hasMessageContaining("sinks.eu.kafka.security.sasl.mechanism")
+                .hasMessageContaining(KafkaSecurityConfig.AWS_MSK_IAM_ARTIFACT);
+    }
+
+    @Test
+    void awsMskIamNeedsSaslSslAndRoleOnlyOptionsNeedARole() {
+        KafkaSecurityConfig config = new KafkaSecurityConfig(SecurityProtocol.SASL_PLAINTEXT, null,
+                new KafkaSaslConfig(SaslMechanism.AWS_MSK_IAM, "u", null, null, null, null, null, null, null, null, null,
+                        null, "etl-session", "eu-west-1", null));
+        assertThat(problems(config)).contains(
+                "sinks.eu.kafka.security.sasl.username: is not used with mechanism AWS_MSK_IAM",
+                "sinks.eu.kafka.security.sasl.mechanism: AWS_MSK_IAM needs protocol SASL_SSL (protocol is SASL_PLAINTEXT)",
+                "sinks.eu.kafka.security.sasl.aws_role_session_name: is only used with aws_role_arn",
+                "sinks.eu.kafka.security.sasl.aws_sts_region: is only used with aws_role_arn");
     }
 }

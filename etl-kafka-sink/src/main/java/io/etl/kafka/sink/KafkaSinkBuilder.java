@@ -37,8 +37,11 @@ public interface KafkaSinkBuilder {
 
     /**
      * A JSON envelope {@code {operation, id, idempotencyKey, document, metadata{topic, partition, offset,
-     * timestamp}}} keyed by the id; a delete is a tombstone whose context travels in the headers
+     * timestamp}, annotations}} keyed by the id; a delete is a tombstone whose context travels in the headers
      * {@code etl.operation}, {@code etl.source} and {@code etl.idempotency-key} (present on every message).
+     * {@code annotations} holds the sink section's static {@code annotations} and is left out when there are
+     * none. The idempotency key is {@code <source topic>:<partition>:<offset>:<output index>}: the same on every
+     * replay of the same input through a deterministic chain.
      */
     <T> Sink<Change<T>, KafkaMessage> encoderEnvelope();
 

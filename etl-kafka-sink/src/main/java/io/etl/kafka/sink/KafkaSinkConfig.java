@@ -36,6 +36,8 @@ import java.util.Map;
  * @param adminTimeout       bound of the startup connectivity check and of topic creation
  * @param security           typed TLS/SASL settings; absent means PLAINTEXT unless the passthrough says otherwise
  * @param producer           kafka-clients producer properties applied after validation (see the denylist)
+ * @param annotations        static key/values the envelope encoder echoes in every envelope value, as
+ *                           {@code "annotations": {...}} (other encoders do not use them)
  */
 public record KafkaSinkConfig(@NotBlank String brokers,
                               @NotBlank String topic,
@@ -47,7 +49,8 @@ public record KafkaSinkConfig(@NotBlank String brokers,
                               List<@Valid TopicSpec> topics,
                               Duration adminTimeout,
                               @Valid KafkaSecurityConfig security,
-                              Map<String, String> producer) {
+                              Map<String, String> producer,
+                              Map<String, String> annotations) {
 
     public static final Duration DEFAULT_DELIVERY_TIMEOUT = Duration.ofSeconds(30);
     /** 1MB, decimal: 1,000,000 bytes. */
@@ -66,46 +69,54 @@ public record KafkaSinkConfig(@NotBlank String brokers,
         topics = topics == null ? List.of() : List.copyOf(topics);
         adminTimeout = adminTimeout == null ? DEFAULT_ADMIN_TIMEOUT : adminTimeout;
         producer = io.etl.core.config.Secrets.protect(producer == null ? Map.of() : producer);
+        annotations = annotations == null ? Map.of()
+                : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(annotations));
     }
 
     /** Defaults for everything but the brokers and the topic. */
     public static KafkaSinkConfig of(String brokers, String topic) {
-        return new KafkaSinkConfig(brokers, topic, null, null, null, null, null, null, null, null, null);
+        return new KafkaSinkConfig(brokers, topic, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** A copy with another passthrough map. */
     public KafkaSinkConfig withProducer(Map<String, String> value) {
         return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, statisticsInterval, compression,
-                linger, topics, adminTimeout, security, value);
+                linger, topics, adminTimeout, security, value, annotations);
     }
 
     /** A copy with another security section. */
     public KafkaSinkConfig withSecurity(KafkaSecurityConfig value) {
         return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, statisticsInterval, compression,
-                linger, topics, adminTimeout, value, producer);
+                linger, topics, adminTimeout, value, producer, annotations);
     }
 
     /** A copy with another statistics interval. */
     public KafkaSinkConfig withStatisticsInterval(Duration value) {
         return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, value,
-                compression, linger, topics, adminTimeout, security, producer);
+                compression, linger, topics, adminTimeout, security, producer, annotations);
     }
 
     /** A copy with another size limit. */
     public KafkaSinkConfig withMaxMessageBytes(DataSize value) {
         return new KafkaSinkConfig(brokers, topic, deliveryTimeout, value, statisticsInterval, compression, linger,
-                topics, adminTimeout, security, producer);
+                topics, adminTimeout, security, producer, annotations);
     }
 
     /** A copy with topics to create at startup. */
     public KafkaSinkConfig withTopics(List<TopicSpec> value) {
         return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, statisticsInterval, compression,
-                linger, value, adminTimeout, security, producer);
+                linger, value, adminTimeout, security, producer, annotations);
     }
 
     /** A copy with another delivery timeout. */
     public KafkaSinkConfig withDeliveryTimeout(Duration value) {
         return new KafkaSinkConfig(brokers, topic, value, maxMessageBytes, statisticsInterval, compression, linger,
-                topics, adminTimeout, security, producer);
+                topics, adminTimeout, security, producer, annotations);
+    }
+
+    /** A copy with envelope annotations. */
+    public KafkaSinkConfig withAnnotations(Map<String, String> value) {
+        return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, statisticsInterval, compression,
+                linger, topics, adminTimeout, security, producer, value);
     }
 }

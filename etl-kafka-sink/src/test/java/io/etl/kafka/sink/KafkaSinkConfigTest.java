@@ -107,6 +107,35 @@ class KafkaSinkConfigTest {
     }
 
     @Test
+    void librdkafkaNamesAPortedConfigCarriesAreDeniedWithTheTypedReplacement() {
+        assertThat(ProducerSettings.DENIED.get("statistics.interval.ms")).contains("'statistics_interval'");
+        assertThat(ProducerSettings.DENIED.get("message.timeout.ms")).contains("'delivery_timeout'");
+        assertThat(ProducerSettings.DENIED.get("queue.buffering.max.ms")).contains("'linger'");
+        assertThat(ProducerSettings.DENIED.get("message.max.bytes")).contains("'max_message_bytes'");
+        assertThat(ProducerSettings.DENIED.get("request.required.acks")).contains("at-most-once");
+        assertThat(ProducerSettings.DENIED.get("delivery.report.only.error")).contains("acknowledge");
+        assertThat(ProducerSettings.DENIED.get("enable.gapless.guarantee")).contains("retry");
+        assertThat(problems("sinks: {eu: {kafka: {brokers: b, topic: t, producer: {batch.num.messages: '500'}}}}"))
+                .containsExactly("sinks.eu.kafka.producer.batch.num.messages: is a librdkafka property the Java"
+                        + " producer does not know; use batch.size (in bytes) for the producer, batch.max_records for"
+                        + " the framework batch");
+    }
+
+    @Test
+    void passthroughValuesAreCheckedAgainstTheProducersOwnDefinitions() {
+        assertThat(problems("""
+                sinks:
+                  eu:
+                    kafka:
+                      brokers: b
+                      topic: t
+                      producer: {retries: "x", batch.size: "-5", buffer.memory: "1048576"}
+                """)).containsExactly(
+                "sinks.eu.kafka.producer.batch.size: invalid value '-5' (expected int, [0,...])",
+                "sinks.eu.kafka.producer.retries: invalid value 'x' (expected int, [0,...,2147483647])");
+    }
+
+    @Test
     void dumpingALoadedConfigNeverShowsAPassthroughSecret() {
         PipelineConfig config = PipelineConfig.parse("""
                 sinks:

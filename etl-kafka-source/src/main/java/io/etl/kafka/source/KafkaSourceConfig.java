@@ -52,6 +52,8 @@ import java.util.Map;
  * @param sessionTimeout   how long the group waits for a silent instance before moving its partitions
  *                         (classic group protocol; with {@code group.protocol: consumer} the broker decides)
  * @param startupTimeout   bound of the connectivity check made before subscribing
+ * @param statisticsInterval how often the consumer's own metrics are refreshed into the
+ *                         {@code etl_kafka_source_*} meters ({@code 0s} registers none)
  * @param security         TLS and SASL settings, shared in shape with the Kafka sink; absent means
  *                         PLAINTEXT unless the {@code consumer} passthrough sets {@code security.protocol},
  *                         {@code ssl.*} and {@code sasl.*} itself (set each property in one place only)
@@ -68,6 +70,7 @@ public record KafkaSourceConfig(@NotBlank String brokers,
                                 Duration revokeTimeout,
                                 Duration sessionTimeout,
                                 Duration startupTimeout,
+                                Duration statisticsInterval,
                                 @Valid KafkaSecurityConfig security,
                                 Map<String, String> consumer) {
 
@@ -77,6 +80,7 @@ public record KafkaSourceConfig(@NotBlank String brokers,
     public static final Duration DEFAULT_REVOKE_TIMEOUT = Duration.ofSeconds(10);
     public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(10);
     public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_STATISTICS_INTERVAL = Duration.ofSeconds(5);
 
     /**
      * Consumer properties the {@code consumer} passthrough may not set, with the reason given to the user.
@@ -90,7 +94,13 @@ public record KafkaSourceConfig(@NotBlank String brokers,
             "key.deserializer", "keys stay bytes in RecordMeta",
             "value.deserializer", "payloads are decoded by the source's decoder (bytes(), string(), json(..), decoder(..))",
             "max.poll.records", "set max_poll_records instead",
-            "session.timeout.ms", "set session_timeout instead");
+            "session.timeout.ms", "set session_timeout instead",
+            "metadata.broker.list", "set brokers instead (metadata.broker.list is librdkafka's alias of"
+                    + " bootstrap.servers)",
+            "statistics.interval.ms", "set statistics_interval instead, which refreshes the etl_kafka_source_*"
+                    + " meters (librdkafka's name; the Java consumer has no statistics callback)",
+            "enable.auto.offset.store", "the pipeline stores and commits offsets itself, only behind durable output"
+                    + " (librdkafka's name)");
 
     /** Where a partition without a committed offset starts reading. */
     public enum AutoOffsetReset {
@@ -110,6 +120,7 @@ public record KafkaSourceConfig(@NotBlank String brokers,
         revokeTimeout = revokeTimeout == null ? DEFAULT_REVOKE_TIMEOUT : revokeTimeout;
         sessionTimeout = sessionTimeout == null ? DEFAULT_SESSION_TIMEOUT : sessionTimeout;
         startupTimeout = startupTimeout == null ? DEFAULT_STARTUP_TIMEOUT : startupTimeout;
+        statisticsInterval = statisticsInterval == null ? DEFAULT_STATISTICS_INTERVAL : statisticsInterval;
         consumer = io.etl.core.config.Secrets.protect(consumer == null ? Map.of() : consumer);
     }
 
@@ -118,7 +129,7 @@ public record KafkaSourceConfig(@NotBlank String brokers,
      * for pipelines built in code.
      */
     public static KafkaSourceConfig of(String brokers, List<String> topics, String groupId) {
-        return new KafkaSourceConfig(brokers, topics, null, groupId, null, null, null, null, null, null, null, null, null);
+        return new KafkaSourceConfig(brokers, topics, null, groupId, null, null, null, null, null, null, null, null, null, null);
     }
 
     private static Map<String, String> denylist(String... keyReasonPairs) {
@@ -132,18 +143,20 @@ public record KafkaSourceConfig(@NotBlank String brokers,
     /** A copy with {@code group_instance_id} set. */
     public KafkaSourceConfig withGroupInstanceId(String value) {
         return new KafkaSourceConfig(brokers, topics, topicPattern, groupId, value, autoOffsetReset, maxPollRecords,
-                pollTimeout, revokeTimeout, sessionTimeout, startupTimeout, security, consumer);
+                pollTimeout, revokeTimeout, sessionTimeout, startupTimeout, statisticsInterval, security, consumer);
     }
 
     /** A copy with another {@code security} section. */
     public KafkaSourceConfig withSecurity(KafkaSecurityConfig value) {
         return new KafkaSourceConfig(brokers, topics, topicPattern, groupId, groupInstanceId, autoOffsetReset,
-                maxPollRecords, pollTimeout, revokeTimeout, sessionTimeout, startupTimeout, value, consumer);
+                maxPollRecords, pollTimeout, revokeTimeout, sessionTimeout, startupTimeout, statisticsInterval, value,
+                consumer);
     }
 
     /** A copy with another {@code consumer} passthrough map. */
     public KafkaSourceConfig withConsumer(Map<String, String> value) {
         return new KafkaSourceConfig(brokers, topics, topicPattern, groupId, groupInstanceId, autoOffsetReset,
-                maxPollRecords, pollTimeout, revokeTimeout, sessionTimeout, startupTimeout, security, value);
+                maxPollRecords, pollTimeout, revokeTimeout, sessionTimeout, startupTimeout, statisticsInterval, security,
+                value);
     }
 }

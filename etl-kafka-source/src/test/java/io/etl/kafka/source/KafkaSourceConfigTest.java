@@ -46,6 +46,7 @@ class KafkaSourceConfigTest {
         assertThat(kafka.revokeTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(kafka.sessionTimeout()).isEqualTo(Duration.ofSeconds(10));
         assertThat(kafka.startupTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(kafka.statisticsInterval()).isEqualTo(Duration.ofSeconds(5));
         assertThat(kafka.consumer()).isEmpty();
         assertThat(config.source("orders").onError()).isEqualTo(ErrorPolicy.FAIL);
     }
@@ -151,6 +152,52 @@ class KafkaSourceConfigTest {
                 "source.orders.kafka.consumer.value.deserializer: is not allowed: payloads are decoded by the source's"
                         + " decoder (bytes(), string(), json(..), decoder(..))",
                 "source.orders.kafka.consumer.max.poll.records: is not allowed: set max_poll_records instead");
+    }
+
+    @Test
+    void librdkafkaConsumerNamesAreDeniedOrPointedAtTheJavaProperty() {
+        assertThat(problems("""
+                source:
+                  orders:
+                    kafka:
+                      brokers: b
+                      topics: [orders]
+                      group_id: g
+                      consumer:
+                        metadata.broker.list: other:9092
+                        statistics.interval.ms: "5000"
+                        enable.auto.offset.store: "false"
+                        fetch.wait.max.ms: "100"
+                        enable.partition.eof: "true"
+                """)).containsExactlyInAnyOrder(
+                "source.orders.kafka.consumer.metadata.broker.list: is not allowed: set brokers instead"
+                        + " (metadata.broker.list is librdkafka's alias of bootstrap.servers)",
+                "source.orders.kafka.consumer.statistics.interval.ms: is not allowed: set statistics_interval instead,"
+                        + " which refreshes the etl_kafka_source_* meters (librdkafka's name; the Java consumer has no"
+                        + " statistics callback)",
+                "source.orders.kafka.consumer.enable.auto.offset.store: is not allowed: the pipeline stores and commits"
+                        + " offsets itself, only behind durable output (librdkafka's name)",
+                "source.orders.kafka.consumer.fetch.wait.max.ms: is a librdkafka property the Java consumer does not"
+                        + " know; use the Java client's fetch.max.wait.ms",
+                "source.orders.kafka.consumer.enable.partition.eof: is a librdkafka property the Java consumer does not"
+                        + " know; use nothing: the Java consumer has no end-of-partition event (a poll returns no records)");
+    }
+
+    @Test
+    void consumerPassthroughValuesAreCheckedAtLoadTime() {
+        assertThat(problems("""
+                source:
+                  orders:
+                    kafka:
+                      brokers: b
+                      topics: [orders]
+                      group_id: g
+                      statistics_interval: -1s
+                      consumer: {fetch.min.bytes: lots, max.poll.interval.ms: "0", fetch.max.wait.ms: "250"}
+                """)).containsExactlyInAnyOrder(
+                "source.orders.kafka.statistics_interval: '-1s' is not a duration; use 250ms, 30s, 5m, 1h or ISO-8601",
+                "source.orders.kafka.consumer.fetch.min.bytes: invalid value 'lots' (expected int, [0,...])",
+                "source.orders.kafka.consumer.max.poll.interval.ms: invalid value '0' (expected int, [1,...])");
     }
 
     @Test

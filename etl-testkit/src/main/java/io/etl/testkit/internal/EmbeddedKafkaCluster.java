@@ -43,6 +43,10 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
      * @return the running broker
      */
     public static EmbeddedKafkaCluster start(BrokerOptions options) {
+        if (options.kerberos() != null) {
+            // the broker would share this JVM's Kerberos configuration and login state with the test's clients
+            throw new IllegalArgumentException("a Kerberos listener needs a forked broker (KafkaTestCluster.forkedSingle)");
+        }
         KafkaLogging.configure();
         RuntimeException last = null;
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {

@@ -97,13 +97,13 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
             TlsMaterial tls = options.security() == null ? null : TlsMaterial.create(workDir.resolve("tls"));
             Map<Integer, Node> nodes = new LinkedHashMap<>();
             if (brokers == 0) {
-                List<Integer> ports = Resources.freePorts(3);
+                List<Integer> ports = Resources.freePorts(4);
                 String voters = SINGLE_NODE_ID + "@" + NodeConfig.HOST + ":" + ports.get(2);
                 nodes.put(SINGLE_NODE_ID, node(workDir, logDir, new NodeConfig(SINGLE_NODE_ID, NodeConfig.Role.COMBINED,
                         ports.get(0), ports.get(1), ports.get(2), workDir.resolve("node-" + SINGLE_NODE_ID),
-                        voters, 1, options, tls, true)));
+                        voters, 1, options, tls, true, ports.get(3))));
             } else {
-                List<Integer> ports = Resources.freePorts(1 + 2 * brokers);
+                List<Integer> ports = Resources.freePorts(1 + 3 * brokers);
                 int controllerPort = ports.get(0);
                 String voters = CONTROLLER_NODE_ID + "@" + NodeConfig.HOST + ":" + controllerPort;
                 nodes.put(CONTROLLER_NODE_ID, node(workDir, logDir, new NodeConfig(CONTROLLER_NODE_ID,
@@ -112,7 +112,7 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
                 for (int id = 1; id <= brokers; id++) {
                     nodes.put(id, node(workDir, logDir, new NodeConfig(id, NodeConfig.Role.BROKER,
                             ports.get(2 * id - 1), ports.get(2 * id), controllerPort, workDir.resolve("node-" + id),
-                            voters, brokers, options, tls, true)));
+                            voters, brokers, options, tls, true, ports.get(2 * brokers + id))));
                 }
             }
             String clusterId = Uuid.randomUuid().toString();
@@ -180,6 +180,10 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
             command.add("-Dorg.slf4j.simpleLogger.log.kafka=" + level.toLowerCase());
             command.add("-Dorg.slf4j.simpleLogger.log.org.apache.kafka=" + level.toLowerCase());
         }
+        if (options.kerberos() != null) {
+            // the JDK reads its Kerberos configuration from this JVM-wide property
+            command.add("-Djava.security.krb5.conf=" + options.kerberos().krb5Config().toAbsolutePath());
+        }
         command.add("-cp");
         command.add(childClasspath());
         command.add(ForkedBrokerMain.class.getName());
@@ -212,6 +216,17 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
     @Override
     public String bootstrapServers() {
         return bootstrap;
+    }
+
+    @Override
+    public String kerberosBootstrapServers() {
+        if (options.kerberos() == null) {
+            throw new IllegalStateException("the brokers have no Kerberos listener: build BrokerOptions with kerberos(..)");
+        }
+        return nodes.values().stream()
+                .filter(n -> n.config.role().servesClients())
+                .map(n -> io.etl.testkit.KerberosListener.ADVERTISED_HOST + ":" + n.config.kerberosPort())
+                .collect(Collectors.joining(","));
     }
 
     @Override

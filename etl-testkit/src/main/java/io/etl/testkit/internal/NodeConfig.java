@@ -37,11 +37,13 @@ record NodeConfig(
         int brokerCount,
         BrokerOptions options,
         TlsMaterial tls,
-        boolean fastSessions) {
+        boolean fastSessions,
+        int kerberosPort) {
 
     static final String CONTROLLER_LISTENER = "CONTROLLER";
     static final String CLIENT_LISTENER = "CLIENT";
     static final String INTERNAL_LISTENER = "INTERNAL";
+    static final String KERBEROS_LISTENER = "KERBEROS";
     static final String HOST = "127.0.0.1";
 
     /** What a node does. */
@@ -57,6 +59,17 @@ record NodeConfig(
         boolean servesClients() {
             return this != CONTROLLER;
         }
+    }
+
+    /** A node without a Kerberos listener. */
+    NodeConfig(int nodeId, Role role, int clientPort, int internalPort, int controllerPort, Path dataDir, String voters,
+               int brokerCount, BrokerOptions options, TlsMaterial tls, boolean fastSessions) {
+        this(nodeId, role, clientPort, internalPort, controllerPort, dataDir, voters, brokerCount, options, tls,
+                fastSessions, -1);
+    }
+
+    private boolean kerberos() {
+        return options.kerberos() != null && role.servesClients();
     }
 
     static String clientProtocol(BrokerSecurity security) {
@@ -75,7 +88,8 @@ record NodeConfig(
         p.put("controller.quorum.voters", voters);
         p.put("controller.listener.names", CONTROLLER_LISTENER);
         p.put("listener.security.protocol.map", CONTROLLER_LISTENER + ":PLAINTEXT," + INTERNAL_LISTENER + ":PLAINTEXT,"
-                + CLIENT_LISTENER + ":" + clientProtocol(security));
+                + CLIENT_LISTENER + ":" + clientProtocol(security)
+                + (kerberos() ? "," + KERBEROS_LISTENER + ":SASL_PLAINTEXT" : ""));
         List<String> listeners = new ArrayList<>();
         List<String> advertised = new ArrayList<>();
         if (role.servesClients()) {
@@ -86,6 +100,14 @@ record NodeConfig(
                 advertised.add(INTERNAL_LISTENER + "://" + HOST + ":" + internalPort);
             }
             p.put("inter.broker.listener.name", secured ? INTERNAL_LISTENER : CLIENT_LISTENER);
+            if (kerberos()) {
+                if (kerberosPort <= 0) {
+                    throw new IllegalStateException("node " + nodeId + " has a Kerberos listener but no port for it");
+                }
+                listeners.add(KERBEROS_LISTENER + "://" + HOST + ":" + kerberosPort);
+                advertised.add(KERBEROS_LISTENER + "://" + io.etl.testkit.KerberosListener.ADVERTISED_HOST + ":"
+                        + kerberosPort);
+            }
         }
         if (role != Role.BROKER) {
             listeners.add(CONTROLLER_LISTENER + "://" + HOST + ":" + controllerPort);
@@ -117,6 +139,13 @@ record NodeConfig(
         }
         if (secured) {
             putSecurity(p, security);
+        }
+        if (kerberos()) {
+            String prefix = "listener.name." + KERBEROS_LISTENER.toLowerCase() + ".";
+            p.put(prefix + "sasl.enabled.mechanisms", "GSSAPI");
+            p.put(prefix + "gssapi.sasl.jaas.config", options.kerberos().brokerJaasConfig());
+            p.put(prefix + "gssapi.sasl.kerberos.service.name", options.kerberos().serviceName());
+            p.put("sasl.kerberos.service.name", options.kerberos().serviceName());
         }
         p.putAll(options.brokerProperties());
         return p;

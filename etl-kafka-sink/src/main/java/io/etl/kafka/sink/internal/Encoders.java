@@ -55,8 +55,18 @@ final class Encoders {
         return (value, meta, outputIndex) -> encoder.encode(value, meta);
     }
 
+    /**
+     * The change envelope. Every message, tombstones included, carries {@code etl.operation},
+     * {@code etl.source} and {@code etl.idempotency-key}; an upsert's value is
+     * {@code {operation, id, idempotencyKey, document, metadata, annotations?}}.
+     *
+     * @param annotations static key/values echoed in every envelope value (omitted when empty)
+     */
     static <T> GuardedEncoder.Body<T> envelope(Function<? super T, ?> idFn, Predicate<? super T> isDelete,
-                                                Function<? super T, ?> documentFn) {
+                                                Function<? super T, ?> documentFn, Map<String, String> annotations) {
+        // sorted, so the envelope of a change is the same bytes on every replay whatever map the caller passed
+        Map<String, String> ordered = annotations == null || annotations.isEmpty() ? null
+                : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(annotations));
         return (value, meta, outputIndex) -> {
             Object idValue = idFn.apply(value);
             if (idValue == null) {
@@ -91,6 +101,9 @@ final class Encoders {
             envelope.put("idempotencyKey", idem);
             envelope.put("document", documentFn.apply(value));
             envelope.put("metadata", metadata);
+            if (ordered != null) {
+                envelope.put("annotations", ordered);
+            }
             return new KafkaMessage(key, toJson(envelope), headers, null);
         };
     }

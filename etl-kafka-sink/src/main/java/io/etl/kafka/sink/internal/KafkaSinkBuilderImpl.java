@@ -65,14 +65,15 @@ public final class KafkaSinkBuilderImpl implements KafkaSinkBuilder {
 
     @Override
     public <T> Sink<Change<T>, KafkaMessage> encoderEnvelope() {
-        return sink(Encoders.<Change<T>>envelope(Change::id, Change::delete, Change::document), false);
+        return sink(Encoders.<Change<T>>envelope(Change::id, Change::delete, Change::document,
+                config.annotations()), false);
     }
 
     @Override
     public <T> Sink<T, KafkaMessage> encoderEnvelope(Function<? super T, ?> idFn, Predicate<? super T> isDelete) {
         Objects.requireNonNull(idFn, "idFn");
         Objects.requireNonNull(isDelete, "isDelete");
-        return sink(Encoders.<T>envelope(idFn, isDelete, v -> v), false);
+        return sink(Encoders.<T>envelope(idFn, isDelete, v -> v, config.annotations()), false);
     }
 
     private <T> Sink<T, KafkaMessage> sink(GuardedEncoder.Body<T> body, boolean header) {

@@ -58,6 +58,16 @@ public final class ProducerSettings {
         d.put("compression.type", "owned by the typed 'compression' field");
         d.put("compression.codec", "owned by the typed 'compression' field (compression.codec is librdkafka's alias)");
         d.put("linger.ms", "owned by the typed 'linger' field");
+        d.put("queue.buffering.max.ms", "owned by the typed 'linger' field (queue.buffering.max.ms is librdkafka's"
+                + " name for linger.ms)");
+        d.put("statistics.interval.ms", "owned by the typed 'statistics_interval' field, which refreshes the"
+                + " etl_kafka_sink_* meters (librdkafka's name; the Java producer has no statistics callback)");
+        d.put("delivery.report.only.error", "the sink counts a delivery report for every message to acknowledge a"
+                + " batch; without the reports of successful sends no batch would ever complete (librdkafka's name;"
+                + " the Java producer always reports every send)");
+        d.put("enable.gapless.guarantee", "it makes any gap in a partition's sequence a fatal producer error,"
+                + " which conflicts with the sink's retry-and-replay of whole batches; the forced enable.idempotence"
+                + " already keeps order within a producer session (librdkafka's name)");
         DENIED = java.util.Collections.unmodifiableMap(d);
     }
 
@@ -91,6 +101,13 @@ public final class ProducerSettings {
         if (config.adminTimeout().isNegative() || config.adminTimeout().isZero()) {
             problems.add(new ConfigProblem(path + ".admin_timeout", "must be positive"));
         }
+        config.annotations().forEach((key, value) -> {
+            if (key == null || key.isBlank()) {
+                problems.add(new ConfigProblem(path + ".annotations", "keys must not be blank"));
+            } else if (value == null) {
+                problems.add(new ConfigProblem(path + ".annotations." + key, "has no value"));
+            }
+        });
         Set<String> names = new HashSet<>();
         for (int i = 0; i < config.topics().size(); i++) {
             TopicSpec t = config.topics().get(i);

@@ -107,6 +107,33 @@ class EncodersTest {
     }
 
     @Test
+    void envelopeEchoesTheSectionsAnnotationsInEveryValue() throws Exception {
+        Map<String, String> annotations = new java.util.LinkedHashMap<>();
+        annotations.put("team", "catalog");
+        annotations.put("env", "prod");
+        Encoder<Change<Map<String, Object>>, KafkaMessage> e = KafkaSink.from("s",
+                KafkaSinkConfig.of("b", "out").withAnnotations(annotations), null)
+                .<Map<String, Object>>encoderEnvelope().encoder();
+
+        KafkaMessage first = e.encode(Change.upsert("42", Map.of("name", "plush")), META, 0);
+        KafkaMessage again = e.encode(Change.upsert("42", Map.of("name", "plush")), META, 0);
+        JsonNode json = Encoders.JSON.readTree(first.value());
+
+        assertThat(json.get("annotations").properties()).extracting(Map.Entry::getKey).containsExactly("env", "team");
+        assertThat(json.get("annotations").get("team").asText()).isEqualTo("catalog");
+        assertThat(again.value()).as("the same change encodes to the same bytes").isEqualTo(first.value());
+        assertThat(first.headers()).contains(Header.of(KafkaSink.OPERATION_HEADER, "upsert"),
+                Header.of(KafkaSink.SOURCE_HEADER, "orders-3@42"),
+                Header.of(KafkaSink.IDEMPOTENCY_KEY_HEADER, "orders:3:42:0"));
+        assertThat(e.encode(Change.upsert("42", Map.of()), META, 1).headers())
+                .contains(Header.of(KafkaSink.IDEMPOTENCY_KEY_HEADER, "orders:3:42:1"));
+
+        KafkaMessage plain = KafkaSink.from("s", KafkaSinkConfig.of("b", "out"), null)
+                .<Map<String, Object>>encoderEnvelope().encoder().encode(Change.upsert("42", Map.of()), META, 0);
+        assertThat(Encoders.JSON.readTree(plain.value()).has("annotations")).as("none configured").isFalse();
+    }
+
+    @Test
     void builderRequiresAValueOrATombstone() {
         assertThat(catchThrowableOfType(IllegalStateException.class, () -> KafkaMessage.builder().key("k").build()))
                 .hasMessageContaining("tombstone");

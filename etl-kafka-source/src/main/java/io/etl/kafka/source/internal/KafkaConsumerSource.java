@@ -80,6 +80,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
     private final Map<SourcePartition, TopicPartition> byPartition = new HashMap<>();
     /** Gauges read this source's state; they are removed on close so that nothing holds it afterwards. */
     private final List<Meter> gauges = new ArrayList<>();
+    private ConsumerMetrics clientMetrics;
     private final OffsetCommitCallback commitCallback = this::onCommitted;
 
     private Consumer<byte[], byte[]> consumer;
@@ -193,6 +194,10 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
                 .tags(tags).register(registry));
         gauges.add(Gauge.builder(KafkaSourceMetrics.RECORDS_LAG_MAX, this, KafkaConsumerSource::lagMax)
                 .tags(tags).register(registry));
+        if (!config.statisticsInterval().isZero()) {
+            clientMetrics = ConsumerMetrics.bind(consumer, registry, tags, config.statisticsInterval(),
+                    "etl-source-" + name + "-metrics");
+        }
     }
 
     private Counter counter(String meter, Tags tags) {
@@ -473,6 +478,11 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
     @Override
     public void close(Duration timeout) {
         closing = true;
+        if (clientMetrics != null) {
+            // first, so the binder's refresh never reads a closed consumer
+            clientMetrics.close();
+            clientMetrics = null;
+        }
         try {
             if (consumer != null) {
                 consumer.close(CloseOptions.timeout(timeout)

@@ -48,6 +48,9 @@ final class SourceConfigCheck {
         positive(problems, path + ".revoke_timeout", config.revokeTimeout(), Duration.ofMillis(1));
         positive(problems, path + ".startup_timeout", config.startupTimeout(), Duration.ofMillis(1));
         positive(problems, path + ".session_timeout", config.sessionTimeout(), Duration.ofSeconds(1));
+        if (config.statisticsInterval().isNegative()) {
+            problems.add(new ConfigProblem(path + ".statistics_interval", "must not be negative (0s disables statistics)"));
+        }
         Set<String> typedSecurityKeys = config.security() == null ? Set.of() : config.security().clientPropertyKeys();
         problems.addAll(PASSTHROUGH.check(config.consumer(), path + ".consumer", typedSecurityKeys));
         if (config.security() != null) {

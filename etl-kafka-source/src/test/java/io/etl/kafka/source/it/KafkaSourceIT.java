@@ -11,12 +11,19 @@ import io.etl.core.error.ConfigException;
 import io.etl.kafka.source.KafkaSource;
 import io.etl.testkit.EmbeddedKafka;
 import io.etl.testkit.KafkaTestCluster;
+import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -106,5 +113,53 @@ class KafkaSourceIT {
         } catch (Exception e) {
             throw new AssertionError(e);
         }
+    }
+
+    @Test
+    @Timeout(60)
+    void shouldBindTheConsumersOwnMetricsAsTheDocumentedEtlKafkaSourceFamily(KafkaTestCluster kafka) throws Exception {
+        String topic = Delivery.unique("metrics");
+        String group = Delivery.unique("g");
+        kafka.createTopic(topic, 2);
+        kafka.produce(topic, 200, Orders::record);
+        PipelineConfig config = source(kafka.bootstrapServers(), topic, group, "statistics_interval: 200ms");
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+
+        RunningPipeline running = Pipeline.named("metered").from(KafkaSource.from(config.source("in")).string())
+                .to(new CollectingSink<>()).start(config, registry);
+        try {
+            await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> Delivery.caughtUp(kafka, group, topic)
+                            && registry.find("etl.kafka.source.fetch.manager.records.lag").tag("topic", topic).meters()
+                            .size() == 2);
+            for (String partition : List.of("0", "1")) {
+                Meter.Id lag = registry.get("etl.kafka.source.fetch.manager.records.lag").tag("topic", topic)
+                        .tag("partition", partition).gauge().getId();
+                assertThat(lag.getTag("pipeline")).isEqualTo("metered");
+                assertThat(lag.getTag("source")).isEqualTo("in");
+                assertThat(lag.getTag("client.id")).isNotBlank();
+                assertThat(registry.get("etl.kafka.source.fetch.manager.records.lead").tag("topic", topic)
+                        .tag("partition", partition).gauge().value()).isGreaterThanOrEqualTo(0);
+            }
+            assertThat(registry.get("etl.kafka.source.fetch.manager.records.consumed.total").tag("source", "in")
+                    .functionCounter().count()).isGreaterThanOrEqualTo(200);
+            assertThat(registry.getMeters()).noneMatch(m -> m.getId().getName().startsWith("kafka.consumer."));
+
+            // every etl_kafka_source_* name docs/metrics.md gives is a meter the running source has
+            String doc = Files.readString(Path.of("..", "docs", "metrics.md"));
+            Set<String> documented = new TreeSet<>();
+            Matcher m = Pattern.compile("`(etl_kafka_source_fetch_manager_[a-z_]+|etl_kafka_source_coordinator_[a-z_]+)`")
+                    .matcher(doc);
+            while (m.find()) {
+                documented.add(m.group(1));
+            }
+            assertThat(documented).hasSizeGreaterThan(5);
+            Set<String> registered = new TreeSet<>();
+            registry.getMeters().forEach(meter -> registered.add(meter.getId().getName().replace('.', '_')));
+            assertThat(registered).containsAll(documented);
+        } finally {
+            running.stopAndWait(Duration.ofSeconds(20));
+        }
+        assertThat(registry.find("etl.kafka.source.fetch.manager.records.lag").meters()).isEmpty();
     }
 }

@@ -1,0 +1,203 @@
+package io.etl.kafka.common;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import io.etl.core.error.ConfigException;
+import io.etl.core.error.ConfigProblem;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.common.config.types.Password;
+import org.apache.kafka.common.security.JaasContext;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import org.apache.kerby.kerberos.kerb.server.SimpleKdcServer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * GSSAPI in the typed section: checks, the mapping onto kafka-clients, the JVM-wide krb5 configuration, and
+ * the login made before any client, against an in-JVM KDC (Apache Kerby).
+ */
+class KerberosSecurityConfigTest {
+
+    private static final String PATH = "sinks.eu.kafka.security";
+
+    @TempDir
+    static Path kdcDir;
+    private static SimpleKdcServer kdc;
+    private static Path keytab;
+    private static Path krb5;
+
+    @TempDir
+    Path dir;
+    private String savedKrb5;
+
+    /** A real KDC, so that the one login the section makes before any client can succeed. */
+    @BeforeAll
+    static void startKdc() throws Exception {
+        int port;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getByName("127.0.0.1"))) {
+            port = socket.getLocalPort();
+        }
+        String before = System.getProperty(KerberosSupport.KRB5_CONF_PROPERTY);
+        kdc = new SimpleKdcServer();
+        kdc.setWorkDir(Files.createDirectories(kdcDir.resolve("kdc")).toFile());
+        kdc.setKdcRealm("EXAMPLE.COM");
+        kdc.setKdcHost("127.0.0.1");
+        kdc.setAllowUdp(false);
+        kdc.setKdcTcpPort(port);
+        kdc.init();
+        kdc.start();
+        restore(before); // Kerby sets the property to a file of its own
+        keytab = kdcDir.resolve("etl.keytab");
+        kdc.createPrincipal("etl@EXAMPLE.COM");
+        kdc.exportPrincipal("etl@EXAMPLE.COM", keytab.toFile());
+        krb5 = Files.writeString(kdcDir.resolve("krb5.conf"), """
+                [libdefaults]
+                  default_realm = EXAMPLE.COM
+                  udp_preference_limit = 1
+                [realms]
+                  EXAMPLE.COM = {
+                    kdc = 127.0.0.1:%d
+                  }
+                """.formatted(port));
+    }
+
+    @AfterAll
+    static void stopKdc() throws Exception {
+        if (kdc != null) {
+            kdc.stop();
+        }
+    }
+
+    @BeforeEach
+    void clearProperty() {
+        savedKrb5 = System.getProperty(KerberosSupport.KRB5_CONF_PROPERTY);
+        System.clearProperty(KerberosSupport.KRB5_CONF_PROPERTY);
+    }
+
+    @AfterEach
+    void restoreProperty() {
+        restore(savedKrb5);
+    }
+
+    private static void restore(String value) {
+        if (value == null) {
+            System.clearProperty(KerberosSupport.KRB5_CONF_PROPERTY);
+        } else {
+            System.setProperty(KerberosSupport.KRB5_CONF_PROPERTY, value);
+        }
+    }
+
+    private KafkaSecurityConfig gssapi(String principal, String krb5File) {
+        return new KafkaSecurityConfig(SecurityProtocol.SASL_PLAINTEXT, null,
+                KafkaSaslConfig.gssapi(principal, keytab.toString(), null, krb5File));
+    }
+
+    private static List<String> problems(KafkaSecurityConfig config) {
+        return config.check(PATH, Set.of()).stream().map(ConfigProblem::toString).toList();
+    }
+
+    @Test
+    void gssapiMapsOntoTheKrb5LoginModuleAndTheServiceName() {
+        KafkaSecurityConfig config = gssapi("etl@EXAMPLE.COM", krb5.toString());
+        assertThat(problems(config)).isEmpty();
+
+        Map<String, Object> props = config.toClientProperties(PATH);
+
+        assertThat(props).containsEntry("security.protocol", "SASL_PLAINTEXT").containsEntry("sasl.mechanism", "GSSAPI")
+                .containsEntry("sasl.kerberos.service.name", "kafka");
+        String jaas = (String) props.get("sasl.jaas.config");
+        assertThat(jaas).startsWith("com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true storeKey=true");
+        var entries = JaasContext.loadClientContext(Map.of("sasl.jaas.config", new Password(jaas))).configurationEntries();
+        assertThat(entries).singleElement().satisfies(e -> {
+            assertThat(e.getLoginModuleName()).isEqualTo("com.sun.security.auth.module.Krb5LoginModule");
+            assertThat(Map.<String, Object>copyOf(e.getOptions())).containsEntry("useKeyTab", "true").containsEntry("storeKey", "true")
+                    .containsEntry("keyTab", keytab.toString()).containsEntry("principal", "etl@EXAMPLE.COM");
+        });
+        assertThat(System.getProperty("java.security.krb5.conf")).isEqualTo(krb5.toAbsolutePath().toString());
+        assertThat(config.clientPropertyKeys()).containsAll(props.keySet());
+        assertThat(config.principal()).contains("Kerberos principal etl@EXAMPLE.COM");
+    }
+
+    @Test
+    void aDifferentServiceNameIsPassedOnAndWithoutAFileTheJvmsConfigurationStays() {
+        System.setProperty(KerberosSupport.KRB5_CONF_PROPERTY, krb5.toString());
+        KafkaSecurityConfig config = new KafkaSecurityConfig(SecurityProtocol.SASL_SSL, null,
+                KafkaSaslConfig.gssapi("etl@EXAMPLE.COM", keytab.toString(), "kafka-prod", null));
+        assertThat(config.toClientProperties(PATH)).containsEntry("sasl.kerberos.service.name", "kafka-prod");
+        assertThat(System.getProperty("java.security.krb5.conf")).isEqualTo(krb5.toString());
+    }
+
+    @Test
+    void gssapiNeedsAPrincipalAndAReadableKeytabAndTakesNoPassword() {
+        KafkaSecurityConfig config = new KafkaSecurityConfig(SecurityProtocol.SASL_PLAINTEXT, null,
+                new KafkaSaslConfig(SaslMechanism.GSSAPI, null, "pw", null, null, null, null, null,
+                        "/nope/etl.keytab", null, "/nope/krb5.conf", "arn:aws:iam::1:role/x", null, null, null));
+        assertThat(problems(config)).containsExactly(
+                PATH + ".sasl.password: is not used with mechanism GSSAPI",
+                PATH + ".sasl.principal: is required with mechanism GSSAPI",
+                PATH + ".sasl.keytab_file: cannot read file /nope/etl.keytab",
+                PATH + ".sasl.krb5_config_file: cannot read file /nope/krb5.conf",
+                PATH + ".sasl.aws_role_arn: is not used with mechanism GSSAPI");
+    }
+
+    @Test
+    void aPrincipalTheKeytabDoesNotHoldFailsBeforeAnyLoginNamingBoth() {
+        ConfigException e = catchThrowableOfType(ConfigException.class,
+                () -> gssapi("intruder@EXAMPLE.COM", krb5.toString()).toClientProperties(PATH));
+        assertThat(e.problems()).singleElement().hasToString(PATH + ".sasl.principal: keytab " + keytab
+                + " holds no key for principal intruder@EXAMPLE.COM (check the principal's spelling and realm against"
+                + " the keytab, e.g. with klist -k)");
+    }
+
+    @Test
+    void aPrincipalTheKdcDoesNotKnowFailsAtTheFirstLoginNamingIt() throws Exception {
+        Path ghostKeytab = kdcDir.resolve("ghost.keytab");
+        kdc.createPrincipal("ghost@EXAMPLE.COM");
+        kdc.exportPrincipal("ghost@EXAMPLE.COM", ghostKeytab.toFile());
+        kdc.deletePrincipal("ghost@EXAMPLE.COM");
+        KafkaSecurityConfig config = new KafkaSecurityConfig(SecurityProtocol.SASL_PLAINTEXT, null,
+                KafkaSaslConfig.gssapi("ghost@EXAMPLE.COM", ghostKeytab.toString(), null, krb5.toString()));
+        assertThat(problems(config)).as("nothing a load-time check can see").isEmpty();
+
+        ConfigException e = catchThrowableOfType(ConfigException.class, () -> config.toClientProperties(PATH));
+
+        assertThat(e.problems()).singleElement().satisfies(p -> {
+            assertThat(p.path()).isEqualTo(PATH + ".sasl.principal");
+            assertThat(p.message()).startsWith("Kerberos login as ghost@EXAMPLE.COM with keytab " + ghostKeytab + " failed: ")
+                    .contains("Client not found in Kerberos database");
+        });
+    }
+
+    @Test
+    void twoDifferentKrb5ConfigurationsInOneJvmAreRefused() throws Exception {
+        Path other = Files.writeString(dir.resolve("other-krb5.conf"), "[libdefaults]\n default_realm = OTHER.ORG\n");
+        gssapi("etl@EXAMPLE.COM", krb5.toString()).toClientProperties(PATH);
+        gssapi("etl@EXAMPLE.COM", krb5.toString()).toClientProperties("source.in.kafka.security");
+
+        KafkaSecurityConfig second = gssapi("etl@EXAMPLE.COM", other.toString());
+        assertThat(problems(second)).singleElement().asString().startsWith(PATH + ".sasl.krb5_config_file: the Kerberos"
+                + " configuration is JVM-wide (java.security.krb5.conf) and this JVM already uses " + krb5.toAbsolutePath());
+        ConfigException e = catchThrowableOfType(ConfigException.class, () -> second.toClientProperties(PATH));
+        assertThat(e.problems()).singleElement().satisfies(p -> {
+            assertThat(p.path()).isEqualTo(PATH + ".sasl.krb5_config_file");
+            assertThat(p.message()).contains("one JVM can use one krb5 configuration");
+        });
+        assertThat(System.getProperty("java.security.krb5.conf")).isEqualTo(krb5.toAbsolutePath().toString());
+    }
+
+    @Test
+    void toStringShowsKerberosSettingsWithoutSecrets() {
+        assertThat(gssapi("etl@EXAMPLE.COM", null).toString()).contains("principal=etl@EXAMPLE.COM", "serviceName=kafka",
+                "keytabFile=" + keytab);
+    }
+}

@@ -1,0 +1,174 @@
+package io.etl.kafka.source.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.etl.core.PipelineResult;
+import io.etl.core.RunningPipeline;
+import io.etl.core.config.PipelineConfig;
+import io.etl.core.error.ConfigException;
+import io.etl.testkit.BrokerOptions;
+import io.etl.testkit.ForkedKafkaCluster;
+import io.etl.testkit.KafkaTestCluster;
+import io.etl.testkit.KerberosListener;
+import io.etl.testkit.TestRecord;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * GSSAPI end to end: a KDC in this JVM (Apache Kerby), a forked broker with a SASL_PLAINTEXT/GSSAPI listener,
+ * and a pipeline whose Kafka source and Kafka sink both log in with the typed {@code security.sasl} section.
+ */
+class KerberosPipelineIT {
+
+    private static final String CLIENT = "etl@" + TestKdc.REALM;
+
+    @TempDir
+    static Path dir;
+    private static TestKdc kdc;
+    private static ForkedKafkaCluster kafka;
+    private static Path clientKeytab;
+
+    @BeforeAll
+    static void startKdcAndBroker() {
+        kdc = TestKdc.start(dir);
+        String brokerPrincipal = "kafka/" + KerberosListener.ADVERTISED_HOST + "@" + TestKdc.REALM;
+        Path brokerKeytab = kdc.principalWithKeytab(brokerPrincipal, "kafka.keytab");
+        clientKeytab = kdc.principalWithKeytab(CLIENT, "etl.keytab");
+        kafka = KafkaTestCluster.forkedSingle(BrokerOptions.builder()
+                .kerberos(new KerberosListener(kdc.krb5Conf(), brokerKeytab, brokerPrincipal, "kafka")).build());
+    }
+
+    @AfterAll
+    static void stop() {
+        if (kafka != null) {
+            kafka.close();
+        }
+        if (kdc != null) {
+            kdc.close();
+        }
+    }
+
+    private static String gssapi(String principal) {
+        return gssapi(principal, clientKeytab);
+    }
+
+    private static String gssapi(String principal, Path keytab) {
+        return "{protocol: SASL_PLAINTEXT, sasl: {mechanism: GSSAPI, principal: \"%s\", keytab_file: \"%s\", krb5_config_file: \"%s\"}}"
+                .formatted(principal, keytab, kdc.krb5Conf());
+    }
+
+    private static PipelineConfig config(String input, String output, String group, String sourcePrincipal,
+                                         String sinkPrincipal) {
+        return PipelineConfig.parse("""
+                pipeline: {name: kerberos}
+                source:
+                  orders:
+                    kafka:
+                      brokers: "%s"
+                      topics: [%s]
+                      group_id: %s
+                      startup_timeout: 10s
+                      security: %s
+                sinks:
+                  out:
+                    kafka:
+                      brokers: "%s"
+                      topic: %s
+                      admin_timeout: 10s
+                      security: %s
+                checkpoint: {interval: 200ms, drain_timeout: 10s}
+                """.formatted(kafka.kerberosBootstrapServers(), input, group, gssapi(sourcePrincipal),
+                kafka.kerberosBootstrapServers(), output, gssapi(sinkPrincipal)), n -> null);
+    }
+
+    @Test
+    @Timeout(90)
+    void shouldCopyEveryRecordWithSourceAndSinkLoggedInByKeytab() {
+        String input = Delivery.unique("krb-in");
+        String output = Delivery.unique("krb-out");
+        String group = Delivery.unique("g");
+        kafka.createTopic(input, 2);
+        kafka.createTopic(output, 2);
+        kafka.produce(input, 300, Orders::record);
+        PipelineConfig config = config(input, output, group, CLIENT, CLIENT);
+
+        RunningPipeline running = Pipelines.copy(config).start(config, new SimpleMeterRegistry());
+        PipelineResult result;
+        try {
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> Delivery.caughtUp(kafka, group, input) || running.result().isDone());
+        } finally {
+            result = running.stopAndWait(Duration.ofSeconds(20));
+        }
+
+        assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
+        Set<String> ids = new TreeSet<>();
+        for (TestRecord r : kafka.readAll(output)) {
+            ids.add(Orders.idOf(r));
+        }
+        assertThat(ids).hasSize(300).contains(Orders.id(0), Orders.id(299));
+        assertThat(kafka.committedOffsets(group)).isEqualTo(kafka.endOffsets(input));
+        assertThat(System.getProperty("java.security.krb5.conf")).isEqualTo(kdc.krb5Conf().toAbsolutePath().toString());
+    }
+
+    @Test
+    @Timeout(60)
+    void shouldFailFastNamingThePrincipalWhenTheKeytabDoesNotHoldIt() {
+        String input = Delivery.unique("krb-in");
+        kafka.createTopic(input, 1);
+        String wrong = "intruder@" + TestKdc.REALM;
+        PipelineConfig config = config(input, "unused", Delivery.unique("g"), CLIENT, wrong);
+        long started = System.nanoTime();
+
+        PipelineResult result = Pipelines.copy(config).start(config, new SimpleMeterRegistry()).result()
+                .orTimeout(30, TimeUnit.SECONDS).join();
+
+        assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
+        assertThat(result.failure()).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("sinks.out.kafka.security.sasl.principal")
+                .hasMessageContaining(wrong).hasMessageContaining(clientKeytab.toString());
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+    }
+
+    @Test
+    @Timeout(60)
+    void shouldFailFastNamingThePrincipalWhenTheKdcDoesNotKnowIt() {
+        String ghost = "ghost@" + TestKdc.REALM;
+        Path ghostKeytab = kdc.principalWithKeytab(ghost, "ghost.keytab");
+        kdc.deletePrincipal(ghost);
+        String input = Delivery.unique("krb-in");
+        kafka.createTopic(input, 1);
+        PipelineConfig config = PipelineConfig.parse("""
+                source:
+                  orders:
+                    kafka:
+                      brokers: "%s"
+                      topics: [%s]
+                      group_id: %s
+                      startup_timeout: 10s
+                      security: %s
+                sinks:
+                  out: {kafka: {brokers: "%s", topic: %s, security: %s}}
+                """.formatted(kafka.kerberosBootstrapServers(), input, Delivery.unique("g"), gssapi(CLIENT),
+                kafka.kerberosBootstrapServers(), input, gssapi(ghost, ghostKeytab)), n -> null);
+        long started = System.nanoTime();
+
+        PipelineResult result = Pipelines.copy(config).start(config, new SimpleMeterRegistry()).result()
+                .orTimeout(30, TimeUnit.SECONDS).join();
+
+        assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
+        assertThat(result.failure()).isInstanceOf(ConfigException.class)
+                .hasMessageContaining("sinks.out.kafka.security").hasMessageContaining(ghost);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+    }
+}
