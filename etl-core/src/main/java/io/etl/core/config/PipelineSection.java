@@ -1,19 +1,35 @@
 package io.etl.core.config;
 
 import io.etl.core.error.ErrorPolicy;
+import jakarta.validation.constraints.Min;
+import java.time.Duration;
 
 /**
  * The {@code pipeline} section.
  *
- * @param name    pipeline name; overrides the name given in code when set
- * @param onError default policy for exceptions thrown by operators (a stage may set its own)
+ * @param name             pipeline name; overrides the name given in code when set
+ * @param onError          default policy for exceptions thrown by operators (a stage may set its own)
+ * @param operatorAttempts how many times an operator (or split predicate) is called for one record when it
+ *                         throws a {@link io.etl.core.error.RetryableException}, before its policy applies; other
+ *                         exceptions are never retried
+ * @param operatorBackoff  wait before the first such retry; doubled for each further one
  */
-public record PipelineSection(String name, ErrorPolicy onError) {
+public record PipelineSection(String name, ErrorPolicy onError, @Min(1) Integer operatorAttempts,
+                              Duration operatorBackoff) {
 
     public static final ErrorPolicy DEFAULT_ON_ERROR = ErrorPolicy.FAIL;
+    public static final int DEFAULT_OPERATOR_ATTEMPTS = 3;
+    public static final Duration DEFAULT_OPERATOR_BACKOFF = Duration.ofMillis(100);
 
     public PipelineSection {
         onError = onError == null ? DEFAULT_ON_ERROR : onError;
+        operatorAttempts = operatorAttempts == null ? DEFAULT_OPERATOR_ATTEMPTS : operatorAttempts;
+        operatorBackoff = operatorBackoff == null ? DEFAULT_OPERATOR_BACKOFF : operatorBackoff;
+    }
+
+    /** A section with the default operator retries. */
+    public PipelineSection(String name, ErrorPolicy onError) {
+        this(name, onError, null, null);
     }
 
     public static PipelineSection defaults() {

@@ -7,7 +7,9 @@ import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.FatalException;
 import io.etl.core.error.RecordException;
+import io.etl.core.error.DeadLetter;
 import io.etl.core.internal.chain.ChainCompiler;
+import io.etl.core.internal.chain.DeadLetters;
 import io.etl.core.internal.chain.Node;
 import io.etl.core.internal.chain.PipelineStop;
 import io.etl.core.internal.chain.RecordContext;
@@ -15,6 +17,7 @@ import io.etl.core.internal.chain.RecordErrors;
 import io.etl.core.internal.checkpoint.Checkpointer;
 import io.etl.core.internal.checkpoint.PartitionTracker;
 import io.etl.core.internal.checkpoint.PendingRecord;
+import io.etl.core.internal.config.DeadLetterSinks;
 import io.etl.core.internal.dsl.PipelineDefinition;
 import io.etl.core.internal.pool.PoolEvents;
 import io.etl.core.internal.pool.SinkPool;
@@ -67,6 +70,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     private final Node head;
     private final RecordContext ctx;
     private final RecordErrors errors;
+    private final DeadLetters deadLetters;
+    private final SinkPool<DeadLetter, ?> deadLetterPool;
     private final ErrorPolicy decodePolicy;
     private final Checkpointer checkpointer = new Checkpointer();
     private final Map<SourcePartition, Long> committedView = new ConcurrentHashMap<>();
@@ -105,8 +110,6 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             common = common.and(t.getKey(), t.getValue());
         }
         this.tags = common;
-        this.errors = new RecordErrors(registry, tags, definition.deadLetter(), this::fail);
-        this.ctx = new RecordContext(errors);
         this.decodePolicy = source.errorPolicy();
         Map<Sink<Object, ?>, SinkPool<Object, ?>> bySink = new IdentityHashMap<>();
         for (Sink<Object, ?> sink : definition.sinks()) {
@@ -114,12 +117,32 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             bySink.put(sink, pool);
             pools.add(pool);
         }
+        if (definition.deadLetter() != null) {
+            this.deadLetterPool = null;
+            this.deadLetters = DeadLetters.toHandler(name, definition.deadLetter(), this::fail, this::wake);
+        } else if (config.deadLetter().isPresent() && definition.usesDeadLetter(config)) {
+            this.deadLetterPool = new SinkPool<>(DeadLetterSinks.create(config.deadLetter().get()),
+                    DeadLetterEvents.failFast(this, this::fail), registry, tags);
+            this.deadLetters = DeadLetters.toPool(name, deadLetterPool, this::fail, this::wake);
+            addLast(deadLetterPool);
+        } else {
+            this.deadLetterPool = null;
+            this.deadLetters = null;
+        }
+        this.errors = new RecordErrors(registry, tags, deadLetters, this::fail);
+        this.ctx = new RecordContext(errors, config.pipeline());
         this.head = ChainCompiler.compile(definition.operators(), definition.terminal(), bySink,
                 config.pipeline().onError(), ctx, registry, tags);
         Tags sourceTags = tags.and(EtlMetrics.TAG_SOURCE, source.name());
         this.recordsIn = registry.counter(EtlMetrics.SOURCE_RECORDS, sourceTags);
         Gauge.builder(EtlMetrics.SOURCE_PAUSED, pausedGauge, AtomicLong::get).tags(sourceTags).register(registry);
         Gauge.builder(EtlMetrics.CHECKPOINT_PENDING_RECORDS, pendingGauge, AtomicLong::get).tags(tags).register(registry);
+    }
+
+    @SuppressWarnings("unchecked")
+    private void addLast(SinkPool<?, ?> pool) {
+        // the dead-letter pool is last: it is drained after every pool that may still hand it dead letters
+        pools.add((SinkPool<Object, ?>) pool);
     }
 
     /** Starts {@code definition} on a new thread. */
@@ -235,6 +258,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             long nextCommit = System.nanoTime() + interval;
             long maxPoll = source.pollTimeout().toNanos();
             while (!stopRequested && failure.get() == null) {
+                pumpDeadLetters();
                 boolean blocked = !processBuffer();
                 setPaused(blocked);
                 long now = System.nanoTime();
@@ -299,7 +323,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             RecordException error = RecordException.at(meta, source.name(), RecordException.DECODE,
                     failed.cause().getMessage() == null ? failed.cause().getClass().getName() : failed.cause().getMessage(),
                     failed.cause());
-            ctx.failed(source.name(), decodePolicy, null, error);
+            ctx.failed(source.name(), DeadLetter.DECODE_STAGE, decodePolicy, null, error);
         } else {
             head.push(value);
         }
@@ -372,16 +396,40 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
 
     // ---- shutdown ----------------------------------------------------------------------------------------
 
+    /** Writes dead letters that sink workers handed over (records their destination refused). */
+    private void pumpDeadLetters() {
+        if (deadLetters != null && deadLetters.pump(System.nanoTime()) && deadLetterPool != null) {
+            deadLetterPool.tick(System.nanoTime());
+        }
+    }
+
     private void shutdown(boolean opened) {
         long deadline = System.nanoTime() + checkpoint.drainTimeout().toNanos();
         try {
             for (SinkPool<Object, ?> pool : pools) {
                 pool.flushAll(deadline);
             }
+            if (deadLetterPool != null) {
+                // output sinks first: until they finish, they may refuse records that become dead letters
+                for (SinkPool<Object, ?> pool : pools) {
+                    if ((Object) pool != deadLetterPool) {
+                        pool.close();
+                    }
+                }
+                while (!outputsFinished() && System.nanoTime() < deadline) {
+                    pumpDeadLetters();
+                    LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(5));
+                }
+                pumpDeadLetters();
+                deadLetterPool.flushAll(deadline);
+            }
             for (SinkPool<Object, ?> pool : pools) {
                 pool.close();
             }
             while (!allFinished() && System.nanoTime() < deadline) {
+                if (deadLetters != null && deadLetters.hasHandedOver()) {
+                    pumpDeadLetters();
+                }
                 LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(5));
             }
             if (!allFinished()) {
@@ -424,6 +472,15 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             LOG.info("pipeline '{}' stopped: {} ({} records in {} ms)", name, status, recordCount, elapsed.toMillis());
             result.complete(new PipelineResult(name, status, f, recordCount, abandoned, elapsed));
         }
+    }
+
+    private boolean outputsFinished() {
+        for (SinkPool<Object, ?> pool : pools) {
+            if ((Object) pool != deadLetterPool && !pool.finished()) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private boolean allFinished() {
@@ -470,6 +527,12 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             pool.flushAll(deadline);
         }
         while (!checkpointer.idle(revoked) && System.nanoTime() < deadline && failure.get() == null) {
+            if (deadLetters != null && deadLetters.hasHandedOver()) {
+                pumpDeadLetters();
+                if (deadLetterPool != null) {
+                    deadLetterPool.flushAll(deadline);
+                }
+            }
             LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(2));
         }
         if (!checkpointer.idle(revoked)) {
@@ -526,6 +589,12 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             fail(cause);
         }
         wake();
+    }
+
+    @Override
+    public void refused(String sink, ErrorPolicy policy, RecordMeta source, PendingRecord owner, RecordException error,
+                        int attempts) {
+        errors.refused(sink, policy, source, owner, error, attempts);
     }
 
     @Override
