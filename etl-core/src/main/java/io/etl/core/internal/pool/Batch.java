@@ -24,6 +24,7 @@ final class Batch<M> implements SealedBatch<M> {
     private final RecordMeta[] sources;
     private final long bytes;
     private volatile RecordException[] refused;
+    private int[] refusedInAttempt;
     private int refusedCount;
     private int attempt;
     private boolean settled;
@@ -84,9 +85,11 @@ final class Batch<M> implements SealedBatch<M> {
         RecordException[] r = refused;
         if (r == null) {
             r = new RecordException[owners.length];
+            refusedInAttempt = new int[owners.length];
         }
         if (r[index] == null) {
             refusedCount++;
+            refusedInAttempt[index] = attempt;
         }
         r[index] = error.locatedAt(sources[index], sink);
         refused = r;
@@ -112,10 +115,16 @@ final class Batch<M> implements SealedBatch<M> {
             return false;
         }
         settled = true;
-        RecordException[] r = refused;
+        RecordException[] r;
+        int[] attempts;
+        synchronized (this) {
+            r = refused;
+            attempts = refusedInAttempt;
+        }
         for (int i = 0; i < owners.length; i++) {
             if (r != null && r[i] != null) {
-                events.refused(sink, policy, sources[i], owners[i], r[i], attempt);
+                // the attempt that refused it: a later attempt of the batch did not send it again
+                events.refused(sink, policy, sources[i], owners[i], r[i], attempts[i]);
             } else {
                 owners[i].release();
             }
