@@ -21,7 +21,11 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.IntFunction;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -210,5 +214,51 @@ class DeadLetterIT {
         assertThat(registry.get(EtlMetrics.RECORDS_DROPPED).tags(EtlMetrics.TAG_STAGE, "rest",
                 EtlMetrics.TAG_REASON, RecordException.OVERSIZED).counter().count()).isEqualTo(4.0);
         assertThat(kafka.committedOffsets(t.group)).containsEntry(new TopicPartition(t.input, 0), 100L);
+    }
+
+    @Test
+    @Timeout(90)
+    void aRecordTheBrokerRefusesAsTooLargeIsDeadLetteredAndTheRestOfItsBatchWritten(KafkaTestCluster kafka)
+            throws Exception {
+        Topics t = Topics.create(kafka, "dlq-broker", Map.of(), Map.of());
+        PipelineConfig config = t.yaml(kafka).parse();
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        RunningPipeline running = DeadLetterOrders.pipeline(config).start(config, registry);
+        List<TestRecord> input = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            input.add(DeadLetterOrders.record(i, i % 20 == 9 ? Kind.HUGE : Kind.GOOD));
+        }
+        try {
+            kafka.produce(t.input, input.subList(0, 1));
+            await().atMost(Duration.ofSeconds(30)).until(() -> kafka.committedOffsets(t.group)
+                    .getOrDefault(new TopicPartition(t.input, 0), 0L) == 1L);
+            // the sink read the topic's limit at start-up; lowering it now leaves the broker as the only guard
+            ConfigResource rest = new ConfigResource(ConfigResource.Type.TOPIC, t.rest);
+            try (Admin admin = kafka.newAdmin()) {
+                admin.incrementalAlterConfigs(Map.of(rest, List.of(new AlterConfigOp(
+                        new ConfigEntry("max.message.bytes", "1500"), AlterConfigOp.OpType.SET)))).all().get();
+                await().atMost(Duration.ofSeconds(10)).until(() -> "1500".equals(admin.describeConfigs(List.of(rest))
+                        .all().get().get(rest).get("max.message.bytes").value()));
+            }
+            kafka.produce(t.input, input.subList(1, input.size()));
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> Delivery.caughtUp(kafka, t.group, t.input) || running.result().isDone());
+        } finally {
+            running.stopAndWait(Duration.ofSeconds(30));
+        }
+
+        PipelineResult result = running.result().join();
+        assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
+        List<TestRecord> letters = kafka.readAll(t.dlt);
+        assertThat(letters).hasSize(5).allSatisfy(l -> {
+            assertThat(l.headerAsString(DeadLetter.STAGE_HEADER)).isEqualTo("produce:rest");
+            assertThat(l.headerAsString(DeadLetter.ERROR_HEADER))
+                    .startsWith("org.apache.kafka.common.errors.RecordTooLargeException");
+        });
+        assertIsTheInput(bySource(letters).get(t.input + "-0@9"), input.get(9));
+        assertThat(outputIds(kafka, t)).hasSize(95).doesNotHaveDuplicates();
+        assertThat(kafka.committedOffsets(t.group)).containsEntry(new TopicPartition(t.input, 0), 100L);
+        assertThat(registry.get(EtlMetrics.RECORDS_DEAD_LETTERED).tags(EtlMetrics.TAG_STAGE, "rest",
+                EtlMetrics.TAG_REASON, RecordException.PRODUCE).counter().count()).isEqualTo(5.0);
     }
 }
