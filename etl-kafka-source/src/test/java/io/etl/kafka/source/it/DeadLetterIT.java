@@ -261,4 +261,24 @@ class DeadLetterIT {
         assertThat(registry.get(EtlMetrics.RECORDS_DEAD_LETTERED).tags(EtlMetrics.TAG_STAGE, "rest",
                 EtlMetrics.TAG_REASON, RecordException.PRODUCE).counter().count()).isEqualTo(5.0);
     }
+
+    @Test
+    @Timeout(60)
+    void aMissingDeadLetterTopicFailsTheStartNamingTheSection(KafkaTestCluster kafka) {
+        String uid = Delivery.unique("dlq-missing");
+        Topics t = new Topics(uid, "in-" + uid, "eu-" + uid, "rest-" + uid, "dlt-" + uid, "group-" + uid);
+        kafka.createTopic(t.input, 1);
+        kafka.createTopic(t.eu, 1);
+        kafka.createTopic(t.rest, 1);
+        kafka.produce(t.input, List.of(DeadLetterOrders.record(0, Kind.MALFORMED)));
+        PipelineConfig config = t.yaml(kafka).parse();
+
+        PipelineResult result = DeadLetterOrders.pipeline(config).start(config, new SimpleMeterRegistry()).result()
+                .orTimeout(45, java.util.concurrent.TimeUnit.SECONDS).join();
+
+        assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
+        assertThat(result.failure()).isInstanceOf(io.etl.core.error.ConfigException.class)
+                .hasMessageContaining("dead_letter.kafka").hasMessageContaining(t.dlt);
+        assertThat(kafka.committedOffsets(t.group)).doesNotContainKey(new TopicPartition(t.input, 0));
+    }
 }
