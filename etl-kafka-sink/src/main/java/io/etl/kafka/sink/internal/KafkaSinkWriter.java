@@ -318,8 +318,11 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
         failed(delivery, other != null ? other : error, used);
     }
 
-    /** The failure of one message's send, or null when it succeeded, was never sent, or is not known yet. */
-    private static Throwable failureOf(java.util.concurrent.Future<?> future) {
+    /**
+     * The failure of one message's send, or null when it succeeded or was never sent. An outcome that cannot be
+     * read counts as a retryable failure: a message is never taken for durable without its report.
+     */
+    private Throwable failureOf(java.util.concurrent.Future<?> future) {
         if (future == null) {
             return null;
         }
@@ -329,10 +332,11 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
         } catch (java.util.concurrent.ExecutionException e) {
             return e.getCause();
         } catch (java.util.concurrent.TimeoutException e) {
-            return null;
+            return new RetryableException("sink '" + context.sink() + "': a delivery report for topic '" + topic
+                    + "' could not be read", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            return null;
+            return new RetryableException("sink '" + context.sink() + "': interrupted reading delivery reports", e);
         }
     }
 
