@@ -4,10 +4,10 @@ import io.etl.core.PipelineResult;
 import io.etl.core.RunningPipeline;
 import io.etl.core.config.CheckpointConfig;
 import io.etl.core.config.PipelineConfig;
+import io.etl.core.error.DeadLetter;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.FatalException;
 import io.etl.core.error.RecordException;
-import io.etl.core.error.DeadLetter;
 import io.etl.core.internal.chain.ChainCompiler;
 import io.etl.core.internal.chain.DeadLetters;
 import io.etl.core.internal.chain.Node;
@@ -71,7 +71,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     private final RecordContext ctx;
     private final RecordErrors errors;
     private final DeadLetters deadLetters;
-    private final SinkPool<DeadLetter, ?> deadLetterPool;
+    private final SinkPool<?, ?> deadLetterPool;
     private final ErrorPolicy decodePolicy;
     private final Checkpointer checkpointer = new Checkpointer();
     private final Map<SourcePartition, Long> committedView = new ConcurrentHashMap<>();
@@ -121,11 +121,15 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             this.deadLetterPool = null;
             this.deadLetters = DeadLetters.toHandler(name, definition.deadLetter(), this::fail, this::wake);
         } else if (config.deadLetter().isPresent() && definition.usesDeadLetter(config)) {
-            this.deadLetterPool = new SinkPool<>(DeadLetterSinks.create(config.deadLetter().get()),
+            SinkPool<DeadLetter, ?> pool = new SinkPool<>(DeadLetterSinks.create(config.deadLetter().get()),
                     DeadLetterEvents.failFast(this, this::fail), registry, tags);
-            this.deadLetters = DeadLetters.toPool(name, deadLetterPool, this::fail, this::wake);
-            addLast(deadLetterPool);
+            this.deadLetterPool = pool;
+            this.deadLetters = DeadLetters.toPool(name, pool, this::fail, this::wake);
+            addLast(pool);
         } else {
+            if (config.deadLetter().isPresent()) {
+                LOG.warn("pipeline '{}': the dead_letter section is not used (no stage has policy dead_letter)", name);
+            }
             this.deadLetterPool = null;
             this.deadLetters = null;
         }
@@ -412,7 +416,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             if (deadLetterPool != null) {
                 // output sinks first: until they finish, they may refuse records that become dead letters
                 for (SinkPool<Object, ?> pool : pools) {
-                    if ((Object) pool != deadLetterPool) {
+                    if (pool != deadLetterPool) {
                         pool.close();
                     }
                 }
@@ -476,7 +480,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
 
     private boolean outputsFinished() {
         for (SinkPool<Object, ?> pool : pools) {
-            if ((Object) pool != deadLetterPool && !pool.finished()) {
+            if (pool != deadLetterPool && !pool.finished()) {
                 return false;
             }
         }
