@@ -109,4 +109,26 @@ class PipelineDeadLetterSinkTest {
                     .isInstanceOf(io.etl.core.error.ConfigException.class).hasMessageContaining("keep one");
         }
     }
+
+    @Test
+    void aRefusalThatArrivesWhileThePipelineDrainsStillBecomesADurableDeadLetter() {
+        TestSink<DeadLetter> letters = deadLetterSink();
+        try (PipelineTestDriver driver = PipelineTestDriver.create(config("drain", letters))) {
+            TestSource<Integer> in = driver.source("in", 1);
+            TestSink<Integer> out = driver.sink("out", PipelineTestDriver.DEFAULT_POOL.withOnError(ErrorPolicy.DEAD_LETTER));
+            out.refuseWhen(v -> v == 7).slowAcks(Duration.ofMillis(300));
+            RunningPipeline running = driver.start(Pipeline.named("dlq-drain").from(in).to(out));
+            for (int i = 0; i < 10; i++) {
+                in.send("k", i);
+            }
+            await().atMost(WAIT).until(() -> out.writeAttempts() > 0);
+
+            PipelineResult result = running.stopAndWait(WAIT);
+
+            assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
+            assertThat(letters.values()).extracting(DeadLetter::stage).containsExactly("produce:out");
+            assertThat(out.values()).hasSize(9);
+            assertThat(in.committed(0)).isEqualTo(10L);
+        }
+    }
 }
