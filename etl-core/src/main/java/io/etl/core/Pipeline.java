@@ -28,8 +28,9 @@ public interface Pipeline {
     String name();
 
     /**
-     * Checks the definition: unique operator, branch and sink names, a sink on every branch, a dead-letter
-     * handler where a stage uses {@code dead_letter}.
+     * Checks the definition: unique operator, branch and sink names, a sink on every branch. Whether every
+     * stage with policy {@code dead_letter} has somewhere to send records (the configuration's
+     * {@code dead_letter} section or a handler) is checked by {@code start}/{@code run}, before any I/O.
      *
      * @throws io.etl.core.error.ConfigException listing every problem
      */

@@ -8,7 +8,11 @@ import io.etl.core.source.Source;
  */
 public interface PipelineStart {
 
-    /** Where records go whose stage has policy {@code dead_letter}. */
+    /**
+     * Where records go whose stage has policy {@code dead_letter}, for dead letters stored by code. Without
+     * it they go to the configuration's {@code dead_letter} section (a dead-letter topic, no code needed);
+     * giving both is a configuration error.
+     */
     PipelineStart deadLetter(DeadLetterHandler handler);
 
     /** The source the chain reads from. */

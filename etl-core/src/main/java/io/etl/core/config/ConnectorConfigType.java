@@ -1,7 +1,10 @@
 package io.etl.core.config;
 
 import io.etl.core.error.ConfigProblem;
+import io.etl.core.error.DeadLetter;
+import io.etl.core.sink.Sink;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Extension point through which a connector module adds its typed sub-section to the configuration,
@@ -35,5 +38,16 @@ public interface ConnectorConfigType<C> {
      */
     default List<ConfigProblem> check(C config, String path) {
         return List.of();
+    }
+
+    /**
+     * For a sink connector that can write dead letters: the sink the top-level {@code dead_letter} section
+     * describes (its {@link SinkSection#config()} is this type's record). It writes each {@link DeadLetter}'s
+     * key, value and headers as they are, and is run in the pipeline's sink pool like any other sink.
+     * Building it must not do I/O (it is also called while a configuration is loaded, to check the section);
+     * opening its writer may. Empty (the default) when the connector cannot write dead letters.
+     */
+    default Optional<Sink<DeadLetter, ?>> deadLetterSink(SinkSection section) {
+        return Optional.empty();
     }
 }

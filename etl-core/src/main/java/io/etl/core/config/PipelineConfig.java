@@ -4,11 +4,12 @@ import io.etl.core.error.ConfigException;
 import io.etl.core.internal.config.ConfigLoader;
 import java.nio.file.Path;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
  * A whole pipeline configuration: the {@code pipeline}, {@code source}, {@code sinks},
- * {@code checkpoint} and {@code metrics} sections of one YAML file.
+ * {@code dead_letter}, {@code checkpoint} and {@code metrics} sections of one YAML file.
  *
  * <pre>{@code
  * PipelineConfig config = PipelineConfig.load(Path.of("kafka_to_kafka_split.yaml"));
@@ -25,9 +26,16 @@ import java.util.function.Function;
  * @param sinks      the {@code sinks} entries by name
  * @param checkpoint the {@code checkpoint} section
  * @param metrics    the {@code metrics} section
+ * @param deadLetter the {@code dead_letter} section: where every stage with policy {@code dead_letter} sends
+ *                   the records it rejects, shaped like a sink entry ({@code dead_letter: {kafka: {...}}});
+ *                   empty when absent
  */
 public record PipelineConfig(PipelineSection pipeline, Map<String, SourceSection> sources,
-                             Map<String, SinkSection> sinks, CheckpointConfig checkpoint, MetricsConfig metrics) {
+                             Map<String, SinkSection> sinks, CheckpointConfig checkpoint, MetricsConfig metrics,
+                             Optional<SinkSection> deadLetter) {
+
+    /** The key of the top-level dead-letter section, and the name of the sink it becomes. */
+    public static final String DEAD_LETTER = "dead_letter";
 
     public PipelineConfig {
         pipeline = pipeline == null ? PipelineSection.defaults() : pipeline;
@@ -35,6 +43,13 @@ public record PipelineConfig(PipelineSection pipeline, Map<String, SourceSection
         sinks = sinks == null ? Map.of() : Map.copyOf(sinks);
         checkpoint = checkpoint == null ? CheckpointConfig.defaults() : checkpoint;
         metrics = metrics == null ? MetricsConfig.defaults() : metrics;
+        deadLetter = deadLetter == null ? Optional.empty() : deadLetter;
+    }
+
+    /** A configuration without a {@code dead_letter} section. */
+    public PipelineConfig(PipelineSection pipeline, Map<String, SourceSection> sources, Map<String, SinkSection> sinks,
+                          CheckpointConfig checkpoint, MetricsConfig metrics) {
+        this(pipeline, sources, sinks, checkpoint, metrics, Optional.empty());
     }
 
     /** Defaults everywhere and no source or sink sections: for pipelines built entirely in code. */
@@ -77,6 +92,11 @@ public record PipelineConfig(PipelineSection pipeline, Map<String, SourceSection
 
     /** A copy with another checkpoint section. */
     public PipelineConfig withCheckpoint(CheckpointConfig value) {
-        return new PipelineConfig(pipeline, sources, sinks, value, metrics);
+        return new PipelineConfig(pipeline, sources, sinks, value, metrics, deadLetter);
+    }
+
+    /** A copy with another {@code dead_letter} section (null for none), for configurations built in code. */
+    public PipelineConfig withDeadLetter(SinkSection value) {
+        return new PipelineConfig(pipeline, sources, sinks, checkpoint, metrics, Optional.ofNullable(value));
     }
 }

@@ -17,6 +17,8 @@ public final class RecordException extends EtlException {
     public static final String OPERATOR = "operator";
     /** Reason tag for an encoder failure other than size. */
     public static final String ENCODE = "encode";
+    /** Reason tag for a message the destination refused on its own account (for example too large for the topic). */
+    public static final String PRODUCE = "produce";
 
     private final String reason;
     private final String topic;
@@ -53,7 +55,10 @@ public final class RecordException extends EtlException {
                 operator);
     }
 
-    /** Short tag: {@link #OVERSIZED}, {@link #DECODE}, {@link #OPERATOR}, {@link #ENCODE} or a connector's own. */
+    /**
+     * Short tag: {@link #OVERSIZED}, {@link #DECODE}, {@link #OPERATOR}, {@link #ENCODE}, {@link #PRODUCE} or a
+     * connector's own.
+     */
     public String reason() {
         return reason;
     }

@@ -1,5 +1,6 @@
 package io.etl.core.sink;
 
+import io.etl.core.error.RecordException;
 import java.util.List;
 
 /**
@@ -33,4 +34,21 @@ public interface SealedBatch<M> {
 
     /** Sum of the encoded sizes as reported by the encoder. */
     long bytes();
+
+    /**
+     * Marks the message at {@code index} as refused by the destination for a reason that concerns that message
+     * alone (for example too large for the topic, or invalid for it), so that the batch may still complete
+     * normally: the refused message is then handed to the sink's {@code on_error} policy instead of counting as
+     * durable, and later attempts of the batch skip it. Thread-safe; call it before completing the write.
+     *
+     * @param error the record error, reason {@link RecordException#PRODUCE}, with the destination's exception as cause
+     */
+    default void reject(int index, RecordException error) {
+        throw new UnsupportedOperationException("this batch does not take per-message rejections");
+    }
+
+    /** Whether the message at {@code index} was refused in this or an earlier attempt; a writer skips it. */
+    default boolean rejected(int index) {
+        return false;
+    }
 }

@@ -56,16 +56,16 @@ public final class DslExamples {
         // end::operators[]
     }
 
-    /** Error policies per stage, and the dead-letter handler they need. */
+    /** Error policies per stage, with a dead-letter handler in code (a dead_letter section needs none). */
     public static Pipeline errorPolicies(PipelineConfig config, DeadLetterHandler deadLetters) {
         // tag::error-policies[]
         return Pipeline.named("orders-checked")
-                .deadLetter(deadLetters)            // needed once any stage uses DEAD_LETTER
+                .deadLetter(deadLetters)            // or no code: a dead_letter section in the YAML
                 .from(KafkaSource.from(config.source("orders")).json(Order.class))
                 .map("reshape", RoutedOrder::from)
                 .onError(ErrorPolicy.SKIP)          // an amount that does not fit: drop it and count it
                 .filter("known-customer", order -> lookup(order.customer()))
-                .onError(ErrorPolicy.DEAD_LETTER)   // the lookup threw: hand the record to deadLetters
+                .onError(ErrorPolicy.DEAD_LETTER)   // the lookup threw: dead-letter the record
                 .to(KafkaSink.from(config.sink("out")).encoderJson());
         // end::error-policies[]
     }

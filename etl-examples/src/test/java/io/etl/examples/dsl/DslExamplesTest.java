@@ -36,7 +36,8 @@ class DslExamplesTest {
     void aDeadLetterStageWithoutHandlerIsRejectedBeforeAnyIo() throws IOException {
         PipelineConfig config = config();
 
-        assertThatThrownBy(() -> DslExamples.errorPolicies(config, null).build())
-                .isInstanceOf(ConfigException.class).hasMessageContaining("dead-letter handler");
+        assertThatThrownBy(() -> DslExamples.errorPolicies(config, null).start(config))
+                .isInstanceOf(ConfigException.class).hasMessageContaining("dead-letter handler")
+                .hasMessageContaining("dead_letter section");
     }
 }

@@ -8,8 +8,9 @@ import java.util.function.Predicate;
  * Picks how values become messages and yields the {@link Sink}. Obtained from {@link KafkaSink#from};
  * nothing connects until the pipeline opens the sink.
  *
- * <p>Every encoder checks the {@code max_message_bytes} guard: a larger message is a record error
- * ({@code oversized}) that the sink's {@code on_error} policy handles (skip by default).
+ * <p>Every encoder checks the size guard, {@code max_message_bytes} and the topic's own {@code max.message.bytes}
+ * (read when the sink opens): a larger message is a record error ({@code oversized}) that the sink's
+ * {@code on_error} policy handles (skip by default), as is a message the broker refuses on its own account.
  */
 public interface KafkaSinkBuilder {
 

@@ -50,6 +50,7 @@ public final class TestSink<T> implements Sink<T, Record<T>> {
     private volatile Duration ackDelay = Duration.ZERO;
     private volatile Predicate<? super T> rejected = v -> false;
     private volatile String rejectReason = RecordException.OVERSIZED;
+    private volatile Predicate<? super T> refused = v -> false;
 
     TestSink(String name, SinkPoolConfig pool) {
         this.name = Objects.requireNonNull(name, "name");
@@ -95,6 +96,15 @@ public final class TestSink<T> implements Sink<T, Record<T>> {
     public TestSink<T> rejectWhen(Predicate<? super T> predicate, String reason) {
         rejected = predicate;
         rejectReason = reason;
+        return this;
+    }
+
+    /**
+     * The destination refuses messages whose value matches {@code predicate} on their own account (as a broker
+     * refuses a record too large for its topic), every time they are written; the rest of each batch is durable.
+     */
+    public TestSink<T> refuseWhen(Predicate<? super T> predicate) {
+        refused = predicate;
         return this;
     }
 
@@ -169,7 +179,18 @@ public final class TestSink<T> implements Sink<T, Record<T>> {
             return later(CompletableFuture.failedFuture(new RetryableException("injected retryable failure of " + name)),
                     delay);
         }
-        List<Record<T>> messages = List.copyOf(batch.messages());
+        List<Record<T>> messages = new java.util.ArrayList<>(batch.size());
+        for (int i = 0; i < batch.size(); i++) {
+            Record<T> m = batch.messages().get(i);
+            if (batch.rejected(i)) {
+                continue;
+            }
+            if (refused.test(m.value())) {
+                batch.reject(i, RecordException.of(RecordException.PRODUCE, "injected refusal by " + name, null));
+            } else {
+                messages.add(m);
+            }
+        }
         CompletableFuture<Void> done = new CompletableFuture<>();
         Runnable ack = () -> {
             durable.addAll(messages);

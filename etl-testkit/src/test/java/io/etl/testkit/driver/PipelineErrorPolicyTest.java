@@ -124,15 +124,111 @@ class PipelineErrorPolicyTest {
     }
 
     @Test
-    void deadLetterPolicyWithoutAHandlerIsRejectedBeforeStart() {
+    void deadLetterPolicyWithoutADestinationIsRejectedAtStartNamingTheStage() {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 1);
-            TestSink<Integer> out = driver.sink("out");
+            TestSink<Integer> out = driver.sink("out", PipelineTestDriver.DEFAULT_POOL.withOnError(ErrorPolicy.DEAD_LETTER));
             Pipeline pipeline = Pipeline.named("no-dlq").from(in)
                     .map("parse", Integer::parseInt).onError(ErrorPolicy.DEAD_LETTER).to(out);
-            org.assertj.core.api.Assertions.assertThatThrownBy(pipeline::build)
+            assertThat(pipeline.build().name()).as("build() needs no configuration").isEqualTo("no-dlq");
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> driver.start(pipeline))
                     .isInstanceOf(io.etl.core.error.ConfigException.class)
-                    .hasMessageContaining("dead-letter handler");
+                    .hasMessageContaining("operator 'parse'")
+                    .hasMessageContaining("sink 'out'")
+                    .hasMessageContaining("dead_letter section");
+        }
+    }
+
+    @Test
+    void aMessageTheDestinationRefusesIsSkippedAndTheRestOfItsBatchIsAcknowledged() {
+        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
+            TestSource<Integer> in = driver.source("in", 1);
+            TestSink<Integer> out = driver.sink("out");
+            out.refuseWhen(v -> v == 13);
+            driver.start(Pipeline.named("refused").from(in).to(out));
+            for (int i = 0; i < 40; i++) {
+                in.send("k" + (i % 3), i);
+            }
+            driver.awaitCommitted(WAIT);
+
+            assertThat(out.values()).hasSize(39).doesNotContain(13);
+            assertThat(in.committed(0)).isEqualTo(40L);
+            assertThat(driver.meterRegistry().get(EtlMetrics.RECORDS_DROPPED)
+                    .tags(EtlMetrics.TAG_STAGE, "out", EtlMetrics.TAG_REASON, RecordException.PRODUCE)
+                    .counter().count()).isEqualTo(1.0);
+            assertThat(driver.meterRegistry().get(EtlMetrics.SINK_RECORDS).counter().count()).isEqualTo(39.0);
+        }
+    }
+
+    @Test
+    void aRefusedMessageIsDeadLetteredAndItsRecordCommittedOnlyOnceStored() {
+        CopyOnWriteArrayList<RecordException> letters = new CopyOnWriteArrayList<>();
+        CompletableFuture<Void> stored = new CompletableFuture<>();
+        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
+            TestSource<Integer> in = driver.source("in", 1);
+            TestSink<Integer> out = driver.sink("out", PipelineTestDriver.DEFAULT_POOL.withOnError(ErrorPolicy.DEAD_LETTER));
+            out.refuseWhen(v -> v == 2);
+            driver.start(Pipeline.named("refused-dlq")
+                    .deadLetter((meta, value, error) -> {
+                        letters.add(error);
+                        return stored;
+                    })
+                    .from(in).to(out));
+            for (int i = 0; i < 5; i++) {
+                in.send("k", i);
+            }
+            org.awaitility.Awaitility.await().atMost(WAIT).until(() -> out.values().size() == 4);
+            org.awaitility.Awaitility.await().during(Duration.ofMillis(150)).atMost(WAIT)
+                    .until(() -> in.committed(0) <= 2L);
+
+            stored.complete(null);
+            driver.awaitCommitted(WAIT);
+            assertThat(letters).singleElement().satisfies(e -> {
+                assertThat(e.reason()).isEqualTo(RecordException.PRODUCE);
+                assertThat(e.offset()).isEqualTo(2L);
+                assertThat(e.operator()).isEqualTo("out");
+            });
+            assertThat(driver.meterRegistry().get(EtlMetrics.RECORDS_DEAD_LETTERED)
+                    .tags(EtlMetrics.TAG_STAGE, "out").counter().count()).isEqualTo(1.0);
+        }
+    }
+
+    @Test
+    void anOperatorThrowingRetryableIsCalledAgainAndDeadLetteredOnlyWhenItKeepsFailing() {
+        CopyOnWriteArrayList<RecordException> letters = new CopyOnWriteArrayList<>();
+        java.util.concurrent.atomic.AtomicInteger flakyCalls = new java.util.concurrent.atomic.AtomicInteger();
+        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
+            TestSource<Integer> in = driver.source("in", 1);
+            TestSink<Integer> out = driver.sink("out");
+            driver.start(Pipeline.named("retry")
+                    .deadLetter((meta, value, error) -> {
+                        letters.add(error);
+                        return CompletableFuture.completedFuture(null);
+                    })
+                    .from(in)
+                    .map("lookup", (Integer v) -> {
+                        if (v == 3 && flakyCalls.getAndIncrement() == 0) {
+                            throw new io.etl.core.error.RetryableException("lookup timed out");
+                        }
+                        if (v == 7) {
+                            throw new io.etl.core.error.RetryableException("lookup keeps timing out");
+                        }
+                        if (v == 8) {
+                            throw new IllegalArgumentException("a bug is not retried");
+                        }
+                        return v;
+                    }).onError(ErrorPolicy.DEAD_LETTER)
+                    .to(out));
+            for (int i = 0; i < 10; i++) {
+                in.send("k", i);
+            }
+            driver.awaitCommitted(WAIT);
+
+            assertThat(out.values()).containsExactly(0, 1, 2, 3, 4, 5, 6, 9);
+            assertThat(flakyCalls.get()).isEqualTo(2);
+            assertThat(letters).extracting(RecordException::offset).containsExactly(7L, 8L);
+            assertThat(letters.get(0).detail()).contains("after 3 attempts");
+            assertThat(letters.get(1).detail()).doesNotContain("attempts");
         }
     }
 }

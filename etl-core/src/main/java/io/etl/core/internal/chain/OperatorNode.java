@@ -14,6 +14,7 @@ final class OperatorNode extends Node {
 
     private final OperatorSpec.Kind kind;
     private final String name;
+    private final String dlqStage;
     private final ErrorPolicy policy;
     private final RecordContext ctx;
     private final Node next;
@@ -29,6 +30,7 @@ final class OperatorNode extends Node {
     OperatorNode(OperatorSpec spec, ErrorPolicy policy, RecordContext ctx, Node next, Counter filtered) {
         this.kind = spec.kind();
         this.name = spec.name();
+        this.dlqStage = io.etl.core.error.DeadLetter.operatorStage(spec.name());
         this.policy = policy;
         this.ctx = ctx;
         this.next = next;
@@ -44,79 +46,71 @@ final class OperatorNode extends Node {
 
     @Override
     public void push(Object value) {
+        Object result;
+        int attempt = 1;
+        while (true) {
+            try {
+                result = call(value);
+                break;
+            } catch (PipelineStop stop) {
+                throw stop;
+            } catch (Exception e) {
+                if (ctx.retryAfter(e, attempt)) {
+                    attempt++;
+                    continue;
+                }
+                ctx.operatorFailed(name, dlqStage, policy, value, e, attempt);
+                return;
+            }
+        }
         switch (kind) {
-            case FILTER -> filter(value);
-            case MAP -> map(value);
-            case FLAT_MAP -> flatMap(value);
-            case PEEK -> peek(value);
-            case PROCESS -> process(value);
+            case FILTER -> {
+                if ((Boolean) result) {
+                    next.push(value);
+                } else {
+                    filtered.increment();
+                }
+            }
+            case MAP -> {
+                if (result != null) {
+                    next.push(result);
+                } else {
+                    filtered.increment();
+                }
+            }
+            case FLAT_MAP -> {
+                if (result == null) {
+                    filtered.increment();
+                } else {
+                    for (Object out : (Iterable<?>) result) {
+                        next.push(out);
+                    }
+                }
+            }
+            case PEEK -> next.push(value);
+            case PROCESS -> {
+                // the processor emitted its outputs itself
+            }
         }
     }
 
-    private void filter(Object value) {
-        boolean keep;
-        try {
-            keep = predicate.test(value, ctx.meta);
-        } catch (RuntimeException e) {
-            ctx.operatorFailed(name, policy, value, e);
-            return;
-        }
-        if (keep) {
-            next.push(value);
-        } else {
-            filtered.increment();
-        }
-    }
-
-    private void map(Object value) {
-        Object out;
-        try {
-            out = mapper.apply(value, ctx.meta);
-        } catch (RuntimeException e) {
-            ctx.operatorFailed(name, policy, value, e);
-            return;
-        }
-        if (out != null) {
-            next.push(out);
-        } else {
-            filtered.increment();
-        }
-    }
-
-    private void flatMap(Object value) {
-        Iterable<?> outs;
-        try {
-            outs = flatMapper.apply(value);
-        } catch (RuntimeException e) {
-            ctx.operatorFailed(name, policy, value, e);
-            return;
-        }
-        if (outs == null) {
-            filtered.increment();
-            return;
-        }
-        for (Object out : outs) {
-            next.push(out);
-        }
-    }
-
-    private void peek(Object value) {
-        try {
-            action.accept(value);
-        } catch (RuntimeException e) {
-            ctx.operatorFailed(name, policy, value, e);
-            return;
-        }
-        next.push(value);
-    }
-
-    private void process(Object value) {
-        try {
-            processor.process(value, ctx.meta, emitter);
-        } catch (PipelineStop stop) {
-            throw stop;
-        } catch (Exception e) {
-            ctx.operatorFailed(name, policy, value, e);
-        }
+    /**
+     * Calls the user function once: the filter's verdict, the mapped value, the flat-mapped values, or nothing
+     * (peek, process; a processor emits to the next node itself, so a retried one may emit twice).
+     */
+    private Object call(Object value) throws Exception {
+        return switch (kind) {
+            case FILTER -> predicate.test(value, ctx.meta) ? Boolean.TRUE : Boolean.FALSE;
+            case MAP -> mapper.apply(value, ctx.meta);
+            case FLAT_MAP -> flatMapper.apply(value);
+            case PEEK -> {
+                action.accept(value);
+                yield null;
+            }
+            case PROCESS -> {
+                processor.process(value, ctx.meta, emitter);
+                yield null;
+            }
+        };
     }
 }

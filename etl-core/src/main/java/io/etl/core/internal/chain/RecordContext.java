@@ -1,9 +1,12 @@
 package io.etl.core.internal.chain;
 
+import io.etl.core.config.PipelineSection;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.RecordException;
+import io.etl.core.error.RetryableException;
 import io.etl.core.internal.checkpoint.PendingRecord;
 import io.etl.core.record.RecordMeta;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The source record the chain is working on: its metadata, its pending-record counter, and the next
@@ -12,13 +15,22 @@ import io.etl.core.record.RecordMeta;
 public final class RecordContext {
 
     private final RecordErrors errors;
+    private final int operatorAttempts;
+    private final long operatorBackoffNanos;
     RecordMeta meta;
     PendingRecord owner;
     int outputIndex;
     long nowNanos;
 
     public RecordContext(RecordErrors errors) {
+        this(errors, PipelineSection.defaults());
+    }
+
+    /** A context whose operators are retried as {@code pipeline} says. */
+    public RecordContext(RecordErrors errors, PipelineSection pipeline) {
         this.errors = errors;
+        this.operatorAttempts = pipeline.operatorAttempts();
+        this.operatorBackoffNanos = pipeline.operatorBackoff().toNanos();
     }
 
     /** Starts work on a new source record. */
@@ -37,22 +49,51 @@ public final class RecordContext {
         return owner;
     }
 
-    /** Hands a failed record to its stage's policy. */
-    public void failed(String stage, ErrorPolicy policy, Object value, RecordException error) {
-        errors.handle(stage, policy, value, error, this);
+    /**
+     * Hands a failed record to its stage's policy.
+     *
+     * @param stage    the stage's name (metric tag)
+     * @param dlqStage the stage as a dead letter names it ({@code decode}, {@code operator:<name>}, ...)
+     */
+    public void failed(String stage, String dlqStage, ErrorPolicy policy, Object value, RecordException error) {
+        errors.handle(stage, dlqStage, policy, value, error, 1, this);
     }
 
-    /** An exception thrown by a user operator. */
-    void operatorFailed(String stage, ErrorPolicy policy, Object value, Throwable cause) {
+    /**
+     * Whether an operator that threw {@code error} on attempt {@code attempt} should be called again: it threw
+     * a {@link RetryableException} and attempts are left. Waits the backoff before returning true.
+     */
+    boolean retryAfter(Throwable error, int attempt) {
+        if (!(error instanceof RetryableException) || attempt >= operatorAttempts) {
+            return false;
+        }
+        long wait = operatorBackoffNanos << Math.min(attempt - 1, 20);
+        long deadline = System.nanoTime() + wait;
+        long left;
+        while ((left = deadline - System.nanoTime()) > 0) {
+            LockSupport.parkNanos(this, left);
+        }
+        return true;
+    }
+
+    /** An exception thrown by a user operator, after {@code attempts} calls. */
+    void operatorFailed(String stage, String dlqStage, ErrorPolicy policy, Object value, Throwable cause, int attempts) {
         if (cause instanceof PipelineStop stop) {
             throw stop;
         }
-        failed(stage, policy, value, RecordException.OPERATOR, cause);
+        failed(stage, dlqStage, policy, value, RecordException.OPERATOR, cause, attempts);
     }
 
     /** An exception with no record-level classification of its own, reported as {@code reason} at this record. */
-    void failed(String stage, ErrorPolicy policy, Object value, String reason, Throwable cause) {
-        String detail = cause.getClass().getName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage());
-        failed(stage, policy, value, RecordException.at(meta, stage, reason, detail, cause));
+    void failed(String stage, String dlqStage, ErrorPolicy policy, Object value, String reason, Throwable cause) {
+        failed(stage, dlqStage, policy, value, reason, cause, 1);
+    }
+
+    private void failed(String stage, String dlqStage, ErrorPolicy policy, Object value, String reason, Throwable cause,
+                        int attempts) {
+        String detail = cause.getClass().getName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage())
+                + (attempts > 1 ? " (after " + attempts + " attempts)" : "");
+        errors.handle(stage, dlqStage, policy, value, RecordException.at(meta, stage, reason, detail, cause), attempts,
+                this);
     }
 }

@@ -1,21 +1,23 @@
 package io.etl.core.internal.chain;
 
-import io.etl.core.error.DeadLetterHandler;
 import io.etl.core.error.ErrorPolicy;
-import io.etl.core.error.FatalException;
 import io.etl.core.error.RecordException;
 import io.etl.core.internal.checkpoint.PendingRecord;
 import io.etl.core.metrics.EtlMetrics;
+import io.etl.core.record.RecordMeta;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
-import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Applies record-level error policies: count and drop, dead-letter, or stop the pipeline. */
+/**
+ * Applies record-level error policies: count and drop, dead-letter, or stop the pipeline. Chain stages call
+ * it on the pipeline thread; sinks whose destination refused a message call it on their worker thread.
+ */
 public final class RecordErrors {
 
     private static final Logger LOG = LoggerFactory.getLogger(RecordErrors.class);
@@ -23,47 +25,76 @@ public final class RecordErrors {
 
     private final MeterRegistry registry;
     private final Tags tags;
-    private final DeadLetterHandler deadLetter;
+    private final DeadLetters deadLetters;
     private final Consumer<Throwable> pipelineFailure;
-    private final Map<String, Counter> dropped = new HashMap<>();
-    private final Map<String, Counter> deadLettered = new HashMap<>();
-    private final Map<String, Integer> logged = new HashMap<>();
+    private final Map<String, Counter> dropped = new ConcurrentHashMap<>();
+    private final Map<String, Counter> deadLettered = new ConcurrentHashMap<>();
+    private final Map<String, Integer> logged = new ConcurrentHashMap<>();
 
-    public RecordErrors(MeterRegistry registry, Tags tags, DeadLetterHandler deadLetter,
-                        Consumer<Throwable> pipelineFailure) {
+    /**
+     * @param deadLetters where {@code dead_letter} records go; null when no stage may use that policy
+     */
+    public RecordErrors(MeterRegistry registry, Tags tags, DeadLetters deadLetters, Consumer<Throwable> pipelineFailure) {
         this.registry = registry;
         this.tags = tags;
-        this.deadLetter = deadLetter;
+        this.deadLetters = deadLetters;
         this.pipelineFailure = pipelineFailure;
     }
 
-    void handle(String stage, ErrorPolicy policy, Object value, RecordException error, RecordContext ctx) {
+    /** A stage of the chain rejected the current record. Pipeline thread. */
+    void handle(String stage, String dlqStage, ErrorPolicy policy, Object value, RecordException error, int attempts,
+                RecordContext ctx) {
         switch (policy) {
-            case SKIP -> {
-                counter(dropped, EtlMetrics.RECORDS_DROPPED, stage, error.reason()).increment();
-                log(stage, "skipped", error);
-            }
+            case SKIP -> skipped(stage, error);
             case DEAD_LETTER -> {
-                counter(deadLettered, EtlMetrics.RECORDS_DEAD_LETTERED, stage, error.reason()).increment();
-                log(stage, "dead-lettered", error);
-                PendingRecord owner = ctx.owner();
-                owner.retain();
-                deadLetter.deadLetter(ctx.meta(), value, error).whenComplete((ok, err) -> {
-                    if (err == null) {
-                        owner.release();
-                    } else {
-                        FatalException fatal = new FatalException("dead letter for " + ctx.meta().position()
-                                + " could not be stored: " + err.getMessage(), err);
-                        owner.fail(fatal);
-                        pipelineFailure.accept(fatal);
-                    }
-                });
+                counted(stage, error);
+                deadLetters().send(dlqStage, ctx.meta(), value, error, attempts, ctx.owner(), ctx.nowNanos);
             }
             case FAIL -> {
                 LOG.error("stopping the pipeline: {}", error.getMessage());
                 throw new PipelineStop(error);
             }
         }
+    }
+
+    /**
+     * The destination of sink {@code sink} refused one message of {@code source}; {@code owner} holds that
+     * message's hold, released (or failed) here once the sink's policy is carried out. Any thread.
+     */
+    public void refused(String sink, ErrorPolicy policy, RecordMeta source, PendingRecord owner, RecordException error,
+                        int attempts) {
+        switch (policy) {
+            case SKIP -> {
+                skipped(sink, error);
+                owner.release();
+            }
+            case DEAD_LETTER -> {
+                counted(sink, error);
+                deadLetters().handOver(io.etl.core.error.DeadLetter.produceStage(sink), source, error, attempts, owner);
+            }
+            case FAIL -> {
+                LOG.error("stopping the pipeline: {}", error.getMessage());
+                owner.fail(error);
+                pipelineFailure.accept(error);
+            }
+        }
+    }
+
+    private DeadLetters deadLetters() {
+        if (deadLetters == null) {
+            throw new IllegalStateException("a stage uses dead_letter but the pipeline has no dead-letter destination");
+        }
+        return deadLetters;
+    }
+
+    private void skipped(String stage, RecordException error) {
+        counter(dropped, EtlMetrics.RECORDS_DROPPED, stage, error.reason()).increment();
+        log(stage, "skipped", error);
+    }
+
+    private void counted(String stage, RecordException error) {
+        counter(deadLettered, EtlMetrics.RECORDS_DEAD_LETTERED, stage, error.reason()).increment();
+        log(stage, "dead-lettered", error);
     }
 
     private Counter counter(Map<String, Counter> cache, String name, String stage, String reason) {

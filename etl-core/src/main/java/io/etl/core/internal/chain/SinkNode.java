@@ -9,11 +9,13 @@ final class SinkNode extends Node {
 
     private final SinkPool<Object, ?> pool;
     private final ErrorPolicy policy;
+    private final String dlqStage;
     private final RecordContext ctx;
 
     SinkNode(SinkPool<Object, ?> pool, RecordContext ctx) {
         this.pool = pool;
         this.policy = pool.sink().errorPolicy();
+        this.dlqStage = io.etl.core.error.DeadLetter.encodeStage(pool.name());
         this.ctx = ctx;
     }
 
@@ -23,9 +25,9 @@ final class SinkNode extends Node {
         try {
             pool.offer(value, ctx.meta, index, ctx.owner, ctx.nowNanos);
         } catch (RecordException e) {
-            ctx.failed(pool.name(), policy, value, e.locatedAt(ctx.meta, pool.name()));
+            ctx.failed(pool.name(), dlqStage, policy, value, e.locatedAt(ctx.meta, pool.name()));
         } catch (RuntimeException e) {
-            ctx.failed(pool.name(), policy, value, RecordException.ENCODE, e);
+            ctx.failed(pool.name(), dlqStage, policy, value, RecordException.ENCODE, e);
         }
     }
 }

@@ -8,6 +8,7 @@ import java.util.function.Predicate;
 final class SplitNode extends Node {
 
     private final String name;
+    private final String dlqStage;
     private final ErrorPolicy policy;
     private final RecordContext ctx;
     private final Predicate<Object>[] predicates;
@@ -19,6 +20,7 @@ final class SplitNode extends Node {
     SplitNode(String name, ErrorPolicy policy, RecordContext ctx, Predicate<Object>[] predicates, Node[] branches,
               Node otherwise, boolean allMatching, Counter unmatched) {
         this.name = name;
+        this.dlqStage = io.etl.core.error.DeadLetter.splitStage(name);
         this.policy = policy;
         this.ctx = ctx;
         this.predicates = predicates;
@@ -33,11 +35,19 @@ final class SplitNode extends Node {
         boolean matched = false;
         for (int i = 0; i < predicates.length; i++) {
             boolean hit;
-            try {
-                hit = predicates[i].test(value);
-            } catch (RuntimeException e) {
-                ctx.operatorFailed(name, policy, value, e);
-                return;
+            int attempt = 1;
+            while (true) {
+                try {
+                    hit = predicates[i].test(value);
+                    break;
+                } catch (RuntimeException e) {
+                    if (ctx.retryAfter(e, attempt)) {
+                        attempt++;
+                        continue;
+                    }
+                    ctx.operatorFailed(name, dlqStage, policy, value, e, attempt);
+                    return;
+                }
             }
             if (hit) {
                 matched = true;

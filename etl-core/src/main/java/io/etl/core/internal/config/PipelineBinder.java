@@ -28,7 +28,8 @@ import org.slf4j.LoggerFactory;
  */
 final class PipelineBinder {
 
-    static final List<String> SECTIONS = List.of("pipeline", "source", "sinks", "checkpoint", "metrics");
+    static final List<String> SECTIONS = List.of("pipeline", "source", "sinks", PipelineConfig.DEAD_LETTER,
+            "checkpoint", "metrics");
     static final String SOURCE_ON_ERROR = "on_error";
     static final String SHUTDOWN_TIMEOUT = "pipeline.shutdown_timeout";
     static final String DRAIN_TIMEOUT = "checkpoint.drain_timeout";
@@ -59,6 +60,7 @@ final class PipelineBinder {
         Map<String, SinkSection> sinks = new LinkedHashMap<>();
         CheckpointConfig checkpoint = null;
         MetricsConfig metrics = null;
+        SinkSection deadLetter = null;
         for (Map.Entry<String, JsonNode> section : root.properties()) {
             String key = section.getKey();
             JsonNode node = section.getValue();
@@ -78,10 +80,12 @@ final class PipelineBinder {
                         sinks.put(name, sink);
                     }
                 });
+                case PipelineConfig.DEAD_LETTER -> deadLetter = deadLetter(node);
                 default -> problems.add(key, Suggestions.unknownKey(key, SECTIONS));
             }
         }
-        PipelineConfig config = new PipelineConfig(pipeline, sources, sinks, checkpoint, metrics);
+        PipelineConfig config = new PipelineConfig(pipeline, sources, sinks, checkpoint, metrics,
+                java.util.Optional.ofNullable(deadLetter));
         checkStopBudget(config);
         return config;
     }
@@ -98,6 +102,40 @@ final class PipelineBinder {
                     + DRAIN_TIMEOUT + " (" + human(drain) + "), which has to fit inside it with time"
                     + " left to commit and close the clients");
         }
+    }
+
+    /**
+     * The {@code dead_letter} section: a sink entry of its own, whose connector must be able to write dead
+     * letters; {@code on_error} has no meaning there (a dead letter that cannot be written fails the pipeline).
+     */
+    private SinkSection deadLetter(JsonNode entry) {
+        String path = PipelineConfig.DEAD_LETTER;
+        Connector connector = connector(Role.SINK, path, entry);
+        if (connector == null) {
+            return null;
+        }
+        ObjectNode core = connector.take(SinkPoolConfig.KEYS);
+        if (core.has(SOURCE_ON_ERROR)) {
+            problems.add(connector.path() + "." + SOURCE_ON_ERROR, "has no meaning for the dead-letter sink:"
+                    + " a dead letter that cannot be written fails the pipeline");
+            core.remove(SOURCE_ON_ERROR);
+        }
+        SinkPoolConfig pool = binder.bind(core, SinkPoolConfig.class, connector.path());
+        Object config = bindConnector(connector, SinkPoolConfig.KEYS);
+        if (config == null) {
+            return null;
+        }
+        SinkSection section = new SinkSection(PipelineConfig.DEAD_LETTER, connector.type().key(), config, pool);
+        try {
+            if (connector.type().deadLetterSink(section).isEmpty()) {
+                problems.add(connector.path(), "the " + connector.type().key() + " connector cannot write dead letters");
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("dead-letter sink of {} failed", connector.path(), e);
+            problems.add(connector.path(), "the " + connector.type().key() + " connector refused this dead-letter section: "
+                    + e.getMessage());
+        }
+        return section;
     }
 
     private Map<String, JsonNode> entries(JsonNode node, String path) {

@@ -73,12 +73,10 @@ public final class PipelineDefinition implements Pipeline {
         List<ConfigProblem> problems = new ArrayList<>();
         String where = "pipeline '" + draft.name + "'";
         Set<String> stageNames = new HashSet<>();
-        boolean deadLetterUsed = false;
         for (OperatorSpec op : draft.operators) {
             if (!stageNames.add(op.name())) {
                 problems.add(new ConfigProblem(where, "duplicate operator name '" + op.name() + "'"));
             }
-            deadLetterUsed |= op.policy() == ErrorPolicy.DEAD_LETTER;
         }
         TerminalSpec t = draft.terminal;
         if (t.isSplit()) {
@@ -111,12 +109,10 @@ public final class PipelineDefinition implements Pipeline {
             if (other != null) {
                 problems.add(new ConfigProblem(where, "two different sinks are named '" + sink.name() + "'"));
             }
-            deadLetterUsed |= sink.errorPolicy() == ErrorPolicy.DEAD_LETTER;
-        }
-        deadLetterUsed |= draft.source.errorPolicy() == ErrorPolicy.DEAD_LETTER;
-        if (deadLetterUsed && draft.deadLetter == null) {
-            problems.add(new ConfigProblem(where,
-                    "a stage uses the dead_letter policy but no dead-letter handler was given (Pipeline.named(..).deadLetter(..))"));
+            if (PipelineConfig.DEAD_LETTER.equals(sink.name())) {
+                problems.add(new ConfigProblem(where, "a sink may not be named '" + PipelineConfig.DEAD_LETTER
+                        + "': that name belongs to the dead-letter sink"));
+            }
         }
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
@@ -130,10 +126,61 @@ public final class PipelineDefinition implements Pipeline {
         if (!built) {
             build();
         }
-        if (config.pipeline().onError() == ErrorPolicy.DEAD_LETTER && draft.deadLetter == null) {
-            throw ConfigException.of("pipeline.on_error", "dead_letter needs a dead-letter handler in the pipeline definition");
-        }
+        checkDeadLetters(config);
         return PipelineRunner.start(this, config, registry);
+    }
+
+    /** The stages whose policy under {@code config} is {@code dead_letter}, each named as its setting is. */
+    List<String> deadLetterStages(PipelineConfig config) {
+        List<String> stages = new ArrayList<>();
+        ErrorPolicy operatorDefault = config.pipeline().onError();
+        for (OperatorSpec op : draft.operators) {
+            if (op.policy() == ErrorPolicy.DEAD_LETTER) {
+                stages.add("operator '" + op.name() + "' (.onError)");
+            } else if (op.policy() == null && operatorDefault == ErrorPolicy.DEAD_LETTER) {
+                stages.add("operator '" + op.name() + "' (pipeline.on_error)");
+            }
+        }
+        if (draft.terminal.isSplit() && operatorDefault == ErrorPolicy.DEAD_LETTER) {
+            stages.add("split '" + draft.terminal.splitName() + "' (pipeline.on_error)");
+        }
+        if (draft.source.errorPolicy() == ErrorPolicy.DEAD_LETTER) {
+            stages.add("source '" + draft.source.name() + "' (source." + draft.source.name() + ".<connector>.on_error)");
+        }
+        for (Sink<Object, ?> sink : sinks()) {
+            if (sink.errorPolicy() == ErrorPolicy.DEAD_LETTER) {
+                stages.add("sink '" + sink.name() + "' (sinks." + sink.name() + ".<connector>.on_error)");
+            }
+        }
+        return stages;
+    }
+
+    /** Whether some stage sends records to the dead-letter destination under {@code config}. */
+    public boolean usesDeadLetter(PipelineConfig config) {
+        return !deadLetterStages(config).isEmpty();
+    }
+
+    /**
+     * Every stage with policy {@code dead_letter} needs somewhere to send records: the {@code dead_letter} section
+     * or a handler in code, not both.
+     */
+    private void checkDeadLetters(PipelineConfig config) {
+        if (draft.deadLetter != null && config.deadLetter().isPresent()) {
+            throw ConfigException.of(PipelineConfig.DEAD_LETTER, "pipeline '" + draft.name + "' has both a dead_letter"
+                    + " section and a dead-letter handler in code (Pipeline.named(..).deadLetter(..)); keep one");
+        }
+        if (draft.deadLetter != null || config.deadLetter().isPresent()) {
+            return;
+        }
+        List<ConfigProblem> problems = new ArrayList<>();
+        for (String stage : deadLetterStages(config)) {
+            problems.add(new ConfigProblem(stage, "policy dead_letter needs a top-level dead_letter section"
+                    + " (dead_letter: {kafka: {brokers: ..., topic: ...}}) or a dead-letter handler"
+                    + " (Pipeline.named(..).deadLetter(..))"));
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
     }
 
     @Override

@@ -1,13 +1,18 @@
 package io.etl.core.internal.pool;
 
+import io.etl.core.error.ErrorPolicy;
+import io.etl.core.error.RecordException;
 import io.etl.core.internal.checkpoint.PendingRecord;
+import io.etl.core.record.RecordMeta;
 import io.etl.core.sink.SealedBatch;
 import java.util.Collections;
 import java.util.List;
 
 /**
- * A sealed batch plus the pending records its messages belong to (one entry per message). The attempt
- * counter and the acknowledged flag are only touched by the shard's worker thread.
+ * A sealed batch plus the pending records its messages belong to and their source records (one entry per
+ * message, so a message the destination refuses can be dead-lettered as it was read). The attempt counter
+ * and the acknowledged flag are only touched by the shard's worker thread; refusals come from the writer's
+ * threads before the attempt completes.
  */
 final class Batch<M> implements SealedBatch<M> {
 
@@ -16,16 +21,22 @@ final class Batch<M> implements SealedBatch<M> {
     private final long sequence;
     private final List<M> messages;
     private final PendingRecord[] owners;
+    private final RecordMeta[] sources;
     private final long bytes;
+    private volatile RecordException[] refused;
+    private int[] refusedInAttempt;
+    private int refusedCount;
     private int attempt;
     private boolean settled;
 
-    Batch(String sink, int shard, long sequence, List<M> messages, PendingRecord[] owners, long bytes) {
+    Batch(String sink, int shard, long sequence, List<M> messages, PendingRecord[] owners, RecordMeta[] sources,
+          long bytes) {
         this.sink = sink;
         this.shard = shard;
         this.sequence = sequence;
         this.messages = Collections.unmodifiableList(messages);
         this.owners = owners;
+        this.sources = sources;
         this.bytes = bytes;
     }
 
@@ -68,14 +79,55 @@ final class Batch<M> implements SealedBatch<M> {
         attempt++;
     }
 
-    /** Marks every message durable, once. Returns false when it was already settled. */
-    boolean acknowledge() {
+    @Override
+    public synchronized void reject(int index, RecordException error) {
+        java.util.Objects.checkIndex(index, owners.length);
+        RecordException[] r = refused;
+        if (r == null) {
+            r = new RecordException[owners.length];
+            refusedInAttempt = new int[owners.length];
+        }
+        if (r[index] == null) {
+            refusedCount++;
+            refusedInAttempt[index] = attempt;
+        }
+        r[index] = error.locatedAt(sources[index], sink);
+        refused = r;
+    }
+
+    @Override
+    public boolean rejected(int index) {
+        RecordException[] r = refused;
+        return r != null && r[index] != null;
+    }
+
+    /** Messages refused by the destination so far. */
+    synchronized int refusedCount() {
+        return refusedCount;
+    }
+
+    /**
+     * Marks every message durable, once, except those the destination refused: those go to {@code events}
+     * with the hold of their message. Returns false when it was already settled.
+     */
+    boolean acknowledge(PoolEvents events, ErrorPolicy policy) {
         if (settled) {
             return false;
         }
         settled = true;
-        for (PendingRecord owner : owners) {
-            owner.release();
+        RecordException[] r;
+        int[] attempts;
+        synchronized (this) {
+            r = refused;
+            attempts = refusedInAttempt;
+        }
+        for (int i = 0; i < owners.length; i++) {
+            if (r != null && r[i] != null) {
+                // the attempt that refused it: a later attempt of the batch did not send it again
+                events.refused(sink, policy, sources[i], owners[i], r[i], attempts[i]);
+            } else {
+                owners[i].release();
+            }
         }
         return true;
     }

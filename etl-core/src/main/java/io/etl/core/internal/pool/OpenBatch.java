@@ -1,6 +1,7 @@
 package io.etl.core.internal.pool;
 
 import io.etl.core.internal.checkpoint.PendingRecord;
+import io.etl.core.record.RecordMeta;
 import java.util.ArrayList;
 
 /** The batch a shard is filling, owned by the pipeline thread. */
@@ -10,6 +11,7 @@ final class OpenBatch<M> {
     private final long maxBytes;
     private ArrayList<M> messages;
     private ArrayList<PendingRecord> owners;
+    private ArrayList<RecordMeta> sources;
     private long bytes;
     private long openedAtNanos;
 
@@ -23,16 +25,18 @@ final class OpenBatch<M> {
         int capacity = Math.min(maxRecords, 4096);
         messages = new ArrayList<>(capacity);
         owners = new ArrayList<>(capacity);
+        sources = new ArrayList<>(capacity);
         bytes = 0;
     }
 
     /** Adds a message; returns true when the batch is now full and must be sealed. */
-    boolean add(M message, long size, PendingRecord owner, long nowNanos) {
+    boolean add(M message, long size, PendingRecord owner, RecordMeta source, long nowNanos) {
         if (messages.isEmpty()) {
             openedAtNanos = nowNanos;
         }
         messages.add(message);
         owners.add(owner);
+        sources.add(source);
         bytes += size;
         return messages.size() >= maxRecords || bytes >= maxBytes;
     }
@@ -51,7 +55,8 @@ final class OpenBatch<M> {
     }
 
     Batch<M> seal(String sink, int shard, long sequence) {
-        Batch<M> sealed = new Batch<>(sink, shard, sequence, messages, owners.toArray(new PendingRecord[0]), bytes);
+        Batch<M> sealed = new Batch<>(sink, shard, sequence, messages, owners.toArray(new PendingRecord[0]),
+                sources.toArray(new RecordMeta[0]), bytes);
         reset();
         return sealed;
     }

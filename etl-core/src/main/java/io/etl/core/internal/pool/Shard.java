@@ -3,6 +3,7 @@ package io.etl.core.internal.pool;
 import io.etl.core.error.FatalException;
 import io.etl.core.error.RetryableException;
 import io.etl.core.internal.checkpoint.PendingRecord;
+import io.etl.core.record.RecordMeta;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -60,11 +61,11 @@ final class Shard<M> implements Runnable {
 
     // ---- pipeline thread -------------------------------------------------------------------------------
 
-    void append(M message, long size, PendingRecord owner, long nowNanos) {
+    void append(M message, long size, PendingRecord owner, RecordMeta source, long nowNanos) {
         if (open.wouldOverflow(size)) {
             seal();
         }
-        if (open.add(message, size, owner, nowNanos)) {
+        if (open.add(message, size, owner, source, nowNanos)) {
             seal();
         }
     }
@@ -271,7 +272,7 @@ final class Shard<M> implements Runnable {
 
     private void succeeded(Attempt<M> attempt) {
         recordBreaker(attempt, null);
-        if (attempt.batch.acknowledge()) {
+        if (attempt.batch.acknowledge(pool.events(), pool.sink().errorPolicy())) {
             pool.metrics().acknowledged(attempt.batch, System.nanoTime() - attempt.startNanos);
             pool.events().acknowledged();
         } else {

@@ -31,7 +31,7 @@ final class SinkMetrics {
     }
 
     void acknowledged(Batch<?> batch, long nanos) {
-        records.increment(batch.size());
+        records.increment(batch.size() - batch.refusedCount());
         success.increment();
         batchTime.record(nanos, TimeUnit.NANOSECONDS);
     }

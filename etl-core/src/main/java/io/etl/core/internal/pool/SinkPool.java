@@ -124,7 +124,7 @@ public final class SinkPool<T, M> {
         int hash = encoder.shardHash(message, meta);
         Shard<M> shard = shards.length == 1 ? shards[0] : shards[Math.floorMod(hash, shards.length)];
         owner.retain();
-        shard.append(message, size, owner, nowNanos);
+        shard.append(message, size, owner, meta, nowNanos);
     }
 
     /** Seals batches whose linger expired and moves sealed batches to the queues. Pipeline thread. */

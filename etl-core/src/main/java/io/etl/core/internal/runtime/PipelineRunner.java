@@ -6,10 +6,12 @@ import io.etl.core.PipelineStateListener;
 import io.etl.core.RunningPipeline;
 import io.etl.core.config.CheckpointConfig;
 import io.etl.core.config.PipelineConfig;
+import io.etl.core.error.DeadLetter;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.FatalException;
 import io.etl.core.error.RecordException;
 import io.etl.core.internal.chain.ChainCompiler;
+import io.etl.core.internal.chain.DeadLetters;
 import io.etl.core.internal.chain.Node;
 import io.etl.core.internal.chain.PipelineStop;
 import io.etl.core.internal.chain.RecordContext;
@@ -17,6 +19,7 @@ import io.etl.core.internal.chain.RecordErrors;
 import io.etl.core.internal.checkpoint.Checkpointer;
 import io.etl.core.internal.checkpoint.PartitionTracker;
 import io.etl.core.internal.checkpoint.PendingRecord;
+import io.etl.core.internal.config.DeadLetterSinks;
 import io.etl.core.internal.dsl.PipelineDefinition;
 import io.etl.core.internal.pool.PoolEvents;
 import io.etl.core.internal.pool.SinkPool;
@@ -73,6 +76,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     private final Node head;
     private final RecordContext ctx;
     private final RecordErrors errors;
+    private final DeadLetters deadLetters;
+    private final SinkPool<?, ?> deadLetterPool;
     private final ErrorPolicy decodePolicy;
     private final Checkpointer checkpointer = new Checkpointer();
     private final Map<SourcePartition, Long> committedView = new ConcurrentHashMap<>();
@@ -119,8 +124,6 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             common = common.and(t.getKey(), t.getValue());
         }
         this.tags = common;
-        this.errors = new RecordErrors(registry, tags, definition.deadLetter(), this::fail);
-        this.ctx = new RecordContext(errors);
         this.decodePolicy = source.errorPolicy();
         Map<Sink<Object, ?>, SinkPool<Object, ?>> bySink = new IdentityHashMap<>();
         for (Sink<Object, ?> sink : definition.sinks()) {
@@ -128,12 +131,36 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             bySink.put(sink, pool);
             pools.add(pool);
         }
+        if (definition.deadLetter() != null) {
+            this.deadLetterPool = null;
+            this.deadLetters = DeadLetters.toHandler(name, definition.deadLetter(), this::fail, this::wake);
+        } else if (config.deadLetter().isPresent() && definition.usesDeadLetter(config)) {
+            SinkPool<DeadLetter, ?> pool = new SinkPool<>(DeadLetterSinks.create(config.deadLetter().get()),
+                    DeadLetterEvents.failFast(this, this::fail), registry, tags);
+            this.deadLetterPool = pool;
+            this.deadLetters = DeadLetters.toPool(name, pool, this::fail, this::wake);
+            addLast(pool);
+        } else {
+            if (config.deadLetter().isPresent()) {
+                LOG.warn("pipeline '{}': the dead_letter section is not used (no stage has policy dead_letter)", name);
+            }
+            this.deadLetterPool = null;
+            this.deadLetters = null;
+        }
+        this.errors = new RecordErrors(registry, tags, deadLetters, this::fail);
+        this.ctx = new RecordContext(errors, config.pipeline());
         this.head = ChainCompiler.compile(definition.operators(), definition.terminal(), bySink,
                 config.pipeline().onError(), ctx, registry, tags);
         Tags sourceTags = tags.and(EtlMetrics.TAG_SOURCE, source.name());
         this.recordsIn = registry.counter(EtlMetrics.SOURCE_RECORDS, sourceTags);
         Gauge.builder(EtlMetrics.SOURCE_PAUSED, pausedGauge, AtomicLong::get).tags(sourceTags).register(registry);
         Gauge.builder(EtlMetrics.CHECKPOINT_PENDING_RECORDS, pendingGauge, AtomicLong::get).tags(tags).register(registry);
+    }
+
+    @SuppressWarnings("unchecked")
+    private void addLast(SinkPool<?, ?> pool) {
+        // the dead-letter pool is last: it is drained after every pool that may still hand it dead letters
+        pools.add((SinkPool<Object, ?>) pool);
     }
 
     /** Starts {@code definition} on a new thread. */
@@ -275,6 +302,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             long maxPoll = source.pollTimeout().toNanos();
             while (!stopRequested && failure.get() == null) {
                 lastActivityMillis = System.currentTimeMillis();
+                pumpDeadLetters();
                 boolean blocked = !processBuffer();
                 setPaused(blocked);
                 long now = System.nanoTime();
@@ -339,7 +367,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             RecordException error = RecordException.at(meta, source.name(), RecordException.DECODE,
                     failed.cause().getMessage() == null ? failed.cause().getClass().getName() : failed.cause().getMessage(),
                     failed.cause());
-            ctx.failed(source.name(), decodePolicy, null, error);
+            ctx.failed(source.name(), DeadLetter.DECODE_STAGE, decodePolicy, null, error);
         } else {
             head.push(value);
         }
@@ -416,6 +444,13 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
 
     // ---- shutdown ----------------------------------------------------------------------------------------
 
+    /** Writes dead letters that sink workers handed over (records their destination refused). */
+    private void pumpDeadLetters() {
+        if (deadLetters != null && deadLetters.pump(System.nanoTime()) && deadLetterPool != null) {
+            deadLetterPool.tick(System.nanoTime());
+        }
+    }
+
     private void shutdown(boolean opened) {
         transition(PipelineState.DRAINING);
         long begun = stopRequested ? stopRequestedNanos : System.nanoTime();
@@ -426,10 +461,27 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             for (SinkPool<Object, ?> pool : pools) {
                 pool.flushAll(deadline);
             }
+            if (deadLetterPool != null) {
+                // output sinks first: until they finish, they may refuse records that become dead letters
+                for (SinkPool<Object, ?> pool : pools) {
+                    if (pool != deadLetterPool) {
+                        pool.close();
+                    }
+                }
+                while (!outputsFinished() && System.nanoTime() < deadline) {
+                    pumpDeadLetters();
+                    LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(5));
+                }
+                pumpDeadLetters();
+                deadLetterPool.flushAll(deadline);
+            }
             for (SinkPool<Object, ?> pool : pools) {
                 pool.close();
             }
             while (!allFinished() && System.nanoTime() < deadline) {
+                if (deadLetters != null && deadLetters.hasHandedOver()) {
+                    pumpDeadLetters();
+                }
                 LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(5));
             }
             if (!allFinished()) {
@@ -482,6 +534,15 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         return left < cap.toNanos() ? Duration.ofNanos(left) : cap;
     }
 
+    private boolean outputsFinished() {
+        for (SinkPool<Object, ?> pool : pools) {
+            if (pool != deadLetterPool && !pool.finished()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private boolean allFinished() {
         for (SinkPool<Object, ?> pool : pools) {
             if (!pool.finished()) {
@@ -530,6 +591,12 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             pool.flushAll(deadline);
         }
         while (!checkpointer.idle(revoked) && System.nanoTime() < deadline && failure.get() == null) {
+            if (deadLetters != null && deadLetters.hasHandedOver()) {
+                pumpDeadLetters();
+                if (deadLetterPool != null) {
+                    deadLetterPool.flushAll(deadline);
+                }
+            }
             LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(2));
         }
         if (!checkpointer.idle(revoked)) {
@@ -588,6 +655,12 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             fail(cause);
         }
         wake();
+    }
+
+    @Override
+    public void refused(String sink, ErrorPolicy policy, RecordMeta source, PendingRecord owner, RecordException error,
+                        int attempts) {
+        errors.refused(sink, policy, source, owner, error, attempts);
     }
 
     @Override

@@ -160,7 +160,7 @@ class ConfigLoaderTest {
     void unknownTopLevelSectionIsRejected() {
         assertThat(problems("sink: {}\nfoo: 1\n")).containsExactly(
                 "sink: unknown key (did you mean sinks?)",
-                "foo: unknown key (expected one of: checkpoint, metrics, pipeline, sinks, source)");
+                "foo: unknown key (expected one of: checkpoint, dead_letter, metrics, pipeline, sinks, source)");
     }
 
     @Test
@@ -312,7 +312,7 @@ class ConfigLoaderTest {
     @Test
     void aScalarDocumentIsAProblem() {
         assertThat(problems("just text")).containsExactly(
-                "expected a mapping with the sections pipeline, source, sinks, checkpoint, metrics");
+                "expected a mapping with the sections pipeline, source, sinks, dead_letter, checkpoint, metrics");
     }
 
     @Test

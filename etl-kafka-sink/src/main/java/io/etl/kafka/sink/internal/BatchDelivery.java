@@ -1,6 +1,7 @@
 package io.etl.kafka.sink.internal;
 
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.Callback;
@@ -15,6 +16,10 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  * {@code max.block.ms}, a record too large for the client) by calling the callback on the sending thread
  * before it returns. Those are not counted: they are kept for the sender, which may back off and send the
  * same record again ({@link #takeRejected()}).
+ *
+ * <p>The sender holds one count of its own until it has offered every message ({@link #sent()}), so the batch
+ * never completes while {@link #futures()} is still being filled. Those per-message futures tell, after a
+ * failed attempt, which messages the broker refused on their own account.
  */
 final class BatchDelivery implements Callback {
 
@@ -29,11 +34,15 @@ final class BatchDelivery implements Callback {
     private final Thread sender;
     private final Completion completion;
     private final int size;
+    private final Future<RecordMetadata>[] futures;
     private Exception rejected;
+    private volatile boolean abandoned;
 
+    @SuppressWarnings("unchecked")
     BatchDelivery(int size, Thread sender, Completion completion) {
         this.size = size;
-        this.remaining = new AtomicInteger(size);
+        this.futures = new Future[size];
+        this.remaining = new AtomicInteger(size + 1);
         this.sender = sender;
         this.completion = completion;
     }
@@ -62,15 +71,45 @@ final class BatchDelivery implements Callback {
 
     /** Writes off {@code count} messages that will never get a report because they were not sent. */
     void abandon(int count, Throwable cause) {
+        abandoned = true;
         firstError.compareAndSet(null, cause);
+        countDown(count);
+    }
+
+    /** Whether every message was either sent or skipped on purpose (none written off unsent). */
+    boolean abandonedNone() {
+        return !abandoned;
+    }
+
+    /** A message not sent on purpose (refused in an earlier attempt, or refused by {@code send} itself). */
+    void skipped() {
+        countDown(1);
+    }
+
+    /** The sender has offered every message (or written the rest off): its own count is released. */
+    void sent() {
+        countDown(1);
+    }
+
+    private void countDown(int count) {
         if (remaining.addAndGet(-count) == 0) {
             completion.completed(this, firstError.get());
         }
     }
 
+    /** Keeps what {@code send} returned for message {@code index}. Sender only, before {@link #sent()}. */
+    void sending(int index, Future<RecordMetadata> future) {
+        futures[index] = future;
+    }
+
+    /** Per-message futures; null for messages never sent. Complete only once the producer finished their batches. */
+    Future<RecordMetadata>[] futures() {
+        return futures;
+    }
+
     /** Reports still outstanding. */
     int outstanding() {
-        return remaining.get();
+        return Math.max(0, remaining.get() - 1);
     }
 
     int size() {

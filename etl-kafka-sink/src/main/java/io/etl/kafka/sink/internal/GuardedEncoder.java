@@ -10,8 +10,10 @@ import java.util.Arrays;
 
 /**
  * Wraps an encoding body with what every Kafka encoder does: the optional idempotency-key header and the
- * {@code max_message_bytes} guard. Routes messages to shards by their own key, so per-key order holds
- * even when the encoder re-keys a record.
+ * size guard: {@code max_message_bytes}, and the topic's own {@code max.message.bytes} once the writer has read
+ * it ({@link #limitToTopic}), so a message the broker would refuse is a record error at encode time instead
+ * of a refused write. Routes messages to shards by their own key, so per-key order holds even when the
+ * encoder re-keys a record.
  *
  * @param <T> value type
  */
@@ -27,6 +29,8 @@ final class GuardedEncoder<T> implements Encoder<T, KafkaMessage> {
     private final long maxBytes;
     private final boolean idempotencyHeader;
     private final Body<T> body;
+    /** The topic's max.message.bytes; set on the pipeline thread when the writer opens, read there too. */
+    private long topicLimit = Long.MAX_VALUE;
 
     GuardedEncoder(String topic, long maxBytes, boolean idempotencyHeader, Body<T> body) {
         this.topic = topic;
@@ -49,12 +53,47 @@ final class GuardedEncoder<T> implements Encoder<T, KafkaMessage> {
         if (idempotencyHeader) {
             message = message.withHeader(Header.of(KafkaSink.IDEMPOTENCY_KEY_HEADER, idempotencyKey(meta, outputIndex)));
         }
+        return checked(message);
+    }
+
+    /** {@code message} when it passes the size guard, else an {@code oversized} record error. */
+    KafkaMessage checked(KafkaMessage message) {
         long size = message.sizeInBytes();
         if (size > maxBytes) {
             throw RecordException.of(RecordException.OVERSIZED, "message of " + size + " bytes exceeds max_message_bytes "
                     + maxBytes + " for topic " + topic, null);
         }
+        if (topicLimit != Long.MAX_VALUE && size + recordOverhead(message) > topicLimit) {
+            throw RecordException.of(RecordException.OVERSIZED, "message of " + size + " bytes (" + (size
+                    + recordOverhead(message)) + " as a record batch) exceeds max.message.bytes " + topicLimit
+                    + " of topic " + topic, null);
+        }
         return message;
+    }
+
+    /**
+     * What a one-record batch adds to key, value and headers on the wire, at most: the batch header and the
+     * record's varint lengths, attributes and deltas, and two varint lengths per header.
+     */
+    static long recordOverhead(KafkaMessage message) {
+        return RECORD_BATCH_OVERHEAD + 10L * message.headers().size();
+    }
+
+    /** Batch header (61 bytes) plus the most a single record's own framing takes, rounded up. */
+    static final int RECORD_BATCH_OVERHEAD = 100;
+
+    /**
+     * Also guards with the topic's {@code max.message.bytes}; returns true when that is the tighter limit. Called
+     * when the writer opens, on the pipeline thread that also encodes.
+     */
+    boolean limitToTopic(long maxMessageBytes) {
+        topicLimit = maxMessageBytes;
+        return maxMessageBytes - RECORD_BATCH_OVERHEAD < maxBytes;
+    }
+
+    /** The configured {@code max_message_bytes}. */
+    long maxBytes() {
+        return maxBytes;
     }
 
     @Override

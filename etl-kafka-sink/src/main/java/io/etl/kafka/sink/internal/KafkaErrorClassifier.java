@@ -29,6 +29,10 @@ import org.apache.kafka.common.errors.UnsupportedVersionException;
  * Retryable: everything else (timeouts, disconnects, not-enough-replicas, leader changes, any
  * {@code RetriableException}, and unknown errors), because retrying the whole batch risks duplicates,
  * never loss.
+ *
+ * <p>Before a batch is classified, the writer takes out the messages refused on their own account
+ * ({@link #concernsOneRecord}): those are record errors under the sink's {@code on_error} policy, and the
+ * rest of the batch is judged without them.
  */
 final class KafkaErrorClassifier {
 
@@ -88,6 +92,24 @@ final class KafkaErrorClassifier {
     FatalException missingTopic(Throwable cause) {
         return new FatalException("topic '" + topic + "' does not exist (and the sink does not rely on auto-creation;"
                 + " create it or list it under topics)", cause);
+    }
+
+    /**
+     * Whether {@code error}, reported for one message, concerns that message alone: the broker (or the client's
+     * own size check) refuses it as too large for the topic, or as invalid for it (for example a null key on a
+     * compacted topic). Writing it again can never succeed, and the messages around it are not at fault.
+     */
+    static boolean concernsOneRecord(Throwable error) {
+        Throwable e = unwrap(error);
+        return e instanceof RecordTooLargeException || e instanceof InvalidRecordException;
+    }
+
+    /**
+     * Whether {@code error} is what the producer reports for the healthy messages of a produce request in which the
+     * broker refused some records individually (a plain {@code KafkaException}, not an API error).
+     */
+    static boolean isCollateral(Throwable error) {
+        return error instanceof KafkaException && !(error instanceof ApiException) && error.getCause() == null;
     }
 
     /** Whether the producer may be unusable after {@code error} and should be replaced before the next attempt. */

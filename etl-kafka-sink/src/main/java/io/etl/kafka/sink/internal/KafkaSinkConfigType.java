@@ -1,12 +1,21 @@
 package io.etl.kafka.sink.internal;
 
 import io.etl.core.config.ConnectorConfigType;
+import io.etl.core.config.PipelineConfig;
+import io.etl.core.config.SinkSection;
 import io.etl.core.error.ConfigProblem;
+import io.etl.core.error.DeadLetter;
+import io.etl.core.error.ErrorPolicy;
+import io.etl.core.sink.Sink;
 import io.etl.kafka.sink.KafkaSink;
 import io.etl.kafka.sink.KafkaSinkConfig;
 import java.util.List;
+import java.util.Optional;
 
-/** Registers {@code sinks.<name>.kafka} with the configuration loader (see {@code META-INF/services}). */
+/**
+ * Registers {@code sinks.<name>.kafka} with the configuration loader (see {@code META-INF/services}), and
+ * builds the dead-letter sink of a {@code dead_letter: {kafka: ...}} section.
+ */
 public final class KafkaSinkConfigType implements ConnectorConfigType<KafkaSinkConfig> {
 
     /** Called by {@link java.util.ServiceLoader}. */
@@ -31,5 +40,22 @@ public final class KafkaSinkConfigType implements ConnectorConfigType<KafkaSinkC
     @Override
     public List<ConfigProblem> check(KafkaSinkConfig config, String path) {
         return ProducerSettings.check(config, path);
+    }
+
+    /**
+     * A Kafka sink writing each dead letter's key, value and headers to the section's topic, with the section's
+     * pool settings; a dead letter it cannot write fails the pipeline.
+     */
+    @Override
+    public Optional<Sink<DeadLetter, ?>> deadLetterSink(SinkSection section) {
+        KafkaSinkConfig config = section.connector(KafkaSinkConfig.class);
+        String path = PipelineConfig.DEAD_LETTER + "." + KafkaSink.CONNECTOR;
+        List<ConfigProblem> problems = ProducerSettings.check(config, path);
+        if (!problems.isEmpty()) {
+            throw new io.etl.core.error.ConfigException(problems);
+        }
+        DeadLetterEncoder encoder = DeadLetterEncoder.create(config.topic(), config.maxMessageBytes().bytes());
+        return Optional.of(new KafkaSinkImpl<>(section.name(), path, config, section.pool().withOnError(ErrorPolicy.FAIL),
+                encoder, encoder.guard()));
     }
 }

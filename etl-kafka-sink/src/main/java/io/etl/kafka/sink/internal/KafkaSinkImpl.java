@@ -7,22 +7,38 @@ import io.etl.core.sink.SinkContext;
 import io.etl.core.sink.SinkWriter;
 import io.etl.kafka.sink.KafkaMessage;
 import io.etl.kafka.sink.KafkaSinkConfig;
+import java.util.OptionalLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** A configured Kafka sink: name, pool settings, encoder; opens a {@link KafkaSinkWriter} at start. */
+/**
+ * A configured Kafka sink: name, pool settings, encoder; opens a {@link KafkaSinkWriter} at start and aligns
+ * the encoder's size guard with the topic's {@code max.message.bytes}.
+ */
 final class KafkaSinkImpl<T> implements Sink<T, KafkaMessage> {
+
+    private static final Logger LOG = LoggerFactory.getLogger(KafkaSinkImpl.class);
 
     private final String name;
     private final String path;
     private final KafkaSinkConfig config;
     private final SinkPoolConfig pool;
     private final Encoder<T, KafkaMessage> encoder;
+    private final GuardedEncoder<?> guard;
 
-    KafkaSinkImpl(String name, String path, KafkaSinkConfig config, SinkPoolConfig pool, Encoder<T, KafkaMessage> encoder) {
+    KafkaSinkImpl(String name, String path, KafkaSinkConfig config, SinkPoolConfig pool, GuardedEncoder<T> encoder) {
+        this(name, path, config, pool, encoder, encoder);
+    }
+
+    /** A sink whose encoder wraps {@code guard}, the guard whose limit follows the topic's. */
+    KafkaSinkImpl(String name, String path, KafkaSinkConfig config, SinkPoolConfig pool, Encoder<T, KafkaMessage> encoder,
+                  GuardedEncoder<?> guard) {
         this.name = name;
         this.path = path;
         this.config = config;
         this.pool = pool;
         this.encoder = encoder;
+        this.guard = guard;
     }
 
     @Override
@@ -42,7 +58,15 @@ final class KafkaSinkImpl<T> implements Sink<T, KafkaMessage> {
 
     @Override
     public SinkWriter<KafkaMessage> openWriter(SinkContext context) {
-        return KafkaSinkWriter.open(config, path, context);
+        KafkaSinkWriter writer = KafkaSinkWriter.open(config, path, context);
+        OptionalLong topicLimit = TopicLimits.maxMessageBytes(ProducerSettings.connection(config, path), config.topic(),
+                config.adminTimeout(), path);
+        if (topicLimit.isPresent() && guard.limitToTopic(topicLimit.getAsLong())) {
+            LOG.warn("sink '{}': topic '{}' accepts record batches of at most {} bytes (max.message.bytes), less than"
+                            + " max_message_bytes {}: larger messages are record errors at encode time (on_error: {})",
+                    name, config.topic(), topicLimit.getAsLong(), guard.maxBytes(), errorPolicy().name().toLowerCase());
+        }
+        return writer;
     }
 
     @Override

@@ -190,9 +190,9 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
         } catch (ConfigException e) {
             return CompletableFuture.failedFuture(new FatalException(e.getMessage(), e));
         }
-        BatchDelivery delivery = new BatchDelivery(n, Thread.currentThread(), (d, error) -> completed(d, error, p));
+        BatchDelivery delivery = new BatchDelivery(n, Thread.currentThread(), (d, error) -> completed(batch, d, error, p));
         long deadline = System.nanoTime() + deliveryTimeoutNanos;
-        sendAll(p, messages, delivery, deadline);
+        sendAll(p, batch, delivery, deadline);
         CompletableFuture<Void> future = delivery.future();
         if (!future.isDone()) {
             long waitNanos = deliveryTimeoutNanos + REPORT_MARGIN.toNanos();
@@ -205,15 +205,30 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
         return future;
     }
 
-    private void sendAll(KafkaProducer<byte[], byte[]> p, List<KafkaMessage> messages, BatchDelivery delivery,
+    private void sendAll(KafkaProducer<byte[], byte[]> p, SealedBatch<KafkaMessage> batch, BatchDelivery delivery,
                          long deadline) {
+        try {
+            sendEach(p, batch, delivery, deadline);
+        } finally {
+            delivery.sent();
+        }
+    }
+
+    private void sendEach(KafkaProducer<byte[], byte[]> p, SealedBatch<KafkaMessage> batch, BatchDelivery delivery,
+                          long deadline) {
+        List<KafkaMessage> messages = batch.messages();
         int n = messages.size();
         for (int i = 0; i < n; i++) {
+            if (batch.rejected(i)) {
+                // refused in an earlier attempt: its policy applies when the batch completes, it is not sent again
+                delivery.skipped();
+                continue;
+            }
             ProducerRecord<byte[], byte[]> record = toRecord(messages.get(i));
             long backoff = TimeUnit.MILLISECONDS.toNanos(1);
             while (true) {
                 try {
-                    p.send(record, delivery);
+                    delivery.sending(i, p.send(record, delivery));
                 } catch (RuntimeException e) {
                     // a closed or failed producer, an interrupt: nothing more is sent in this attempt
                     delivery.abandon(n - i, e);
@@ -221,6 +236,13 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
                 }
                 Exception rejected = delivery.takeRejected();
                 if (rejected == null) {
+                    break;
+                }
+                if (KafkaErrorClassifier.concernsOneRecord(rejected)) {
+                    // the client refuses this record alone (larger than max.request.size): the rest goes on
+                    delivery.sending(i, null);
+                    batch.reject(i, refusal(rejected));
+                    delivery.skipped();
                     break;
                 }
                 if (!(rejected instanceof TimeoutException) || System.nanoTime() - deadline > 0 || closed
@@ -247,24 +269,96 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
     }
 
     /** Runs once per attempt, on a producer thread or the sender, when every report is in. */
-    private void completed(BatchDelivery delivery, Throwable error, KafkaProducer<byte[], byte[]> used) {
+    private void completed(SealedBatch<KafkaMessage> batch, BatchDelivery delivery, Throwable error,
+                           KafkaProducer<byte[], byte[]> used) {
         CompletableFuture<Void> future = delivery.future();
         if (error == null) {
             future.complete(null);
             return;
         }
+        // which messages the broker refused on their own account can only be read off the producer's thread
+        try {
+            timer.execute(() -> settle(batch, delivery, error, used));
+        } catch (java.util.concurrent.RejectedExecutionException closing) {
+            failed(delivery, error, used);
+        }
+    }
+
+    /**
+     * After a failed attempt, on the timer: messages refused on their own account (too large for the topic, invalid
+     * for it) are marked so; the batch then succeeds when nothing else failed, since every other message is durable.
+     * Messages that failed only because they shared a producer batch with a refused one are written again.
+     */
+    private void settle(SealedBatch<KafkaMessage> batch, BatchDelivery delivery, Throwable error,
+                        KafkaProducer<byte[], byte[]> used) {
+        java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>[] futures = delivery.futures();
+        Throwable other = null;
+        boolean refusedAny = false;
+        for (int i = 0; i < futures.length; i++) {
+            Throwable cause = failureOf(futures[i]);
+            if (cause == null) {
+                continue;
+            }
+            if (KafkaErrorClassifier.concernsOneRecord(cause)) {
+                batch.reject(i, refusal(cause));
+                refusedAny = true;
+            } else if (other == null) {
+                other = cause;
+            }
+        }
+        if (refusedAny && other == null && delivery.abandonedNone()) {
+            delivery.future().complete(null);
+            return;
+        }
+        if (refusedAny && other != null && KafkaErrorClassifier.isCollateral(other)) {
+            delivery.future().completeExceptionally(new RetryableException("writing to topic '" + topic + "': messages"
+                    + " shared a producer batch with a refused one and are written again: " + other.getMessage(), other));
+            return;
+        }
+        failed(delivery, other != null ? other : error, used);
+    }
+
+    /**
+     * The failure of one message's send, or null when it succeeded or was never sent. An outcome that cannot be
+     * read counts as a retryable failure: a message is never taken for durable without its report.
+     */
+    private Throwable failureOf(java.util.concurrent.Future<?> future) {
+        if (future == null) {
+            return null;
+        }
+        try {
+            future.get(TOPIC_CHECK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            return null;
+        } catch (java.util.concurrent.ExecutionException e) {
+            return e.getCause();
+        } catch (java.util.concurrent.TimeoutException e) {
+            return new RetryableException("sink '" + context.sink() + "': a delivery report for topic '" + topic
+                    + "' could not be read", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new RetryableException("sink '" + context.sink() + "': interrupted reading delivery reports", e);
+        }
+    }
+
+    /** The record error for a message the destination refused on its own account. */
+    private io.etl.core.error.RecordException refusal(Throwable cause) {
+        Throwable e = KafkaErrorClassifier.unwrap(cause);
+        return io.etl.core.error.RecordException.of(io.etl.core.error.RecordException.PRODUCE, "topic '" + topic
+                + "' refused the message: " + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": "
+                + e.getMessage()), e);
+    }
+
+    /** Completes a failed attempt as retryable or fatal. */
+    private void failed(BatchDelivery delivery, Throwable error, KafkaProducer<byte[], byte[]> used) {
+        CompletableFuture<Void> future = delivery.future();
         if (KafkaErrorClassifier.poisonsProducer(error)) {
             replaceProducer(used, error);
         }
         EtlException outcome = classifier.classify(error);
         if (outcome instanceof RetryableException && KafkaErrorClassifier.isTimeout(error) && !closed) {
-            // a send that times out may be waiting for a topic that is gone: ask the brokers, off the producer thread
-            try {
-                timer.execute(() -> future.completeExceptionally(topicExists() ? outcome : classifier.missingTopic(error)));
-                return;
-            } catch (java.util.concurrent.RejectedExecutionException closing) {
-                // closing: report the timeout as it is
-            }
+            // a send that times out may be waiting for a topic that is gone: ask the brokers (this runs on the timer)
+            future.completeExceptionally(topicExists() ? outcome : classifier.missingTopic(error));
+            return;
         }
         future.completeExceptionally(outcome);
     }

@@ -238,8 +238,9 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
             return;
         }
         for (ConsumerRecord<byte[], byte[]> r : records) {
+            // the value bytes ride along by reference, so any stage can dead-letter the record as it was read
             RecordMeta meta = new RecordMeta(r.topic(), r.partition(), r.offset(), r.timestamp(), r.key(),
-                    KafkaHeaderList.of(r.headers()));
+                    KafkaHeaderList.of(r.headers()), r.value());
             T value;
             try {
                 value = decoder.decode(r.value(), meta);

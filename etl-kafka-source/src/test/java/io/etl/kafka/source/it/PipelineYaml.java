@@ -29,6 +29,10 @@ final class PipelineYaml {
     private String linger = "10ms";
     private String checkpointInterval = "250ms";
     private String drainTimeout = "15s";
+    private String pipelineOnError;
+    private String sinkOnError;
+    private String sinkMaxMessageBytes;
+    private String deadLetterTopic;
 
     private PipelineYaml(String name, String brokers, String inputTopic, String groupId) {
         this.name = name;
@@ -90,6 +94,30 @@ final class PipelineYaml {
         return this;
     }
 
+    /** {@code pipeline.on_error}: the operators' default policy. */
+    PipelineYaml pipelineOnError(String value) {
+        pipelineOnError = value;
+        return this;
+    }
+
+    /** {@code on_error} of every sink. */
+    PipelineYaml sinkOnError(String value) {
+        sinkOnError = value;
+        return this;
+    }
+
+    /** {@code max_message_bytes} of every sink. */
+    PipelineYaml sinkMaxMessageBytes(String value) {
+        sinkMaxMessageBytes = value;
+        return this;
+    }
+
+    /** A top-level {@code dead_letter} section writing {@code topic} on the sink brokers. */
+    PipelineYaml deadLetter(String topic) {
+        deadLetterTopic = topic;
+        return this;
+    }
+
     PipelineYaml checkpoint(String interval, String drain) {
         checkpointInterval = interval;
         drainTimeout = drain;
@@ -99,6 +127,9 @@ final class PipelineYaml {
     String render() {
         StringBuilder y = new StringBuilder();
         y.append("pipeline:\n  name: ").append(name).append('\n');
+        if (pipelineOnError != null) {
+            y.append("  on_error: ").append(pipelineOnError).append('\n');
+        }
         y.append("source:\n  orders:\n    kafka:\n");
         y.append("      brokers: \"").append(sourceBrokers).append("\"\n");
         y.append("      topics: [").append(inputTopic).append("]\n");
@@ -126,7 +157,21 @@ final class PipelineYaml {
             y.append("      batch: {max_records: ").append(maxRecords).append(", linger: ").append(linger).append("}\n");
             y.append("      retry: {initial_backoff: 100ms, max_backoff: 1s}\n");
             y.append("      breaker: {open_wait: 1s}\n");
+            if (sinkOnError != null) {
+                y.append("      on_error: ").append(sinkOnError).append('\n');
+            }
+            if (sinkMaxMessageBytes != null) {
+                y.append("      max_message_bytes: ").append(sinkMaxMessageBytes).append('\n');
+            }
         });
+        if (deadLetterTopic != null) {
+            y.append("dead_letter:\n  kafka:\n");
+            y.append("    brokers: \"").append(sinkBrokers).append("\"\n");
+            y.append("    topic: ").append(deadLetterTopic).append('\n');
+            y.append("    statistics_interval: 0s\n");
+            y.append("    batch: {linger: ").append(linger).append("}\n");
+            y.append("    retry: {initial_backoff: 100ms, max_backoff: 1s}\n");
+        }
         y.append("checkpoint:\n  interval: ").append(checkpointInterval).append("\n  drain_timeout: ")
                 .append(drainTimeout).append('\n');
         return y.toString();

@@ -11,11 +11,12 @@ final class Pipelines {
     private Pipelines() {
     }
 
-    /** By name: {@code split} or {@code copy}. */
+    /** By name: {@code split}, {@code copy} or {@code dlq} ({@link DeadLetterOrders#pipeline}). */
     static Pipeline named(String kind, PipelineConfig config) {
         return switch (kind) {
             case "split" -> split(config);
             case "copy" -> copy(config);
+            case "dlq" -> DeadLetterOrders.pipeline(config);
             default -> throw new IllegalArgumentException("unknown pipeline kind " + kind);
         };
     }

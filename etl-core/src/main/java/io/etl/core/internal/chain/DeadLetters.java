@@ -1,0 +1,122 @@
+package io.etl.core.internal.chain;
+
+import io.etl.core.error.DeadLetter;
+import io.etl.core.error.DeadLetterHandler;
+import io.etl.core.error.FatalException;
+import io.etl.core.error.RecordException;
+import io.etl.core.internal.checkpoint.PendingRecord;
+import io.etl.core.internal.pool.SinkPool;
+import io.etl.core.record.RecordMeta;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.function.Consumer;
+
+/**
+ * Where rejected records go under policy {@code dead_letter}: the {@code dead_letter} sink's pool (acknowledged,
+ * retried and checkpointed like any output) or a {@link DeadLetterHandler} given in code. Records refused by a
+ * sink's destination arrive on that sink's worker thread and wait in a queue until the pipeline thread
+ * {@link #pump pumps} them, because only the pipeline thread may append to a pool.
+ */
+public final class DeadLetters {
+
+    private final String pipeline;
+    private final SinkPool<DeadLetter, ?> pool;
+    private final DeadLetterHandler handler;
+    private final Consumer<Throwable> pipelineFailure;
+    private final Runnable wakePipeline;
+    private final ConcurrentLinkedQueue<Queued> handedOver = new ConcurrentLinkedQueue<>();
+
+    private DeadLetters(String pipeline, SinkPool<DeadLetter, ?> pool, DeadLetterHandler handler,
+                        Consumer<Throwable> pipelineFailure, Runnable wakePipeline) {
+        this.pipeline = pipeline;
+        this.pool = pool;
+        this.handler = handler;
+        this.pipelineFailure = pipelineFailure;
+        this.wakePipeline = wakePipeline;
+    }
+
+    /** Dead letters written by the {@code dead_letter} sink's pool. */
+    public static DeadLetters toPool(String pipeline, SinkPool<DeadLetter, ?> pool, Consumer<Throwable> pipelineFailure,
+                                     Runnable wakePipeline) {
+        return new DeadLetters(pipeline, pool, null, pipelineFailure, wakePipeline);
+    }
+
+    /** Dead letters handed to a handler given in code. */
+    public static DeadLetters toHandler(String pipeline, DeadLetterHandler handler, Consumer<Throwable> pipelineFailure,
+                                        Runnable wakePipeline) {
+        return new DeadLetters(pipeline, null, handler, pipelineFailure, wakePipeline);
+    }
+
+    /**
+     * Dead-letters {@code source} now, taking a hold on {@code owner} until the dead letter is durable.
+     * Pipeline thread.
+     */
+    void send(String stage, RecordMeta source, Object value, RecordException error, int attempts, PendingRecord owner,
+              long nowNanos) {
+        owner.retain();
+        write(stage, source, value, error, attempts, owner, nowNanos);
+    }
+
+    /**
+     * Queues a dead letter from another thread; {@code owner} already holds the hold it keeps until the dead
+     * letter is durable.
+     */
+    void handOver(String stage, RecordMeta source, RecordException error, int attempts, PendingRecord owner) {
+        handedOver.add(new Queued(stage, source, error, attempts, owner, System.currentTimeMillis()));
+        wakePipeline.run();
+    }
+
+    /** Writes the dead letters other threads handed over. Pipeline thread; true when there were any. */
+    public boolean pump(long nowNanos) {
+        Queued q;
+        boolean any = false;
+        while ((q = handedOver.poll()) != null) {
+            any = true;
+            write(q.stage, q.source, null, q.error, q.attempts, q.owner, nowNanos, q.timestamp);
+        }
+        return any;
+    }
+
+    /** Whether dead letters wait to be pumped. */
+    public boolean hasHandedOver() {
+        return !handedOver.isEmpty();
+    }
+
+    private void write(String stage, RecordMeta source, Object value, RecordException error, int attempts,
+                       PendingRecord owner, long nowNanos) {
+        write(stage, source, value, error, attempts, owner, nowNanos, System.currentTimeMillis());
+    }
+
+    /** Writes one dead letter whose hold {@code owner} already took; releases it when durable. */
+    private void write(String stage, RecordMeta source, Object value, RecordException error, int attempts,
+                       PendingRecord owner, long nowNanos, long timestamp) {
+        if (pool == null) {
+            handler.deadLetter(source, value, error).whenComplete((ok, err) -> {
+                if (err == null) {
+                    owner.release();
+                } else {
+                    failed(source, owner, err);
+                }
+            });
+            return;
+        }
+        try {
+            pool.offer(new DeadLetter(pipeline, stage, source, error, attempts, timestamp), source, 0, owner, nowNanos);
+        } catch (RuntimeException e) {
+            failed(source, owner, e);
+            return;
+        }
+        // the pool took its own hold for the message: the one taken for the dead letter is no longer needed
+        owner.release();
+    }
+
+    private void failed(RecordMeta source, PendingRecord owner, Throwable err) {
+        FatalException fatal = new FatalException("dead letter for " + source.position()
+                + " could not be stored: " + err.getMessage(), err);
+        owner.fail(fatal);
+        pipelineFailure.accept(fatal);
+    }
+
+    private record Queued(String stage, RecordMeta source, RecordException error, int attempts, PendingRecord owner,
+                          long timestamp) {
+    }
+}
