@@ -146,6 +146,9 @@ class DeployRecipesTest {
                 assertThat(workload.path("spec").path("replicas").asInt()).isBetween(1, partitions);
             } else {
                 assertThat(workload.path("spec").has("replicas")).as("replicas of an autoscaled Deployment").isFalse();
+                // readiness needs assigned partitions: a surge pod beyond the partition count never gets ready
+                assertThat(workload.path("spec").path("strategy").path("rollingUpdate").path("maxSurge").asInt(-1))
+                        .isZero();
                 JsonNode scaled = flavour.only("ScaledObject").path("spec");
                 assertThat(scaled.path("maxReplicaCount").asInt()).isBetween(1, partitions);
                 assertThat(scaled.path("minReplicaCount").asInt()).isBetween(1, scaled.path("maxReplicaCount").asInt());
