@@ -88,6 +88,9 @@ class ArchetypeIT {
         assertThat(Files.readString(project.resolve("pipeline.yaml")))
                 .contains("${KAFKA_BROKERS:-localhost:9092}", "${INPUT_TOPIC:-input}", "${OUTPUT_TOPIC:-output}")
                 .doesNotContain("#set");
+        assertThat(Files.readString(project.resolve("src/main/java/com/example/orders/AppPipeline.java")))
+                .contains("package " + PACKAGE + ";", "public static final String NAME = \"" + ARTIFACT_ID + "\";")
+                .doesNotContain("tag::", "end::");
 
         // 2. build: compiles, runs the project's PipelineTestDriver test, shades one jar
         run(project, "package", maven("package"));

@@ -220,6 +220,27 @@ class DeployRecipesTest {
         assertThat(YAML.readTree(shipped)).isEqualTo(YAML.readTree(generated));
     }
 
+    @Test
+    void alertsUseOnlyDocumentedMeters() throws IOException {
+        JsonNode rules = documents(KUBERNETES.resolve("prometheusrule.yaml")).get(0);
+        String metricsDoc = Files.readString(DEPLOY.resolveSibling("docs/metrics.md"));
+        Pattern meter = Pattern.compile("etl_[a-z_]+");
+        int alerts = 0;
+        for (JsonNode group : rules.path("spec").path("groups")) {
+            for (JsonNode rule : group.path("rules")) {
+                String expr = rule.path("expr").asText();
+                Matcher m = meter.matcher(expr);
+                assertThat(m.find()).as("alert %s uses an etl meter", rule.path("alert").asText()).isTrue();
+                do {
+                    assertThat(metricsDoc).as("meter %s of alert %s in docs/metrics.md", m.group(), rule.path("alert").asText())
+                            .contains("`" + m.group());
+                } while (m.find());
+                alerts++;
+            }
+        }
+        assertThat(alerts).isGreaterThanOrEqualTo(5);
+    }
+
     // --- reading the manifests ---
 
     private static List<Flavour> flavours() throws IOException {

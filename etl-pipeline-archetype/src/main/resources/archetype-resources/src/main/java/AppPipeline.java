@@ -24,15 +24,19 @@ public final class AppPipeline {
      * once per input record, in partition order; an exception it throws is handled by the
      * {@code pipeline.on_error} policy (default: stop the pipeline).
      */
+## tag::transform[]
     static String transform(String value) {
         return value.toUpperCase(Locale.ROOT);
     }
+## end::transform[]
 
     /** The chain from {@code input} through {@link #transform(String)} to {@code output}. */
+## tag::define[]
     public static Pipeline define(Source<String> input, Sink<? super String, ?> output) {
         return Pipeline.named(NAME)
                 .from(input)
                 .map("transform", AppPipeline::transform)
                 .to(output);
     }
+## end::define[]
 }

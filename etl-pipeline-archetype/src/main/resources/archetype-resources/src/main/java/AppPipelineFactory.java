@@ -22,6 +22,7 @@ public final class AppPipelineFactory implements PipelineFactory {
     }
 
     /** Reads {@code source.input} as UTF-8 text and writes {@code sinks.output}, keeping each record's key. */
+## tag::create[]
     @Override
     public Pipeline create(PipelineConfig config) {
         return AppPipeline.define(
@@ -30,4 +31,5 @@ public final class AppPipelineFactory implements PipelineFactory {
                         KafkaMessage.of(meta.key(), value.getBytes(StandardCharsets.UTF_8))))
                 .build();
     }
+## end::create[]
 }

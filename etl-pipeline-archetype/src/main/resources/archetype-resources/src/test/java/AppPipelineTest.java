@@ -15,6 +15,7 @@ class AppPipelineTest {
 
     @Test
     void shouldWriteEveryRecordThroughTheTransformAndCommitIt() {
+## tag::driver[]
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> input = driver.source("input", 2);
             TestSink<String> output = driver.sink("output");
@@ -28,6 +29,7 @@ class AppPipelineTest {
             assertThat(output.values()).containsExactlyInAnyOrder("HELLO", "WORLD");
             assertThat(driver.committedOffsets()).isEqualTo(input.endOffsets());
         }
+## end::driver[]
     }
 
     @Test
