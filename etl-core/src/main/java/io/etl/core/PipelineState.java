@@ -20,7 +20,10 @@ public enum PipelineState {
     RUNNING,
     /** The sinks are full: the source is paused (it keeps polling so the group keeps it) until room frees up. */
     BACKPRESSURED,
-    /** Stopping: reading has ended, open batches are being written and the final offsets committed. */
+    /**
+     * Stopping, from the moment a stop was requested or an error occurred: reading ends, open batches are
+     * written and the final offsets committed. No state but {@link #STOPPED} or {@link #FAILED} follows.
+     */
     DRAINING,
     /** Stopped on request; {@link RunningPipeline#result()} tells whether everything was drained. */
     STOPPED,

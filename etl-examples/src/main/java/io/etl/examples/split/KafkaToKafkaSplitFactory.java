@@ -11,6 +11,7 @@ import io.etl.runtime.PipelineFactory;
  */
 public final class KafkaToKafkaSplitFactory implements PipelineFactory {
 
+    // tag::factory[]
     @Override
     public String name() {
         return KafkaToKafkaSplit.NAME;
@@ -18,6 +19,7 @@ public final class KafkaToKafkaSplitFactory implements PipelineFactory {
 
     @Override
     public Pipeline create(PipelineConfig config) {
-        return KafkaToKafkaSplit.pipeline(config);
+        return KafkaToKafkaSplit.pipeline(config);      // builds only: no I/O, nothing started
     }
+    // end::factory[]
 }

@@ -189,6 +189,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             stopRequestedNanos = System.nanoTime();
         }
         stopRequested = true;
+        transition(PipelineState.DRAINING);
         wake();
     }
 
@@ -197,7 +198,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         PipelineState from;
         do {
             from = state.get();
-            if (from == to || from.isTerminal()) {
+            if (from == to || from.isTerminal() || (from == PipelineState.DRAINING && !to.isTerminal())) {
                 return;
             }
         } while (!state.compareAndSet(from, to));
