@@ -80,6 +80,10 @@ class PublishedArtifactsIT {
             listed.add(entries.group(1));
         }
 
+        Matcher version = Pattern.compile("<artifactId>etl-bom</artifactId>\\s*<version>([^<]+)</version>").matcher(bom);
+        assertThat(version.find()).isTrue();
+        assertThat(version.group(1)).as("etl-bom has no parent: its version is kept by hand")
+                .isEqualTo(System.getProperty("etl.version"));
         assertThat(published).contains("etl-core", "etl-runtime", "etl-testkit");
         assertThat(listed).isEqualTo(published);
         assertThat(ROOT.resolve("LICENSE")).content().contains("Apache License", "Version 2.0");
