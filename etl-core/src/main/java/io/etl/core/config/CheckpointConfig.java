@@ -5,14 +5,16 @@ import java.time.Duration;
 /**
  * How source offsets are committed.
  *
- * @param interval         how often watermarks are committed while running
+ * @param interval         the shortest time between two commits while running: a commit is sent as soon as
+ *                         a watermark moved and the previous commit completed, but never sooner than this
+ *                         after the previous one was sent
  * @param drainTimeout     on shutdown, how long open batches may take to become durable
  * @param stalledFailAfter how long a partition may stay stuck behind a fatally failed batch before the
  *                         pipeline fails
  */
 public record CheckpointConfig(Duration interval, Duration drainTimeout, Duration stalledFailAfter) {
 
-    public static final Duration DEFAULT_INTERVAL = Duration.ofSeconds(1);
+    public static final Duration DEFAULT_INTERVAL = Duration.ofMillis(10);
     public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
     public static final Duration DEFAULT_STALLED_FAIL_AFTER = Duration.ofSeconds(10);
 

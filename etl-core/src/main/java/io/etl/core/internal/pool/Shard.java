@@ -197,7 +197,9 @@ final class Shard<M> implements Runnable {
             }
         } catch (RuntimeException | Error e) {
             LOG.error("sink '{}' shard {} worker failed", pool.name(), index, e);
-            pool.events().batchFailed(window.isEmpty() ? null : window.peekFirst().batch, e);
+            // whatever the window holds, nothing will ever settle it: the pipeline must fail, not stall
+            pool.events().batchFailed(null, new FatalException("sink '" + pool.name() + "' shard " + index
+                    + ": the writer thread died: " + e, e));
         } finally {
             abandonRest();
             finished = true;
