@@ -95,7 +95,26 @@ final class OperatorNode extends Node {
             filtered.increment();
             return;
         }
-        for (Object out : outs) {
+        // a lazy Iterable runs user code while it is iterated: its errors go to this stage's policy too
+        // (outputs pushed before the error stay pushed)
+        java.util.Iterator<?> it;
+        try {
+            it = outs.iterator();
+        } catch (RuntimeException e) {
+            ctx.operatorFailed(name, policy, value, e);
+            return;
+        }
+        while (true) {
+            Object out;
+            try {
+                if (!it.hasNext()) {
+                    return;
+                }
+                out = it.next();
+            } catch (RuntimeException e) {
+                ctx.operatorFailed(name, policy, value, e);
+                return;
+            }
             next.push(out);
         }
     }

@@ -15,6 +15,8 @@ final class SplitNode extends Node {
     private final Node otherwise;
     private final boolean allMatching;
     private final Counter unmatched;
+    /** Which predicates held for the current value (pipeline thread only). */
+    private final boolean[] hits;
 
     SplitNode(String name, ErrorPolicy policy, RecordContext ctx, Predicate<Object>[] predicates, Node[] branches,
               Node otherwise, boolean allMatching, Counter unmatched) {
@@ -26,10 +28,15 @@ final class SplitNode extends Node {
         this.otherwise = otherwise;
         this.allMatching = allMatching;
         this.unmatched = unmatched;
+        this.hits = new boolean[predicates.length];
     }
 
     @Override
     public void push(Object value) {
+        if (allMatching) {
+            pushToAllMatching(value);
+            return;
+        }
         boolean matched = false;
         for (int i = 0; i < predicates.length; i++) {
             boolean hit;
@@ -47,6 +54,34 @@ final class SplitNode extends Node {
                 }
             }
         }
+        pushUnmatched(matched, value);
+    }
+
+    /**
+     * Every predicate is asked before any branch gets the value, so a predicate that throws hands the
+     * record to the stage's policy without some branches already holding it.
+     */
+    private void pushToAllMatching(Object value) {
+        boolean[] hits = this.hits;
+        boolean matched = false;
+        for (int i = 0; i < predicates.length; i++) {
+            try {
+                hits[i] = predicates[i].test(value);
+            } catch (RuntimeException e) {
+                ctx.operatorFailed(name, policy, value, e);
+                return;
+            }
+            matched |= hits[i];
+        }
+        for (int i = 0; i < predicates.length; i++) {
+            if (hits[i]) {
+                branches[i].push(value);
+            }
+        }
+        pushUnmatched(matched, value);
+    }
+
+    private void pushUnmatched(boolean matched, Object value) {
         if (!matched) {
             if (otherwise != null) {
                 otherwise.push(value);
