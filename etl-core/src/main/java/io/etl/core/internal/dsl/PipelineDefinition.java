@@ -8,6 +8,7 @@ import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
 import io.etl.core.error.DeadLetterHandler;
 import io.etl.core.error.ErrorPolicy;
+import io.etl.core.internal.config.CodeConfigValidation;
 import io.etl.core.internal.runtime.PipelineRunner;
 import io.etl.core.sink.Sink;
 import io.etl.core.source.Source;
@@ -112,6 +113,8 @@ public final class PipelineDefinition implements Pipeline {
                 problems.add(new ConfigProblem(where, "two different sinks are named '" + sink.name() + "'"));
             }
             deadLetterUsed |= sink.errorPolicy() == ErrorPolicy.DEAD_LETTER;
+            // pool settings may come from code, not only from a validated YAML section
+            problems.addAll(CodeConfigValidation.problems(sink.pool(), "sinks." + sink.name()));
         }
         deadLetterUsed |= draft.source.errorPolicy() == ErrorPolicy.DEAD_LETTER;
         if (deadLetterUsed && draft.deadLetter == null) {
@@ -130,10 +133,19 @@ public final class PipelineDefinition implements Pipeline {
         if (!built) {
             build();
         }
+        List<ConfigProblem> problems = new ArrayList<>();
+        problems.addAll(CodeConfigValidation.problems(config.pipeline(), "pipeline"));
+        problems.addAll(CodeConfigValidation.problems(config.checkpoint(), "checkpoint"));
+        problems.addAll(CodeConfigValidation.problems(config.metrics(), "metrics"));
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
         if (config.pipeline().onError() == ErrorPolicy.DEAD_LETTER && draft.deadLetter == null) {
             throw ConfigException.of("pipeline.on_error", "dead_letter needs a dead-letter handler in the pipeline definition");
         }
-        return PipelineRunner.start(this, config, registry);
+        // metrics.enabled: false: every meter goes to a registry with no backend, so none reaches the caller's
+        return PipelineRunner.start(this, config, config.metrics().enabled() ? registry
+                : new io.micrometer.core.instrument.composite.CompositeMeterRegistry());
     }
 
     @Override
