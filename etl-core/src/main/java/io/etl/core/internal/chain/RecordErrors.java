@@ -20,6 +20,8 @@ public final class RecordErrors {
 
     private static final Logger LOG = LoggerFactory.getLogger(RecordErrors.class);
     private static final int LOUD_LOGS_PER_STAGE = 10;
+    /** Dead letters written but not yet confirmed before the pipeline stops taking new records. */
+    static final int MAX_DEAD_LETTERS_IN_FLIGHT = 10_000;
 
     private final MeterRegistry registry;
     private final Tags tags;
@@ -28,6 +30,7 @@ public final class RecordErrors {
     private final Map<String, Counter> dropped = new HashMap<>();
     private final Map<String, Counter> deadLettered = new HashMap<>();
     private final Map<String, Integer> logged = new HashMap<>();
+    private final java.util.concurrent.atomic.AtomicInteger deadLettersInFlight = new java.util.concurrent.atomic.AtomicInteger();
 
     public RecordErrors(MeterRegistry registry, Tags tags, DeadLetterHandler deadLetter,
                         Consumer<Throwable> pipelineFailure) {
@@ -48,7 +51,9 @@ public final class RecordErrors {
                 log(stage, "dead-lettered", error);
                 PendingRecord owner = ctx.owner();
                 owner.retain();
+                deadLettersInFlight.incrementAndGet();
                 deadLetter.deadLetter(ctx.meta(), value, error).whenComplete((ok, err) -> {
+                    deadLettersInFlight.decrementAndGet();
                     if (err == null) {
                         owner.release();
                     } else {
@@ -64,6 +69,11 @@ public final class RecordErrors {
                 throw new PipelineStop(error);
             }
         }
+    }
+
+    /** Whether so many dead letters are unconfirmed that no new record should enter the chain. */
+    public boolean deadLettersFull() {
+        return deadLettersInFlight.get() >= MAX_DEAD_LETTERS_IN_FLIGHT;
     }
 
     private Counter counter(Map<String, Counter> cache, String name, String stage, String reason) {

@@ -60,6 +60,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     private static final long BLOCKED_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     /** How often stalls are checked and the checkpoint gauges refreshed. */
     private static final long HOUSEKEEPING_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** The tracking bounds are checked every 256 records (and before the first of a poll). */
+    private static final int PENDING_CHECK_MASK = 255;
 
     private final String name;
     private final String runId = java.util.UUID.randomUUID().toString();
@@ -294,7 +296,10 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         }
     }
 
-    /** Pushes buffered records through the chain; false when a full sink pool stopped it. */
+    /**
+     * Pushes buffered records through the chain; false when a full sink pool, too many records the
+     * checkpointer tracks, or too many dead letters in flight stopped it.
+     */
     private boolean processBuffer() {
         int size = values.size();
         while (bufferIndex < size) {
@@ -302,6 +307,9 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
                 if (pools.get(p).blocked()) {
                     return false;
                 }
+            }
+            if ((bufferIndex & PENDING_CHECK_MASK) == 0 && trackingFull()) {
+                return false;
             }
             int i = bufferIndex++;
             process(values.get(i), metas.get(i));
@@ -324,6 +332,14 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         // reached only when no stage stopped the pipeline: release the chain's own hold
         owner.release();
         tracker.processed(owner);
+    }
+
+    /**
+     * Whether the source must wait before more records enter: behind a slow or failed record, done records
+     * are tracked too, and dead letters in flight hold their records; both are bounded here.
+     */
+    private boolean trackingFull() {
+        return checkpointer.pendingRecords() >= checkpoint.maxPendingRecords() || errors.deadLettersFull();
     }
 
     private PartitionTracker trackerFor(RecordMeta meta) {
