@@ -3,6 +3,7 @@ package io.etl.core.internal.runtime;
 import io.etl.core.PipelineResult;
 import io.etl.core.RunningPipeline;
 import io.etl.core.config.CheckpointConfig;
+import io.etl.core.config.Durations;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.FatalException;
@@ -200,7 +201,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         try {
             return result.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            throw new IllegalStateException("pipeline '" + name + "' did not stop within " + timeout, e);
+            throw new IllegalStateException("pipeline '" + name + "' did not stop within " + Durations.format(timeout), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while stopping pipeline '" + name + "'", e);
@@ -436,7 +437,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             PendingRecord oldest = t.oldestPending();
             if (oldest != null && oldest.failure() != null && now - oldest.failedAtNanos() >= limit) {
                 fail(new FatalException("partition " + t.partition() + " stalled at offset " + oldest.offset()
-                        + " for " + checkpoint.stalledFailAfter() + " behind a batch that failed: "
+                        + " for " + Durations.format(checkpoint.stalledFailAfter()) + " behind a batch that failed: "
                         + oldest.failure().getMessage(), oldest.failure()));
                 return;
             }
@@ -459,7 +460,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             }
             if (!allFinished()) {
                 LOG.error("pipeline '{}': drain timeout of {} reached with batches still unacknowledged",
-                        name, checkpoint.drainTimeout());
+                        name, Durations.format(checkpoint.drainTimeout()));
             }
             for (SinkPool<Object, ?> pool : pools) {
                 pool.abort(Duration.ofSeconds(5));
@@ -553,7 +554,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         failIfFatal(revoked, "revoked");
         if (!checkpointer.idle(revoked)) {
             LOG.warn("pipeline '{}': revoked partitions {} still had in-flight output after {}; committing what is durable",
-                    name, revoked, waitUpTo);
+                    name, revoked, Durations.format(waitUpTo));
         }
         Map<SourcePartition, Long> offsets = checkpointer.watermarks(revoked);
         checkpointer.released(revoked);
