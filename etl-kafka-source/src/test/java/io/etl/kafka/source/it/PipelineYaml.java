@@ -90,6 +90,7 @@ final class PipelineYaml {
         return this;
     }
 
+    /** {@code interval} null leaves {@code checkpoint.interval} at its default. */
     PipelineYaml checkpoint(String interval, String drain) {
         checkpointInterval = interval;
         drainTimeout = drain;
@@ -127,8 +128,11 @@ final class PipelineYaml {
             y.append("      retry: {initial_backoff: 100ms, max_backoff: 1s}\n");
             y.append("      breaker: {open_wait: 1s}\n");
         });
-        y.append("checkpoint:\n  interval: ").append(checkpointInterval).append("\n  drain_timeout: ")
-                .append(drainTimeout).append('\n');
+        y.append("checkpoint:\n");
+        if (checkpointInterval != null) {
+            y.append("  interval: ").append(checkpointInterval).append('\n');
+        }
+        y.append("  drain_timeout: ").append(drainTimeout).append('\n');
         return y.toString();
     }
 
