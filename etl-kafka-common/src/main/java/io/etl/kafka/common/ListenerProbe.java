@@ -16,11 +16,14 @@ final class ListenerProbe {
 
     /** What the first listener that accepted a connection answered. */
     enum Answer {
-        /** A TLS record (handshake or alert), or the connection closed without a word: not plaintext Kafka. */
+        /** A TLS record (handshake or alert): not plaintext Kafka. */
         TLS,
         /** A Kafka response. */
         KAFKA,
-        /** Connected, but nothing came back within the probe's timeout. */
+        /**
+         * Connected, but nothing came back within the probe's timeout, or the connection was closed without
+         * a word (a broker still starting or stopping may do either, so this proves nothing).
+         */
         SILENT,
         /** No listed broker accepted a connection. */
         UNREACHABLE
@@ -65,13 +68,14 @@ final class ListenerProbe {
                 socket.getOutputStream().flush();
                 InputStream in = socket.getInputStream();
                 int first = in.read();
-                boolean tls = first == TLS_HANDSHAKE || first == TLS_ALERT || first < 0;
+                if (first < 0) {
+                    return new Result(Answer.SILENT, hostPort);
+                }
+                boolean tls = first == TLS_HANDSHAKE || first == TLS_ALERT;
                 return new Result(tls ? Answer.TLS : Answer.KAFKA, hostPort);
-            } catch (java.net.SocketTimeoutException e) {
-                return new Result(Answer.SILENT, hostPort);
             } catch (IOException e) {
-                // reset while reading: a TLS listener that gave up on our bytes
-                return new Result(Answer.TLS, hostPort);
+                // no answer in time, or the connection was reset
+                return new Result(Answer.SILENT, hostPort);
             }
         }
         return new Result(Answer.UNREACHABLE, null);

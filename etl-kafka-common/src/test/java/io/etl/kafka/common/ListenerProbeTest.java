@@ -71,6 +71,17 @@ class ListenerProbeTest {
     }
 
     @Test
+    void aConnectionClosedWithoutAWordProvesNothing() throws Exception {
+        assertThat(probeAgainst(s -> {
+            try {
+                s.close();
+            } catch (IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        }).answer()).isEqualTo(ListenerProbe.Answer.SILENT);
+    }
+
+    @Test
     void nothingListeningIsUnreachable() throws Exception {
         int port;
         try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
