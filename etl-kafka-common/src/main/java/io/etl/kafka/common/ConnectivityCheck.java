@@ -183,6 +183,8 @@ public final class ConnectivityCheck {
                 : probe != null && probe.answer() == ListenerProbe.Answer.SILENT
                 ? "; " + probe.address() + " accepts connections but does not answer plaintext Kafka requests:"
                 + " the listener probably expects TLS or SASL"
+                : probe != null && probe.answer() == ListenerProbe.Answer.UNREACHABLE
+                ? "; none of them accepted a connection when the check began"
                 : "";
         return ConfigException.of(path + ".brokers", "could not reach brokers " + brokers + " within "
                 + Durations.format(timeout) + "; check that they are up and that security.protocol ("

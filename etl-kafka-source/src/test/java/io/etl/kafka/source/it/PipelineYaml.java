@@ -29,6 +29,7 @@ final class PipelineYaml {
     private String linger = "10ms";
     private String checkpointInterval = "250ms";
     private String drainTimeout = "15s";
+    private String startupTimeout = "20s";
 
     private PipelineYaml(String name, String brokers, String inputTopic, String groupId) {
         this.name = name;
@@ -90,6 +91,12 @@ final class PipelineYaml {
         return this;
     }
 
+    /** The source's {@code startup_timeout} and every sink's {@code admin_timeout}. */
+    PipelineYaml startupTimeout(String value) {
+        startupTimeout = value;
+        return this;
+    }
+
     /** {@code interval} null leaves {@code checkpoint.interval} at its default. */
     PipelineYaml checkpoint(String interval, String drain) {
         checkpointInterval = interval;
@@ -109,7 +116,7 @@ final class PipelineYaml {
         }
         y.append("      session_timeout: ").append(sessionTimeout).append('\n');
         y.append("      revoke_timeout: ").append(revokeTimeout).append('\n');
-        y.append("      startup_timeout: 20s\n");
+        y.append("      startup_timeout: ").append(startupTimeout).append('\n');
         y.append("      on_error: ").append(onError).append('\n');
         if (!consumer.isEmpty()) {
             y.append("      consumer:\n");
@@ -121,6 +128,7 @@ final class PipelineYaml {
             y.append("      brokers: \"").append(sinkBrokers).append("\"\n");
             y.append("      topic: ").append(topic).append('\n');
             y.append("      delivery_timeout: ").append(deliveryTimeout).append('\n');
+            y.append("      admin_timeout: ").append(startupTimeout).append('\n');
             y.append("      statistics_interval: 0s\n");
             y.append("      inflight: ").append(inflight).append('\n');
             y.append("      queue: ").append(queue).append('\n');
