@@ -3,7 +3,9 @@ package io.etl.core.internal.chain;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.RecordException;
 import io.etl.core.internal.checkpoint.PendingRecord;
+import io.etl.core.internal.trace.RecordTracing;
 import io.etl.core.record.RecordMeta;
+import io.etl.core.record.TraceContext;
 
 /**
  * The source record the chain is working on: its metadata, its pending-record counter, and the next
@@ -12,13 +14,16 @@ import io.etl.core.record.RecordMeta;
 public final class RecordContext {
 
     private final RecordErrors errors;
+    final RecordTracing tracing;
     RecordMeta meta;
+    TraceContext trace;
     PendingRecord owner;
     int outputIndex;
     long nowNanos;
 
-    public RecordContext(RecordErrors errors) {
+    public RecordContext(RecordErrors errors, RecordTracing tracing) {
         this.errors = errors;
+        this.tracing = tracing;
     }
 
     /** Starts work on a new source record. */
@@ -27,6 +32,13 @@ public final class RecordContext {
         this.owner = owner;
         this.outputIndex = 0;
         this.nowNanos = nowNanos;
+        this.trace = tracing.beginRecord(meta);
+    }
+
+    /** Ends work on the record {@link #begin} started (its consumer span, when tracing). */
+    public void end() {
+        trace = null;
+        tracing.endRecord();
     }
 
     public RecordMeta meta() {

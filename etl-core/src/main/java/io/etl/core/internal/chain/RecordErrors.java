@@ -38,6 +38,7 @@ public final class RecordErrors {
     }
 
     void handle(String stage, ErrorPolicy policy, Object value, RecordException error, RecordContext ctx) {
+        ctx.tracing.recordFailed(error);
         switch (policy) {
             case SKIP -> {
                 counter(dropped, EtlMetrics.RECORDS_DROPPED, stage, error.reason()).increment();
@@ -61,6 +62,7 @@ public final class RecordErrors {
             }
             case FAIL -> {
                 LOG.error("stopping the pipeline: {}", error.getMessage());
+                ctx.end();
                 throw new PipelineStop(error);
             }
         }

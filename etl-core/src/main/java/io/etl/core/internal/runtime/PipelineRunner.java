@@ -18,6 +18,7 @@ import io.etl.core.internal.checkpoint.PendingRecord;
 import io.etl.core.internal.dsl.PipelineDefinition;
 import io.etl.core.internal.pool.PoolEvents;
 import io.etl.core.internal.pool.SinkPool;
+import io.etl.core.internal.trace.RecordTracing;
 import io.etl.core.metrics.EtlMetrics;
 import io.etl.core.record.RecordMeta;
 import io.etl.core.sink.SealedBatch;
@@ -106,7 +107,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         }
         this.tags = common;
         this.errors = new RecordErrors(registry, tags, definition.deadLetter(), this::fail);
-        this.ctx = new RecordContext(errors);
+        this.ctx = new RecordContext(errors, RecordTracing.create(config.pipeline().tracing(), name, source.name()));
         this.decodePolicy = source.errorPolicy();
         Map<Sink<Object, ?>, SinkPool<Object, ?>> bySink = new IdentityHashMap<>();
         for (Sink<Object, ?> sink : definition.sinks()) {
@@ -303,6 +304,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         } else {
             head.push(value);
         }
+        ctx.end();
         // reached only when no stage stopped the pipeline: release the chain's own hold
         owner.release();
         tracker.processed(owner);
