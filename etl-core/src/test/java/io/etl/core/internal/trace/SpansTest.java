@@ -156,6 +156,28 @@ class SpansTest {
         assertThat(sink.encoded.get(0).trace().traceparent().valueAsString()).isEqualTo(PARENT);
     }
 
+    @Test
+    void callsFromAnotherThreadLeaveThePipelineThreadsSpansAlone() throws InterruptedException {
+        RecordTracing tracing = RecordTracing.create(TracingConfig.defaults(), "p", "s");
+        tracing.beginRecord(meta(0, Header.of(TraceContext.TRACEPARENT, PARENT)));
+        SpanContext current = Span.current().getSpanContext();
+
+        Thread worker = new Thread(() -> {
+            tracing.recordFailed(new IllegalStateException("from a worker"));
+            tracing.endRecord();
+        });
+        worker.start();
+        worker.join();
+
+        assertThat(OTEL.getSpans()).as("nothing ended by the worker").isEmpty();
+        tracing.endRecord();
+        assertThat(OTEL.getSpans()).singleElement().satisfies(span -> {
+            assertThat(span.getSpanContext()).isEqualTo(current);
+            assertThat(span.getStatus().getStatusCode()).isEqualTo(StatusCode.UNSET);
+        });
+        assertThat(Span.current().getSpanContext().isValid()).as("the scope was closed").isFalse();
+    }
+
     static PipelineConfig withTracing(TracingConfig tracing) {
         return new PipelineConfig(new PipelineSection(null, null, tracing), null, null, null, null);
     }

@@ -67,6 +67,7 @@ public final class OtelRecordTracing extends RecordTracing {
 
     private final Tracer tracer;
     private final String pipeline;
+    private Thread owner;
     private final String source;
     private String lastTopic;
     private String lastProcessName;
@@ -97,6 +98,7 @@ public final class OtelRecordTracing extends RecordTracing {
 
     @Override
     public TraceContext beginRecord(RecordMeta meta) {
+        owner = Thread.currentThread();
         if (consumer != null) {
             endRecord();
         }
@@ -125,9 +127,14 @@ public final class OtelRecordTracing extends RecordTracing {
         return lastProcessName;
     }
 
+    /** Spans and their scope belong to the pipeline thread; a call from any other thread changes nothing. */
+    private boolean foreignThread() {
+        return Thread.currentThread() != owner;
+    }
+
     @Override
     public TraceContext beginOutput(TraceContext input, String sink) {
-        if (record == null) {
+        if (record == null || foreignThread()) {
             return input;
         }
         if (producer != null) {
@@ -148,7 +155,7 @@ public final class OtelRecordTracing extends RecordTracing {
     @Override
     public void endOutput(Throwable error) {
         Span span = producer;
-        if (span == null) {
+        if (span == null || foreignThread()) {
             return;
         }
         producer = null;
@@ -160,7 +167,7 @@ public final class OtelRecordTracing extends RecordTracing {
 
     @Override
     public void recordFailed(Throwable error) {
-        if (consumer != null) {
+        if (consumer != null && !foreignThread()) {
             failed(consumer, error);
         }
     }
@@ -172,6 +179,9 @@ public final class OtelRecordTracing extends RecordTracing {
 
     @Override
     public void endRecord() {
+        if (foreignThread()) {
+            return;
+        }
         if (producer != null) {
             endOutput(null);
         }
