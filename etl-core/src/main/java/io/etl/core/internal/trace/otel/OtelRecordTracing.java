@@ -16,7 +16,9 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.context.Scope;
 import io.opentelemetry.context.propagation.TextMapGetter;
 import io.opentelemetry.context.propagation.TextMapSetter;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Spans through the global OpenTelemetry: per source record a {@code process <topic>} span of kind CONSUMER
@@ -40,10 +42,12 @@ public final class OtelRecordTracing extends RecordTracing {
 
     private static final W3CTraceContextPropagator W3C = W3CTraceContextPropagator.getInstance();
 
+    private static final List<String> KEYS = List.of(TraceContext.TRACEPARENT, TraceContext.TRACESTATE);
+
     private static final TextMapGetter<TraceContext> GETTER = new TextMapGetter<>() {
         @Override
         public Iterable<String> keys(TraceContext carrier) {
-            return List.of(TraceContext.TRACEPARENT, TraceContext.TRACESTATE);
+            return KEYS;
         }
 
         @Override
@@ -69,6 +73,7 @@ public final class OtelRecordTracing extends RecordTracing {
     private final String pipeline;
     private Thread owner;
     private final String source;
+    private final Map<String, String> sendNames = new HashMap<>();
     private String lastTopic;
     private String lastProcessName;
     private Context record;
@@ -140,7 +145,7 @@ public final class OtelRecordTracing extends RecordTracing {
         if (producer != null) {
             endOutput(null);
         }
-        producer = tracer.spanBuilder("send " + sink)
+        producer = tracer.spanBuilder(sendNames.computeIfAbsent(sink, name -> "send " + name))
                 .setParent(record)
                 .setSpanKind(SpanKind.PRODUCER)
                 .setAttribute(OPERATION_TYPE, "send")
