@@ -15,6 +15,10 @@ import io.etl.core.record.Header;
 import io.etl.core.record.RecordMeta;
 import io.etl.core.record.TraceContext;
 import io.opentelemetry.api.GlobalOpenTelemetry;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
+import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,6 +36,17 @@ class PropagationTest {
         assertThat(RecordTracing.create(TracingConfig.defaults(), "p", "s")).isSameAs(RecordTracing.PROPAGATE);
         assertThat(RecordTracing.create(new TracingConfig(false, null), "p", "s")).isSameAs(RecordTracing.OFF);
         assertThat(RecordTracing.create(new TracingConfig(false, true), "p", "s")).isSameAs(RecordTracing.OFF);
+    }
+
+    @Test
+    void shouldLeaveTheGlobalUnsetSoTheApplicationCanRegisterItsSdkLater() {
+        RecordTracing.create(TracingConfig.defaults(), "p", "s");
+
+        assertThat(GlobalOpenTelemetry.isSet()).isFalse();
+        GlobalOpenTelemetry.set(OpenTelemetrySdk.builder().setTracerProvider(SdkTracerProvider.builder()
+                .addSpanProcessor(SimpleSpanProcessor.create(InMemorySpanExporter.create())).build()).build());
+        assertThat(RecordTracing.create(TracingConfig.defaults(), "p", "s")).isNotSameAs(RecordTracing.PROPAGATE);
+        GlobalOpenTelemetry.resetForTest();
     }
 
     @Test

@@ -87,8 +87,16 @@ public final class OtelRecordTracing extends RecordTracing {
         this.source = source;
     }
 
-    /** Tracing through the global OpenTelemetry, or null when no SDK is registered (the no-op API). */
+    /**
+     * Tracing through the global OpenTelemetry, or null when no SDK is registered (the no-op API). Never
+     * registers anything itself: {@code GlobalOpenTelemetry.get()} on an unset global would fix it to the no-op
+     * for the life of the JVM, so an application that registers its SDK after starting a pipeline would fail.
+     * It is called only when a global is set or OpenTelemetry's own global autoconfiguration is switched on.
+     */
     public static RecordTracing ifSdkRegistered(String pipeline, String source) {
+        if (!GlobalOpenTelemetry.isSet() && !globalAutoConfiguration()) {
+            return null;
+        }
         TracerBuilder builder = GlobalOpenTelemetry.get().tracerBuilder(SCOPE);
         String version = OtelRecordTracing.class.getPackage().getImplementationVersion();
         if (version != null) {
@@ -99,6 +107,12 @@ public final class OtelRecordTracing extends RecordTracing {
         // The probe is never ended, so it is never exported.
         Span probe = tracer.spanBuilder("etl-probe").setNoParent().startSpan();
         return probe.getSpanContext().isValid() ? new OtelRecordTracing(tracer, pipeline, source) : null;
+    }
+
+    private static boolean globalAutoConfiguration() {
+        String property = System.getProperty("otel.java.global-autoconfigure.enabled");
+        String value = property != null ? property : System.getenv("OTEL_JAVA_GLOBAL_AUTOCONFIGURE_ENABLED");
+        return Boolean.parseBoolean(value);
     }
 
     @Override
