@@ -21,6 +21,11 @@ public final class RecordContext {
     int outputIndex;
     long nowNanos;
 
+    /** A context whose records' outputs carry their input's trace context, with no spans. */
+    public RecordContext(RecordErrors errors) {
+        this(errors, RecordTracing.PROPAGATE);
+    }
+
     public RecordContext(RecordErrors errors, RecordTracing tracing) {
         this.errors = errors;
         this.tracing = tracing;
