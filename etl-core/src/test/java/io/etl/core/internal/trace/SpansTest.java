@@ -103,6 +103,22 @@ class SpansTest {
     }
 
     @Test
+    void shouldStartANewTraceWhenTheInputsTraceparentIsMalformed() {
+        CapturingSink sink = new CapturingSink();
+        String malformed = "00-not-a-trace-01";
+
+        run(Pipeline.named("malformed").from(new ListSource(List.of(meta(0, Header.of(TraceContext.TRACEPARENT, malformed)))))
+                .to(sink), sink, 1, PipelineConfig.defaults());
+
+        SpanData consumer = only(OTEL.getSpans(), SpanKind.CONSUMER);
+        assertThat(consumer.getParentSpanContext().isValid()).isFalse();
+        TraceContext output = sink.encoded.get(0).trace();
+        assertThat(output.traceparent().valueAsString()).startsWith("00-" + consumer.getTraceId() + "-");
+        assertThat(output.applyTo(List.of(Header.of(TraceContext.TRACEPARENT, malformed))))
+                .as("a copy of the malformed header is replaced").containsExactly(output.traceparent());
+    }
+
+    @Test
     void shouldMarkTheSpansOfAnOutputTheEncoderRejected() {
         CapturingSink sink = new CapturingSink() {
             @Override
