@@ -29,13 +29,11 @@ public final class TraceContext {
     private final Header traceparent;
     private final Header tracestate;
     private final Header inputTraceparent;
-    private final Header inputTracestate;
 
-    private TraceContext(Header traceparent, Header tracestate, Header inputTraceparent, Header inputTracestate) {
+    private TraceContext(Header traceparent, Header tracestate, Header inputTraceparent) {
         this.traceparent = Objects.requireNonNull(traceparent, "traceparent");
         this.tracestate = tracestate;
         this.inputTraceparent = inputTraceparent;
-        this.inputTracestate = inputTracestate;
     }
 
     /**
@@ -57,7 +55,7 @@ public final class TraceContext {
         if (parent == null || parent.value() == null) {
             return null;
         }
-        return new TraceContext(parent, state, parent, state);
+        return new TraceContext(parent, state, parent);
     }
 
     /**
@@ -67,7 +65,7 @@ public final class TraceContext {
     public static TraceContext of(String traceparent, String tracestate, TraceContext input) {
         return new TraceContext(Header.of(TRACEPARENT, traceparent),
                 tracestate == null || tracestate.isEmpty() ? null : Header.of(TRACESTATE, tracestate),
-                input == null ? null : input.inputTraceparent, input == null ? null : input.inputTracestate);
+                input == null ? null : input.inputTraceparent);
     }
 
     /** The {@code traceparent} header the output carries. */
