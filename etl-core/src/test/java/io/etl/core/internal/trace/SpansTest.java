@@ -195,7 +195,7 @@ class SpansTest {
     }
 
     static PipelineConfig withTracing(TracingConfig tracing) {
-        return new PipelineConfig(new PipelineSection(null, null, tracing), null, null, null, null);
+        return new PipelineConfig(new PipelineSection(null, null, null, tracing), null, null, null, null);
     }
 
     static void run(Pipeline pipeline, CapturingSink sink, int outputs, PipelineConfig config) {
