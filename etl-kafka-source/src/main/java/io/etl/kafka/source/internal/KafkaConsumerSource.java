@@ -153,7 +153,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
             throw new ConfigException(problems);
         }
         if (startupCheck) {
-            StartupCheck.run(config, ConsumerProperties.connection(config, path), path);
+            StartupCheck.run(config, ConsumerProperties.connection(config, path), path, context.runId());
         }
         Map<String, Object> props = ConsumerProperties.consumer(config, path);
         LOG.info("source '{}': consumer properties {}", name, ClientProperties.redacted(props));
