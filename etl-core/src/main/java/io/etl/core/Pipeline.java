@@ -42,9 +42,11 @@ public interface Pipeline {
     RunningPipeline start(PipelineConfig config);
 
     /**
-     * Runs until stopped by SIGTERM/Ctrl-C or an error, draining on the way out. Blocks. When a signal
-     * stopped it, the process exits with {@link PipelineResult#exitCode()} once drained (0 when everything
-     * was written and committed), rather than the JVM's usual signal status.
+     * Starts the pipeline and blocks until it ends: after an error, or after the calling thread is
+     * interrupted (which stops it with a drain, then returns with the interrupt flag set). It has no
+     * JVM-wide side effects: no shutdown hook, no signal handler, no exit. To run a pipeline as a service
+     * (signals, exit codes, health and metrics endpoints), use the {@code etl-runtime} launcher, or
+     * {@link #start} and call {@link RunningPipeline#stop()} yourself.
      *
      * @return how the run ended
      */

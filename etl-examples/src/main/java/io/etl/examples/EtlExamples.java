@@ -1,6 +1,7 @@
 package io.etl.examples;
 
 import io.etl.examples.split.KafkaToKafkaSplitCommand;
+import io.etl.runtime.ValidateCommand;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -18,6 +19,8 @@ import picocli.CommandLine.Command;
  * }</pre>
  *
  * <p>Exit codes: 0 success, 1 failure (an invalid configuration, a failed pipeline), 2 a usage error.
+ * {@code validate} is the runtime's ({@link ValidateCommand}); the jar also runs the runtime itself:
+ * {@code java -cp etl-examples.jar io.etl.runtime.Main run --config kafka_to_kafka_split.yaml}.
  */
 @Command(name = "etl-examples",
         mixinStandardHelpOptions = true,

@@ -32,7 +32,7 @@ class EtlExamplesTest {
         Run validate = run("validate", "--help");
 
         assertThat(split.exit()).isZero();
-        assertThat(split.out()).contains("--config", "--records", "--metrics-port", "KAFKA_BROKERS",
+        assertThat(split.out()).contains("--config", "--records", "--http-port", "--metrics-port", "KAFKA_BROKERS",
                 "GROUP_ID");
         assertThat(validate.exit()).isZero();
         assertThat(validate.out()).contains("FILE");

@@ -36,7 +36,7 @@ public final class DslExamples {
         return Pipeline.named("copy-orders")
                 .from(KafkaSource.from(config.source("orders")).bytes())
                 .to(KafkaSink.from(config.sink("copy")).encoderBytes())
-                .run(config);                      // blocks; SIGTERM or Ctrl-C drains, commits and stops
+                .run(config);                      // blocks until it fails or this thread is interrupted
         // end::copy[]
     }
 

@@ -5,7 +5,11 @@ import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
 import io.etl.examples.EtlExamples;
 import io.etl.examples.ProgressLine;
-import io.etl.examples.StopSignal;
+import io.etl.runtime.ExitCodes;
+import io.etl.runtime.HttpEndpoint;
+import io.etl.runtime.Logging;
+import io.etl.runtime.PipelineService;
+import io.etl.runtime.StopSignal;
 import io.etl.testkit.KafkaTestCluster;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -26,7 +30,9 @@ import picocli.CommandLine.Option;
  *       orders (100,000 by default), runs until every order is accounted for, prints the summary, exits
  *       0.</li>
  *   <li>With {@code KAFKA_BROKERS}: starts no broker, writes sample orders only when {@code --records} is
- *       given, runs until SIGTERM or Ctrl-C, drains, exits 0 when drained.</li>
+ *       given, then runs as the runtime's {@code run} does ({@link PipelineService}: SIGTERM or Ctrl-C drains,
+ *       {@code /metrics} and {@code /health/*} on {@code --http-port}, the runtime's exit codes), and prints
+ *       what this process did.</li>
  * </ul>
  */
 @Command(name = "kafka_to_kafka_split",
@@ -39,7 +45,7 @@ import picocli.CommandLine.Option;
                 "Without KAFKA_BROKERS: starts an embedded Kafka broker, writes sample orders, runs until every order",
                 "is accounted for, prints a summary and exits.",
                 "With KAFKA_BROKERS: uses that cluster as consumer group $${GROUP_ID:-kafka_to_kafka_split} and runs",
-                "until SIGTERM or Ctrl-C, then drains and exits. Start more copies to scale out."},
+                "until SIGTERM or Ctrl-C, then drains and exits, as `etl run` does. Start more copies to scale out."},
         footer = {"", "Environment: KAFKA_BROKERS, GROUP_ID, ORDERS_TOPIC, ORDERS_EU_TOPIC, ORDERS_US_TOPIC,",
                 "ORDERS_APAC_TOPIC, ORDERS_UNROUTED_TOPIC (see the shipped kafka_to_kafka_split.yaml).",
                 "",
@@ -49,7 +55,8 @@ import picocli.CommandLine.Option;
         exitCodeList = {"0:every order accounted for (embedded) / drained after SIGTERM (KAFKA_BROKERS)",
                 "1:invalid configuration, failed pipeline, or missing orders",
                 "2:usage error",
-                "130:stopped by a signal before the embedded run finished"})
+                "3:KAFKA_BROKERS: the stop outlasted pipeline.shutdown_timeout",
+                "130:stopped by a signal before the embedded run finished / a second signal while draining"})
 public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
 
     /** Sample orders written by the embedded run when {@code --records} is not given. */
@@ -63,9 +70,15 @@ public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
             description = "Sample orders to write first. Default: 100000 without KAFKA_BROKERS, none with it.")
     private Integer records;
 
-    @Option(names = "--metrics-port", paramLabel = "PORT",
-            description = "Serve Prometheus metrics at http://127.0.0.1:PORT/metrics.")
+    @Option(names = {"--http-port", "--metrics-port"}, paramLabel = "PORT",
+            description = {"Serve /metrics, /health/live and /health/ready on PORT; 0 serves nothing.",
+                    "Default: none without KAFKA_BROKERS (then on 127.0.0.1 only), " + HttpEndpoint.DEFAULT_PORT
+                            + " with it (on --http-host)."})
     private Integer metricsPort;
+
+    @Option(names = "--http-host", paramLabel = "HOST", defaultValue = HttpEndpoint.DEFAULT_HOST,
+            description = "With KAFKA_BROKERS: the address the HTTP endpoint binds. Default: ${DEFAULT-VALUE}.")
+    private String httpHost;
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -88,7 +101,7 @@ public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--records must be 0 or more");
         }
         if (metricsPort != null && (metricsPort < 0 || metricsPort > 65_535)) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--metrics-port must be 0..65535");
+            throw new CommandLine.ParameterException(spec.commandLine(), "--http-port must be 0..65535");
         }
         PrintStream out = System.out;
         PrintStream err = System.err;
@@ -105,28 +118,52 @@ public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
         if (!valid(yaml, embedded ? withBrokers(env, "127.0.0.1:9092") : env, err)) {
             return CommandLine.ExitCode.SOFTWARE;
         }
+        if (!embedded) {
+            return service(yaml);
+        }
         StopSignal stop = StopSignal.install();
         try {
-            SplitRun.Options options = new SplitRun.Options(
-                    embedded ? (records == null ? DEFAULT_RECORDS : records) : (records == null ? 0 : records),
-                    metricsPort, out, err, ProgressLine.isInteractive(), stop);
-            if (embedded) {
-                err.println("KAFKA_BROKERS is not set: starting an embedded Kafka broker ...");
-                quietEmbeddedBroker();
-                long t0 = System.nanoTime();
-                try (KafkaTestCluster cluster = KafkaTestCluster.embedded()) {
-                    err.printf("embedded Kafka broker ready at %s in %d ms%n", cluster.bootstrapServers(),
-                            (System.nanoTime() - t0) / 1_000_000);
-                    return SplitRun.toCompletion(cluster, yaml, env, options).exitCode();
-                }
+            SplitRun.Options options = new SplitRun.Options(records == null ? DEFAULT_RECORDS : records,
+                    metricsPort == null || metricsPort == 0 ? null : metricsPort, out, err,
+                    ProgressLine.isInteractive(), stop);
+            err.println("KAFKA_BROKERS is not set: starting an embedded Kafka broker ...");
+            quietEmbeddedBroker();
+            long t0 = System.nanoTime();
+            try (KafkaTestCluster cluster = KafkaTestCluster.embedded()) {
+                err.printf("embedded Kafka broker ready at %s in %d ms%n", cluster.bootstrapServers(),
+                        (System.nanoTime() - t0) / 1_000_000);
+                return SplitRun.toCompletion(cluster, yaml, env, options).exitCode();
             }
-            return SplitRun.untilStopped(yaml, env, options).exitCode();
         } catch (ConfigException e) {
             printProblems(e, err);
             return CommandLine.ExitCode.SOFTWARE;
         } finally {
             stop.finished();
         }
+    }
+
+    /** The service mode: optional sample orders, then the runtime's run, then this process's counts. */
+    private int service(String yaml) {
+        PrintStream err = System.err;
+        PipelineConfig config;
+        try {
+            config = PipelineConfig.parse(yaml, env);
+        } catch (ConfigException e) {
+            printProblems(e, err);
+            return ExitCodes.USAGE;
+        }
+        if (records != null && records > 0) {
+            SplitRun.writeSampleOrders(config, records, err);
+        }
+        long started = System.nanoTime();
+        return PipelineService.of(new KafkaToKafkaSplitFactory(), config)
+                .httpPort(metricsPort == null ? HttpEndpoint.DEFAULT_PORT : metricsPort)
+                .httpHost(httpHost)
+                .err(err)
+                .onListening(http -> err.println("metrics and health: http://" + http.address()))
+                .onFinished(running -> SplitRun.serviceSummary(config, running.meterRegistry(),
+                        (System.nanoTime() - started) / 1_000_000).print(System.out))
+                .run();
     }
 
     private static boolean valid(String yaml, Function<String, String> env, PrintStream err) {
@@ -149,19 +186,17 @@ public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
     /**
      * The embedded broker's own warnings (controller activation, its internal clients closing) mean nothing
      * to someone running the demo; keep them out of the terminal unless the kit's log level
-     * ({@code -Detl.test.kafka.log}) or a logger's level was set explicitly.
+     * ({@code -Detl.test.kafka.log}) was set.
      */
     private static void quietEmbeddedBroker() {
         if (System.getProperty("etl.test.kafka.log") != null) {
             return;
         }
-        for (String logger : List.of("kafka", "org.apache.kafka.controller", "org.apache.kafka.raft",
-                "org.apache.kafka.server", "org.apache.kafka.clients.NetworkClient")) {
-            String key = "org.slf4j.simpleLogger.log." + logger;
-            if (System.getProperty(key) == null) {
-                System.setProperty(key, "error");
-            }
+        for (String logger : List.of("kafka", "state.change.logger", "org.apache.kafka.controller",
+                "org.apache.kafka.raft", "org.apache.kafka.server", "org.apache.kafka.clients.NetworkClient")) {
+            Logging.level(logger, "error");
         }
+        Logging.level("io.etl.testkit", "warn");
     }
 
     private static Function<String, String> withBrokers(Function<String, String> env, String brokers) {

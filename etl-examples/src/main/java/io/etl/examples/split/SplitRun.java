@@ -6,9 +6,9 @@ import io.etl.core.RunningPipeline;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.metrics.EtlMetrics;
 import io.etl.core.source.SourcePartition;
-import io.etl.examples.MetricsServer;
 import io.etl.examples.ProgressLine;
-import io.etl.examples.StopSignal;
+import io.etl.runtime.HttpEndpoint;
+import io.etl.runtime.StopSignal;
 import io.etl.kafka.sink.KafkaSinkConfig;
 import io.etl.kafka.source.KafkaSourceConfig;
 import io.etl.testkit.KafkaTestCluster;
@@ -33,22 +33,18 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartition;
 
 /**
- * Runs the {@code kafka_to_kafka_split} pipeline with the program's extras: sample orders, topic creation,
- * a live progress line, a Prometheus endpoint, and the summary. Two ways:
- * <ul>
- *   <li>{@link #toCompletion}: on a cluster the caller owns (the program's embedded broker, or a test's),
- *       write {@code N} orders, run until every one is accounted for, stop, count the output topics and
- *       print the summary;</li>
- *   <li>{@link #untilStopped}: on the cluster named by {@code KAFKA_BROKERS}, optionally write sample
- *       orders first, then run until a stop is requested (SIGTERM, Ctrl-C), drain and print what this
- *       process did.</li>
- * </ul>
+ * The demonstration run of the {@code kafka_to_kafka_split} pipeline ({@link #toCompletion}): on a cluster the
+ * caller owns (the program's embedded broker, or a test's), write {@code N} sample orders, run until every one
+ * is accounted for with a live progress line, stop, count the output topics and print the summary. The
+ * service mode is the runtime's ({@link io.etl.runtime.PipelineService}); {@link #writeSampleOrders} and
+ * {@link #serviceSummary} are its extras.
  */
 public final class SplitRun {
 
@@ -67,7 +63,7 @@ public final class SplitRun {
      * How to run.
      *
      * @param records     sample orders to write first; 0 writes none
-     * @param metricsPort serve Prometheus text on this port of 127.0.0.1, or null for none
+     * @param metricsPort serve the runtime's HTTP endpoint on this port of 127.0.0.1, or null for none
      * @param out         where the summary goes
      * @param err         where progress and notes go
      * @param interactive rewrite the progress line in place
@@ -106,16 +102,6 @@ public final class SplitRun {
         return new SplitRun(options).demo(cluster, yaml, env);
     }
 
-    /**
-     * The production-like run against {@code KAFKA_BROKERS}: optional sample orders, then run until a stop is
-     * requested, drain, and print this process's counts.
-     *
-     * @return the outcome; exit code 0 when the pipeline drained completely
-     */
-    public static Outcome untilStopped(String yaml, Function<String, String> env, Options options) {
-        return new SplitRun(options).service(yaml, env);
-    }
-
     // ---- the demonstration ---------------------------------------------------------------------------------
 
     private Outcome demo(KafkaTestCluster cluster, String yaml, Function<String, String> env) {
@@ -140,9 +126,11 @@ public final class SplitRun {
         long elapsedMs;
         PipelineResult result;
         boolean interrupted = false;
-        try (MetricsServer server = serveMetrics(registry);
+        AtomicReference<RunningPipeline> current = new AtomicReference<>();
+        try (HttpEndpoint server = serveHttp(registry, current);
              RunningPipeline running = pipeline.start(config, registry);
              Reporter reporter = new Reporter(registry, running, () -> ends, inputCount)) {
+            current.set(running);
             Map<SourcePartition, Long> target = new HashMap<>();
             ends.forEach((tp, end) -> target.put(new SourcePartition(tp.topic(), tp.partition()), end));
             StallGuard stall = new StallGuard();
@@ -176,7 +164,7 @@ public final class SplitRun {
             }
             elapsedMs = (System.nanoTime() - started) / 1_000_000;
             reporter.close();
-            result = early != null ? early : running.stopAndWait(config.checkpoint().drainTimeout().plusSeconds(15));
+            result = early != null ? early : running.stopAndWait(config.pipeline().shutdownTimeout());
         }
 
         Map<String, Long> outputs = new LinkedHashMap<>();
@@ -189,7 +177,7 @@ public final class SplitRun {
         int exit;
         if (interrupted) {
             err.println("interrupted before every order was accounted for");
-            exit = StopSignal.EXIT_FORCED;
+            exit = io.etl.runtime.ExitCodes.SECOND_SIGNAL;
         } else if (!result.succeeded() || summary.lost()) {
             exit = 1;
         } else {
@@ -198,43 +186,31 @@ public final class SplitRun {
         return new Outcome(summary, result, exit);
     }
 
-    // ---- the service ---------------------------------------------------------------------------------------
+    // ---- the service's extras -----------------------------------------------------------------------------
 
-    private Outcome service(String yaml, Function<String, String> env) {
-        PipelineConfig config = PipelineConfig.parse(yaml, env);
-        Pipeline pipeline = KafkaToKafkaSplit.pipeline(config);
-        String input = inputTopic(config);
-        Map<String, String> topics = outputTopics(config);
+    /**
+     * Writes {@code count} sample orders into the input topic of the cluster {@code config} names, creating the
+     * topics it lacks (with the sinks' security settings).
+     */
+    public static void writeSampleOrders(PipelineConfig config, int count, PrintStream err) {
         KafkaSourceConfig source = config.source(KafkaToKafkaSplit.SOURCE).connector(KafkaSourceConfig.class);
-
+        SplitRun run = new SplitRun(new Options(count, null, System.out, err, false, StopSignal.manual()));
         try (KafkaTestCluster cluster = KafkaTestCluster.external(source.brokers(), clientProperties(config))) {
-            if (options.records() > 0) {
-                ensureTopics(cluster, input, topics.values());
-                writeOrders(cluster, input, options.records());
-            }
-            err.printf("running against %s as group %s until SIGTERM or Ctrl-C%n", source.brokers(), source.groupId());
-            PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-            long started = System.nanoTime();
-            PipelineResult result;
-            try (MetricsServer server = serveMetrics(registry);
-                 RunningPipeline running = pipeline.start(config, registry)) {
-                CachedEnds ends = new CachedEnds(cluster, input);
-                try (Reporter reporter = new Reporter(registry, running, ends::get, -1)) {
-                    options.stop().requested().thenRun(running::stop);
-                    result = running.result().join();
-                }
-            }
-            long elapsedMs = (System.nanoTime() - started) / 1_000_000;
-            Map<String, Long> outputs = new LinkedHashMap<>();
-            topics.keySet().forEach(branch -> outputs.put(branch, sinkRecords(registry, branch)));
-            long skipped = sumCounters(registry, EtlMetrics.RECORDS_DROPPED);
-            long dropped = sumCounters(registry, EtlMetrics.RECORDS_FILTERED) + skipped;
-            SplitSummary summary = new SplitSummary(sumCounters(registry, EtlMetrics.SOURCE_RECORDS), dropped, skipped,
-                    outputs, topics, Map.of(), elapsedMs);
-            report(result);
-            summary.print(out);
-            return new Outcome(summary, result, result.exitCode());
+            String input = inputTopic(config);
+            run.ensureTopics(cluster, input, outputTopics(config).values());
+            run.writeOrders(cluster, input, count);
         }
+    }
+
+    /** What this process did, from its meters: records read, dropped and written per branch. */
+    public static SplitSummary serviceSummary(PipelineConfig config, MeterRegistry registry, long elapsedMs) {
+        Map<String, String> topics = outputTopics(config);
+        Map<String, Long> outputs = new LinkedHashMap<>();
+        topics.keySet().forEach(branch -> outputs.put(branch, sinkRecords(registry, branch)));
+        long skipped = sumCounters(registry, EtlMetrics.RECORDS_DROPPED);
+        long dropped = sumCounters(registry, EtlMetrics.RECORDS_FILTERED) + skipped;
+        return new SplitSummary(sumCounters(registry, EtlMetrics.SOURCE_RECORDS), dropped, skipped, outputs, topics,
+                Map.of(), elapsedMs);
     }
 
     // ---- helpers -------------------------------------------------------------------------------------------
@@ -249,12 +225,12 @@ public final class SplitRun {
         }
     }
 
-    private MetricsServer serveMetrics(PrometheusMeterRegistry registry) {
+    private HttpEndpoint serveHttp(PrometheusMeterRegistry registry, AtomicReference<RunningPipeline> running) {
         if (options.metricsPort() == null) {
             return null;
         }
-        MetricsServer server = MetricsServer.start(registry, options.metricsPort());
-        err.println("metrics: " + server.url());
+        HttpEndpoint server = HttpEndpoint.start("127.0.0.1", options.metricsPort(), registry, running::get);
+        err.println("metrics: http://" + server.address() + HttpEndpoint.METRICS_PATH);
         return server;
     }
 
@@ -367,32 +343,6 @@ public final class SplitRun {
                 return false;
             }
             return now - lastChange > STALL_LIMIT.toNanos();
-        }
-    }
-
-    /** End offsets of the input topic, asked for at most every two seconds. */
-    private static final class CachedEnds {
-        private final KafkaTestCluster cluster;
-        private final String topic;
-        private Map<TopicPartition, Long> value = Map.of();
-        private long fetched;
-
-        CachedEnds(KafkaTestCluster cluster, String topic) {
-            this.cluster = cluster;
-            this.topic = topic;
-        }
-
-        synchronized Map<TopicPartition, Long> get() {
-            long now = System.nanoTime();
-            if (fetched == 0 || now - fetched > TimeUnit.SECONDS.toNanos(2)) {
-                try {
-                    value = cluster.endOffsets(topic);
-                } catch (RuntimeException e) {
-                    // keep the last known value; the progress line is best effort
-                }
-                fetched = now;
-            }
-            return value;
         }
     }
 

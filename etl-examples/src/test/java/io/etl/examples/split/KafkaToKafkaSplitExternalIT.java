@@ -117,7 +117,7 @@ class KafkaToKafkaSplitExternalIT {
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-cp", classpath, EtlExamples.class.getName(), "kafka_to_kafka_split"));
+                "-cp", classpath, EtlExamples.class.getName(), "kafka_to_kafka_split", "--http-port", "0"));
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command)
                 .redirectOutput(out.toFile())

@@ -30,6 +30,8 @@ final class PipelineBinder {
 
     static final List<String> SECTIONS = List.of("pipeline", "source", "sinks", "checkpoint", "metrics");
     static final String SOURCE_ON_ERROR = "on_error";
+    static final String SHUTDOWN_TIMEOUT = "pipeline.shutdown_timeout";
+    static final String DRAIN_TIMEOUT = "checkpoint.drain_timeout";
 
     private static final Logger LOG = LoggerFactory.getLogger(PipelineBinder.class);
 
@@ -79,7 +81,23 @@ final class PipelineBinder {
                 default -> problems.add(key, Suggestions.unknownKey(key, SECTIONS));
             }
         }
-        return new PipelineConfig(pipeline, sources, sinks, checkpoint, metrics);
+        PipelineConfig config = new PipelineConfig(pipeline, sources, sinks, checkpoint, metrics);
+        checkStopBudget(config);
+        return config;
+    }
+
+    /** The drain is part of the stop: {@code checkpoint.drain_timeout} must leave room inside {@code pipeline.shutdown_timeout}. */
+    private void checkStopBudget(PipelineConfig config) {
+        if (problems.touches(SHUTDOWN_TIMEOUT) || problems.touches(DRAIN_TIMEOUT)) {
+            return;
+        }
+        java.time.Duration budget = config.pipeline().shutdownTimeout();
+        java.time.Duration drain = config.checkpoint().drainTimeout();
+        if (budget.compareTo(drain) <= 0) {
+            problems.add(SHUTDOWN_TIMEOUT, "is " + human(budget) + " but must be greater than "
+                    + DRAIN_TIMEOUT + " (" + human(drain) + "), which has to fit inside it with time"
+                    + " left to commit and close the clients");
+        }
     }
 
     private Map<String, JsonNode> entries(JsonNode node, String path) {
@@ -178,6 +196,15 @@ final class PipelineBinder {
             }
         }
         return config;
+    }
+
+    private static String human(java.time.Duration d) {
+        long ms = d.toMillis();
+        if (ms % 1000 != 0) {
+            return ms + "ms";
+        }
+        long s = ms / 1000;
+        return s % 60 == 0 && s > 0 ? (s / 60) + "m" : s + "s";
     }
 
     private static List<String> keysOf(JsonNode object) {

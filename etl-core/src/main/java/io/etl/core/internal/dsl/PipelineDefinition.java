@@ -148,6 +148,16 @@ public final class PipelineDefinition implements Pipeline {
 
     @Override
     public PipelineResult run(PipelineConfig config, MeterRegistry registry) {
-        return PipelineRunner.runUntilStopped(start(config, registry), config);
+        RunningPipeline running = start(config, registry);
+        try {
+            return running.result().get();
+        } catch (InterruptedException e) {
+            // the caller asked its thread to stop: drain the pipeline, then keep the flag set
+            PipelineResult result = running.stopAndWait(config.pipeline().shutdownTimeout());
+            Thread.currentThread().interrupt();
+            return result;
+        } catch (java.util.concurrent.ExecutionException e) {
+            throw new IllegalStateException("pipeline '" + running.name() + "' ended abnormally", e.getCause());
+        }
     }
 }

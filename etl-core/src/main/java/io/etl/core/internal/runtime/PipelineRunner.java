@@ -1,6 +1,8 @@
 package io.etl.core.internal.runtime;
 
 import io.etl.core.PipelineResult;
+import io.etl.core.PipelineState;
+import io.etl.core.PipelineStateListener;
 import io.etl.core.RunningPipeline;
 import io.etl.core.config.CheckpointConfig;
 import io.etl.core.config.PipelineConfig;
@@ -32,15 +34,18 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -48,6 +53,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * Runs one pipeline on one thread: polls the source, pushes each record through the chain into the sink
@@ -78,6 +84,13 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     private final Tags tags;
     private final AtomicLong pausedGauge = new AtomicLong();
     private final AtomicLong pendingGauge = new AtomicLong();
+    private final Duration shutdownTimeout;
+    private final AtomicReference<PipelineState> state = new AtomicReference<>(PipelineState.STARTING);
+    private final List<PipelineStateListener> stateListeners = new CopyOnWriteArrayList<>();
+    private final Set<SourcePartition> assignedView = ConcurrentHashMap.newKeySet();
+    private volatile long lastCommitMillis;
+    private volatile long lastActivityMillis = System.currentTimeMillis();
+    private volatile long stopRequestedNanos;
 
     // the poll buffer: values (or DecodeFailure) and metas, consumed from bufferIndex
     private final ArrayList<Object> values = new ArrayList<>();
@@ -99,6 +112,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         this.name = config.pipeline().name() != null ? config.pipeline().name() : definition.name();
         this.source = (Source<Object>) definition.source();
         this.checkpoint = config.checkpoint();
+        this.shutdownTimeout = config.pipeline().shutdownTimeout();
         this.registry = registry;
         Tags common = Tags.of(EtlMetrics.TAG_PIPELINE, name);
         for (Map.Entry<String, String> t : config.metrics().commonTags().entrySet()) {
@@ -131,36 +145,6 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         return runner;
     }
 
-    /**
-     * Waits for {@code running} to end. SIGTERM and Ctrl-C ask it to drain first; once drained, the process
-     * exits with the run's own exit code (0 when everything was drained and committed) instead of the
-     * JVM's usual 143/130 for a signal, so supervisors can tell a clean stop from a failed one.
-     */
-    public static PipelineResult runUntilStopped(RunningPipeline running, PipelineConfig config) {
-        Duration grace = config.checkpoint().drainTimeout().plusSeconds(15);
-        Thread hook = new Thread(() -> {
-            LOG.info("shutdown requested: draining (at most {})", config.checkpoint().drainTimeout());
-            int code;
-            try {
-                code = running.stopAndWait(grace).exitCode();
-            } catch (RuntimeException e) {
-                LOG.error("pipeline did not stop cleanly: {}", e.getMessage());
-                code = 1;
-            }
-            System.out.flush();
-            System.err.flush();
-            Runtime.getRuntime().halt(code);
-        }, "etl-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        PipelineResult r = running.result().join();
-        try {
-            Runtime.getRuntime().removeShutdownHook(hook);
-        } catch (IllegalStateException shuttingDown) {
-            // the hook is running: it ends the process with the result's exit code
-        }
-        return r;
-    }
-
     // ---- RunningPipeline ---------------------------------------------------------------------------------
 
     @Override
@@ -169,9 +153,63 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     }
 
     @Override
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public PipelineState state() {
+        return state.get();
+    }
+
+    @Override
+    public void addStateListener(PipelineStateListener listener) {
+        stateListeners.add(java.util.Objects.requireNonNull(listener, "listener"));
+    }
+
+    @Override
+    public Set<SourcePartition> assignedPartitions() {
+        return Set.copyOf(assignedView);
+    }
+
+    @Override
+    public Optional<Instant> lastCommitTime() {
+        long at = lastCommitMillis;
+        return at == 0 ? Optional.empty() : Optional.of(Instant.ofEpochMilli(at));
+    }
+
+    @Override
+    public Instant lastActivity() {
+        return Instant.ofEpochMilli(lastActivityMillis);
+    }
+
+    @Override
     public void stop() {
+        if (!stopRequested) {
+            stopRequestedNanos = System.nanoTime();
+        }
         stopRequested = true;
+        transition(PipelineState.DRAINING);
         wake();
+    }
+
+    /** Moves to {@code to} unless the pipeline already ended; tells the listeners. */
+    private void transition(PipelineState to) {
+        PipelineState from;
+        do {
+            from = state.get();
+            if (from == to || from.isTerminal() || (from == PipelineState.DRAINING && !to.isTerminal())) {
+                return;
+            }
+        } while (!state.compareAndSet(from, to));
+        LOG.debug("pipeline '{}': {} -> {}", name, from, to);
+        for (PipelineStateListener listener : stateListeners) {
+            try {
+                listener.onChange(from, to);
+            } catch (RuntimeException e) {
+                LOG.warn("pipeline '{}': state listener failed on {} -> {}: {}", name, from, to, e.toString());
+            }
+        }
     }
 
     @Override
@@ -201,7 +239,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
 
     @Override
     public void close() {
-        stopAndWait(checkpoint.drainTimeout().plusSeconds(15));
+        stopAndWait(shutdownTimeout.plusSeconds(5));
     }
 
     private void fail(Throwable cause) {
@@ -222,6 +260,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
 
     private void runLoop() {
         startNanos = System.nanoTime();
+        MDC.put("pipeline", name);
         boolean opened = false;
         try {
             SinkOpening.openAll(pools, name, runId, registry);
@@ -233,6 +272,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             long nextCommit = System.nanoTime() + interval;
             long maxPoll = source.pollTimeout().toNanos();
             while (!stopRequested && failure.get() == null) {
+                lastActivityMillis = System.currentTimeMillis();
                 boolean blocked = !processBuffer();
                 setPaused(blocked);
                 long now = System.nanoTime();
@@ -325,6 +365,9 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             }
             paused = blocked;
             pausedGauge.set(blocked ? 1 : 0);
+            if (state.get() != PipelineState.STARTING) {
+                transition(blocked ? PipelineState.BACKPRESSURED : PipelineState.RUNNING);
+            }
         }
     }
 
@@ -338,6 +381,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     }
 
     private void publishCommitted(Map<SourcePartition, Long> offsets) {
+        lastCommitMillis = System.currentTimeMillis();
         committedView.putAll(offsets);
         updateCommittedGauges(offsets);
     }
@@ -371,7 +415,11 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     // ---- shutdown ----------------------------------------------------------------------------------------
 
     private void shutdown(boolean opened) {
-        long deadline = System.nanoTime() + checkpoint.drainTimeout().toNanos();
+        transition(PipelineState.DRAINING);
+        long begun = stopRequested ? stopRequestedNanos : System.nanoTime();
+        long deadline = begun + checkpoint.drainTimeout().toNanos();
+        // the whole stop fits in pipeline.shutdown_timeout: the drain first, then what is left for the rest
+        long stopDeadline = begun + shutdownTimeout.toNanos();
         try {
             for (SinkPool<Object, ?> pool : pools) {
                 pool.flushAll(deadline);
@@ -387,7 +435,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
                         name, checkpoint.drainTimeout());
             }
             for (SinkPool<Object, ?> pool : pools) {
-                pool.abort(Duration.ofSeconds(5));
+                pool.abort(remaining(stopDeadline, Duration.ofSeconds(5)));
             }
             if (opened) {
                 try {
@@ -402,14 +450,14 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         } finally {
             try {
                 if (opened) {
-                    source.close(Duration.ofSeconds(10));
+                    source.close(remaining(stopDeadline, Duration.ofSeconds(10)));
                 }
             } catch (RuntimeException e) {
                 LOG.warn("pipeline '{}': closing source '{}' failed: {}", name, source.name(), e.getMessage());
             }
             for (SinkPool<Object, ?> pool : pools) {
                 try {
-                    pool.closeWriter(Duration.ofSeconds(5));
+                    pool.closeWriter(remaining(stopDeadline, Duration.ofSeconds(5)));
                 } catch (RuntimeException e) {
                     LOG.warn("pipeline '{}': closing sink '{}' failed: {}", name, pool.name(), e.getMessage());
                 }
@@ -420,8 +468,16 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
                     : abandoned > 0 ? PipelineResult.Status.ABANDONED : PipelineResult.Status.COMPLETED;
             Duration elapsed = Duration.ofNanos(System.nanoTime() - startNanos);
             LOG.info("pipeline '{}' stopped: {} ({} records in {} ms)", name, status, recordCount, elapsed.toMillis());
+            transition(f != null ? PipelineState.FAILED : PipelineState.STOPPED);
+            MDC.remove("pipeline");
             result.complete(new PipelineResult(name, status, f, recordCount, abandoned, elapsed));
         }
+    }
+
+    /** {@code cap}, or less when the stop budget ends sooner (never below zero). */
+    private static Duration remaining(long stopDeadline, Duration cap) {
+        long left = Math.max(0, stopDeadline - System.nanoTime());
+        return left < cap.toNanos() ? Duration.ofNanos(left) : cap;
     }
 
     private boolean allFinished() {
@@ -455,7 +511,11 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     @Override
     public void onAssigned(Collection<SourcePartition> partitions) {
         checkpointer.assigned(partitions);
+        assignedView.addAll(partitions);
         lastTracker = null;
+        if (!partitions.isEmpty() && !stopRequested && failure.get() == null) {
+            transition(paused ? PipelineState.BACKPRESSURED : PipelineState.RUNNING);
+        }
         LOG.info("pipeline '{}': assigned {}", name, partitions);
     }
 
@@ -480,6 +540,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         // the source commits these before letting the partitions go; they are no longer ours to report
         updateCommittedGauges(offsets);
         revoked.forEach(committedView::remove);
+        assignedView.removeAll(revoked);
         LOG.info("pipeline '{}': revoked {}, committing {}", name, revoked, offsets);
         return offsets;
     }
@@ -491,6 +552,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         checkpointer.released(lost);
         lastTracker = null;
         lost.forEach(committedView::remove);
+        assignedView.removeAll(lost);
         LOG.warn("pipeline '{}': lost {} without committing; their records replay elsewhere", name, lost);
     }
 

@@ -32,6 +32,7 @@ class ConfigLoaderTest {
             pipeline:
               name: orders-split
               on_error: dead_letter
+              shutdown_timeout: 90s
             source:
               orders:
                 kafka:
@@ -55,7 +56,7 @@ class ConfigLoaderTest {
     void bindsEverySectionOfTheExample() {
         PipelineConfig config = parse(EXAMPLE, Map.of("KAFKA_BROKERS", "broker-1:9092"));
 
-        assertThat(config.pipeline()).isEqualTo(new PipelineSection("orders-split", ErrorPolicy.DEAD_LETTER));
+        assertThat(config.pipeline()).isEqualTo(new PipelineSection("orders-split", ErrorPolicy.DEAD_LETTER, Duration.ofSeconds(90)));
         SourceSection source = config.source("orders");
         assertThat(source.connector()).isEqualTo("kafka");
         assertThat(source.onError()).isEqualTo(ErrorPolicy.SKIP);
@@ -99,6 +100,36 @@ class ConfigLoaderTest {
         assertThat(config.sink("eu").pool()).isEqualTo(SinkPoolConfig.defaults());
         assertThat(config.sink("eu").pool().retry()).isEqualTo(RetryConfig.defaults());
         assertThat(config.sources()).isEmpty();
+    }
+
+    @Test
+    void shutdownTimeoutDefaultsToFortyFiveSeconds() {
+        assertThat(parse("pipeline: {name: p}\n").pipeline().shutdownTimeout())
+                .isEqualTo(PipelineSection.DEFAULT_SHUTDOWN_TIMEOUT)
+                .isEqualTo(Duration.ofSeconds(45));
+    }
+
+    @Test
+    void shutdownTimeoutIsBound() {
+        assertThat(parse("pipeline: {shutdown_timeout: 2m}\ncheckpoint: {drain_timeout: 90s}\n")
+                .pipeline().shutdownTimeout()).isEqualTo(Duration.ofMinutes(2));
+    }
+
+    @Test
+    void drainTimeoutThatDoesNotFitInsideTheShutdownTimeoutNamesBothKeys() {
+        assertThat(problems("pipeline: {shutdown_timeout: 30s}\ncheckpoint: {drain_timeout: 30s}\n"))
+                .singleElement().asString()
+                .startsWith("pipeline.shutdown_timeout: ")
+                .contains("30s", "checkpoint.drain_timeout");
+        assertThat(problems("checkpoint: {drain_timeout: 1m}\n"))
+                .singleElement().asString()
+                .contains("pipeline.shutdown_timeout", "45s", "checkpoint.drain_timeout", "1m");
+    }
+
+    @Test
+    void badShutdownTimeoutIsReportedOnceWithoutTheBudgetCheck() {
+        assertThat(problems("pipeline: {shutdown_timeout: soon}\n"))
+                .singleElement().asString().startsWith("pipeline.shutdown_timeout: ").contains("not a duration");
     }
 
     @Test

@@ -88,8 +88,8 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
         Map<String, Object> props = ProducerSettings.producer(config, path,
                 "etl-" + context.pipeline() + "-" + context.sink());
         String principal = principal(config);
-        LOG.info("sink '{}': writing topic '{}' with producer {}", context.sink(), config.topic(),
-                ClientProperties.redacted(props));
+        LOG.info("sink '{}': writing topic '{}' at {}", context.sink(), config.topic(), config.brokers());
+        LOG.debug("sink '{}': producer properties {}", context.sink(), ClientProperties.redacted(props));
         if (!config.topics().isEmpty()) {
             ConnectivityCheck.of(connection, path).timeout(config.adminTimeout()).principal(principal)
                     .sharedWithin(context.runId()).run();

@@ -156,7 +156,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
             StartupCheck.run(config, ConsumerProperties.connection(config, path), path, context.runId());
         }
         Map<String, Object> props = ConsumerProperties.consumer(config, path);
-        LOG.info("source '{}': consumer properties {}", name, ClientProperties.redacted(props));
+        LOG.debug("source '{}': consumer properties {}", name, ClientProperties.redacted(props));
         if (ConsumerProperties.usesConsumerProtocol(config)) {
             LOG.info("source '{}': group.protocol=consumer: session timeout and assignment strategy are the broker's"
                     + " (group.consumer.*); session_timeout is not used", name);

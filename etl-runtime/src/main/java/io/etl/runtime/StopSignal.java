@@ -1,4 +1,4 @@
-package io.etl.examples;
+package io.etl.runtime;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -7,9 +7,9 @@ import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
 
 /**
- * Turns SIGTERM and SIGINT (Ctrl-C) into a stop request the program can act on, so that it can drain,
- * print its summary and exit with its own exit code (0 after a clean drain) instead of the JVM's default
- * 143/130. A second signal while draining ends the process at once with exit code 130.
+ * The runtime's only signal handling: turns SIGTERM and SIGINT (Ctrl-C) into a stop request the program
+ * acts on (drain, commit, exit with its own code) instead of the JVM's default 143/130. A second signal
+ * while stopping ends the process at once with {@link ExitCodes#SECOND_SIGNAL}.
  *
  * <pre>{@code
  * StopSignal stop = StopSignal.install();
@@ -22,8 +22,6 @@ import sun.misc.Signal;
 public final class StopSignal {
 
     private static final Logger LOG = LoggerFactory.getLogger(StopSignal.class);
-    /** Exit code after a second, impatient signal. */
-    public static final int EXIT_FORCED = 130;
 
     private final CompletableFuture<String> requested = new CompletableFuture<>();
     private final CompletableFuture<Void> finished = new CompletableFuture<>();
@@ -37,7 +35,7 @@ public final class StopSignal {
         return new StopSignal();
     }
 
-    /** Installs handlers for SIGTERM and SIGINT that request a stop. */
+    /** Installs handlers for SIGTERM and SIGINT that request a stop. Call it once per process. */
     public static StopSignal install() {
         StopSignal stop = new StopSignal();
         boolean handled = true;
@@ -52,7 +50,7 @@ public final class StopSignal {
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
                 stop.request("shutdown");
                 stop.finished.join();
-            }, "etl-examples-stop"));
+            }, "etl-stop"));
         }
         return stop;
     }
@@ -60,8 +58,10 @@ public final class StopSignal {
     private void onSignal(String name) {
         if (signals.incrementAndGet() > 1) {
             System.err.println();
-            System.err.println(name + " again: exiting without waiting for the drain");
-            Runtime.getRuntime().halt(EXIT_FORCED);
+            System.err.println(name + " again: exiting without waiting for the drain (exit "
+                    + ExitCodes.SECOND_SIGNAL + ")");
+            System.err.flush();
+            Runtime.getRuntime().halt(ExitCodes.SECOND_SIGNAL);
         }
         LOG.info("{} received: stopping and draining (send it again to exit at once)", name);
         request(name);

@@ -1,4 +1,4 @@
-package io.etl.examples;
+package io.etl.runtime;
 
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.ConfigException;
@@ -11,18 +11,19 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code etl-examples validate FILE}: loads a pipeline YAML offline, exactly as a pipeline would
+ * {@code validate FILE}: loads a pipeline YAML offline, exactly as a pipeline would
  * ({@link PipelineConfig#load(Path)}: environment interpolation, unknown keys, types, durations and sizes,
- * the Kafka client passthrough denylists, Bean Validation), and prints every problem on its own line,
- * key path first. No broker is contacted. Exit code 0 when the file is valid, 1 when it is not.
+ * the Kafka client passthrough denylists, Bean Validation, the stop budget), and prints every problem on its
+ * own line, key path first. No broker is contacted. Exit code 0 when the file is valid, 1 when it is not,
+ * 2 for a usage error. Any program can add it as a picocli subcommand.
  *
  * <p>Problems never contain secret values: the loader names keys and variables, never what they hold.
  */
 @Command(name = "validate",
         mixinStandardHelpOptions = true,
-        versionProvider = EtlExamples.Version.class,
+        versionProvider = Main.Version.class,
         description = {"Checks a pipeline YAML file offline and prints every problem, one a line, key path first.",
-                "Both Kafka connectors (source and sink) are on the classpath, so their sections are checked too."},
+                "The connectors on the class path (Kafka source and sink) check their sections too."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the file is valid", "1:the file has problems", "2:usage error"})
 public final class ValidateCommand implements Callable<Integer> {
@@ -43,9 +44,9 @@ public final class ValidateCommand implements Callable<Integer> {
             for (ConfigProblem problem : e.problems()) {
                 err.println(problem);
             }
-            return CommandLine.ExitCode.SOFTWARE;
+            return ExitCodes.FAILED;
         }
         out.println("ok: " + file);
-        return CommandLine.ExitCode.OK;
+        return ExitCodes.OK;
     }
 }

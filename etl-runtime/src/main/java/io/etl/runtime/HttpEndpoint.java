@@ -1,0 +1,138 @@
+package io.etl.runtime;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.etl.core.RunningPipeline;
+import io.etl.runtime.internal.HealthReport;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.function.Supplier;
+
+/**
+ * The runtime's HTTP endpoint, served by the JDK's own HTTP server:
+ * <ul>
+ *   <li>{@value #METRICS_PATH}: every meter in the Prometheus text format (the pipeline's {@code etl_*},
+ *       the Kafka clients', the JVM's);</li>
+ *   <li>{@value #LIVE_PATH}: 200 while the pipeline thread makes progress and has not failed, else 503;</li>
+ *   <li>{@value #READY_PATH}: 200 once partitions are assigned and records can flow, 503 while starting,
+ *       draining or failed.</li>
+ * </ul>
+ * Both health paths answer a small JSON body: {@code status}, {@code state}, {@code pipeline},
+ * {@code assigned_partitions}, {@code paused}, {@code breakers}, {@code last_commit_age_ms},
+ * {@code last_activity_age_ms}. Only {@code GET} and {@code HEAD} are answered.
+ *
+ * <pre>{@code
+ * try (HttpEndpoint http = HttpEndpoint.start("0.0.0.0", HttpEndpoint.DEFAULT_PORT, registry, () -> running)) {
+ *     ...
+ * }
+ * }</pre>
+ */
+public final class HttpEndpoint implements AutoCloseable {
+
+    /** The default port ({@code --http-port}); Kubernetes manifests probe it. */
+    public static final int DEFAULT_PORT = 8080;
+    /** The default bind address ({@code --http-host}): every interface, as a container needs. */
+    public static final String DEFAULT_HOST = "0.0.0.0";
+    /** Prometheus scrape path. */
+    public static final String METRICS_PATH = "/metrics";
+    /** Liveness probe path. */
+    public static final String LIVE_PATH = "/health/live";
+    /** Readiness probe path. */
+    public static final String READY_PATH = "/health/ready";
+    /** How long the pipeline thread may go without a turn of its loop before {@value #LIVE_PATH} answers 503. */
+    public static final Duration DEFAULT_LIVENESS_TIMEOUT = Duration.ofSeconds(60);
+    /** The Prometheus text exposition format, version 0.0.4. */
+    public static final String PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
+
+    private static final String JSON_CONTENT_TYPE = "application/json";
+
+    private final HttpServer server;
+    private final ExecutorService executor;
+
+    private HttpEndpoint(HttpServer server, ExecutorService executor) {
+        this.server = server;
+        this.executor = executor;
+    }
+
+    /**
+     * Starts serving on {@code host:port} ({@code port} 0 picks a free port, see {@link #port()}).
+     * {@code running} returns the pipeline, or null before it is started.
+     *
+     * @throws UncheckedIOException naming the address when it cannot be bound
+     */
+    public static HttpEndpoint start(String host, int port, PrometheusMeterRegistry registry,
+                                     Supplier<RunningPipeline> running) {
+        HttpServer server;
+        try {
+            server = HttpServer.create(new InetSocketAddress(host, port), 16);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot listen on " + host + ":" + port + ": " + e.getMessage(), e);
+        }
+        HealthReport health = new HealthReport(running, DEFAULT_LIVENESS_TIMEOUT);
+        server.createContext("/", exchange -> {
+            try (exchange) {
+                if (!"GET".equals(exchange.getRequestMethod()) && !"HEAD".equals(exchange.getRequestMethod())) {
+                    exchange.getResponseHeaders().set("Allow", "GET, HEAD");
+                    exchange.sendResponseHeaders(405, -1);
+                    return;
+                }
+                switch (exchange.getRequestURI().getPath()) {
+                    case METRICS_PATH -> send(exchange, 200, PROMETHEUS_CONTENT_TYPE, registry.scrape());
+                    case LIVE_PATH -> send(exchange, health.live());
+                    case READY_PATH -> send(exchange, health.ready());
+                    default -> send(exchange, 404, "text/plain; charset=utf-8",
+                            "not found; try " + METRICS_PATH + ", " + LIVE_PATH + " or " + READY_PATH + "\n");
+                }
+            }
+        });
+        ExecutorService executor = Executors.newFixedThreadPool(2, r -> {
+            Thread t = new Thread(r, "etl-http");
+            t.setDaemon(true);
+            return t;
+        });
+        server.setExecutor(executor);
+        server.start();
+        return new HttpEndpoint(server, executor);
+    }
+
+    private static void send(HttpExchange exchange, HealthReport.Answer answer) throws IOException {
+        send(exchange, answer.status(), JSON_CONTENT_TYPE, answer.body() + "\n");
+    }
+
+    private static void send(HttpExchange exchange, int status, String contentType, String text) throws IOException {
+        byte[] body = text.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", contentType);
+        exchange.getResponseHeaders().set("Cache-Control", "no-store");
+        boolean head = "HEAD".equals(exchange.getRequestMethod());
+        exchange.sendResponseHeaders(status, head ? -1 : body.length);
+        if (!head) {
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(body);
+            }
+        }
+    }
+
+    /** The port actually bound. */
+    public int port() {
+        return server.getAddress().getPort();
+    }
+
+    /** The address bound, as {@code host:port}. */
+    public String address() {
+        return server.getAddress().getHostString() + ":" + port();
+    }
+
+    /** Stops serving at once. */
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+}

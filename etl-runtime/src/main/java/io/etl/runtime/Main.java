@@ -1,0 +1,88 @@
+package io.etl.runtime;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.util.Properties;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code etl} launcher: {@code run} a pipeline as a service, {@code validate} its configuration.
+ *
+ * <pre>
+ * java -cp etl-runtime.jar:my-pipeline.jar io.etl.runtime.Main run --config pipeline.yaml
+ * java -jar etl-runtime.jar validate pipeline.yaml
+ * </pre>
+ *
+ * <p>Exit codes: {@link ExitCodes}. Each command has {@code --help}.
+ */
+@Command(name = "etl",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
+        description = "Runs etl pipelines (Kafka to Kafka, at-least-once) as a service.",
+        subcommands = {RunCommand.class, ValidateCommand.class, CommandLine.HelpCommand.class},
+        synopsisSubcommandLabel = "COMMAND",
+        footer = {"", "Run `etl COMMAND --help` for a command's options."})
+public final class Main implements Runnable {
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    /** Runs the command line and exits the JVM with the command's exit code. */
+    public static void main(String[] args) {
+        int code = execute(args);
+        System.out.flush();
+        System.err.flush();
+        System.exit(code);
+    }
+
+    /** Runs the command line without exiting the JVM, writing to {@code System.out}/{@code System.err}. */
+    public static int execute(String... args) {
+        return commandLine().execute(args);
+    }
+
+    /** Runs the command line without exiting the JVM, writing picocli's output to the given streams (for tests). */
+    public static int execute(PrintWriter out, PrintWriter err, String... args) {
+        CommandLine cli = commandLine();
+        cli.setOut(out);
+        cli.setErr(err);
+        try {
+            return cli.execute(args);
+        } finally {
+            out.flush();
+            err.flush();
+        }
+    }
+
+    /** The configured command line with every subcommand; usage errors exit {@link ExitCodes#USAGE}. */
+    public static CommandLine commandLine() {
+        return new CommandLine(new Main())
+                .setCaseInsensitiveEnumValuesAllowed(true)
+                .setExecutionExceptionHandler((e, cli, parsed) -> {
+                    cli.getErr().println("error: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+                    return ExitCodes.FAILED;
+                });
+    }
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command");
+    }
+
+    /** The project version, from a resource filtered by the build; shared by every command's {@code --version}. */
+    public static final class Version implements CommandLine.IVersionProvider {
+        /** The lines {@code --version} prints. */
+        @Override
+        public String[] getVersion() throws IOException {
+            Properties p = new Properties();
+            try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
+                if (in != null) {
+                    p.load(in);
+                }
+            }
+            return new String[] {"etl " + p.getProperty("version", "unknown"),
+                    "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")"};
+        }
+    }
+}

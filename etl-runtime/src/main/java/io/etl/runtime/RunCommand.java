@@ -1,0 +1,87 @@
+package io.etl.runtime;
+
+import io.etl.core.config.PipelineConfig;
+import io.etl.core.error.ConfigException;
+import io.etl.core.error.ConfigProblem;
+import io.etl.runtime.internal.Factories;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code etl run --config FILE}: runs the pipeline a {@link PipelineFactory} on the class path builds, until
+ * SIGTERM or SIGINT, then drains within {@code pipeline.shutdown_timeout} and exits (see {@link ExitCodes}).
+ */
+@Command(name = "run",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
+        description = {"Runs a pipeline until SIGTERM or SIGINT, then drains, commits and exits.",
+                "The pipeline comes from a PipelineFactory registered in META-INF/services on the class path.",
+                "Serves /metrics, /health/live and /health/ready over HTTP while it runs."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:stopped by a signal and drained: everything written and committed",
+                "1:the pipeline failed, or batches were abandoned at the drain deadline",
+                "2:usage or configuration error; nothing was started",
+                "3:the stop did not finish within pipeline.shutdown_timeout",
+                "130:a second SIGTERM/SIGINT while draining; exited at once"})
+public final class RunCommand implements Callable<Integer> {
+
+    @Option(names = "--config", required = true, paramLabel = "FILE", description = "The pipeline YAML file.")
+    private Path config;
+
+    @Option(names = "--pipeline", paramLabel = "NAME",
+            description = "Which pipeline factory to run; optional when exactly one is on the class path.")
+    private String pipeline;
+
+    @Option(names = "--http-port", paramLabel = "PORT", defaultValue = "" + HttpEndpoint.DEFAULT_PORT,
+            description = "Port of /metrics and /health/*; 0 serves no HTTP endpoint. Default: ${DEFAULT-VALUE}.")
+    private int httpPort;
+
+    @Option(names = "--http-host", paramLabel = "HOST", defaultValue = HttpEndpoint.DEFAULT_HOST,
+            description = "Address the HTTP endpoint binds (127.0.0.1 for this host only). Default: ${DEFAULT-VALUE}.")
+    private String httpHost;
+
+    @Option(names = "--log-format", paramLabel = "FORMAT",
+            description = "text or json log lines on stderr. Default: $$" + LogFormat.ENV + " if set, else text.")
+    private String logFormat;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintStream err = System.err;
+        if (httpPort < 0 || httpPort > 65_535) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--http-port must be 0..65535, got " + httpPort);
+        }
+        LogFormat format;
+        try {
+            format = logFormat != null ? LogFormat.parse(logFormat, "--log-format") : Logging.formatFromEnvironment();
+        } catch (IllegalArgumentException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
+        Logging.configure(format);
+
+        PipelineConfig loaded;
+        try {
+            loaded = PipelineConfig.load(config);
+        } catch (ConfigException e) {
+            err.println("error: invalid configuration in " + config);
+            for (ConfigProblem problem : e.problems()) {
+                err.println("  " + problem);
+            }
+            return ExitCodes.USAGE;
+        }
+        PipelineFactory factory;
+        try {
+            factory = Factories.discover(Thread.currentThread().getContextClassLoader()).select(pipeline);
+        } catch (Factories.SelectionException e) {
+            err.println("error: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
+        return PipelineService.of(factory, loaded).httpPort(httpPort).httpHost(httpHost).err(err).run();
+    }
+}
