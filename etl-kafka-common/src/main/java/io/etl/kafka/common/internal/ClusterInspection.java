@@ -191,8 +191,8 @@ public final class ClusterInspection {
         /** Describes every topic once; a finding for each use of a missing, hidden or unauthorized one. */
         private Map<String, TopicDescription> describeTopics(Admin admin) throws InterruptedException {
             Set<String> names = new LinkedHashSet<>();
-            uses.forEach(u -> names.add(u.topic()));
-            Map<String, KafkaFuture<TopicDescription>> futures = admin.describeTopics(names,
+            uses.stream().filter(u -> u.topic() != null).forEach(u -> names.add(u.topic()));
+            Map<String, KafkaFuture<TopicDescription>> futures = names.isEmpty() ? Map.of() : admin.describeTopics(names,
                     new DescribeTopicsOptions().includeAuthorizedOperations(true).timeoutMs(leftMs())).topicNameValues();
             Map<String, TopicDescription> found = new LinkedHashMap<>();
             Map<String, Throwable> failed = new LinkedHashMap<>();
@@ -207,6 +207,10 @@ public final class ClusterInspection {
             }
             for (ClusterUse use : uses) {
                 String key = topicKey(use);
+                if (use.topic() == null) {
+                    findings.add(Finding.note(key, "subscribes by pattern: matching topics are not checked"));
+                    continue;
+                }
                 TopicDescription topic = found.get(use.topic());
                 Throwable error = failed.get(use.topic());
                 if (topic != null) {
@@ -351,7 +355,10 @@ public final class ClusterInspection {
         }
 
         private static String topicKey(ClusterUse use) {
-            return use.path() + (use.role() == ClusterUse.Role.READ ? ".topics" : ".topic");
+            if (use.role() == ClusterUse.Role.WRITE) {
+                return use.path() + ".topic";
+            }
+            return use.path() + (use.topic() == null ? ".topic_pattern" : ".topics");
         }
 
         /** A connection problem, once for the cluster, naming the other sections that use the same settings. */

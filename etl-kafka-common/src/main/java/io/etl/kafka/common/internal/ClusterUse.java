@@ -19,7 +19,8 @@ import java.util.regex.Pattern;
  *                         with it
  * @param clientProperties {@code bootstrap.servers} and the security settings (any client's properties: the
  *                         inspection keeps those an admin client knows)
- * @param topic            the topic read or written
+ * @param topic            the topic read or written; {@code null} for a {@link Role#READ} that subscribes by
+ *                         pattern (only the cluster and the group are checked)
  * @param role             read or write
  * @param groupId          the consumer group of a {@link Role#READ}, or {@code null}
  * @param maxMessageBytes  the largest message a {@link Role#WRITE} sends (its size guard), or 0
@@ -44,8 +45,10 @@ public record ClusterUse(String path, Map<String, Object> clientProperties, Stri
     /** Validates and copies. */
     public ClusterUse {
         Objects.requireNonNull(path, "path");
-        Objects.requireNonNull(topic, "topic");
         Objects.requireNonNull(role, "role");
+        if (topic == null && role == Role.WRITE) {
+            throw new IllegalArgumentException(path + ": a write use needs a topic");
+        }
         clientProperties = Map.copyOf(Objects.requireNonNull(clientProperties, "clientProperties"));
         if (principal == null) {
             principal = jaasPrincipal(clientProperties);
