@@ -4,10 +4,12 @@ import io.etl.core.internal.pool.SinkPool;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.slf4j.MDC;
 
 /**
  * Opens the sinks of a pipeline side by side. Opening a writer may connect to brokers, check topics and warm up
@@ -35,9 +37,20 @@ final class SinkOpening {
             return t;
         });
         try {
+            // the opening threads log as the pipeline thread does (its MDC names the pipeline)
+            Map<String, String> mdc = MDC.getCopyOfContextMap();
             List<Future<?>> opening = new ArrayList<>();
             for (SinkPool<Object, ?> pool : pools) {
-                opening.add(opener.submit(() -> pool.start(pipeline, runId, registry)));
+                opening.add(opener.submit(() -> {
+                    if (mdc != null) {
+                        MDC.setContextMap(mdc);
+                    }
+                    try {
+                        pool.start(pipeline, runId, registry);
+                    } finally {
+                        MDC.clear();
+                    }
+                }));
             }
             RuntimeException first = null;
             for (Future<?> future : opening) {
