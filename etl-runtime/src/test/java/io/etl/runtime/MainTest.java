@@ -96,6 +96,21 @@ class MainTest {
     }
 
     @Test
+    void aPortInUseIsAUsageErrorNamingTheAddressAndNothingIsStarted() throws Exception {
+        Path file = Files.writeString(dir.resolve("copy.yaml"), """
+                source: {in: {kafka: {brokers: "127.0.0.1:1", topics: [t], group_id: g}}}
+                sinks: {out: {kafka: {brokers: "127.0.0.1:1", topic: t2}}}
+                """);
+        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+            Run run = run("run", "--config", file.toString(), "--pipeline", "copy",
+                    "--http-host", "127.0.0.1", "--http-port", Integer.toString(taken.getLocalPort()));
+            assertThat(run.exit()).isEqualTo(ExitCodes.USAGE);
+            assertThat(run.err()).contains("cannot listen on 127.0.0.1:" + taken.getLocalPort(), "--http-port")
+                    .doesNotContain("writing topic");
+        }
+    }
+
+    @Test
     void validateExitsZeroForAValidFileAndOneWithEveryProblemKeyPathFirst() throws Exception {
         Path good = Files.writeString(dir.resolve("good.yaml"), "pipeline: {name: p}\n");
         Run ok = run("validate", good.toString());

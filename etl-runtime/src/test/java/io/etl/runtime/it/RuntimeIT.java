@@ -158,6 +158,59 @@ class RuntimeIT {
         assertThat(committed(kafka, "group-" + uid)).as("nothing was committed").isZero();
     }
 
+    @Test
+    @Timeout(120)
+    void aStopThatOutlastsTheShutdownTimeoutExitsThreeAndASecondSignalExitsAtOnce(KafkaTestCluster kafka)
+            throws Exception {
+        String uid = UUID.randomUUID().toString().substring(0, 8);
+        String input = "in-" + uid;
+        String output = "out-" + uid;
+        kafka.createTopic(input, 1);
+        kafka.createTopic(output, 1);
+        kafka.produce(input, 20, i -> TestRecord.of("k" + i, "v" + i));
+        // each record takes 5 s: a stop cannot finish inside a 3 s budget
+        String yaml = yaml(uid, kafka.bootstrapServers(), input, output)
+                .replace("shutdown_timeout: 25s", "shutdown_timeout: 3s")
+                .replace("drain_timeout: 15s", "drain_timeout: 2s");
+        Map<String, String> slow = Map.of(CopyPipelineFactory.PACE_ENV, "5000");
+
+        ChildRuntime budget = start(uid + "-budget", yaml, slow);
+        awaitReady(budget);
+        awaitRecordsRead(budget);
+        long signalled = System.nanoTime();
+        budget.sigterm();
+        int exit = budget.waitFor(Duration.ofSeconds(30));
+        Duration took = Duration.ofNanos(System.nanoTime() - signalled);
+        assertThat(exit).as("exit code; stderr:%n%s", budget.err()).isEqualTo(ExitCodes.STOP_BUDGET_EXCEEDED);
+        assertThat(took).isGreaterThanOrEqualTo(Duration.ofSeconds(3)).isLessThan(Duration.ofSeconds(15));
+        assertThat(budget.err()).contains("did not stop within pipeline.shutdown_timeout (3s)");
+
+        ChildRuntime impatient = start(uid + "-twice", yaml.replace("group-" + uid, "group2-" + uid), slow);
+        awaitReady(impatient);
+        awaitRecordsRead(impatient);
+        impatient.sigterm();
+        await("draining").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+                .until(() -> impatient.get("/health/ready").status() == 503);
+        impatient.sigterm();
+        assertThat(impatient.waitFor(Duration.ofSeconds(10))).as("stderr:%n%s", impatient.err())
+                .isEqualTo(ExitCodes.SECOND_SIGNAL);
+        assertThat(impatient.err()).contains("SIGTERM again: exiting without waiting for the drain");
+    }
+
+    private static void awaitReady(ChildRuntime child) {
+        await("ready").atMost(START).pollInterval(Duration.ofMillis(50)).until(() -> {
+            assertThat(child.isAlive()).as("the runtime exited early; stderr:%n%s", child.err()).isTrue();
+            return child.get("/health/ready").status() == 200;
+        });
+    }
+
+    /** Until the source has read something: the (slow) pipeline is then busy with a record. */
+    private static void awaitRecordsRead(ChildRuntime child) {
+        await("records read").atMost(START).pollInterval(Duration.ofMillis(100)).until(() -> child.get("/metrics")
+                .body().lines().filter(l -> l.startsWith("etl_source_records_total{"))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum() > 0);
+    }
+
     private static long committed(KafkaTestCluster kafka, String group) {
         return kafka.committedOffsets(group).values().stream().mapToLong(Long::longValue).sum();
     }
