@@ -174,7 +174,7 @@ public final class ClusterInspection {
                 } catch (TimeoutException e) {
                     return connectionProblems(failures.unreachable(e), uses);
                 }
-                Map<String, TopicDescription> topics = describeTopics(admin);
+                Map<String, TopicDescription> topics = describeTopics(admin, clusterOperations);
                 checkGroups(admin);
                 checkIdempotentWrite(clusterOperations, topics);
                 checkMessageSizes(admin, topics);
@@ -189,7 +189,8 @@ public final class ClusterInspection {
         }
 
         /** Describes every topic once; a finding for each use of a missing, hidden or unauthorized one. */
-        private Map<String, TopicDescription> describeTopics(Admin admin) throws InterruptedException {
+        private Map<String, TopicDescription> describeTopics(Admin admin, Set<AclOperation> clusterOperations)
+                throws InterruptedException {
             Set<String> names = new LinkedHashSet<>();
             uses.stream().filter(u -> u.topic() != null).forEach(u -> names.add(u.topic()));
             Map<String, KafkaFuture<TopicDescription>> futures = names.isEmpty() ? Map.of() : admin.describeTopics(names,
@@ -223,7 +224,9 @@ public final class ClusterInspection {
                     }
                 } else if (error instanceof UnknownTopicOrPartitionException && use.createdAtStart()) {
                     findings.add(Finding.note(key, "topic '" + use.topic() + "' does not exist yet; it is created at"
-                            + " start-up"));
+                            + " start-up" + (allows(clusterOperations, AclOperation.CREATE) ? ""
+                            : ", which needs CREATE on it (" + use.who() + " has no CREATE on the cluster; CREATE"
+                            + " granted on the topic name cannot be seen before the topic exists)")));
                 } else if (error instanceof UnknownTopicOrPartitionException && use.role() == ClusterUse.Role.READ) {
                     findings.add(Finding.problem(key, "topic '" + use.topic() + "' does not exist on brokers "
                             + failures.brokers()));
@@ -294,7 +297,9 @@ public final class ClusterInspection {
             List<ClusterUse> writers = uses.stream().filter(u -> u.role() == ClusterUse.Role.WRITE).toList();
             boolean writesSomewhere = writers.stream().map(u -> topics.get(u.topic()))
                     .anyMatch(t -> t != null && allows(t.authorizedOperations(), AclOperation.WRITE));
-            if (writers.isEmpty() || writesSomewhere) {
+            // WRITE on a topic that is not there (yet) cannot be seen: it may be what allows idempotence
+            boolean unknown = writers.stream().anyMatch(u -> !topics.containsKey(u.topic()));
+            if (writers.isEmpty() || writesSomewhere || unknown) {
                 return;
             }
             for (ClusterUse use : dedupByPath(writers)) {

@@ -88,7 +88,18 @@ class ClusterInspectionIT {
                 List.of(ClusterUse.write("sinks.eu.kafka", admin, output, 1_000_000).createdAtStart(true)), TIMEOUT);
 
         assertThat(report.ready()).isTrue();
-        assertThat(report.notes()).extracting(Finding::message).anyMatch(m -> m.contains(output) && m.contains("created"));
+        assertThat(report.notes()).extracting(Finding::message)
+                .anyMatch(m -> m.contains(output) && m.contains("created") && !m.contains("CREATE"));
+
+        String user = unique("creator");
+        security.createUser(user, "creator-Pa55");
+        security.allowTopic(user, output, AclOperation.DESCRIBE);
+        ReadinessReport withoutCreate = ClusterInspection.inspect(List.of(ClusterUse.write("sinks.eu.kafka",
+                security.clientProperties(user, "creator-Pa55"), output, 1_000_000).createdAtStart(true)), TIMEOUT);
+
+        assertThat(withoutCreate.notes()).extracting(Finding::toString).anyMatch(l -> l.startsWith("sinks.eu.kafka.topic:")
+                && l.contains("needs CREATE") && l.contains("User:" + user));
+        assertThat(withoutCreate.problems()).as("WRITE on a topic yet to be created cannot be seen").isEmpty();
     }
 
     @Test
