@@ -31,6 +31,7 @@ import org.slf4j.LoggerFactory;
  *     .timeout(Duration.ofSeconds(30))
  *     .topic("orders-eu")
  *     .principal("User:etl")
+ *     .sharedWithin(context.runId())     // one probe of these brokers for the whole pipeline run
  *     .run();
  * }</pre>
  */

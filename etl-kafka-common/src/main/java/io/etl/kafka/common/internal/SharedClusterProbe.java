@@ -117,11 +117,6 @@ public final class SharedClusterProbe {
         admin.close(Duration.ofSeconds(1));
     }
 
-    /** How many probes are open (for tests). */
-    static int open() {
-        return REGISTRY.size();
-    }
-
     private static int timeoutMs(Properties props) {
         Object value = props.get(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG);
         return value == null ? 60_000 : Integer.parseInt(value.toString());
