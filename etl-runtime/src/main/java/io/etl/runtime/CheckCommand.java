@@ -77,7 +77,7 @@ public final class CheckCommand implements Callable<Integer> {
                         + ") returned no pipeline");
                 return ExitCodes.USAGE;
             }
-            uses = PipelineUses.of(built.build());
+            uses = PipelineUses.of(built.build(), loaded);
         } catch (ConfigException e) {
             err.println("error: invalid configuration in " + config);
             for (ConfigProblem problem : e.problems()) {

@@ -1,6 +1,8 @@
 package io.etl.runtime.internal;
 
 import io.etl.core.Pipeline;
+import io.etl.core.config.PipelineConfig;
+import io.etl.core.internal.config.DeadLetterSinks;
 import io.etl.core.internal.dsl.PipelineDefinition;
 import io.etl.core.sink.Sink;
 import io.etl.kafka.common.internal.ClusterUse;
@@ -24,11 +26,12 @@ public record PipelineUses(List<ClusterUse> uses, List<String> skipped) {
     }
 
     /**
-     * The uses of {@code pipeline}, which must be built ({@link Pipeline#build()}).
+     * The uses of {@code pipeline}, which must be built ({@link Pipeline#build()}), run with {@code config}: its
+     * {@code dead_letter} section counts when some stage of the pipeline sends records there.
      *
      * @throws IllegalArgumentException for a pipeline that was not built by the DSL
      */
-    public static PipelineUses of(Pipeline pipeline) {
+    public static PipelineUses of(Pipeline pipeline, PipelineConfig config) {
         if (!(pipeline instanceof PipelineDefinition definition)) {
             throw new IllegalArgumentException("cannot inspect pipeline '" + pipeline.name() + "' of "
                     + pipeline.getClass().getName() + ": not built with Pipeline.named(..)...build()");
@@ -40,7 +43,9 @@ public record PipelineUses(List<ClusterUse> uses, List<String> skipped) {
             add(sink, "sinks." + sink.name(), uses, skipped);
         }
         if (definition.deadLetter() != null) {
-            add(definition.deadLetter(), "dead_letter", uses, skipped);
+            add(definition.deadLetter(), PipelineConfig.DEAD_LETTER, uses, skipped);
+        } else if (config.deadLetter().isPresent() && definition.usesDeadLetter(config)) {
+            add(DeadLetterSinks.create(config.deadLetter().get()), PipelineConfig.DEAD_LETTER, uses, skipped);
         }
         return new PipelineUses(uses, skipped);
     }

@@ -186,6 +186,37 @@ class CheckCommandIT {
     }
 
     @Test
+    @Timeout(120)
+    void missingDeadLetterTopicIsNamedWhenAStageUsesIt() throws Exception {
+        String uid = uid();
+        String input = "in-" + uid;
+        String output = "out-" + uid;
+        String dlt = "dlt-" + uid;
+        kafka.createTopic(input, 1);
+        kafka.createTopic(output, 1);
+        Path base = config(uid, BrokerSecurity.DEFAULT_SUPER_USER, BrokerSecurity.DEFAULT_SUPER_USER_PASSWORD,
+                input, output);
+        // the source's security section, two spaces less indented: dead_letter.kafka sits one level higher
+        String security = Files.readString(base).lines().dropWhile(l -> !l.contains("security:")).limit(4)
+                .map(l -> l.substring(2) + "\n").reduce("", String::concat);
+        String yaml = Files.readString(base).replace("      group_id: group-" + uid,
+                "      group_id: group-" + uid + "\n      on_error: dead_letter")
+                + "dead_letter:\n  kafka:\n    brokers: \"" + kafka.bootstrapServers() + "\"\n    topic: " + dlt
+                + "\n" + security;
+        Path config = Files.writeString(dir.resolve(uid + "-dlt.yaml"), yaml);
+
+        Result missing = checkInChild(config, BrokerSecurity.DEFAULT_SUPER_USER_PASSWORD);
+
+        assertThat(missing.exit()).as(missing.toString()).isEqualTo(ExitCodes.FAILED);
+        assertThat(missing.out()).contains("dead_letter.kafka.topic: topic '" + dlt + "' does not exist");
+
+        kafka.createTopic(dlt, 1);
+        Result ready = checkInChild(config, BrokerSecurity.DEFAULT_SUPER_USER_PASSWORD);
+        assertThat(ready.exit()).as(ready.toString()).isEqualTo(ExitCodes.OK);
+        assertThat(ready.out()).contains("dead_letter.kafka.topic: info: topic '" + dlt + "' has 1 partition(s)");
+    }
+
+    @Test
     void unknownPipelineIsAUsageErrorListingTheNames() throws Exception {
         Path config = Files.writeString(dir.resolve("plain.yaml"), """
                 source: {in: {kafka: {brokers: "127.0.0.1:1", topics: [in], group_id: g}}}
