@@ -1,10 +1,12 @@
 package io.etl.core.internal.config;
 
+import io.etl.core.error.ConfigProblem;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validation;
 import jakarta.validation.Validator;
 import jakarta.validation.ValidatorFactory;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.hibernate.validator.HibernateValidator;
@@ -34,6 +36,15 @@ final class ConfigValidator {
                 .sorted(Comparator.comparing((String[] pm) -> pm[0]).thenComparing(pm -> pm[1]))
                 .filter(pm -> !problems.touches(pm[0]))
                 .forEach(pm -> problems.add(pm[0], pm[1]));
+    }
+
+    /** The problems {@code value} would have as {@code type}'s {@code property}, each at {@code key}. */
+    static List<ConfigProblem> validateValue(Class<?> type, String property, Object value, String key) {
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        Set<ConstraintViolation<Object>> violations =
+                (Set) Holder.VALIDATOR.validateValue((Class) type, property, value);
+        return violations.stream().map(ConstraintViolation::getMessage).sorted()
+                .map(message -> new ConfigProblem(key, message)).toList();
     }
 
     private static final class Holder {
