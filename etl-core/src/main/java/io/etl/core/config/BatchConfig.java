@@ -1,6 +1,5 @@
 package io.etl.core.config;
 
-import io.etl.core.internal.config.CodeConfigValidation;
 import jakarta.validation.constraints.Min;
 import java.time.Duration;
 import java.util.Objects;
@@ -59,25 +58,25 @@ public record BatchConfig(@Min(1) Integer maxRecords, DataSize maxBytes, Duratio
 
         /** Messages per batch, at least 1; default {@value BatchConfig#DEFAULT_MAX_RECORDS}. */
         public Builder maxRecords(int value) {
-            maxRecords = CodeConfigValidation.checkValue(BatchConfig.class, "maxRecords", value);
+            maxRecords = ConfigValidation.checkValue(BatchConfig.class, "maxRecords", value);
             return this;
         }
 
         /** Encoded bytes per batch; default 4MiB. */
         public Builder maxBytes(DataSize value) {
-            maxBytes = Objects.requireNonNull(value, "maxBytes");
+            maxBytes = ConfigValidation.requireNonNull("maxBytes", value);
             return this;
         }
 
         /** Longest time a message waits in an open batch, zero or more; default 10ms. */
         public Builder linger(Duration value) {
-            linger = CodeConfigValidation.checkDuration("linger", value);
+            linger = ConfigValidation.checkDuration("linger", value);
             return this;
         }
 
         /** The settings, validated as a YAML section is. */
         public BatchConfig build() {
-            return CodeConfigValidation.requireValid(new BatchConfig(maxRecords, maxBytes, linger), "");
+            return ConfigValidation.requireValid(new BatchConfig(maxRecords, maxBytes, linger), "");
         }
     }
 }

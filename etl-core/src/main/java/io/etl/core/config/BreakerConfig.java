@@ -1,6 +1,5 @@
 package io.etl.core.config;
 
-import io.etl.core.internal.config.CodeConfigValidation;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Min;
@@ -81,37 +80,38 @@ public record BreakerConfig(Boolean enabled,
 
         /** Whether the breaker is used at all; default {@value BreakerConfig#DEFAULT_ENABLED}. */
         public Builder enabled(boolean value) {
-            enabled = Objects.requireNonNull(value, "enabled");
+            enabled = ConfigValidation.requireNonNull("enabled", value);
             return this;
         }
 
         /** Percentage of failed writes that opens it, 1 to 100; default 50. */
         public Builder failureRateThreshold(float value) {
-            failureRateThreshold = CodeConfigValidation.checkValue(BreakerConfig.class, "failureRateThreshold", value);
+            failureRateThreshold = ConfigValidation.checkValue(BreakerConfig.class, "failureRateThreshold", value);
             return this;
         }
 
         /** Number of recent writes considered, at least 1; default {@value BreakerConfig#DEFAULT_SLIDING_WINDOW}. */
         public Builder slidingWindow(int value) {
-            slidingWindow = CodeConfigValidation.checkValue(BreakerConfig.class, "slidingWindow", value);
+            slidingWindow = ConfigValidation.checkValue(BreakerConfig.class, "slidingWindow", value);
             return this;
         }
 
         /** Writes needed before the rate counts, at least 1; default {@value BreakerConfig#DEFAULT_MINIMUM_CALLS}. */
         public Builder minimumCalls(int value) {
-            minimumCalls = CodeConfigValidation.checkValue(BreakerConfig.class, "minimumCalls", value);
+            minimumCalls = ConfigValidation.checkValue(BreakerConfig.class, "minimumCalls", value);
             return this;
         }
 
         /** How long it stays open before a trial write, zero or more; default 5s. */
         public Builder openWait(Duration value) {
-            openWait = CodeConfigValidation.checkDuration("openWait", value);
+            openWait = ConfigValidation.checkDuration("openWait", value);
             return this;
         }
 
         /** The settings, validated as a YAML section is. */
         public BreakerConfig build() {
-            return CodeConfigValidation.requireValid(new BreakerConfig(enabled, failureRateThreshold, slidingWindow, minimumCalls, openWait), "");
+            return ConfigValidation.requireValid(
+                    new BreakerConfig(enabled, failureRateThreshold, slidingWindow, minimumCalls, openWait), "");
         }
     }
 }

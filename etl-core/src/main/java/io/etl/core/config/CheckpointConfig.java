@@ -1,6 +1,5 @@
 package io.etl.core.config;
 
-import io.etl.core.internal.config.CodeConfigValidation;
 import jakarta.validation.constraints.Min;
 import java.time.Duration;
 import java.util.Objects;
@@ -78,31 +77,32 @@ public record CheckpointConfig(Duration interval, Duration drainTimeout, Duratio
 
         /** Shortest time between two commits, zero or more; default 10ms. */
         public Builder interval(Duration value) {
-            interval = CodeConfigValidation.checkDuration("interval", value);
+            interval = ConfigValidation.checkDuration("interval", value);
             return this;
         }
 
         /** How long open batches may take to become durable on shutdown; default 30s. */
         public Builder drainTimeout(Duration value) {
-            drainTimeout = CodeConfigValidation.checkDuration("drainTimeout", value);
+            drainTimeout = ConfigValidation.checkDuration("drainTimeout", value);
             return this;
         }
 
         /** How long a partition may stay stuck behind a fatally failed batch; default 10s. */
         public Builder stalledFailAfter(Duration value) {
-            stalledFailAfter = CodeConfigValidation.checkDuration("stalledFailAfter", value);
+            stalledFailAfter = ConfigValidation.checkDuration("stalledFailAfter", value);
             return this;
         }
 
         /** Records tracked as not yet committable before the source pauses, at least 1; default 500000. */
         public Builder maxPendingRecords(int value) {
-            maxPendingRecords = CodeConfigValidation.checkValue(CheckpointConfig.class, "maxPendingRecords", value);
+            maxPendingRecords = ConfigValidation.checkValue(CheckpointConfig.class, "maxPendingRecords", value);
             return this;
         }
 
         /** The settings, validated as a YAML section is. */
         public CheckpointConfig build() {
-            return CodeConfigValidation.requireValid(new CheckpointConfig(interval, drainTimeout, stalledFailAfter, maxPendingRecords), "");
+            return ConfigValidation.requireValid(
+                    new CheckpointConfig(interval, drainTimeout, stalledFailAfter, maxPendingRecords), "");
         }
     }
 }

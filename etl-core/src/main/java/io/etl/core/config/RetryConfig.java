@@ -1,6 +1,5 @@
 package io.etl.core.config;
 
-import io.etl.core.internal.config.CodeConfigValidation;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Min;
@@ -79,37 +78,38 @@ public record RetryConfig(Duration initialBackoff, Duration maxBackoff,
 
         /** Wait before the first retry, zero or more; default 100ms. */
         public Builder initialBackoff(Duration value) {
-            initialBackoff = CodeConfigValidation.checkDuration("initialBackoff", value);
+            initialBackoff = ConfigValidation.checkDuration("initialBackoff", value);
             return this;
         }
 
         /** Cap on any wait, zero or more; default 10s. */
         public Builder maxBackoff(Duration value) {
-            maxBackoff = CodeConfigValidation.checkDuration("maxBackoff", value);
+            maxBackoff = ConfigValidation.checkDuration("maxBackoff", value);
             return this;
         }
 
         /** Growth factor per attempt, at least 1.0; default {@value RetryConfig#DEFAULT_MULTIPLIER}. */
         public Builder multiplier(double value) {
-            multiplier = CodeConfigValidation.checkValue(RetryConfig.class, "multiplier", value);
+            multiplier = ConfigValidation.checkValue(RetryConfig.class, "multiplier", value);
             return this;
         }
 
         /** Random spread as a fraction of the wait, 0.0 to 1.0; default {@value RetryConfig#DEFAULT_JITTER}. */
         public Builder jitter(double value) {
-            jitter = CodeConfigValidation.checkValue(RetryConfig.class, "jitter", value);
+            jitter = ConfigValidation.checkValue(RetryConfig.class, "jitter", value);
             return this;
         }
 
         /** Attempts before the failure turns fatal, 0 (for ever) or more; default 0. */
         public Builder maxAttempts(int value) {
-            maxAttempts = CodeConfigValidation.checkValue(RetryConfig.class, "maxAttempts", value);
+            maxAttempts = ConfigValidation.checkValue(RetryConfig.class, "maxAttempts", value);
             return this;
         }
 
         /** The settings, validated as a YAML section is. */
         public RetryConfig build() {
-            return CodeConfigValidation.requireValid(new RetryConfig(initialBackoff, maxBackoff, multiplier, jitter, maxAttempts), "");
+            return ConfigValidation.requireValid(
+                    new RetryConfig(initialBackoff, maxBackoff, multiplier, jitter, maxAttempts), "");
         }
     }
 }

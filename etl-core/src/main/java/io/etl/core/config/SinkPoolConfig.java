@@ -1,7 +1,6 @@
 package io.etl.core.config;
 
 import io.etl.core.error.ErrorPolicy;
-import io.etl.core.internal.config.CodeConfigValidation;
 import jakarta.validation.Valid;
 import java.util.Objects;
 import org.hibernate.validator.constraints.Range;
@@ -116,50 +115,50 @@ public record SinkPoolConfig(@Range(min = 1, max = 256) Integer shards,
 
         /** Parallel workers, 1 to 256; default {@value SinkPoolConfig#DEFAULT_SHARDS}. */
         public Builder shards(int value) {
-            shards = CodeConfigValidation.checkValue(SinkPoolConfig.class, "shards", value);
+            shards = ConfigValidation.checkValue(SinkPoolConfig.class, "shards", value);
             return this;
         }
 
         /** Unacknowledged batches per shard, 1 to 1024; default {@value SinkPoolConfig#DEFAULT_INFLIGHT}. */
         public Builder inflight(int value) {
-            inflight = CodeConfigValidation.checkValue(SinkPoolConfig.class, "inflight", value);
+            inflight = ConfigValidation.checkValue(SinkPoolConfig.class, "inflight", value);
             return this;
         }
 
         /** Sealed batches a shard may hold, 1 to 1024; default {@value SinkPoolConfig#DEFAULT_QUEUE}. */
         public Builder queue(int value) {
-            queue = CodeConfigValidation.checkValue(SinkPoolConfig.class, "queue", value);
+            queue = ConfigValidation.checkValue(SinkPoolConfig.class, "queue", value);
             return this;
         }
 
         /** When a batch is sealed. */
         public Builder batch(BatchConfig value) {
-            batch = CodeConfigValidation.requireValid(Objects.requireNonNull(value, "batch must not be null"), "batch");
+            batch = ConfigValidation.requireValid(ConfigValidation.requireNonNull("batch", value), "batch");
             return this;
         }
 
         /** Retry of failed batches. */
         public Builder retry(RetryConfig value) {
-            retry = CodeConfigValidation.requireValid(Objects.requireNonNull(value, "retry must not be null"), "retry");
+            retry = ConfigValidation.requireValid(ConfigValidation.requireNonNull("retry", value), "retry");
             return this;
         }
 
         /** The circuit breaker of each shard. */
         public Builder breaker(BreakerConfig value) {
-            breaker = CodeConfigValidation.requireValid(
-                    Objects.requireNonNull(value, "breaker must not be null"), "breaker");
+            breaker = ConfigValidation.requireValid(
+                    ConfigValidation.requireNonNull("breaker", value), "breaker");
             return this;
         }
 
         /** What a record the encoder rejects does; default {@code SKIP}. */
         public Builder onError(ErrorPolicy value) {
-            onError = CodeConfigValidation.checkValue(SinkPoolConfig.class, "onError", value);
+            onError = ConfigValidation.checkValue(SinkPoolConfig.class, "onError", value);
             return this;
         }
 
         /** The settings, validated as a YAML section is. */
         public SinkPoolConfig build() {
-            return CodeConfigValidation.requireValid(
+            return ConfigValidation.requireValid(
                     new SinkPoolConfig(shards, inflight, queue, batch, retry, breaker, onError), "");
         }
     }

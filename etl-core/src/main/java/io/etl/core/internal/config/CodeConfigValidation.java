@@ -1,10 +1,8 @@
 package io.etl.core.internal.config;
 
-import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
 import java.time.Duration;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * The Bean Validation that loading a YAML file applies, for configuration records built in code
@@ -24,43 +22,22 @@ public final class CodeConfigValidation {
     }
 
     /**
-     * Throws a {@link ConfigException} listing every constraint {@code bean} violates, each at
-     * {@code basePath} plus the property's snake_case path (what a builder's {@code build()} checks, with
-     * an empty base path, and what it checks of a nested record).
+     * The problems {@code value} would have as {@code type}'s {@code property}, each at the property's
+     * snake_case key ({@code topics[1]} for an element).
      */
-    public static <T> T requireValid(T bean, String basePath) {
-        List<ConfigProblem> problems = problems(bean, basePath);
-        if (!problems.isEmpty()) {
-            throw new ConfigException(problems);
-        }
-        return bean;
+    public static List<ConfigProblem> problems(Class<?> type, String property, Object value) {
+        return ConfigValidator.validateValue(type, property, value);
     }
 
-    /**
-     * Checks one value against the constraints {@code type} declares on {@code property}, as a builder's
-     * setter does before storing it; the problem is at the property's snake_case key, with the message YAML
-     * validation gives ({@code shards: must be between 1 and 256}).
-     *
-     * @throws ConfigException when the value breaks a constraint
-     * @throws NullPointerException when {@code value} is null, naming the key
-     */
-    public static <V> V checkValue(Class<?> type, String property, V value) {
-        String key = KeyPaths.snakeCase(property);
-        Objects.requireNonNull(value, () -> key + " must not be null");
-        List<ConfigProblem> problems = ConfigValidator.validateValue(type, property, value, key);
-        if (!problems.isEmpty()) {
-            throw new ConfigException(problems);
-        }
-        return value;
+    /** The problem of a negative duration at {@code property}, worded as when YAML holds one; null if none. */
+    public static ConfigProblem negative(String property, Duration value) {
+        return value.isNegative()
+                ? new ConfigProblem(key(property), "'" + value + "' " + DurationParser.NEGATIVE)
+                : null;
     }
 
-    /** Checks that {@code value} is zero or more, as a duration written in YAML always is. */
-    public static Duration checkDuration(String property, Duration value) {
-        String key = KeyPaths.snakeCase(property);
-        Objects.requireNonNull(value, () -> key + " must not be null");
-        if (value.isNegative()) {
-            throw ConfigException.of(key, "'" + value + "' " + DurationParser.NEGATIVE);
-        }
-        return value;
+    /** {@code maxRecords} as {@code max_records}. */
+    public static String key(String property) {
+        return KeyPaths.snakeCase(property);
     }
 }

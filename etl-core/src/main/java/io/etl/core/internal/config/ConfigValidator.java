@@ -38,13 +38,18 @@ final class ConfigValidator {
                 .forEach(pm -> problems.add(pm[0], pm[1]));
     }
 
-    /** The problems {@code value} would have as {@code type}'s {@code property}, each at {@code key}. */
-    static List<ConfigProblem> validateValue(Class<?> type, String property, Object value, String key) {
+    /**
+     * The problems {@code value} would have as {@code type}'s {@code property}, each at the property's
+     * snake_case path ({@code topics[1]} for an element).
+     */
+    static List<ConfigProblem> validateValue(Class<?> type, String property, Object value) {
         @SuppressWarnings({"unchecked", "rawtypes"})
         Set<ConstraintViolation<Object>> violations =
                 (Set) Holder.VALIDATOR.validateValue((Class) type, property, value);
-        return violations.stream().map(ConstraintViolation::getMessage).sorted()
-                .map(message -> new ConfigProblem(key, message)).toList();
+        return violations.stream()
+                .map(v -> new ConfigProblem(KeyPaths.of("", v.getPropertyPath()), v.getMessage()))
+                .sorted(Comparator.comparing(ConfigProblem::path).thenComparing(ConfigProblem::message))
+                .toList();
     }
 
     private static final class Holder {
