@@ -9,6 +9,7 @@ import io.etl.core.config.MetricsConfig;
 import io.etl.core.config.PipelineSection;
 import io.etl.core.config.RetryConfig;
 import io.etl.core.config.SinkPoolConfig;
+import io.etl.core.config.TracingConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -26,8 +27,8 @@ class CoreConfigurationDocsTest {
     static final Path CONFIGURATION_MD = Path.of("..", "docs", "configuration.md");
 
     @ParameterizedTest
-    @ValueSource(classes = {PipelineSection.class, CheckpointConfig.class, MetricsConfig.class, SinkPoolConfig.class,
-            BatchConfig.class, RetryConfig.class, BreakerConfig.class})
+    @ValueSource(classes = {PipelineSection.class, TracingConfig.class, CheckpointConfig.class, MetricsConfig.class,
+            SinkPoolConfig.class, BatchConfig.class, RetryConfig.class, BreakerConfig.class})
     @SuppressWarnings("unchecked")
     void everyCoreKeyIsDocumented(Class<?> record) {
         List<String> missing = ConfigDocumentation.undocumentedKeys(CONFIGURATION_MD, (Class<? extends Record>) record);
