@@ -303,10 +303,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         MDC.put("pipeline", name);
         boolean opened = false;
         try {
-            for (SinkPool<Object, ?> pool : pools) {
-                pool.start(name, runId, registry);
-            }
-            source.open(new SourceContext(name, this, registry, tags.and(EtlMetrics.TAG_SOURCE, source.name())));
+            SinkOpening.openAll(pools, name, runId, registry);
+            source.open(new SourceContext(name, this, registry, tags.and(EtlMetrics.TAG_SOURCE, source.name()), runId));
             opened = true;
             LOG.info("pipeline '{}' started: source '{}', sinks {}", name, source.name(),
                     pools.stream().map(SinkPool::name).toList());
