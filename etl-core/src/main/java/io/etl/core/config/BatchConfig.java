@@ -2,10 +2,14 @@ package io.etl.core.config;
 
 import jakarta.validation.constraints.Min;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * When a sink shard seals its open batch: at {@code max_records} messages, at {@code max_bytes}, or
  * {@code linger} after the first message arrived, whichever comes first.
+ *
+ * <p>In code, build one with {@link #custom()} or {@link #from(BatchConfig)}:
+ * {@code BatchConfig.custom().maxRecords(500).linger(Duration.ofMillis(5)).build()}.
  *
  * @param maxRecords messages per batch
  * @param maxBytes   encoded bytes per batch
@@ -25,5 +29,54 @@ public record BatchConfig(@Min(1) Integer maxRecords, DataSize maxBytes, Duratio
 
     public static BatchConfig defaults() {
         return new BatchConfig(null, null, null);
+    }
+
+    /** A builder starting from the defaults. */
+    public static Builder custom() {
+        return new Builder(defaults());
+    }
+
+    /** A builder starting from {@code base}. */
+    public static Builder from(BatchConfig base) {
+        return new Builder(Objects.requireNonNull(base, "base"));
+    }
+
+    /**
+     * Builds a {@link BatchConfig} in code; each setter rejects a value out of range at once, with the
+     * message YAML validation gives, and {@link #build()} checks the whole.
+     */
+    public static final class Builder {
+        private int maxRecords;
+        private DataSize maxBytes;
+        private Duration linger;
+
+        private Builder(BatchConfig base) {
+            maxRecords = base.maxRecords();
+            maxBytes = base.maxBytes();
+            linger = base.linger();
+        }
+
+        /** Messages per batch, at least 1; default {@value BatchConfig#DEFAULT_MAX_RECORDS}. */
+        public Builder maxRecords(int value) {
+            maxRecords = ConfigValidation.checkValue(BatchConfig.class, "maxRecords", value);
+            return this;
+        }
+
+        /** Encoded bytes per batch; default 4MiB. */
+        public Builder maxBytes(DataSize value) {
+            maxBytes = ConfigValidation.requireNonNull("maxBytes", value);
+            return this;
+        }
+
+        /** Longest time a message waits in an open batch, zero or more; default 10ms. */
+        public Builder linger(Duration value) {
+            linger = ConfigValidation.checkDuration("linger", value);
+            return this;
+        }
+
+        /** The settings, validated as a YAML section is. */
+        public BatchConfig build() {
+            return ConfigValidation.requireValid(new BatchConfig(maxRecords, maxBytes, linger), "");
+        }
     }
 }

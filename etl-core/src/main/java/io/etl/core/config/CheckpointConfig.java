@@ -2,9 +2,13 @@ package io.etl.core.config;
 
 import jakarta.validation.constraints.Min;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * How source offsets are committed.
+ *
+ * <p>In code, build one with {@link #custom()} or {@link #from(CheckpointConfig)}:
+ * {@code CheckpointConfig.custom().interval(Duration.ofMillis(100)).build()}.
  *
  * @param interval          the shortest time between two commits while running: a commit is sent as soon
  *                          as a watermark moved and the previous commit completed, but never sooner than
@@ -42,5 +46,63 @@ public record CheckpointConfig(Duration interval, Duration drainTimeout, Duratio
     /** A copy with another {@code max_pending_records}. */
     public CheckpointConfig withMaxPendingRecords(int value) {
         return new CheckpointConfig(interval, drainTimeout, stalledFailAfter, value);
+    }
+
+    /** A builder starting from the defaults. */
+    public static Builder custom() {
+        return new Builder(defaults());
+    }
+
+    /** A builder starting from {@code base}. */
+    public static Builder from(CheckpointConfig base) {
+        return new Builder(Objects.requireNonNull(base, "base"));
+    }
+
+    /**
+     * Builds a {@link CheckpointConfig} in code; each setter rejects a value out of range at once, with the
+     * message YAML validation gives, and {@link #build()} checks the whole.
+     */
+    public static final class Builder {
+        private Duration interval;
+        private Duration drainTimeout;
+        private Duration stalledFailAfter;
+        private int maxPendingRecords;
+
+        private Builder(CheckpointConfig base) {
+            interval = base.interval();
+            drainTimeout = base.drainTimeout();
+            stalledFailAfter = base.stalledFailAfter();
+            maxPendingRecords = base.maxPendingRecords();
+        }
+
+        /** Shortest time between two commits, zero or more; default 10ms. */
+        public Builder interval(Duration value) {
+            interval = ConfigValidation.checkDuration("interval", value);
+            return this;
+        }
+
+        /** How long open batches may take to become durable on shutdown; default 30s. */
+        public Builder drainTimeout(Duration value) {
+            drainTimeout = ConfigValidation.checkDuration("drainTimeout", value);
+            return this;
+        }
+
+        /** How long a partition may stay stuck behind a fatally failed batch; default 10s. */
+        public Builder stalledFailAfter(Duration value) {
+            stalledFailAfter = ConfigValidation.checkDuration("stalledFailAfter", value);
+            return this;
+        }
+
+        /** Records tracked as not yet committable before the source pauses, at least 1; default 500000. */
+        public Builder maxPendingRecords(int value) {
+            maxPendingRecords = ConfigValidation.checkValue(CheckpointConfig.class, "maxPendingRecords", value);
+            return this;
+        }
+
+        /** The settings, validated as a YAML section is. */
+        public CheckpointConfig build() {
+            return ConfigValidation.requireValid(
+                    new CheckpointConfig(interval, drainTimeout, stalledFailAfter, maxPendingRecords), "");
+        }
     }
 }

@@ -64,11 +64,6 @@ public record DataSize(long bytes) {
                 + " (for example 512KiB or 1MB)";
     }
 
-    /** The size as an int, saturating at {@link Integer#MAX_VALUE}. */
-    public int toIntSaturated() {
-        return bytes > Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) bytes;
-    }
-
     @Override
     public String toString() {
         return bytes + "B";

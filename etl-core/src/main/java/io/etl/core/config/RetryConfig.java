@@ -4,10 +4,14 @@ import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Min;
 import java.time.Duration;
+import java.util.Objects;
 
 /**
  * Retry of a whole batch after a retryable failure: the n-th retry waits
  * {@code min(max_backoff, initial_backoff * multiplier^(n-1))}, spread by {@code ± jitter}.
+ *
+ * <p>In code, build one with {@link #custom()} or {@link #from(RetryConfig)}:
+ * {@code RetryConfig.custom().maxAttempts(5).build()}.
  *
  * @param initialBackoff wait before the first retry
  * @param maxBackoff     cap on any wait
@@ -16,9 +20,14 @@ import java.time.Duration;
  * @param maxAttempts    attempts before the failure turns fatal; 0 retries for ever
  */
 public record RetryConfig(Duration initialBackoff, Duration maxBackoff,
-                          @DecimalMin("1.0") Double multiplier,
-                          @DecimalMin("0.0") @DecimalMax("1.0") Double jitter,
+                          @DecimalMin(value = "1.0", message = AT_LEAST) Double multiplier,
+                          @DecimalMin(value = "0.0", message = AT_LEAST)
+                          @DecimalMax(value = "1.0", message = AT_MOST) Double jitter,
                           @Min(0) Integer maxAttempts) {
+
+    // the default messages of @DecimalMin/@DecimalMax need EL, which the validator runs without
+    private static final String AT_LEAST = "must be greater than or equal to {value}";
+    private static final String AT_MOST = "must be less than or equal to {value}";
 
     public static final Duration DEFAULT_INITIAL_BACKOFF = Duration.ofMillis(100);
     public static final Duration DEFAULT_MAX_BACKOFF = Duration.ofSeconds(10);
@@ -36,5 +45,71 @@ public record RetryConfig(Duration initialBackoff, Duration maxBackoff,
 
     public static RetryConfig defaults() {
         return new RetryConfig(null, null, null, null, null);
+    }
+
+    /** A builder starting from the defaults. */
+    public static Builder custom() {
+        return new Builder(defaults());
+    }
+
+    /** A builder starting from {@code base}. */
+    public static Builder from(RetryConfig base) {
+        return new Builder(Objects.requireNonNull(base, "base"));
+    }
+
+    /**
+     * Builds a {@link RetryConfig} in code; each setter rejects a value out of range at once, with the
+     * message YAML validation gives, and {@link #build()} checks the whole.
+     */
+    public static final class Builder {
+        private Duration initialBackoff;
+        private Duration maxBackoff;
+        private double multiplier;
+        private double jitter;
+        private int maxAttempts;
+
+        private Builder(RetryConfig base) {
+            initialBackoff = base.initialBackoff();
+            maxBackoff = base.maxBackoff();
+            multiplier = base.multiplier();
+            jitter = base.jitter();
+            maxAttempts = base.maxAttempts();
+        }
+
+        /** Wait before the first retry, zero or more; default 100ms. */
+        public Builder initialBackoff(Duration value) {
+            initialBackoff = ConfigValidation.checkDuration("initialBackoff", value);
+            return this;
+        }
+
+        /** Cap on any wait, zero or more; default 10s. */
+        public Builder maxBackoff(Duration value) {
+            maxBackoff = ConfigValidation.checkDuration("maxBackoff", value);
+            return this;
+        }
+
+        /** Growth factor per attempt, at least 1.0; default {@value RetryConfig#DEFAULT_MULTIPLIER}. */
+        public Builder multiplier(double value) {
+            multiplier = ConfigValidation.checkValue(RetryConfig.class, "multiplier", value);
+            return this;
+        }
+
+        /** Random spread as a fraction of the wait, 0.0 to 1.0; default {@value RetryConfig#DEFAULT_JITTER}. */
+        public Builder jitter(double value) {
+            jitter = ConfigValidation.checkValue(RetryConfig.class, "jitter", value);
+            return this;
+        }
+
+        /** Attempts before the failure turns fatal, 0 (for ever) or more; default 0. */
+        public Builder maxAttempts(int value) {
+            maxAttempts = ConfigValidation.checkValue(RetryConfig.class, "maxAttempts", value);
+            return this;
+        }
+
+        /** The settings, validated as a YAML section is. */
+        public RetryConfig build() {
+            return ConfigValidation.requireValid(
+                    new RetryConfig(initialBackoff, maxBackoff, multiplier, jitter, maxAttempts), "");
+        }
     }
 }

@@ -2,11 +2,15 @@ package io.etl.core.config;
 
 import io.etl.core.error.ErrorPolicy;
 import jakarta.validation.Valid;
+import java.util.Objects;
 import org.hibernate.validator.constraints.Range;
 
 /**
  * Settings every sink shares, written inside the sink's connector section
  * ({@code sinks.<name>.<connector>.shards}, {@code .batch}, ...).
+ *
+ * <p>In code, build one with {@link #custom()} or {@link #from(SinkPoolConfig)}:
+ * {@code SinkPoolConfig.custom().shards(4).build()}.
  *
  * @param shards   parallel workers; records with the same key always use the same shard
  * @param inflight batches a shard may have written but not yet acknowledged
@@ -73,5 +77,89 @@ public record SinkPoolConfig(@Range(min = 1, max = 256) Integer shards,
 
     public SinkPoolConfig withOnError(ErrorPolicy value) {
         return new SinkPoolConfig(shards, inflight, queue, batch, retry, breaker, value);
+    }
+
+    /** A builder starting from the defaults. */
+    public static Builder custom() {
+        return new Builder(defaults());
+    }
+
+    /** A builder starting from {@code base}. */
+    public static Builder from(SinkPoolConfig base) {
+        return new Builder(Objects.requireNonNull(base, "base"));
+    }
+
+    /**
+     * Builds a {@link SinkPoolConfig} in code; each setter rejects a value out of range at once, with the
+     * message YAML validation gives, and {@link #build()} checks the whole.
+     */
+    public static final class Builder {
+
+        private int shards;
+        private int inflight;
+        private int queue;
+        private BatchConfig batch;
+        private RetryConfig retry;
+        private BreakerConfig breaker;
+        private ErrorPolicy onError;
+
+        private Builder(SinkPoolConfig base) {
+            shards = base.shards();
+            inflight = base.inflight();
+            queue = base.queue();
+            batch = base.batch();
+            retry = base.retry();
+            breaker = base.breaker();
+            onError = base.onError();
+        }
+
+        /** Parallel workers, 1 to 256; default {@value SinkPoolConfig#DEFAULT_SHARDS}. */
+        public Builder shards(int value) {
+            shards = ConfigValidation.checkValue(SinkPoolConfig.class, "shards", value);
+            return this;
+        }
+
+        /** Unacknowledged batches per shard, 1 to 1024; default {@value SinkPoolConfig#DEFAULT_INFLIGHT}. */
+        public Builder inflight(int value) {
+            inflight = ConfigValidation.checkValue(SinkPoolConfig.class, "inflight", value);
+            return this;
+        }
+
+        /** Sealed batches a shard may hold, 1 to 1024; default {@value SinkPoolConfig#DEFAULT_QUEUE}. */
+        public Builder queue(int value) {
+            queue = ConfigValidation.checkValue(SinkPoolConfig.class, "queue", value);
+            return this;
+        }
+
+        /** When a batch is sealed. */
+        public Builder batch(BatchConfig value) {
+            batch = ConfigValidation.requireValid(ConfigValidation.requireNonNull("batch", value), "batch");
+            return this;
+        }
+
+        /** Retry of failed batches. */
+        public Builder retry(RetryConfig value) {
+            retry = ConfigValidation.requireValid(ConfigValidation.requireNonNull("retry", value), "retry");
+            return this;
+        }
+
+        /** The circuit breaker of each shard. */
+        public Builder breaker(BreakerConfig value) {
+            breaker = ConfigValidation.requireValid(
+                    ConfigValidation.requireNonNull("breaker", value), "breaker");
+            return this;
+        }
+
+        /** What a record the encoder rejects does; default {@code SKIP}. */
+        public Builder onError(ErrorPolicy value) {
+            onError = ConfigValidation.checkValue(SinkPoolConfig.class, "onError", value);
+            return this;
+        }
+
+        /** The settings, validated as a YAML section is. */
+        public SinkPoolConfig build() {
+            return ConfigValidation.requireValid(
+                    new SinkPoolConfig(shards, inflight, queue, batch, retry, breaker, onError), "");
+        }
     }
 }

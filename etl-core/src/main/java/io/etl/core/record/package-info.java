@@ -1,2 +1,2 @@
-/** Records and their source metadata: what flows through a pipeline. */
+/** The source metadata that travels with every value through a pipeline, and message headers. */
 package io.etl.core.record;

@@ -7,6 +7,11 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
 
+/**
+ * The core's dependency rules. The rule that no API signature mentions an internal type is shared by every
+ * module ({@code io.etl.testkit.architecture.PublicApiRules}); the core is checked against it from
+ * etl-testkit's tests, since the core cannot depend on the testkit.
+ */
 class ArchitectureTest {
 
     private static final JavaClasses CORE = new ClassFileImporter()

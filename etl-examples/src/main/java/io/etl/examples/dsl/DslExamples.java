@@ -2,16 +2,23 @@ package io.etl.examples.dsl;
 
 import io.etl.core.Pipeline;
 import io.etl.core.PipelineResult;
+import io.etl.core.config.BatchConfig;
 import io.etl.core.config.PipelineConfig;
+import io.etl.core.config.RetryConfig;
+import io.etl.core.config.SinkPoolConfig;
 import io.etl.core.error.DeadLetterHandler;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.record.RecordMeta;
 import io.etl.examples.split.Order;
 import io.etl.examples.split.RoutedOrder;
+import io.etl.kafka.sink.Compression;
 import io.etl.kafka.sink.KafkaMessage;
 import io.etl.kafka.sink.KafkaSink;
+import io.etl.kafka.sink.KafkaSinkConfig;
 import io.etl.kafka.source.KafkaSource;
+import io.etl.kafka.source.KafkaSourceConfig;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 
 /**
@@ -98,6 +105,33 @@ public final class DslExamples {
                                 .value(o.id())
                                 .build()));
         // end::custom-encoder[]
+    }
+
+    /** Connectors configured in code instead of a YAML file: builders check every value as YAML loading does. */
+    public static Pipeline configuredInCode(String brokers) {
+        // tag::config-in-code[]
+        KafkaSourceConfig orders = KafkaSourceConfig.custom()
+                .brokers(brokers)
+                .topics("orders")
+                .groupId("orders-eu")
+                .maxPollRecords(500)
+                .build();
+        KafkaSinkConfig eu = KafkaSinkConfig.custom()
+                .brokers(brokers)
+                .topic("orders-eu")
+                .compression(Compression.LZ4)
+                .build();
+        SinkPoolConfig pool = SinkPoolConfig.custom()
+                .shards(4)                                  // 1 to 256, checked here
+                .batch(BatchConfig.custom().maxRecords(500).linger(Duration.ofMillis(5)).build())
+                .retry(RetryConfig.custom().maxAttempts(10).build())
+                .build();
+        return Pipeline.named("orders-in-code")
+                .from(KafkaSource.from("orders", orders, ErrorPolicy.SKIP).json(Order.class))
+                .filter("eu-only", o -> o.inRegion("eu"))
+                .to(KafkaSink.from("eu", eu, pool).encoderJson())
+                .build();
+        // end::config-in-code[]
     }
 
     private static boolean lookup(String customer) {

@@ -33,6 +33,11 @@ class DslExamplesTest {
     }
 
     @Test
+    void pipelineConfiguredInCodeBuildsWithoutAFile() {
+        assertThat(DslExamples.configuredInCode("localhost:9092").name()).isEqualTo("orders-in-code");
+    }
+
+    @Test
     void aDeadLetterStageWithoutHandlerIsRejectedBeforeAnyIo() throws IOException {
         PipelineConfig config = config();
 

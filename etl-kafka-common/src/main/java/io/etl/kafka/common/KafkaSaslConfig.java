@@ -1,5 +1,7 @@
 package io.etl.kafka.common;
 
+import io.etl.kafka.common.internal.ClientProperties;
+
 /**
  * SASL settings of the typed security section ({@code security.sasl}).
  * <ul>

@@ -1,5 +1,7 @@
 package io.etl.kafka.common;
 
+import io.etl.kafka.common.internal.ClientProperties;
+
 /**
  * TLS settings of the typed security section ({@code security.tls}). Trust the brokers with a PEM CA
  * file ({@code ca_file}) or a PKCS12/JKS truststore; for mutual TLS present a PEM certificate and

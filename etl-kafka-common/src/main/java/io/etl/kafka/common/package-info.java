@@ -1,8 +1,7 @@
 /**
  * Kafka plumbing shared by the Kafka source and the Kafka sink: the typed {@code security} section
- * ({@link io.etl.kafka.common.KafkaSecurityConfig}), the checks applied to a client passthrough map
- * ({@link io.etl.kafka.common.ClientPassthrough}), the bounded startup check
- * ({@link io.etl.kafka.common.ConnectivityCheck}) and redacted logging of client properties
- * ({@link io.etl.kafka.common.ClientProperties}).
+ * ({@link io.etl.kafka.common.KafkaSecurityConfig}) and the bounded startup check
+ * ({@link io.etl.kafka.common.ConnectivityCheck}). The checks applied to a client passthrough map and the
+ * redacted logging of client properties are connector plumbing, in {@code io.etl.kafka.common.internal}.
  */
 package io.etl.kafka.common;

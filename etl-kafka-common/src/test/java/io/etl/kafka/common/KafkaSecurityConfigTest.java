@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etl.core.error.ConfigProblem;
+import io.etl.kafka.common.internal.ClientProperties;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

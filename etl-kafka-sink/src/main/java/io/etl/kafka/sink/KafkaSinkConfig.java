@@ -1,12 +1,15 @@
 package io.etl.kafka.sink;
 
+import io.etl.core.config.ConfigValidation;
 import io.etl.core.config.DataSize;
 import io.etl.kafka.common.KafkaSecurityConfig;
+import io.etl.kafka.sink.internal.KafkaSinkConfigType;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The {@code sinks.<name>.kafka} section. The pool keys ({@code shards}, {@code batch}, {@code inflight},
@@ -23,6 +26,9 @@ import java.util.Map;
  *       compression: lz4
  *       producer: {batch.size: "524288"}
  * }</pre>
+ *
+ * <p>In code, build one with {@link #custom()} or {@link #from(KafkaSinkConfig)}:
+ * {@code KafkaSinkConfig.custom().brokers("localhost:9092").topic("orders-eu").build()}.
  *
  * @param brokers            bootstrap servers, comma-separated (required)
  * @param topic              the one topic this sink writes (required)
@@ -118,5 +124,152 @@ public record KafkaSinkConfig(@NotBlank String brokers,
     public KafkaSinkConfig withAnnotations(Map<String, String> value) {
         return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, statisticsInterval, compression,
                 linger, topics, adminTimeout, security, producer, value);
+    }
+
+    /** A builder starting from the defaults, without brokers or topic (both required). */
+    public static Builder custom() {
+        return new Builder(of(null, null));
+    }
+
+    /** A builder starting from {@code base}. */
+    public static Builder from(KafkaSinkConfig base) {
+        return new Builder(Objects.requireNonNull(base, "base"));
+    }
+
+    /**
+     * Builds a {@link KafkaSinkConfig} in code. Each setter rejects a value out of range at once, with the
+     * message YAML validation gives; {@link #build()} checks the whole, including the rules that tie settings
+     * together ({@code linger} below {@code delivery_timeout}, the {@code producer} denylist).
+     */
+    public static final class Builder {
+
+        private String brokers;
+        private String topic;
+        private Duration deliveryTimeout;
+        private DataSize maxMessageBytes;
+        private Duration statisticsInterval;
+        private Compression compression;
+        private Duration linger;
+        private List<TopicSpec> topics;
+        private Duration adminTimeout;
+        private KafkaSecurityConfig security;
+        private Map<String, String> producer;
+        private Map<String, String> annotations;
+
+        private Builder(KafkaSinkConfig base) {
+            brokers = base.brokers();
+            topic = base.topic();
+            deliveryTimeout = base.deliveryTimeout();
+            maxMessageBytes = base.maxMessageBytes();
+            statisticsInterval = base.statisticsInterval();
+            compression = base.compression();
+            linger = base.linger();
+            topics = base.topics();
+            adminTimeout = base.adminTimeout();
+            security = base.security();
+            producer = base.producer();
+            annotations = base.annotations();
+        }
+
+        /** Bootstrap servers, comma-separated; required. */
+        public Builder brokers(String value) {
+            brokers = ConfigValidation.checkValue(KafkaSinkConfig.class, "brokers", value);
+            return this;
+        }
+
+        /** The one topic this sink writes; required. */
+        public Builder topic(String value) {
+            topic = ConfigValidation.checkValue(KafkaSinkConfig.class, "topic", value);
+            return this;
+        }
+
+        /** Producer {@code delivery.timeout.ms}, at least 1s; default 30s. */
+        public Builder deliveryTimeout(Duration value) {
+            deliveryTimeout = ConfigValidation.checkDuration("deliveryTimeout", value);
+            checkAt("deliveryTimeout");
+            return this;
+        }
+
+        /** Largest message accepted, 1B to 2GB; default 1MB. */
+        public Builder maxMessageBytes(DataSize value) {
+            maxMessageBytes = ConfigValidation.requireNonNull("maxMessageBytes", value);
+            checkAt("maxMessageBytes");
+            return this;
+        }
+
+        /** How often producer metrics are refreshed, zero (none) or more; default 5s. */
+        public Builder statisticsInterval(Duration value) {
+            statisticsInterval = ConfigValidation.requireNonNull("statisticsInterval", value);
+            checkAt("statisticsInterval");
+            return this;
+        }
+
+        /** Producer batch compression; default none. */
+        public Builder compression(Compression value) {
+            compression = ConfigValidation.requireNonNull("compression", value);
+            return this;
+        }
+
+        /** Producer {@code linger.ms}, zero or more and below {@code delivery_timeout}; default 5ms. */
+        public Builder linger(Duration value) {
+            linger = ConfigValidation.checkDuration("linger", value);
+            return this;
+        }
+
+        /** Topics to create at startup when missing. */
+        public Builder topics(List<TopicSpec> value) {
+            topics = List.copyOf(ConfigValidation.requireNonNull("topics", value));
+            checkAt("topics");
+            return this;
+        }
+
+        /** Topics to create at startup when missing. */
+        public Builder topics(TopicSpec... value) {
+            return topics(List.of(value));
+        }
+
+        /** Bound of the startup connectivity check and of topic creation, above zero; default 30s. */
+        public Builder adminTimeout(Duration value) {
+            adminTimeout = ConfigValidation.requireNonNull("adminTimeout", value);
+            checkAt("adminTimeout");
+            return this;
+        }
+
+        /** Typed TLS/SASL settings. */
+        public Builder security(KafkaSecurityConfig value) {
+            security = ConfigValidation.requireNonNull("security", value);
+            return this;
+        }
+
+        /** Kafka-clients producer properties, checked against the denylist. */
+        public Builder producer(Map<String, String> value) {
+            producer = ConfigValidation.requireNonNull("producer", value);
+            checkAt("producer");
+            return this;
+        }
+
+        /** Static key/values the envelope encoder echoes in every envelope value. */
+        public Builder annotations(Map<String, String> value) {
+            annotations = ConfigValidation.requireNonNull("annotations", value);
+            checkAt("annotations");
+            return this;
+        }
+
+        /** The settings, validated as a YAML section is. */
+        public KafkaSinkConfig build() {
+            KafkaSinkConfig config = ConfigValidation.requireValid(candidate(), "");
+            ConfigValidation.requireNone(new KafkaSinkConfigType().check(config, ""));
+            return config;
+        }
+
+        private KafkaSinkConfig candidate() {
+            return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, statisticsInterval,
+                    compression, linger, topics, adminTimeout, security, producer, annotations);
+        }
+
+        /** Throws the problems the sink's own rules find at {@code property} (a minimum, the denylist). */
+        private void checkAt(String property) {
+            ConfigValidation.requireNoneAt(property, new KafkaSinkConfigType().check(candidate(), ""));
+        }
     }
 }

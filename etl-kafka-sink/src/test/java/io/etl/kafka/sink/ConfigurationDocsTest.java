@@ -2,11 +2,11 @@ package io.etl.kafka.sink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.etl.core.config.ConfigDocumentation;
 import io.etl.kafka.common.KafkaSaslConfig;
 import io.etl.kafka.common.KafkaSecurityConfig;
 import io.etl.kafka.common.KafkaTlsConfig;
 import io.etl.kafka.sink.internal.ProducerSettings;
+import io.etl.testkit.docs.ConfigDocumentation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -1,6 +1,8 @@
 package io.etl.kafka.source;
 
+import io.etl.core.config.ConfigValidation;
 import io.etl.kafka.common.KafkaSecurityConfig;
+import io.etl.kafka.source.internal.KafkaSourceConfigType;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -10,6 +12,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The {@code source.<name>.kafka} section: which cluster, which topics, which consumer group, and how
@@ -36,6 +39,9 @@ import java.util.Map;
  * handed to the Java client as is, after checks: every key must be a consumer property the client knows,
  * and keys a typed field owns ({@code bootstrap.servers}, {@code group.id}, {@code enable.auto.commit},
  * the deserializers, ...) are rejected with the reason ({@link #DENIED_CONSUMER_PROPERTIES}).
+ *
+ * <p>In code, build one with {@link #custom()} or {@link #from(KafkaSourceConfig)}:
+ * {@code KafkaSourceConfig.custom().brokers("localhost:9092").topics("orders").groupId("split").build()}.
  *
  * @param brokers          bootstrap servers, {@code host:port[,host:port...]}
  * @param topics           topics to subscribe to
@@ -158,5 +164,171 @@ public record KafkaSourceConfig(@NotBlank String brokers,
         return new KafkaSourceConfig(brokers, topics, topicPattern, groupId, groupInstanceId, autoOffsetReset,
                 maxPollRecords, pollTimeout, revokeTimeout, sessionTimeout, startupTimeout, statisticsInterval, security,
                 value);
+    }
+
+    /** A builder starting from the defaults, without brokers, topics or group (all required). */
+    public static Builder custom() {
+        return new Builder(of(null, null, null));
+    }
+
+    /** A builder starting from {@code base}. */
+    public static Builder from(KafkaSourceConfig base) {
+        return new Builder(Objects.requireNonNull(base, "base"));
+    }
+
+    /**
+     * Builds a {@link KafkaSourceConfig} in code. Each setter rejects a value out of range at once, with the
+     * message YAML validation gives; {@link #build()} checks the whole, including the rules that tie settings
+     * together (exactly one of {@code topics} and {@code topic_pattern}, the {@code consumer} denylist).
+     */
+    public static final class Builder {
+
+        private String brokers;
+        private List<String> topics;
+        private String topicPattern;
+        private String groupId;
+        private String groupInstanceId;
+        private AutoOffsetReset autoOffsetReset;
+        private int maxPollRecords;
+        private Duration pollTimeout;
+        private Duration revokeTimeout;
+        private Duration sessionTimeout;
+        private Duration startupTimeout;
+        private Duration statisticsInterval;
+        private KafkaSecurityConfig security;
+        private Map<String, String> consumer;
+
+        private Builder(KafkaSourceConfig base) {
+            brokers = base.brokers();
+            topics = base.topics();
+            topicPattern = base.topicPattern();
+            groupId = base.groupId();
+            groupInstanceId = base.groupInstanceId();
+            autoOffsetReset = base.autoOffsetReset();
+            maxPollRecords = base.maxPollRecords();
+            pollTimeout = base.pollTimeout();
+            revokeTimeout = base.revokeTimeout();
+            sessionTimeout = base.sessionTimeout();
+            startupTimeout = base.startupTimeout();
+            statisticsInterval = base.statisticsInterval();
+            security = base.security();
+            consumer = base.consumer();
+        }
+
+        /** Bootstrap servers, {@code host:port[,host:port...]}; required. */
+        public Builder brokers(String value) {
+            brokers = ConfigValidation.checkValue(KafkaSourceConfig.class, "brokers", value);
+            return this;
+        }
+
+        /** Topics to subscribe to (or a {@link #topicPattern}). */
+        public Builder topics(List<String> value) {
+            topics = List.copyOf(ConfigValidation.requireNonNull("topics", value));
+            ConfigValidation.checkValue(KafkaSourceConfig.class, "topics", topics);
+            return this;
+        }
+
+        /** Topics to subscribe to (or a {@link #topicPattern}). */
+        public Builder topics(String... value) {
+            return topics(List.of(value));
+        }
+
+        /** A regular expression of topics to subscribe to, instead of {@link #topics}. */
+        public Builder topicPattern(String value) {
+            topicPattern = ConfigValidation.requireNonNull("topicPattern", value);
+            checkAt("topicPattern");
+            return this;
+        }
+
+        /** The consumer group; required. */
+        public Builder groupId(String value) {
+            groupId = ConfigValidation.checkValue(KafkaSourceConfig.class, "groupId", value);
+            return this;
+        }
+
+        /** Static membership id, at most 249 characters of a-z, A-Z, 0-9, {@code .}, {@code _} and {@code -}. */
+        public Builder groupInstanceId(String value) {
+            groupInstanceId = ConfigValidation.requireNonNull("groupInstanceId", value);
+            checkAt("groupInstanceId");
+            return this;
+        }
+
+        /** Where a partition without a committed offset starts; default earliest. */
+        public Builder autoOffsetReset(AutoOffsetReset value) {
+            autoOffsetReset = ConfigValidation.requireNonNull("autoOffsetReset", value);
+            return this;
+        }
+
+        /** Records one poll returns at most, 1 to 100000; default {@value KafkaSourceConfig#DEFAULT_MAX_POLL_RECORDS}. */
+        public Builder maxPollRecords(int value) {
+            maxPollRecords = ConfigValidation.checkValue(KafkaSourceConfig.class, "maxPollRecords", value);
+            return this;
+        }
+
+        /** The longest a single poll waits, at least 1ms; default 100ms. */
+        public Builder pollTimeout(Duration value) {
+            pollTimeout = ConfigValidation.checkDuration("pollTimeout", value);
+            checkAt("pollTimeout");
+            return this;
+        }
+
+        /** How long revoked partitions' output may take to become durable, at least 1ms; default 10s. */
+        public Builder revokeTimeout(Duration value) {
+            revokeTimeout = ConfigValidation.checkDuration("revokeTimeout", value);
+            checkAt("revokeTimeout");
+            return this;
+        }
+
+        /** How long the group waits for a silent instance, at least 1s; default 10s. */
+        public Builder sessionTimeout(Duration value) {
+            sessionTimeout = ConfigValidation.checkDuration("sessionTimeout", value);
+            checkAt("sessionTimeout");
+            return this;
+        }
+
+        /** Bound of the connectivity check made before subscribing, at least 1ms; default 30s. */
+        public Builder startupTimeout(Duration value) {
+            startupTimeout = ConfigValidation.checkDuration("startupTimeout", value);
+            checkAt("startupTimeout");
+            return this;
+        }
+
+        /** How often the consumer's metrics are refreshed, zero (none) or more; default 5s. */
+        public Builder statisticsInterval(Duration value) {
+            statisticsInterval = ConfigValidation.requireNonNull("statisticsInterval", value);
+            checkAt("statisticsInterval");
+            return this;
+        }
+
+        /** TLS and SASL settings. */
+        public Builder security(KafkaSecurityConfig value) {
+            security = ConfigValidation.requireNonNull("security", value);
+            return this;
+        }
+
+        /** Kafka-clients consumer properties, checked against {@link KafkaSourceConfig#DENIED_CONSUMER_PROPERTIES}. */
+        public Builder consumer(Map<String, String> value) {
+            consumer = ConfigValidation.requireNonNull("consumer", value);
+            checkAt("consumer");
+            return this;
+        }
+
+        /** The settings, validated as a YAML section is. */
+        public KafkaSourceConfig build() {
+            KafkaSourceConfig config = ConfigValidation.requireValid(candidate(), "");
+            ConfigValidation.requireNone(new KafkaSourceConfigType().check(config, ""));
+            return config;
+        }
+
+        private KafkaSourceConfig candidate() {
+            return new KafkaSourceConfig(brokers, topics, topicPattern, groupId, groupInstanceId, autoOffsetReset,
+                    maxPollRecords, pollTimeout, revokeTimeout, sessionTimeout, startupTimeout, statisticsInterval,
+                    security, consumer);
+        }
+
+        /** Throws the problems the source's own rules find at {@code property} (a minimum, the denylist). */
+        private void checkAt(String property) {
+            ConfigValidation.requireNoneAt(property, new KafkaSourceConfigType().check(candidate(), ""));
+        }
     }
 }

@@ -2,7 +2,7 @@ package io.etl.kafka.source;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.etl.core.config.ConfigDocumentation;
+import io.etl.testkit.docs.ConfigDocumentation;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

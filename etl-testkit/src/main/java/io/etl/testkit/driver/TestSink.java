@@ -4,7 +4,6 @@ import io.etl.core.config.SinkPoolConfig;
 import io.etl.core.error.FatalException;
 import io.etl.core.error.RecordException;
 import io.etl.core.error.RetryableException;
-import io.etl.core.record.Record;
 import io.etl.core.record.RecordMeta;
 import io.etl.core.sink.Encoder;
 import io.etl.core.sink.SealedBatch;
@@ -31,7 +30,21 @@ import java.util.function.Predicate;
  *
  * @param <T> value type
  */
-public final class TestSink<T> implements Sink<T, Record<T>> {
+public final class TestSink<T> implements Sink<T, TestSink.Received<T>> {
+
+    /**
+     * A message of this sink: a value and the metadata of the source record it came from.
+     *
+     * @param value the value, as the chain produced it
+     * @param meta  where it came from
+     * @param <T>   value type
+     */
+    public record Received<T>(T value, RecordMeta meta) {
+
+        public Received {
+            Objects.requireNonNull(meta, "meta");
+        }
+    }
 
     private static final ScheduledExecutorService DELAYS = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "etl-test-sink-delays");
@@ -41,7 +54,7 @@ public final class TestSink<T> implements Sink<T, Record<T>> {
 
     private final String name;
     private final SinkPoolConfig pool;
-    private final CopyOnWriteArrayList<Record<T>> durable = new CopyOnWriteArrayList<>();
+    private final CopyOnWriteArrayList<Received<T>> durable = new CopyOnWriteArrayList<>();
     private final AtomicInteger writes = new AtomicInteger();
     private final AtomicInteger retryableFailures = new AtomicInteger();
     private final AtomicInteger fatalFailures = new AtomicInteger();
@@ -121,14 +134,14 @@ public final class TestSink<T> implements Sink<T, Record<T>> {
     // ---- observation --------------------------------------------------------------------------------------
 
     /** Every message acknowledged as durable, in acknowledgement order (duplicates included). */
-    public List<Record<T>> received() {
+    public List<Received<T>> received() {
         return List.copyOf(durable);
     }
 
     /** The values of {@link #received()}. */
     public List<T> values() {
         List<T> out = new ArrayList<>(durable.size());
-        for (Record<T> r : durable) {
+        for (Received<T> r : durable) {
             out.add(r.value());
         }
         return out;
@@ -157,29 +170,29 @@ public final class TestSink<T> implements Sink<T, Record<T>> {
     }
 
     @Override
-    public Encoder<T, Record<T>> encoder() {
+    public Encoder<T, Received<T>> encoder() {
         return new Encoder<>() {
             @Override
-            public Record<T> encode(T value, RecordMeta meta, int outputIndex) {
+            public Received<T> encode(T value, RecordMeta meta, int outputIndex) {
                 if (rejected.test(value)) {
                     throw RecordException.of(rejectReason, "test sink '" + name + "' rejects " + value, null);
                 }
-                return new Record<>(value, meta);
+                return new Received<>(value, meta);
             }
 
             @Override
-            public long sizeOf(Record<T> message) {
+            public long sizeOf(Received<T> message) {
                 return 64;
             }
         };
     }
 
     @Override
-    public SinkWriter<Record<T>> openWriter(SinkContext context) {
+    public SinkWriter<Received<T>> openWriter(SinkContext context) {
         return this::write;
     }
 
-    private CompletableFuture<Void> write(SealedBatch<Record<T>> batch) {
+    private CompletableFuture<Void> write(SealedBatch<Received<T>> batch) {
         writes.incrementAndGet();
         Error error = crash.getAndSet(null);
         if (error != null) {
@@ -193,9 +206,9 @@ public final class TestSink<T> implements Sink<T, Record<T>> {
             return later(CompletableFuture.failedFuture(new RetryableException("injected retryable failure of " + name)),
                     delay);
         }
-        List<Record<T>> messages = new java.util.ArrayList<>(batch.size());
+        List<Received<T>> messages = new java.util.ArrayList<>(batch.size());
         for (int i = 0; i < batch.size(); i++) {
-            Record<T> m = batch.messages().get(i);
+            Received<T> m = batch.messages().get(i);
             if (batch.rejected(i)) {
                 continue;
             }

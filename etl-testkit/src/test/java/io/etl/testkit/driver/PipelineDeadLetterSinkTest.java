@@ -11,7 +11,6 @@ import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.DeadLetter;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.FatalException;
-import io.etl.core.record.Record;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -72,7 +71,7 @@ class PipelineDeadLetterSinkTest {
             driver.awaitCommitted(WAIT);
 
             assertThat(letters.writeAttempts()).isGreaterThanOrEqualTo(3);
-            assertThat(letters.received()).extracting(Record::value).extracting(DeadLetter::stage)
+            assertThat(letters.received()).extracting(TestSink.Received::value).extracting(DeadLetter::stage)
                     .containsExactly("operator:parse");
             assertThat(in.committed(0)).isEqualTo(2L);
         }

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.etl.core.Pipeline;
-import io.etl.core.record.Record;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
@@ -46,7 +45,7 @@ class PipelineDeliveryTest {
             in.send("the-key", "value");
             driver.awaitCommitted(WAIT);
 
-            Record<String> got = out.received().get(0);
+            TestSink.Received<String> got = out.received().get(0);
             assertThat(got.value()).isEqualTo("VALUE");
             assertThat(new String(got.meta().key(), StandardCharsets.UTF_8)).isEqualTo("the-key");
             assertThat(got.meta().offset()).isZero();

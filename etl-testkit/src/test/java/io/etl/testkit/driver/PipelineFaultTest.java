@@ -21,9 +21,11 @@ import org.junit.jupiter.api.Test;
 class PipelineFaultTest {
 
     private static final Duration WAIT = Duration.ofSeconds(15);
-    private static final SinkPoolConfig FAST_RETRY = PipelineTestDriver.DEFAULT_POOL
-            .withRetry(new RetryConfig(Duration.ofMillis(5), Duration.ofMillis(20), 2.0, 0.0, 0))
-            .withBreaker(new BreakerConfig(false, null, null, null, null));
+    private static final SinkPoolConfig FAST_RETRY = SinkPoolConfig.from(PipelineTestDriver.DEFAULT_POOL)
+            .retry(RetryConfig.custom().initialBackoff(Duration.ofMillis(5)).maxBackoff(Duration.ofMillis(20))
+                    .jitter(0).build())
+            .breaker(BreakerConfig.custom().enabled(false).build())
+            .build();
 
     @Test
     void retryThenSuccessDeliversEverythingAndKeepsPerKeyOrder() {

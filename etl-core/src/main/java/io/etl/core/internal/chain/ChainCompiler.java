@@ -39,7 +39,7 @@ public final class ChainCompiler {
             next = new SplitNode(terminal.splitName(), defaultPolicy, ctx, predicates, branches, otherwise,
                     terminal.allMatching(), filtered(registry, tags, terminal.splitName()));
         } else {
-            next = new SinkNode(pools.get(terminal.otherwise()), ctx);
+            next = new SinkNode(pools.get(terminal.sink()), ctx);
         }
         for (int i = operators.size() - 1; i >= 0; i--) {
             OperatorSpec op = operators.get(i);

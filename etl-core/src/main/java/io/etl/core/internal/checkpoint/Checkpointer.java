@@ -33,10 +33,6 @@ public final class Checkpointer {
         }
     }
 
-    public boolean isTracked(SourcePartition partition) {
-        return trackers.containsKey(partition);
-    }
-
     /**
      * The watermarks that moved past what the source confirmed as committed. Nothing is marked committed
      * here: {@link #confirmed} does that once the source reports success, so a commit that failed is

@@ -1,10 +1,12 @@
 package io.etl.core.internal.config;
 
+import io.etl.core.error.ConfigProblem;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validation;
 import jakarta.validation.Validator;
 import jakarta.validation.ValidatorFactory;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.hibernate.validator.HibernateValidator;
@@ -34,6 +36,20 @@ final class ConfigValidator {
                 .sorted(Comparator.comparing((String[] pm) -> pm[0]).thenComparing(pm -> pm[1]))
                 .filter(pm -> !problems.touches(pm[0]))
                 .forEach(pm -> problems.add(pm[0], pm[1]));
+    }
+
+    /**
+     * The problems {@code value} would have as {@code type}'s {@code property}, each at the property's
+     * snake_case path ({@code topics[1]} for an element).
+     */
+    static List<ConfigProblem> validateValue(Class<?> type, String property, Object value) {
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        Set<ConstraintViolation<Object>> violations =
+                (Set) Holder.VALIDATOR.validateValue((Class) type, property, value);
+        return violations.stream()
+                .map(v -> new ConfigProblem(KeyPaths.of("", v.getPropertyPath()), v.getMessage()))
+                .sorted(Comparator.comparing(ConfigProblem::path).thenComparing(ConfigProblem::message))
+                .toList();
     }
 
     private static final class Holder {

@@ -66,6 +66,9 @@ public final class PipelineDefinition implements Pipeline {
         if (t.otherwise() != null && seen.put(t.otherwise(), Boolean.TRUE) == null) {
             out.add(t.otherwise());
         }
+        if (t.sink() != null && seen.put(t.sink(), Boolean.TRUE) == null) {
+            out.add(t.sink());
+        }
         return out;
     }
 
@@ -101,7 +104,7 @@ public final class PipelineDefinition implements Pipeline {
             if (t.otherwise() == null && !t.dropUnmatched()) {
                 problems.add(new ConfigProblem(split, "must end with otherwise(sink) or dropUnmatched()"));
             }
-        } else if (t.otherwise() == null) {
+        } else if (t.sink() == null) {
             problems.add(new ConfigProblem(where, "to(..) was given no sink"));
         }
         Map<String, Sink<Object, ?>> byName = new LinkedHashMap<>();

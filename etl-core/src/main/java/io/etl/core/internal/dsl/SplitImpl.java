@@ -66,6 +66,6 @@ final class SplitImpl<T> implements Split<T>, Split.End<T> {
     }
 
     TerminalSpec toSpec() {
-        return new TerminalSpec(name, List.copyOf(branches), otherwise, dropUnmatched, allMatching);
+        return new TerminalSpec(name, List.copyOf(branches), null, otherwise, dropUnmatched, allMatching);
     }
 }

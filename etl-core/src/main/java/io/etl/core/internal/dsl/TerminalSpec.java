@@ -4,19 +4,22 @@ import io.etl.core.sink.Sink;
 import java.util.List;
 
 /**
- * The end of a chain: one sink ({@code branches} empty, {@code otherwise} set) or a split.
+ * The end of a chain: one sink (a plain {@code to(sink)}: {@code sink} set) or a split ({@code splitName}
+ * and {@code branches} set).
  *
  * @param splitName     the split's name, or null for a plain {@code to(sink)}
- * @param branches      the split's branches in order
- * @param otherwise     where unmatched values go; null with {@code dropUnmatched}
+ * @param branches      the split's branches in order; empty for a plain {@code to(sink)}
+ * @param sink          the one sink of a plain {@code to(sink)}; null for a split
+ * @param otherwise     where a split's unmatched values go; null with {@code dropUnmatched} and for a plain
+ *                      {@code to(sink)}
  * @param dropUnmatched whether unmatched values are dropped
  * @param allMatching   whether a value goes to every matching branch
  */
-public record TerminalSpec(String splitName, List<BranchSpec> branches, Sink<Object, ?> otherwise,
+public record TerminalSpec(String splitName, List<BranchSpec> branches, Sink<Object, ?> sink, Sink<Object, ?> otherwise,
                            boolean dropUnmatched, boolean allMatching) {
 
     static TerminalSpec single(Sink<Object, ?> sink) {
-        return new TerminalSpec(null, List.of(), sink, false, false);
+        return new TerminalSpec(null, List.of(), sink, null, false, false);
     }
 
     public boolean isSplit() {

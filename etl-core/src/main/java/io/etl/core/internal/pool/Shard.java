@@ -175,10 +175,6 @@ final class Shard<M> implements Runnable {
         return finished || worker == null;
     }
 
-    boolean idle() {
-        return queue.isEmpty() && windowSize == 0 && resendSize == 0 && overflow.isEmpty() && open.isEmpty();
-    }
-
     int inflightBatches() {
         return windowSize;
     }
@@ -294,7 +290,7 @@ final class Shard<M> implements Runnable {
             pool.metrics().acknowledged(attempt.batch, System.nanoTime() - attempt.startNanos);
             pool.events().acknowledged();
         } else {
-            pool.metrics().rewritten(attempt.batch, System.nanoTime() - attempt.startNanos);
+            pool.metrics().rewritten(System.nanoTime() - attempt.startNanos);
         }
     }
 
@@ -303,7 +299,7 @@ final class Shard<M> implements Runnable {
                 : new FatalException("sink '" + pool.name() + "' gave up on " + batch + " after " + batch.attempt()
                 + " attempts: " + error.getMessage(), error);
         if (batch.fail(fatal)) {
-            pool.metrics().fatal(batch);
+            pool.metrics().fatal();
             LOG.error("sink '{}' shard {}: {} failed fatally; its partitions stop committing: {}",
                     pool.name(), index, batch, fatal.getMessage());
             pool.events().batchFailed(batch, fatal);
@@ -345,7 +341,7 @@ final class Shard<M> implements Runnable {
             return;
         }
         int attempt = redo.get(0).attempt();
-        pool.metrics().retried(redo.get(0));
+        pool.metrics().retried();
         LOG.warn("sink '{}' shard {}: {} failed, retrying {} batch(es) in order: {}", pool.name(), index,
                 redo.get(0), redo.size(), rootMessage(error));
         pause(backoff.delayNanos(attempt));

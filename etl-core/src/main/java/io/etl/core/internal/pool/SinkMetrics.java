@@ -36,17 +36,17 @@ final class SinkMetrics {
         batchTime.record(nanos, TimeUnit.NANOSECONDS);
     }
 
-    void rewritten(Batch<?> batch, long nanos) {
+    void rewritten(long nanos) {
         rewritten.increment();
         batchTime.record(nanos, TimeUnit.NANOSECONDS);
     }
 
-    void retried(Batch<?> batch) {
+    void retried() {
         retryable.increment();
         retries.increment();
     }
 
-    void fatal(Batch<?> batch) {
+    void fatal() {
         fatal.increment();
     }
 

@@ -167,16 +167,6 @@ public final class SinkPool<T, M> {
         }
     }
 
-    /** Whether nothing is open, queued or in flight. */
-    public boolean idle() {
-        for (Shard<M> s : shards) {
-            if (!s.idle()) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /** Lets the workers finish what is queued, then stop. */
     public void close() {
         for (Shard<M> s : shards) {

@@ -10,7 +10,8 @@ class BackoffTest {
 
     @Test
     void growsExponentiallyUpToTheCap() {
-        Backoff backoff = new Backoff(new RetryConfig(Duration.ofMillis(100), Duration.ofSeconds(1), 2.0, 0.0, 0));
+        Backoff backoff = new Backoff(RetryConfig.custom()
+                .initialBackoff(Duration.ofMillis(100)).maxBackoff(Duration.ofSeconds(1)).jitter(0).build());
         assertThat(backoff.delayNanos(1)).isEqualTo(Duration.ofMillis(100).toNanos());
         assertThat(backoff.delayNanos(2)).isEqualTo(Duration.ofMillis(200).toNanos());
         assertThat(backoff.delayNanos(4)).isEqualTo(Duration.ofMillis(800).toNanos());
@@ -20,7 +21,8 @@ class BackoffTest {
 
     @Test
     void jitterStaysWithinItsSpreadAndTheCap() {
-        Backoff backoff = new Backoff(new RetryConfig(Duration.ofMillis(100), Duration.ofMillis(150), 2.0, 0.5, 0));
+        Backoff backoff = new Backoff(RetryConfig.custom()
+                .initialBackoff(Duration.ofMillis(100)).maxBackoff(Duration.ofMillis(150)).jitter(0.5).build());
         for (int i = 0; i < 1000; i++) {
             long first = backoff.delayNanos(1);
             assertThat(first).isBetween(Duration.ofMillis(50).toNanos(), Duration.ofMillis(150).toNanos());
@@ -31,7 +33,7 @@ class BackoffTest {
     @Test
     void zeroMaxAttemptsRetriesForEverAndALimitStops() {
         assertThat(new Backoff(RetryConfig.defaults()).mayRetry(1_000_000)).isTrue();
-        Backoff limited = new Backoff(new RetryConfig(null, null, null, null, 3));
+        Backoff limited = new Backoff(RetryConfig.custom().maxAttempts(3).build());
         assertThat(limited.mayRetry(2)).isTrue();
         assertThat(limited.mayRetry(3)).isFalse();
     }

@@ -2,7 +2,7 @@ package io.etl.kafka.sink.internal;
 
 import io.etl.core.config.Durations;
 import io.etl.core.error.ConfigProblem;
-import io.etl.kafka.common.ClientPassthrough;
+import io.etl.kafka.common.internal.ClientPassthrough;
 import io.etl.kafka.sink.KafkaSinkConfig;
 import io.etl.kafka.sink.TopicSpec;
 import java.time.Duration;

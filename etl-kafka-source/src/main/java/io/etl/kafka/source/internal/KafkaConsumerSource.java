@@ -11,7 +11,7 @@ import io.etl.core.source.PartitionListener;
 import io.etl.core.source.SourceContext;
 import io.etl.core.source.SourceOutput;
 import io.etl.core.source.SourcePartition;
-import io.etl.kafka.common.ClientProperties;
+import io.etl.kafka.common.internal.ClientProperties;
 import io.etl.kafka.common.internal.ClusterUse;
 import io.etl.kafka.common.internal.KafkaClusterUser;
 import io.etl.kafka.source.Decoder;

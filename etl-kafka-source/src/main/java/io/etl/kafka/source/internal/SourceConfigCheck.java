@@ -1,7 +1,7 @@
 package io.etl.kafka.source.internal;
 
 import io.etl.core.error.ConfigProblem;
-import io.etl.kafka.common.ClientPassthrough;
+import io.etl.kafka.common.internal.ClientPassthrough;
 import io.etl.kafka.source.KafkaSourceConfig;
 import java.time.Duration;
 import java.util.ArrayList;

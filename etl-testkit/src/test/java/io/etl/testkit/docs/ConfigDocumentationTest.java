@@ -1,4 +1,4 @@
-package io.etl.core.config;
+package io.etl.testkit.docs;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.etl.kafka.common;
+package io.etl.kafka.common.internal;
 
 import io.etl.core.config.KeySuggestions;
 import io.etl.core.error.ConfigProblem;
@@ -81,7 +81,7 @@ public final class ClientPassthrough {
      * @param properties the passthrough map (may be null)
      * @param path       the map's own path, e.g. {@code sinks.eu.kafka.producer}
      * @param typedKeys  client properties the typed sections already set (e.g.
-     *                   {@link KafkaSecurityConfig#clientPropertyKeys()})
+     *                   {@link io.etl.kafka.common.KafkaSecurityConfig#clientPropertyKeys()})
      */
     public List<ConfigProblem> check(Map<String, String> properties, String path, Set<String> typedKeys) {
         List<ConfigProblem> problems = new ArrayList<>();

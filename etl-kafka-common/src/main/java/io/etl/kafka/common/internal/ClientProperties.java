@@ -1,4 +1,4 @@
-package io.etl.kafka.common;
+package io.etl.kafka.common.internal;
 
 import io.etl.core.config.Secrets;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package io.etl.core.config;
+package io.etl.testkit.docs;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;

@@ -1,0 +1,109 @@
+package io.etl.core.config;
+
+import io.etl.core.error.ConfigException;
+import io.etl.core.error.ConfigProblem;
+import io.etl.core.internal.config.CodeConfigValidation;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The checks a configuration loaded from YAML goes through, for configuration records built in code: the
+ * builders of the core's and the connectors' records use it, so a value out of range fails at once, with
+ * the message and the snake_case key YAML validation gives ({@code shards: must be between 1 and 256}).
+ */
+public final class ConfigValidation {
+
+    private ConfigValidation() {
+    }
+
+    /**
+     * Checks one value against the constraints {@code type} declares on its record component
+     * {@code property}.
+     *
+     * @return the value, for chaining
+     * @throws ConfigException when the value breaks a constraint
+     * @throws NullPointerException when {@code value} is null, naming the key
+     */
+    public static <V> V checkValue(Class<?> type, String property, V value) {
+        requireNonNull(property, value);
+        List<ConfigProblem> problems = CodeConfigValidation.problems(type, property, value);
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+        return value;
+    }
+
+    /**
+     * Checks that a duration is zero or more, as one written in YAML always is.
+     *
+     * @return the value, for chaining
+     * @throws ConfigException when it is negative
+     * @throws NullPointerException when {@code value} is null, naming the key
+     */
+    public static Duration checkDuration(String property, Duration value) {
+        requireNonNull(property, value);
+        ConfigProblem problem = CodeConfigValidation.negative(property, value);
+        if (problem != null) {
+            throw new ConfigException(List.of(problem));
+        }
+        return value;
+    }
+
+    /**
+     * Checks a non-null setting that has no constraint of its own.
+     *
+     * @return the value, for chaining
+     * @throws NullPointerException when {@code value} is null, naming the key
+     */
+    public static <V> V requireNonNull(String property, V value) {
+        return Objects.requireNonNull(value, () -> CodeConfigValidation.key(property) + " must not be null");
+    }
+
+    /**
+     * Checks every constraint of a whole record, nested records included, each problem at {@code basePath}
+     * plus the property's snake_case path ({@code ""} for a record's own {@code build()}).
+     *
+     * @return the record, for chaining
+     * @throws ConfigException listing every problem
+     */
+    public static <T> T requireValid(T config, String basePath) {
+        List<ConfigProblem> problems = CodeConfigValidation.problems(config, basePath);
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
+        return config;
+    }
+
+    /**
+     * Throws the problems a connector's own check found in a whole record checked at the empty base path
+     * (its rules beyond Bean Validation: minimum timeouts, a passthrough denylist, settings that depend on
+     * each other).
+     *
+     * @throws ConfigException listing every problem, if there is any
+     */
+    public static void requireNone(List<ConfigProblem> problems) {
+        List<ConfigProblem> relative = problems.stream().map(ConfigValidation::relative).toList();
+        if (!relative.isEmpty()) {
+            throw new ConfigException(relative);
+        }
+    }
+
+    /**
+     * Throws those of {@code problems} (found as by {@link #requireNone}) that are about {@code property}
+     * or a key inside it: what a builder's setter checks of a candidate record.
+     *
+     * @throws ConfigException listing those problems, if there is any
+     */
+    public static void requireNoneAt(String property, List<ConfigProblem> problems) {
+        String key = CodeConfigValidation.key(property);
+        requireNone(problems.stream().map(ConfigValidation::relative)
+                .filter(p -> p.path().equals(key) || p.path().startsWith(key + ".") || p.path().startsWith(key + "["))
+                .toList());
+    }
+
+    private static ConfigProblem relative(ConfigProblem problem) {
+        return problem.path().startsWith(".") ? new ConfigProblem(problem.path().substring(1), problem.message())
+                : problem;
+    }
+}

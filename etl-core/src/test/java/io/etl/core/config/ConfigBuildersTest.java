@@ -1,0 +1,155 @@
+package io.etl.core.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.etl.core.error.ConfigException;
+import io.etl.core.error.ErrorPolicy;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The builders of the configuration records: defaults, copies, and a range check at every setter. */
+class ConfigBuildersTest {
+
+    @Test
+    void customStartsFromTheDefaults() {
+        assertThat(SinkPoolConfig.custom().build()).isEqualTo(SinkPoolConfig.defaults());
+        assertThat(BatchConfig.custom().build()).isEqualTo(BatchConfig.defaults());
+        assertThat(RetryConfig.custom().build()).isEqualTo(RetryConfig.defaults());
+        assertThat(BreakerConfig.custom().build()).isEqualTo(BreakerConfig.defaults());
+        assertThat(CheckpointConfig.custom().build()).isEqualTo(CheckpointConfig.defaults());
+    }
+
+    @Test
+    void fromKeepsEverythingNotSetAgain() {
+        SinkPoolConfig base = SinkPoolConfig.custom().shards(8).inflight(2).onError(ErrorPolicy.FAIL).build();
+
+        SinkPoolConfig copy = SinkPoolConfig.from(base).queue(16).build();
+
+        assertThat(copy.shards()).isEqualTo(8);
+        assertThat(copy.inflight()).isEqualTo(2);
+        assertThat(copy.onError()).isEqualTo(ErrorPolicy.FAIL);
+        assertThat(copy.queue()).isEqualTo(16);
+        assertThat(base.queue()).isEqualTo(SinkPoolConfig.DEFAULT_QUEUE);
+    }
+
+    @Test
+    void everySetterIsBuilt() {
+        BatchConfig batch = BatchConfig.custom().maxRecords(10).maxBytes(DataSize.ofBytes(100))
+                .linger(Duration.ZERO).build();
+        RetryConfig retry = RetryConfig.custom().initialBackoff(Duration.ofMillis(1)).maxBackoff(Duration.ofMillis(2))
+                .multiplier(1.5).jitter(0).maxAttempts(3).build();
+        BreakerConfig breaker = BreakerConfig.custom().enabled(false).failureRateThreshold(75f).slidingWindow(4)
+                .minimumCalls(2).openWait(Duration.ofSeconds(1)).build();
+        CheckpointConfig checkpoint = CheckpointConfig.custom().interval(Duration.ofMillis(1))
+                .drainTimeout(Duration.ofSeconds(2)).stalledFailAfter(Duration.ofSeconds(3)).maxPendingRecords(4)
+                .build();
+
+        assertThat(batch).isEqualTo(new BatchConfig(10, DataSize.ofBytes(100), Duration.ZERO));
+        assertThat(retry).isEqualTo(new RetryConfig(Duration.ofMillis(1), Duration.ofMillis(2), 1.5, 0.0, 3));
+        assertThat(breaker).isEqualTo(new BreakerConfig(false, 75f, 4, 2, Duration.ofSeconds(1)));
+        assertThat(checkpoint).isEqualTo(new CheckpointConfig(Duration.ofMillis(1), Duration.ofSeconds(2),
+                Duration.ofSeconds(3), 4));
+        assertThat(SinkPoolConfig.custom().batch(batch).retry(retry).breaker(breaker).build())
+                .extracting(SinkPoolConfig::batch, SinkPoolConfig::retry, SinkPoolConfig::breaker)
+                .containsExactly(batch, retry, breaker);
+    }
+
+    @Test
+    void zeroShardsShouldFail() {
+        assertThatThrownBy(() -> SinkPoolConfig.custom().shards(0))
+                .isInstanceOf(ConfigException.class)
+                .hasMessage("invalid configuration: shards: must be between 1 and 256");
+    }
+
+    @Test
+    void tooManyInflightBatchesShouldFail() {
+        assertThatThrownBy(() -> SinkPoolConfig.custom().inflight(1025))
+                .hasMessage("invalid configuration: inflight: must be between 1 and 1024");
+    }
+
+    @Test
+    void zeroQueueShouldFail() {
+        assertThatThrownBy(() -> SinkPoolConfig.custom().queue(0))
+                .hasMessage("invalid configuration: queue: must be between 1 and 1024");
+    }
+
+    @Test
+    void zeroMaxRecordsShouldFail() {
+        assertThatThrownBy(() -> BatchConfig.custom().maxRecords(0))
+                .hasMessage("invalid configuration: max_records: must be greater than or equal to 1");
+    }
+
+    @Test
+    void negativeLingerShouldFail() {
+        assertThatThrownBy(() -> BatchConfig.custom().linger(Duration.ofMillis(-1)))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("invalid configuration: linger: ")
+                .hasMessageContaining("is negative");
+    }
+
+    @Test
+    void multiplierBelowOneShouldFail() {
+        assertThatThrownBy(() -> RetryConfig.custom().multiplier(0.5))
+                .hasMessage("invalid configuration: multiplier: must be greater than or equal to 1.0");
+    }
+
+    @Test
+    void jitterAboveOneShouldFail() {
+        assertThatThrownBy(() -> RetryConfig.custom().jitter(1.5))
+                .hasMessage("invalid configuration: jitter: must be less than or equal to 1.0");
+    }
+
+    @Test
+    void negativeMaxAttemptsShouldFail() {
+        assertThatThrownBy(() -> RetryConfig.custom().maxAttempts(-1))
+                .hasMessage("invalid configuration: max_attempts: must be greater than or equal to 0");
+    }
+
+    @Test
+    void failureRateAboveHundredShouldFail() {
+        assertThatThrownBy(() -> BreakerConfig.custom().failureRateThreshold(101f))
+                .hasMessage("invalid configuration: failure_rate_threshold: must be less than or equal to 100.0");
+    }
+
+    @Test
+    void zeroSlidingWindowShouldFail() {
+        assertThatThrownBy(() -> BreakerConfig.custom().slidingWindow(0))
+                .hasMessage("invalid configuration: sliding_window: must be greater than or equal to 1");
+    }
+
+    @Test
+    void zeroMaxPendingRecordsShouldFail() {
+        assertThatThrownBy(() -> CheckpointConfig.custom().maxPendingRecords(0))
+                .hasMessage("invalid configuration: max_pending_records: must be greater than or equal to 1");
+    }
+
+    @Test
+    void nullSettingShouldFailNamingTheKey() {
+        assertThatThrownBy(() -> SinkPoolConfig.custom().onError(null))
+                .isInstanceOf(NullPointerException.class)
+                .hasMessage("on_error must not be null");
+        assertThatThrownBy(() -> CheckpointConfig.custom().drainTimeout(null))
+                .hasMessage("drain_timeout must not be null");
+    }
+
+    @Test
+    void nestedRecordBuiltWithoutItsBuilderIsCheckedWithItsKeyPath() {
+        BatchConfig invalid = new BatchConfig(0, null, null);
+
+        assertThatThrownBy(() -> SinkPoolConfig.custom().batch(invalid))
+                .hasMessage("invalid configuration: batch.max_records: must be greater than or equal to 1");
+    }
+
+    @Test
+    void buildChecksTheWhole() {
+        SinkPoolConfig invalid = new SinkPoolConfig(0, 0, null, new BatchConfig(0, null, null), null, null, null);
+
+        assertThatThrownBy(() -> SinkPoolConfig.from(invalid).build())
+                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems())
+                        .extracting(Object::toString)
+                        .containsExactly("batch.max_records: must be greater than or equal to 1",
+                                "inflight: must be between 1 and 1024",
+                                "shards: must be between 1 and 256"));
+    }
+}
