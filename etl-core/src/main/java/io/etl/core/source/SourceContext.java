@@ -1,5 +1,6 @@
 package io.etl.core.source;
 
+import io.etl.core.checkpoint.RunContext;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 
@@ -11,8 +12,15 @@ import io.micrometer.core.instrument.Tags;
  * @param meterRegistry where the source registers its own meters
  * @param tags          tags every meter of this source carries: {@code pipeline}, {@code source} and the
  *                      configured {@code metrics.common_tags}
+ * @param run           what the source and sinks of this run share, and its delivery guarantee
  */
-public record SourceContext(String pipeline, PartitionListener listener, MeterRegistry meterRegistry, Tags tags) {
+public record SourceContext(String pipeline, PartitionListener listener, MeterRegistry meterRegistry, Tags tags,
+                            RunContext run) {
+
+    /** An at-least-once context of its own. */
+    public SourceContext(String pipeline, PartitionListener listener, MeterRegistry meterRegistry, Tags tags) {
+        this(pipeline, listener, meterRegistry, tags, RunContext.atLeastOnce(java.util.UUID.randomUUID().toString()));
+    }
 
     /** A context whose tags are {@code pipeline} only. */
     public SourceContext(String pipeline, PartitionListener listener, MeterRegistry meterRegistry) {
