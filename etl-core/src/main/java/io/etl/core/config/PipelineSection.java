@@ -32,8 +32,11 @@ public record PipelineSection(String name, ErrorPolicy onError, @Min(1) Integer 
     /** The default stop budget: the default drain timeout (30s) plus time to commit and close the clients. */
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(45);
     public static final DeliveryGuarantee DEFAULT_DELIVERY = DeliveryGuarantee.AT_LEAST_ONCE;
-    /** Kafka's own default for {@code transaction.timeout.ms}. */
-    public static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofSeconds(60);
+    /**
+     * Kafka Streams' exactly-once default: short, so that the transaction of an instance that died and does not
+     * come back (scaled in, or a new id) stops holding up read-committed consumers soon.
+     */
+    public static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofSeconds(10);
 
     public PipelineSection {
         onError = onError == null ? DEFAULT_ON_ERROR : onError;

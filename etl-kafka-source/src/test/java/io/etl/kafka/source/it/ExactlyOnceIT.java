@@ -115,6 +115,78 @@ class ExactlyOnceIT {
         t.audit(kafka, orders).assertExactlyOnce();
     }
 
+    @Test
+    @Timeout(180)
+    void shouldFenceAZombieThatWakesUpAfterItsReplacementTookOver(KafkaTestCluster kafka, @TempDir Path dir)
+            throws Exception {
+        int orders = 30_000;
+        Topics t = topics(kafka, "eos-zombie");
+        Path yaml = t.yaml(kafka).groupInstanceId("eos-zombie-instance").write(dir);
+        try (LoadProducer load = LoadProducer.start(kafka, t.input, PARTITIONS, orders, 3_000);
+             org.apache.kafka.clients.admin.Admin admin = kafka.newAdmin()) {
+            ChildPipeline zombie = start("split-rejects", yaml, t.uid + "-zombie");
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> committedTotal(kafka, t.group) >= orders / 10);
+            zombie.sigstop();
+            // past the session timeout the frozen member is out of the group
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).until(() -> admin
+                    .describeConsumerGroups(List.of(t.group)).all().get().get(t.group).members().isEmpty());
+            long frozenAt = committedTotal(kafka, t.group);
+            ChildPipeline replacement = start("split-rejects", yaml, t.uid + "-replacement");
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> committedTotal(kafka, t.group) > frozenAt + orders / 10);
+            zombie.sigcont();
+            int zombieExit = zombie.waitFor(Duration.ofSeconds(40));
+            assertThat(zombieExit).as("the zombie fails once it wakes up:%n%s", zombie.tail()).isNotIn(0, -1);
+            assertThat(zombie.tail().toLowerCase(java.util.Locale.ROOT)).contains("fenced");
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> load.done() && Delivery.caughtUp(kafka, t.group, t.input));
+            assertThat(replacement.isAlive()).as("replacement:%n%s", replacement.tail()).isTrue();
+            replacement.sigterm();
+            assertThat(replacement.waitFor(Duration.ofSeconds(25))).as("replacement exit:%n%s", replacement.tail())
+                    .isZero();
+        }
+        t.audit(kafka, orders).assertExactlyOnce();
+    }
+
+    @Test
+    @Timeout(240)
+    void shouldStayExactlyOnceScalingOneToThreeToOneWithASigkill(KafkaTestCluster kafka, @TempDir Path dir) {
+        int orders = 40_000;
+        Topics t = topics(kafka, "eos-scale");
+        Path[] yaml = new Path[3];
+        for (int i = 0; i < 3; i++) {
+            yaml[i] = t.yaml(kafka).groupInstanceId("eos-scale-" + i).write(dir.resolve("i" + i));
+        }
+        try (LoadProducer load = LoadProducer.start(kafka, t.input, PARTITIONS, orders, 3_000)) {
+            ChildPipeline first = start("split-rejects", yaml[0], t.uid + "-0");
+            awaitCommitted(kafka, t.group, orders * 15 / 100);
+            ChildPipeline second = start("split-rejects", yaml[1], t.uid + "-1");
+            ChildPipeline third = start("split-rejects", yaml[2], t.uid + "-2");
+            awaitCommitted(kafka, t.group, orders * 40 / 100);
+            second.kill9();
+            System.out.printf("SIGKILL of the second instance at committed total %d%n", committedTotal(kafka, t.group));
+            awaitCommitted(kafka, t.group, orders * 60 / 100);
+            third.sigterm();
+            assertThat(third.waitFor(Duration.ofSeconds(25))).as("third exit:%n%s", third.tail()).isZero();
+            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> load.done() && Delivery.caughtUp(kafka, t.group, t.input));
+            assertThat(first.isAlive()).as("first:%n%s", first.tail()).isTrue();
+            first.sigterm();
+            assertThat(first.waitFor(Duration.ofSeconds(25))).as("first exit:%n%s", first.tail()).isZero();
+        }
+        // the killed instance never comes back: its open transaction holds read_committed readers until the
+        // brokers abort it after transaction_timeout
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> t.audit(kafka, orders).missing.isEmpty());
+        t.audit(kafka, orders).assertExactlyOnce();
+    }
+
+    private static void awaitCommitted(KafkaTestCluster kafka, String group, long total) {
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100))
+                .until(() -> committedTotal(kafka, group) >= total);
+    }
+
     // ---- helpers ---------------------------------------------------------------------------------------------
 
     private ChildPipeline start(String kind, Path yaml, String logName) {
