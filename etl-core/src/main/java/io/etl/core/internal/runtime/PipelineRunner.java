@@ -584,10 +584,12 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             if (doomed != null || !allFinished()) {
                 LOG.error("pipeline '{}': aborting the last transaction ({}); its records replay after a restart", name,
                         doomed != null ? doomed.getMessage() : "the drain did not complete");
-                transactions.abort();
                 if (doomed instanceof FatalException) {
+                    // fenced or broken: the brokers abort it (a newer instance already did, or the timeout will)
                     failure.compareAndSet(null, doomed);
+                    return;
                 }
+                transactions.abort();
                 return;
             }
             commitTransaction(deadline);
