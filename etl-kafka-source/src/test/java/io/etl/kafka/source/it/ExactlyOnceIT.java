@@ -151,22 +151,27 @@ class ExactlyOnceIT {
 
     @Test
     @Timeout(240)
-    void shouldStayExactlyOnceScalingOneToThreeToOneWithASigkill(KafkaTestCluster kafka, @TempDir Path dir) {
-        int orders = 40_000;
+    void shouldStayExactlyOnceScalingOneToThreeToOneWithASigkill(KafkaTestCluster kafka, @TempDir Path dir)
+            throws Exception {
+        int orders = 45_000;
         Topics t = topics(kafka, "eos-scale");
         Path[] yaml = new Path[3];
         for (int i = 0; i < 3; i++) {
             yaml[i] = t.yaml(kafka).groupInstanceId("eos-scale-" + i).write(dir.resolve("i" + i));
         }
-        try (LoadProducer load = LoadProducer.start(kafka, t.input, PARTITIONS, orders, 3_000)) {
+        try (LoadProducer load = LoadProducer.start(kafka, t.input, PARTITIONS, orders, 3_000);
+             org.apache.kafka.clients.admin.Admin admin = kafka.newAdmin()) {
             ChildPipeline first = start("split-rejects", yaml[0], t.uid + "-0");
-            awaitCommitted(kafka, t.group, orders * 15 / 100);
+            awaitCommitted(kafka, t.group, orders / 10);
             ChildPipeline second = start("split-rejects", yaml[1], t.uid + "-1");
             ChildPipeline third = start("split-rejects", yaml[2], t.uid + "-2");
-            awaitCommitted(kafka, t.group, orders * 40 / 100);
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> membersWithPartitions(admin, t.group) == 3);
+            awaitCommitted(kafka, t.group, committedTotal(kafka, t.group) + orders / 10);
             second.kill9();
-            System.out.printf("SIGKILL of the second instance at committed total %d%n", committedTotal(kafka, t.group));
-            awaitCommitted(kafka, t.group, orders * 60 / 100);
+            System.out.printf("SIGKILL of the second instance at committed total %d, produced %d%n",
+                    committedTotal(kafka, t.group), load.sent());
+            awaitCommitted(kafka, t.group, committedTotal(kafka, t.group) + orders / 10);
             third.sigterm();
             assertThat(third.waitFor(Duration.ofSeconds(25))).as("third exit:%n%s", third.tail()).isZero();
             await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
@@ -180,6 +185,12 @@ class ExactlyOnceIT {
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
                 .until(() -> t.audit(kafka, orders).missing.isEmpty());
         t.audit(kafka, orders).assertExactlyOnce();
+    }
+
+    private static int membersWithPartitions(org.apache.kafka.clients.admin.Admin admin, String group)
+            throws Exception {
+        return (int) admin.describeConsumerGroups(List.of(group)).all().get().get(group).members().stream()
+                .filter(m -> !m.assignment().topicPartitions().isEmpty()).count();
     }
 
     private static void awaitCommitted(KafkaTestCluster kafka, String group, long total) {
