@@ -89,6 +89,13 @@ final class PipelineBinder {
         }
         PipelineConfig config = new PipelineConfig(pipeline, sources, sinks, checkpoint, metrics,
                 java.util.Optional.ofNullable(deadLetter));
+        if (config.pipeline().delivery() == io.etl.core.config.DeliveryGuarantee.EXACTLY_ONCE
+                && !root.path("checkpoint").has("interval")) {
+            // one transaction per checkpoint: the at-least-once default would commit a transaction every few ms
+            CheckpointConfig c = config.checkpoint();
+            config = config.withCheckpoint(new CheckpointConfig(CheckpointConfig.DEFAULT_EXACTLY_ONCE_INTERVAL,
+                    c.drainTimeout(), c.stalledFailAfter()).withMaxPendingRecords(c.maxPendingRecords()));
+        }
         checkStopBudget(config);
         checkTransactions(config);
         return config;

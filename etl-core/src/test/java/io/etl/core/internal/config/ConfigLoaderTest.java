@@ -140,6 +140,16 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void exactlyOnceCommitsATransactionEveryHundredMillisecondsUnlessTheIntervalIsSet() {
+        assertThat(parse("pipeline: {delivery: exactly_once}\n").checkpoint().interval())
+                .isEqualTo(io.etl.core.config.CheckpointConfig.DEFAULT_EXACTLY_ONCE_INTERVAL);
+        assertThat(parse("pipeline: {delivery: exactly_once}\ncheckpoint: {interval: 2s, drain_timeout: 5s}\n")
+                .checkpoint().interval()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(parse("pipeline: {name: p}\n").checkpoint().interval())
+                .isEqualTo(io.etl.core.config.CheckpointConfig.DEFAULT_INTERVAL);
+    }
+
+    @Test
     void unknownDeliveryIsRejectedWithItsKeyPath() {
         assertThat(problems("pipeline: {delivery: at_most_once}\n"))
                 .singleElement().asString().startsWith("pipeline.delivery: ");
