@@ -162,7 +162,8 @@ class ConfigLoaderTest {
                 .startsWith("pipeline.transaction_timeout: ")
                 .contains("1s", "checkpoint.interval", "800ms");
         // at least once, the transaction timeout is not used and not checked
-        assertThat(problems("pipeline: {transaction_timeout: 1s}\ncheckpoint: {interval: 800ms}\n")).isEmpty();
+        assertThat(parse("pipeline: {transaction_timeout: 1s}\ncheckpoint: {interval: 800ms}\n").pipeline()
+                .transactionTimeout()).isEqualTo(Duration.ofSeconds(1));
     }
 
     @Test
