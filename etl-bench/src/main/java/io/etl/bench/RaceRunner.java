@@ -121,7 +121,7 @@ public final class RaceRunner {
                 Map<String, Long> perTopic = new LinkedHashMap<>();
                 List<String> outputs = topics.outputs();
                 Map<TopicPartition, Long> counted = implementation.transactional()
-                        ? readCommittedCounts(outputSpecs.keySet()) : outputEnds;
+                        ? readCommittedCounts(admin, outputSpecs) : outputEnds;
                 for (int b = 0; b < outputs.size(); b++) {
                     String topic = outputs.get(b);
                     perTopic.put(BenchOrders.BRANCHES[b], counted.entrySet().stream()
@@ -141,8 +141,14 @@ public final class RaceRunner {
         }
     }
 
-    /** Records per partition that a read-committed consumer sees (transaction markers and aborted data left out). */
-    private Map<TopicPartition, Long> readCommittedCounts(java.util.Collection<TopicPartition> partitions) {
+    /**
+     * Records per partition that a read-committed consumer sees (transaction markers and aborted data left out),
+     * once no transaction is open on them: the brokers write commit markers after the commit returns, so the
+     * last transaction's outputs may become readable a moment after its offsets.
+     */
+    private Map<TopicPartition, Long> readCommittedCounts(Admin admin, Map<TopicPartition, OffsetSpec> specs)
+            throws InterruptedException {
+        java.util.Collection<TopicPartition> partitions = specs.keySet();
         Map<String, Object> props = new HashMap<>(clientProperties);
         props.put(org.apache.kafka.clients.consumer.ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(org.apache.kafka.clients.consumer.ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
@@ -154,8 +160,15 @@ public final class RaceRunner {
             List<TopicPartition> all = List.copyOf(partitions);
             consumer.assign(all);
             consumer.seekToBeginning(all);
-            Map<TopicPartition, Long> ends = consumer.endOffsets(all);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(all);
+            while (!ends.equals(ends(admin, specs))) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("a transaction is still open on the outputs after 60 s");
+                }
+                Thread.sleep(WATCH_INTERVAL_MS);   // the pacing of a watcher, not a wait for a condition
+                ends = consumer.endOffsets(all);
+            }
             while (all.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("cannot read the outputs to their end within 60 s");
