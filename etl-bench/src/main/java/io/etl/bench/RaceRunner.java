@@ -169,7 +169,8 @@ public final class RaceRunner {
                 Thread.sleep(WATCH_INTERVAL_MS);   // the pacing of a watcher, not a wait for a condition
                 ends = consumer.endOffsets(all);
             }
-            while (all.stream().anyMatch(tp -> consumer.position(tp) < ends.get(tp))) {
+            Map<TopicPartition, Long> stable = ends;
+            while (all.stream().anyMatch(tp -> consumer.position(tp) < stable.get(tp))) {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("cannot read the outputs to their end within 60 s");
                 }
