@@ -1,6 +1,7 @@
 package io.etl.core.config;
 
 import io.etl.core.error.ErrorPolicy;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import java.time.Duration;
 import java.util.Optional;
@@ -16,15 +17,16 @@ import java.util.Optional;
  * @param operatorBackoff  wait before the first such retry; doubled for each further one
  * @param shutdownTimeout  the whole stop (drain, final commit, closing the clients) must fit in it; must be
  *                         greater than {@code checkpoint.drain_timeout}, which is the drain's share of it
+ * @param tracing          what happens to the W3C trace context of the records read
  * @param delivery         at-least-once (default) or exactly-once delivery
  * @param transactionalId  in exactly-once mode, the id that names this instance's transactions; unique per
  *                         live instance and stable across its restarts. When unset the connector derives one
  * @param transactionTimeout in exactly-once mode, how long the brokers let a transaction stay open before they
- *                         abort it; must be greater than {@code checkpoint.interval}
+ *                         abort it; must be at least twice {@code checkpoint.interval}
  */
 public record PipelineSection(String name, ErrorPolicy onError, @Min(1) Integer operatorAttempts,
-                              Duration operatorBackoff, Duration shutdownTimeout, DeliveryGuarantee delivery,
-                              String transactionalId, Duration transactionTimeout) {
+                              Duration operatorBackoff, Duration shutdownTimeout, @Valid TracingConfig tracing,
+                              DeliveryGuarantee delivery, String transactionalId, Duration transactionTimeout) {
 
     public static final ErrorPolicy DEFAULT_ON_ERROR = ErrorPolicy.FAIL;
     public static final int DEFAULT_OPERATOR_ATTEMPTS = 3;
@@ -43,20 +45,21 @@ public record PipelineSection(String name, ErrorPolicy onError, @Min(1) Integer 
         operatorAttempts = operatorAttempts == null ? DEFAULT_OPERATOR_ATTEMPTS : operatorAttempts;
         operatorBackoff = operatorBackoff == null ? DEFAULT_OPERATOR_BACKOFF : operatorBackoff;
         shutdownTimeout = shutdownTimeout == null ? DEFAULT_SHUTDOWN_TIMEOUT : shutdownTimeout;
+        tracing = tracing == null ? TracingConfig.defaults() : tracing;
         delivery = delivery == null ? DEFAULT_DELIVERY : delivery;
         transactionTimeout = transactionTimeout == null ? DEFAULT_TRANSACTION_TIMEOUT : transactionTimeout;
     }
 
     /** A section with at-least-once delivery. */
     public PipelineSection(String name, ErrorPolicy onError, Integer operatorAttempts, Duration operatorBackoff,
-                           Duration shutdownTimeout) {
-        this(name, onError, operatorAttempts, operatorBackoff, shutdownTimeout, null, null, null);
+                           Duration shutdownTimeout, TracingConfig tracing) {
+        this(name, onError, operatorAttempts, operatorBackoff, shutdownTimeout, tracing, null, null, null);
     }
 
     /** A copy with {@code delivery} set. */
     public PipelineSection withDelivery(DeliveryGuarantee guarantee) {
-        return new PipelineSection(name, onError, operatorAttempts, operatorBackoff, shutdownTimeout, guarantee,
-                transactionalId, transactionTimeout);
+        return new PipelineSection(name, onError, operatorAttempts, operatorBackoff, shutdownTimeout, tracing,
+                guarantee, transactionalId, transactionTimeout);
     }
 
     /** {@link #transactionalId()}, when set. */
@@ -64,17 +67,17 @@ public record PipelineSection(String name, ErrorPolicy onError, @Min(1) Integer 
         return Optional.ofNullable(transactionalId);
     }
 
-    /** A section with the default operator retries and stop budget. */
+    /** A section with the default operator retries, stop budget and tracing. */
     public PipelineSection(String name, ErrorPolicy onError) {
-        this(name, onError, null, null, null);
+        this(name, onError, null, null, null, null);
     }
 
-    /** A section with the default operator retries. */
+    /** A section with the default operator retries and tracing. */
     public PipelineSection(String name, ErrorPolicy onError, Duration shutdownTimeout) {
-        this(name, onError, null, null, shutdownTimeout);
+        this(name, onError, null, null, shutdownTimeout, null);
     }
 
     public static PipelineSection defaults() {
-        return new PipelineSection(null, null, null, null, null, null, null, null);
+        return new PipelineSection(null, null, null, null, null, null, null, null, null);
     }
 }
