@@ -93,7 +93,13 @@ public final class RaceRunner {
                     if (seen > 0 && firstOutput < 0) {
                         firstOutput = System.nanoTime();
                     }
-                    if (seen > expected) {
+                    if (implementation.transactional()) {
+                        // end offsets count transaction markers: done once the offsets are committed, which in a
+                        // transaction happens together with the outputs
+                        if (committed(admin, topics.group(), inputEnds)) {
+                            break;
+                        }
+                    } else if (seen > expected) {
                         throw new IllegalStateException(implementation.name() + " wrote " + seen
                                 + " output records, expected " + expected + " (duplicates in a clean run)");
                     }
@@ -114,10 +120,17 @@ public final class RaceRunner {
                 long peak = heap.stop();
                 Map<String, Long> perTopic = new LinkedHashMap<>();
                 List<String> outputs = topics.outputs();
+                Map<TopicPartition, Long> counted = implementation.transactional()
+                        ? readCommittedCounts(admin, outputSpecs) : outputEnds;
                 for (int b = 0; b < outputs.size(); b++) {
                     String topic = outputs.get(b);
-                    perTopic.put(BenchOrders.BRANCHES[b], outputEnds.entrySet().stream()
+                    perTopic.put(BenchOrders.BRANCHES[b], counted.entrySet().stream()
                             .filter(e -> e.getKey().topic().equals(topic)).mapToLong(Map.Entry::getValue).sum());
+                }
+                long total = perTopic.values().stream().mapToLong(Long::longValue).sum();
+                if (implementation.transactional() && total != expected) {
+                    throw new IllegalStateException(implementation.name() + " committed " + total
+                            + " output records, expected " + expected);
                 }
                 return new RunResult(implementation.name(), records, expected,
                         TimeUnit.NANOSECONDS.toMillis(end - start),
@@ -126,6 +139,47 @@ public final class RaceRunner {
                 heap.stop();
             }
         }
+    }
+
+    /**
+     * Records per partition that a read-committed consumer sees (transaction markers and aborted data left out),
+     * once no transaction is open on them: the brokers write commit markers after the commit returns, so the
+     * last transaction's outputs may become readable a moment after its offsets.
+     */
+    private Map<TopicPartition, Long> readCommittedCounts(Admin admin, Map<TopicPartition, OffsetSpec> specs)
+            throws InterruptedException {
+        java.util.Collection<TopicPartition> partitions = specs.keySet();
+        Map<String, Object> props = new HashMap<>(clientProperties);
+        props.put(org.apache.kafka.clients.consumer.ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(org.apache.kafka.clients.consumer.ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(org.apache.kafka.clients.consumer.ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        Map<TopicPartition, Long> counts = new HashMap<>();
+        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(props,
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
+                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+            List<TopicPartition> all = List.copyOf(partitions);
+            consumer.assign(all);
+            consumer.seekToBeginning(all);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            Map<TopicPartition, Long> ends = consumer.endOffsets(all);
+            while (!ends.equals(ends(admin, specs))) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("a transaction is still open on the outputs after 60 s");
+                }
+                Thread.sleep(WATCH_INTERVAL_MS);   // the pacing of a watcher, not a wait for a condition
+                ends = consumer.endOffsets(all);
+            }
+            Map<TopicPartition, Long> stable = ends;
+            while (all.stream().anyMatch(tp -> consumer.position(tp) < stable.get(tp))) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("cannot read the outputs to their end within 60 s");
+                }
+                for (var r : consumer.poll(java.time.Duration.ofMillis(200))) {
+                    counts.merge(new TopicPartition(r.topic(), r.partition()), 1L, Long::sum);
+                }
+            }
+        }
+        return counts;
     }
 
     private static long processCpuNanos() {

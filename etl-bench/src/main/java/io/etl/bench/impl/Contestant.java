@@ -16,7 +16,11 @@ public enum Contestant {
     /** Kafka Streams, at-least-once. */
     STREAMS("kafka-streams", StreamsSplit::new),
     /** One consumer, one producer, a hand-written loop. */
-    CLIENTS("kafka-clients", ClientsSplit::new);
+    CLIENTS("kafka-clients", ClientsSplit::new),
+    /** The etl example pipeline with {@code pipeline.delivery: exactly_once}. */
+    ETL_EOS("etl-exactly-once", () -> new EtlSplit(true)),
+    /** Kafka Streams, {@code exactly_once_v2}. */
+    STREAMS_EOS("kafka-streams-exactly-once-v2", () -> new StreamsSplit(true));
 
     private final String label;
     private final Supplier<SplitImplementation> factory;
@@ -36,12 +40,16 @@ public enum Contestant {
         return factory.get();
     }
 
-    /** By enum name or label, ignoring case ({@code etl}, {@code streams}, {@code kafka-streams}, {@code clients}). */
+    /**
+     * By enum name or label, ignoring case ({@code etl}, {@code streams}, {@code kafka-streams}, {@code clients},
+     * {@code etl_eos}, {@code streams_eos}).
+     */
     public static Contestant parse(String text) {
         return Arrays.stream(values())
-                .filter(c -> c.name().equalsIgnoreCase(text) || c.label.equalsIgnoreCase(text))
+                .filter(c -> c.name().equalsIgnoreCase(text) || c.label.equalsIgnoreCase(text)
+                        || c.name().equalsIgnoreCase(text.replace('-', '_')))
                 .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("unknown implementation '" + text
-                        + "'; expected one of etl, streams, clients"));
+                        + "'; expected one of etl, streams, clients, etl_eos, streams_eos"));
     }
 }

@@ -21,9 +21,45 @@ import java.util.concurrent.CompletableFuture;
  */
 final class EtlSplit implements SplitImplementation {
 
+    /** Exactly-once commits at Kafka Streams' exactly-once commit interval. */
+    static final String EXACTLY_ONCE_INTERVAL = "100ms";
+
+    private final boolean exactlyOnce;
+
+    EtlSplit() {
+        this(false);
+    }
+
+    /** @param exactlyOnce run the example with {@code pipeline.delivery: exactly_once} */
+    EtlSplit(boolean exactlyOnce) {
+        this.exactlyOnce = exactlyOnce;
+    }
+
     @Override
     public String name() {
-        return Contestant.ETL.label();
+        return exactlyOnce ? Contestant.ETL_EOS.label() : Contestant.ETL.label();
+    }
+
+    @Override
+    public boolean transactional() {
+        return exactlyOnce;
+    }
+
+    /**
+     * The example's YAML; in exactly-once mode with {@code delivery: exactly_once} and a checkpoint interval of
+     * {@value #EXACTLY_ONCE_INTERVAL} (a transaction per checkpoint), everything else as shipped.
+     */
+    String yaml() {
+        String yaml = KafkaToKafkaSplit.defaultYaml();
+        if (!exactlyOnce) {
+            return yaml;
+        }
+        String out = yaml.replaceFirst("(?m)^pipeline:\\s*$", "pipeline:\n  delivery: exactly_once")
+                .replaceFirst("(?m)^  interval: \\S+", "  interval: " + EXACTLY_ONCE_INTERVAL);
+        if (!out.contains("delivery: exactly_once") || !out.contains("interval: " + EXACTLY_ONCE_INTERVAL)) {
+            throw new IllegalStateException("the example YAML no longer has the shape the exactly-once race edits");
+        }
+        return out;
     }
 
     @Override
@@ -36,7 +72,7 @@ final class EtlSplit implements SplitImplementation {
         vars.put("ORDERS_US_TOPIC", topics.us());
         vars.put("ORDERS_APAC_TOPIC", topics.apac());
         vars.put("ORDERS_UNROUTED_TOPIC", topics.unrouted());
-        PipelineConfig config = PipelineConfig.parse(KafkaToKafkaSplit.defaultYaml(), vars::get);
+        PipelineConfig config = PipelineConfig.parse(yaml(), vars::get);
         RunningPipeline running = KafkaToKafkaSplit.pipeline(config).start(config, new SimpleMeterRegistry());
         return new Running() {
             @Override

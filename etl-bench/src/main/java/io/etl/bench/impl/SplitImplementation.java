@@ -21,6 +21,14 @@ public interface SplitImplementation {
     String name();
 
     /**
+     * Whether the contestant writes in Kafka transactions: its outputs' end offsets then count transaction
+     * markers too, so the harness waits for the commits and counts the outputs with a read-committed consumer.
+     */
+    default boolean transactional() {
+        return false;
+    }
+
+    /**
      * Starts consuming and returns at once.
      *
      * @param bootstrapServers the broker

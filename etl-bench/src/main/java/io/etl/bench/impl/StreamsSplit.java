@@ -39,9 +39,25 @@ final class StreamsSplit implements SplitImplementation {
 
     static final int DEFAULT_THREADS = 2;
 
+    private final boolean exactlyOnce;
+
+    StreamsSplit() {
+        this(false);
+    }
+
+    /** @param exactlyOnce run with {@code processing.guarantee=exactly_once_v2} instead of at-least-once */
+    StreamsSplit(boolean exactlyOnce) {
+        this.exactlyOnce = exactlyOnce;
+    }
+
     @Override
     public String name() {
-        return Contestant.STREAMS.label();
+        return exactlyOnce ? Contestant.STREAMS_EOS.label() : Contestant.STREAMS.label();
+    }
+
+    @Override
+    public boolean transactional() {
+        return exactlyOnce;
     }
 
     /** The topology, separate so a test could describe it. */
@@ -79,9 +95,11 @@ final class StreamsSplit implements SplitImplementation {
         props.putAll(clientProperties);
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, topics.group());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG, StreamsConfig.AT_LEAST_ONCE);
+        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG,
+                exactlyOnce ? StreamsConfig.EXACTLY_ONCE_V2 : StreamsConfig.AT_LEAST_ONCE);
         props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, Integer.getInteger("etl.bench.streams.threads", DEFAULT_THREADS));
-        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, 500);
+        // exactly_once_v2: Kafka Streams' own default commit interval for it, 100 ms
+        props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, exactlyOnce ? 100 : 500);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 2000);
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");

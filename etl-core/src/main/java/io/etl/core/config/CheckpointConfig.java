@@ -23,6 +23,11 @@ public record CheckpointConfig(Duration interval, Duration drainTimeout, Duratio
                                @Min(1) Integer maxPendingRecords) {
 
     public static final Duration DEFAULT_INTERVAL = Duration.ofMillis(10);
+    /**
+     * The default with {@code pipeline.delivery: exactly_once}, where each checkpoint is a transaction: Kafka
+     * Streams' exactly-once commit interval.
+     */
+    public static final Duration DEFAULT_EXACTLY_ONCE_INTERVAL = Duration.ofMillis(100);
     public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
     public static final Duration DEFAULT_STALLED_FAIL_AFTER = Duration.ofSeconds(10);
     public static final int DEFAULT_MAX_PENDING_RECORDS = 500_000;

@@ -35,6 +35,12 @@ public final class EtlMetrics {
     public static final String CHECKPOINT_COMMITTED_OFFSET = "etl.checkpoint.committed.offset";
     /** {@code etl_checkpoint_pending_records}: records whose outputs are not all durable. */
     public static final String CHECKPOINT_PENDING_RECORDS = "etl.checkpoint.pending.records";
+    /** {@code etl_transactions_total{outcome}}: exactly-once transactions committed or aborted. */
+    public static final String TRANSACTIONS = "etl.transactions";
+    /** {@code etl_transaction_commit_seconds}: from the start of a checkpoint to its transaction's commit. */
+    public static final String TRANSACTION_COMMIT = "etl.transaction.commit";
+    /** {@code etl_transaction_records}: messages written per committed transaction. */
+    public static final String TRANSACTION_RECORDS = "etl.transaction.records";
     /**
      * {@code etl_checkpoint_replay_window_records}: records acknowledged by the sinks (or dropped) but not yet
      * committed, over the assigned partitions: what a crash now would process again on top of what is in flight.

@@ -1,5 +1,6 @@
 package io.etl.core.sink;
 
+import io.etl.core.checkpoint.RunContext;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 
@@ -13,6 +14,13 @@ import io.micrometer.core.instrument.Tags;
  *                      configured {@code metrics.common_tags}
  * @param runId         unique per run of a pipeline; sinks of one run may share client resources (a connector
  *                      keys what it shares by it, so separate runs in one JVM never share)
+ * @param run           what the source and sinks of this run share, and its delivery guarantee
  */
-public record SinkContext(String pipeline, String sink, MeterRegistry meterRegistry, Tags tags, String runId) {
+public record SinkContext(String pipeline, String sink, MeterRegistry meterRegistry, Tags tags, String runId,
+                          RunContext run) {
+
+    /** An at-least-once context of its own. */
+    public SinkContext(String pipeline, String sink, MeterRegistry meterRegistry, Tags tags, String runId) {
+        this(pipeline, sink, meterRegistry, tags, runId, RunContext.atLeastOnce(runId));
+    }
 }

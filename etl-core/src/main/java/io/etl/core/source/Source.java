@@ -42,6 +42,17 @@ public interface Source<T> {
      */
     void commit(Map<SourcePartition, Long> offsets, boolean sync, CommitCallback done);
 
+    /**
+     * Moves the read position of assigned partitions to {@code offsets} (the next offset to read), dropping
+     * anything already fetched beyond it; partitions no longer assigned are ignored. Exactly-once mode calls
+     * it after an aborted transaction, to read again from the last committed positions.
+     *
+     * @throws UnsupportedOperationException when the source cannot seek (the default)
+     */
+    default void seek(Map<SourcePartition, Long> offsets) {
+        throw new UnsupportedOperationException("source '" + name() + "' cannot seek");
+    }
+
     /** Stops returning records from every assigned partition (and from ones assigned later) until resumed. */
     void pause();
 

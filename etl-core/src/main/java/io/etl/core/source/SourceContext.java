@@ -1,5 +1,6 @@
 package io.etl.core.source;
 
+import io.etl.core.checkpoint.RunContext;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 
@@ -14,9 +15,16 @@ import io.micrometer.core.instrument.Tags;
  * @param runId         unique per run of a pipeline, the same as the sinks' {@code SinkContext.runId()}: a
  *                      connector may share client resources (a connection check) between the source and the
  *                      sinks of one run
+ * @param run           what the source and sinks of this run share, and its delivery guarantee
  */
 public record SourceContext(String pipeline, PartitionListener listener, MeterRegistry meterRegistry, Tags tags,
-                            String runId) {
+                            String runId, RunContext run) {
+
+    /** An at-least-once context of run {@code runId}. */
+    public SourceContext(String pipeline, PartitionListener listener, MeterRegistry meterRegistry, Tags tags,
+                         String runId) {
+        this(pipeline, listener, meterRegistry, tags, runId, RunContext.atLeastOnce(runId));
+    }
 
     /** A context of a run of its own (its {@code runId} is shared with nothing). */
     public SourceContext(String pipeline, PartitionListener listener, MeterRegistry meterRegistry, Tags tags) {

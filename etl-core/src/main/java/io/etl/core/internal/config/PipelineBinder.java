@@ -33,6 +33,9 @@ final class PipelineBinder {
     static final String SOURCE_ON_ERROR = "on_error";
     static final String SHUTDOWN_TIMEOUT = "pipeline.shutdown_timeout";
     static final String DRAIN_TIMEOUT = "checkpoint.drain_timeout";
+    static final String TRANSACTION_TIMEOUT = "pipeline.transaction_timeout";
+    static final String TRANSACTIONAL_ID = "pipeline.transactional_id";
+    static final String CHECKPOINT_INTERVAL = "checkpoint.interval";
 
     private static final Logger LOG = LoggerFactory.getLogger(PipelineBinder.class);
 
@@ -86,8 +89,38 @@ final class PipelineBinder {
         }
         PipelineConfig config = new PipelineConfig(pipeline, sources, sinks, checkpoint, metrics,
                 java.util.Optional.ofNullable(deadLetter));
+        if (config.pipeline().delivery() == io.etl.core.config.DeliveryGuarantee.EXACTLY_ONCE
+                && !root.path("checkpoint").has("interval")) {
+            // one transaction per checkpoint: the at-least-once default would commit a transaction every few ms
+            CheckpointConfig c = config.checkpoint();
+            config = config.withCheckpoint(new CheckpointConfig(CheckpointConfig.DEFAULT_EXACTLY_ONCE_INTERVAL,
+                    c.drainTimeout(), c.stalledFailAfter()).withMaxPendingRecords(c.maxPendingRecords()));
+        }
         checkStopBudget(config);
+        checkTransactions(config);
         return config;
+    }
+
+    /**
+     * In exactly-once mode a transaction stays open for a checkpoint interval and then for the wait on its
+     * last acknowledgements: the brokers' transaction timeout must be longer, or they abort every transaction.
+     */
+    private void checkTransactions(PipelineConfig config) {
+        PipelineSection p = config.pipeline();
+        if (p.transactionalId() != null && p.transactionalId().isBlank()) {
+            problems.add(TRANSACTIONAL_ID, "must not be blank when set");
+        }
+        if (p.delivery() != io.etl.core.config.DeliveryGuarantee.EXACTLY_ONCE || problems.touches(TRANSACTION_TIMEOUT)
+                || problems.touches(CHECKPOINT_INTERVAL)) {
+            return;
+        }
+        java.time.Duration timeout = p.transactionTimeout();
+        java.time.Duration interval = config.checkpoint().interval();
+        if (timeout.compareTo(interval.multipliedBy(2)) < 0) {
+            problems.add(TRANSACTION_TIMEOUT, "is " + human(timeout) + " but must be at least twice "
+                    + CHECKPOINT_INTERVAL + " (" + human(interval) + "): a transaction stays open for an interval and"
+                    + " then while its last outputs are acknowledged, and the brokers abort it once the timeout passes");
+        }
     }
 
     /** The drain is part of the stop: {@code checkpoint.drain_timeout} must leave room inside {@code pipeline.shutdown_timeout}. */

@@ -83,8 +83,8 @@ public final class SinkPool<T, M> {
     }
 
     /** Opens the writer and starts one worker thread per shard. */
-    public void start(String pipeline, String runId, MeterRegistry registry) {
-        writer = sink.openWriter(new SinkContext(pipeline, name, registry, tags, runId));
+    public void start(String pipeline, io.etl.core.checkpoint.RunContext run, MeterRegistry registry) {
+        writer = sink.openWriter(new SinkContext(pipeline, name, registry, tags, run.runId(), run));
         for (int i = 0; i < shards.length; i++) {
             shards[i].start("etl-" + pipeline + "-" + name + "-" + i);
         }

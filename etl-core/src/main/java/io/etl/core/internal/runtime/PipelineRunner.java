@@ -9,6 +9,7 @@ import io.etl.core.config.Durations;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.DeadLetter;
 import io.etl.core.error.ErrorPolicy;
+import io.etl.core.error.EtlException;
 import io.etl.core.error.FatalException;
 import io.etl.core.error.RecordException;
 import io.etl.core.internal.chain.ChainCompiler;
@@ -97,6 +98,9 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     private final AtomicLong pausedGauge = new AtomicLong();
     private final AtomicLong pendingGauge = new AtomicLong();
     private final Duration shutdownTimeout;
+    private final io.etl.core.checkpoint.RunContext run;
+    /** Exactly-once mode only: the open transaction; null at least once. */
+    private TransactionRun transactions;
     private final AtomicReference<PipelineState> state = new AtomicReference<>(PipelineState.STARTING);
     private final List<PipelineStateListener> stateListeners = new CopyOnWriteArrayList<>();
     private final Set<SourcePartition> assignedView = ConcurrentHashMap.newKeySet();
@@ -129,6 +133,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         this.source = (Source<Object>) definition.source();
         this.checkpoint = config.checkpoint();
         this.shutdownTimeout = config.pipeline().shutdownTimeout();
+        this.run = io.etl.core.checkpoint.RunContext.of(runId, config.pipeline().delivery(),
+                config.pipeline().transactionalId(), config.pipeline().transactionTimeout());
         this.registry = registry;
         Tags common = Tags.of(EtlMetrics.TAG_PIPELINE, name);
         for (Map.Entry<String, String> t : config.metrics().commonTags().entrySet()) {
@@ -303,9 +309,16 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         MDC.put("pipeline", name);
         boolean opened = false;
         try {
-            SinkOpening.openAll(pools, name, runId, registry);
-            source.open(new SourceContext(name, this, registry, tags.and(EtlMetrics.TAG_SOURCE, source.name()), runId));
+            SinkOpening.openAll(pools, name, run, registry);
+            source.open(new SourceContext(name, this, registry, tags.and(EtlMetrics.TAG_SOURCE, source.name()), runId,
+                    run));
             opened = true;
+            if (run.exactlyOnce()) {
+                transactions = new TransactionRun(run.find(io.etl.core.checkpoint.TransactionalCheckpoint.class)
+                        .orElseThrow(() -> io.etl.core.error.ConfigException.of("pipeline.delivery", "is exactly_once"
+                                + " but no sink of this pipeline writes in transactions (sinks "
+                                + pools.stream().map(SinkPool::name).toList() + ")")), registry, tags);
+            }
             LOG.info("pipeline '{}' started: source '{}', sinks {}", name, source.name(),
                     pools.stream().map(SinkPool::name).toList());
             // checkpoint.interval is the floor between two commits: one is sent as soon as a watermark moved,
@@ -316,6 +329,9 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             long maxPoll = source.pollTimeout().toNanos();
             while (!stopRequested && failure.get() == null) {
                 lastActivityMillis = System.currentTimeMillis();
+                if (transactions != null && transactions.failure() != null) {
+                    abortAndRewind(transactions.failure());
+                }
                 pumpDeadLetters();
                 boolean blocked = !processBuffer();
                 setPaused(blocked);
@@ -347,7 +363,13 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
                 for (SinkPool<Object, ?> pool : pools) {
                     pool.tick(now);
                 }
-                if (!commitInFlight && now - lastCommitNanos >= floor) {
+                if (transactions != null) {
+                    // exactly once: one transaction per checkpoint.interval, offsets inside it
+                    if (now - lastCommitNanos >= floor) {
+                        commitTransaction(System.nanoTime() + checkpoint.drainTimeout().toNanos());
+                        lastCommitNanos = System.nanoTime();
+                    }
+                } else if (!commitInFlight && now - lastCommitNanos >= floor) {
                     commitAsync(now);
                 }
                 if (now - nextHousekeeping >= 0) {
@@ -389,6 +411,9 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     private void process(Object value, RecordMeta meta) {
         PartitionTracker tracker = trackerFor(meta);
         PendingRecord owner = new PendingRecord(meta.offset());
+        if (transactions != null) {
+            transactions.entering(meta);
+        }
         ctx.begin(meta, owner, System.nanoTime());
         if (value instanceof DecodeFailure failed) {
             RecordException error = RecordException.at(meta, source.name(), RecordException.DECODE,
@@ -517,6 +542,142 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         }
     }
 
+    // ---- exactly once ------------------------------------------------------------------------------------
+
+    /**
+     * Commits the open transaction once every output of every record that entered it is acknowledged, with
+     * the positions after those records; a transaction that cannot get there by {@code deadline}, or that a
+     * writer's error doomed, is aborted and the source reads again from the last commit.
+     */
+    private void commitTransaction(long deadline) {
+        if (!transactions.isOpen()) {
+            return;
+        }
+        long started = System.nanoTime();
+        if (!awaitAllAcknowledged(deadline)) {
+            abortAndRewind(transactions.failure() != null ? transactions.failure()
+                    : new io.etl.core.error.RetryableException("outputs still unacknowledged after "
+                    + checkpoint.drainTimeout() + " at the checkpoint"));
+            return;
+        }
+        CheckpointCommit next = checkpointer.nextCommit();
+        Map<SourcePartition, Long> positions = next.offsets();
+        try {
+            transactions.commit(positions, started);
+        } catch (io.etl.core.error.RetryableException e) {
+            transactions.abortedByCommit();
+            LOG.warn("pipeline '{}': transaction aborted at commit ({}); reading again from the last commit", name,
+                    e.getMessage());
+            rewind();
+            return;
+        }
+        publishCommitted(checkpointer.confirmed(next, positions));
+        refreshCheckpointGauges();
+    }
+
+    /** Seals every open batch and waits until every record that entered is done (or a writer's error). */
+    private boolean awaitAllAcknowledged(long deadline) {
+        for (SinkPool<Object, ?> pool : pools) {
+            pool.flushAll(deadline);
+        }
+        while (!checkpointer.allIdle() && System.nanoTime() < deadline && failure.get() == null
+                && transactions.failure() == null) {
+            if (deadLetters != null && deadLetters.hasHandedOver()) {
+                pumpDeadLetters();
+                if (deadLetterPool != null) {
+                    deadLetterPool.flushAll(deadline);
+                }
+            }
+            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        return checkpointer.allIdle() && transactions.failure() == null && failure.get() == null;
+    }
+
+    /**
+     * Aborts the open transaction (after every write of it has completed, so none lands in the next one)
+     * and rewinds the source to the last committed positions. A fatal {@code cause} fails the pipeline.
+     */
+    private void abortAndRewind(io.etl.core.error.EtlException cause) {
+        if (cause instanceof FatalException fatal) {
+            throw fatal;
+        }
+        if (cause != null) {
+            LOG.warn("pipeline '{}': aborting the open transaction after {}; reading again from the last commit",
+                    name, cause.getMessage());
+        }
+        long deadline = System.nanoTime() + checkpoint.drainTimeout().toNanos();
+        for (SinkPool<Object, ?> pool : pools) {
+            pool.flushAll(deadline);
+        }
+        while (!checkpointer.allIdle() && System.nanoTime() < deadline && failure.get() == null) {
+            if (deadLetters != null && deadLetters.hasHandedOver()) {
+                pumpDeadLetters();
+            }
+            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(1));
+        }
+        if (!checkpointer.allIdle()) {
+            throw new FatalException("pipeline '" + name + "': writes of an aborted transaction still unfinished after "
+                    + checkpoint.drainTimeout() + "; stopping rather than letting them reach the next transaction");
+        }
+        transactions.abort();
+        rewind();
+    }
+
+    /** Forgets every record since the last commit and makes the source read them again. */
+    private void rewind() {
+        Map<SourcePartition, Long> points = transactions.rewindPoints(metas.subList(bufferIndex, metas.size()));
+        values.clear();
+        metas.clear();
+        bufferIndex = 0;
+        java.util.List<SourcePartition> tracked = new ArrayList<>(checkpointer.trackers().stream()
+                .map(PartitionTracker::partition).toList());
+        checkpointer.released(tracked);
+        checkpointer.assigned(tracked);
+        lastTracker = null;
+        points.keySet().retainAll(assignedView);
+        source.seek(points);
+        LOG.info("pipeline '{}': rewound to {}", name, points);
+    }
+
+    /** A revoke in exactly-once mode: the open transaction (over every partition) commits before they go. */
+    private Map<SourcePartition, Long> revokedInTransaction(Set<SourcePartition> revoked, Duration waitUpTo) {
+        if (transactions.failure() != null) {
+            abortAndRewind(transactions.failure());
+        } else {
+            commitTransaction(System.nanoTime() + waitUpTo.toNanos());
+        }
+        checkpointer.released(revoked);
+        transactions.released(revoked);
+        lastTracker = null;
+        revoked.forEach(committedView::remove);
+        assignedView.removeAll(revoked);
+        LOG.info("pipeline '{}': revoked {} after the open transaction ended", name, revoked);
+        // the offsets went with the transaction: the source has nothing left to commit
+        return Map.of();
+    }
+
+    /** The last transaction, at shutdown: committed when the drain completed, aborted otherwise. */
+    private void finishTransaction(long deadline) {
+        try {
+            EtlException doomed = transactions.failure();
+            if (doomed != null || !allFinished()) {
+                LOG.error("pipeline '{}': aborting the last transaction ({}); its records replay after a restart", name,
+                        doomed != null ? doomed.getMessage() : "the drain did not complete");
+                if (doomed instanceof FatalException) {
+                    // fenced or broken: the brokers abort it (a newer instance already did, or the timeout will)
+                    failure.compareAndSet(null, doomed);
+                    return;
+                }
+                transactions.abort();
+                return;
+            }
+            commitTransaction(deadline);
+        } catch (RuntimeException e) {
+            LOG.error("pipeline '{}': the last transaction failed: {}", name, e.getMessage());
+            failure.compareAndSet(null, e);
+        }
+    }
+
     // ---- shutdown ----------------------------------------------------------------------------------------
 
     /** Writes dead letters that sink workers handed over (records their destination refused). */
@@ -566,7 +727,9 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             for (SinkPool<Object, ?> pool : pools) {
                 pool.abort(remaining(stopDeadline, Duration.ofSeconds(5)));
             }
-            if (opened) {
+            if (opened && transactions != null) {
+                finishTransaction(deadline);
+            } else if (opened) {
                 Throwable commitFailure;
                 try {
                     commitFailure = commitSync();
@@ -665,6 +828,9 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     public Map<SourcePartition, Long> onRevoked(Collection<SourcePartition> partitions, Duration waitUpTo) {
         Set<SourcePartition> revoked = new HashSet<>(partitions);
         dropBuffered(revoked);
+        if (transactions != null) {
+            return revokedInTransaction(revoked, waitUpTo);
+        }
         long deadline = System.nanoTime() + waitUpTo.toNanos();
         for (SinkPool<Object, ?> pool : pools) {
             pool.flushAll(deadline);
@@ -700,6 +866,12 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         Set<SourcePartition> lost = new HashSet<>(partitions);
         dropBuffered(lost);
         failIfFatal(lost, "lost");
+        if (transactions != null && transactions.isOpen()) {
+            // the open transaction holds output of partitions this instance no longer owns: it must not commit
+            transactions.released(lost);
+            checkpointer.released(lost);
+            abortAndRewind(null);
+        }
         checkpointer.released(lost);
         lastTracker = null;
         lost.forEach(committedView::remove);

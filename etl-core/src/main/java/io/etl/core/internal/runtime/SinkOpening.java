@@ -26,9 +26,15 @@ final class SinkOpening {
     private SinkOpening() {
     }
 
+    /** Opens the sinks of an at-least-once run {@code runId}. */
     static void openAll(List<SinkPool<Object, ?>> pools, String pipeline, String runId, MeterRegistry registry) {
+        openAll(pools, pipeline, io.etl.core.checkpoint.RunContext.atLeastOnce(runId), registry);
+    }
+
+    static void openAll(List<SinkPool<Object, ?>> pools, String pipeline, io.etl.core.checkpoint.RunContext run,
+                        MeterRegistry registry) {
         if (pools.size() <= 1) {
-            pools.forEach(pool -> pool.start(pipeline, runId, registry));
+            pools.forEach(pool -> pool.start(pipeline, run, registry));
             return;
         }
         ExecutorService opener = Executors.newFixedThreadPool(Math.min(MAX_PARALLEL, pools.size()), r -> {
@@ -46,7 +52,7 @@ final class SinkOpening {
                         MDC.setContextMap(mdc);
                     }
                     try {
-                        pool.start(pipeline, runId, registry);
+                        pool.start(pipeline, run, registry);
                     } finally {
                         MDC.clear();
                     }

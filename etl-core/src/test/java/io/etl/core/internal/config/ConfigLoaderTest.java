@@ -127,6 +127,52 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void deliveryDefaultsToAtLeastOnceAndBindsExactlyOnceWithItsTransactionKeys() {
+        assertThat(parse("pipeline: {name: p}\n").pipeline().delivery())
+                .isEqualTo(io.etl.core.config.DeliveryGuarantee.AT_LEAST_ONCE);
+        var section = parse("pipeline: {delivery: exactly_once, transactional_id: p-1, transaction_timeout: 30s}\n")
+                .pipeline();
+        assertThat(section.delivery()).isEqualTo(io.etl.core.config.DeliveryGuarantee.EXACTLY_ONCE);
+        assertThat(section.configuredTransactionalId()).contains("p-1");
+        assertThat(section.transactionTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(parse("pipeline: {delivery: exactly_once}\n").pipeline().transactionTimeout())
+                .isEqualTo(io.etl.core.config.PipelineSection.DEFAULT_TRANSACTION_TIMEOUT);
+    }
+
+    @Test
+    void exactlyOnceCommitsATransactionEveryHundredMillisecondsUnlessTheIntervalIsSet() {
+        assertThat(parse("pipeline: {delivery: exactly_once}\n").checkpoint().interval())
+                .isEqualTo(io.etl.core.config.CheckpointConfig.DEFAULT_EXACTLY_ONCE_INTERVAL);
+        assertThat(parse("pipeline: {delivery: exactly_once}\ncheckpoint: {interval: 2s, drain_timeout: 5s}\n")
+                .checkpoint().interval()).isEqualTo(Duration.ofSeconds(2));
+        assertThat(parse("pipeline: {name: p}\n").checkpoint().interval())
+                .isEqualTo(io.etl.core.config.CheckpointConfig.DEFAULT_INTERVAL);
+    }
+
+    @Test
+    void unknownDeliveryIsRejectedWithItsKeyPath() {
+        assertThat(problems("pipeline: {delivery: at_most_once}\n"))
+                .singleElement().asString().startsWith("pipeline.delivery: ");
+    }
+
+    @Test
+    void transactionTimeoutShorterThanTwoCheckpointIntervalsNamesBothKeys() {
+        assertThat(problems("pipeline: {delivery: exactly_once, transaction_timeout: 1s}\ncheckpoint: {interval: 800ms}\n"))
+                .singleElement().asString()
+                .startsWith("pipeline.transaction_timeout: ")
+                .contains("1s", "checkpoint.interval", "800ms");
+        // at least once, the transaction timeout is not used and not checked
+        assertThat(parse("pipeline: {transaction_timeout: 1s}\ncheckpoint: {interval: 800ms}\n").pipeline()
+                .transactionTimeout()).isEqualTo(Duration.ofSeconds(1));
+    }
+
+    @Test
+    void blankTransactionalIdIsRejected() {
+        assertThat(problems("pipeline: {delivery: exactly_once, transactional_id: \" \"}\n"))
+                .singleElement().asString().startsWith("pipeline.transactional_id: ");
+    }
+
+    @Test
     void badShutdownTimeoutIsReportedOnceWithoutTheBudgetCheck() {
         assertThat(problems("pipeline: {shutdown_timeout: soon}\n"))
                 .singleElement().asString().startsWith("pipeline.shutdown_timeout: ").contains("not a duration");

@@ -59,6 +59,8 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
     private final ScheduledThreadPoolExecutor timer;
     private final long deliveryTimeoutNanos;
     private SharedProducer shared;
+    /** Exactly-once mode: the run's transaction, whose producer every sink shares; null at least once. */
+    private KafkaTransaction transaction;
     private volatile boolean closed;
 
     private KafkaSinkWriter(KafkaSinkConfig config, String path, SinkContext context, Map<String, Object> connection,
@@ -99,6 +101,11 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
         ConnectivityCheck.of(connection, path).timeout(config.adminTimeout()).principal(principal)
                 .sharedWithin(context.runId()).topic(config.topic()).run();
         KafkaSinkWriter writer = new KafkaSinkWriter(config, path, context, connection, principal);
+        if (context.run().exactlyOnce()) {
+            writer.transaction = KafkaTransaction.of(context.pipeline(), context.run(), path);
+            writer.transaction.join(path, props);
+            return writer;
+        }
         try {
             writer.shared = SharedProducer.acquire(context.runId(), props, writer::newProducer, context.meterRegistry(),
                     producerTags(context), config.statisticsInterval());
@@ -187,10 +194,24 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
             return CompletableFuture.completedFuture(null);
         }
         KafkaProducer<byte[], byte[]> p;
-        try {
-            p = currentProducer();
-        } catch (ConfigException e) {
-            return CompletableFuture.failedFuture(new FatalException(e.getMessage(), e));
+        if (transaction != null) {
+            if (!transaction.healthy()) {
+                // the open transaction cannot commit any more: nothing of it is sent, the pipeline aborts it
+                return CompletableFuture.completedFuture(null);
+            }
+            try {
+                p = transaction.producer();
+            } catch (RetryableException e) {
+                transaction.failed(e);
+                return CompletableFuture.completedFuture(null);
+            }
+            transaction.recordsWritten(n);
+        } else {
+            try {
+                p = currentProducer();
+            } catch (ConfigException e) {
+                return CompletableFuture.failedFuture(new FatalException(e.getMessage(), e));
+            }
         }
         BatchDelivery delivery = new BatchDelivery(n, Thread.currentThread(), (d, error) -> completed(batch, d, error, p));
         long deadline = System.nanoTime() + deliveryTimeoutNanos;
@@ -198,13 +219,23 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
         CompletableFuture<Void> future = delivery.future();
         if (!future.isDone()) {
             long waitNanos = deliveryTimeoutNanos + REPORT_MARGIN.toNanos();
-            ScheduledFuture<?> expiry = timer.schedule(() -> future.completeExceptionally(new RetryableException(
+            ScheduledFuture<?> expiry = timer.schedule(() -> expired(future, new RetryableException(
                     "sink '" + context.sink() + "': " + delivery.outstanding() + " of " + n + " delivery reports for topic '"
                             + topic + "' missing after " + Duration.ofNanos(waitNanos).toMillis() + " ms")),
                     waitNanos, TimeUnit.NANOSECONDS);
             future.whenComplete((ok, error) -> expiry.cancel(false));
         }
         return future;
+    }
+
+    /** A batch whose reports did not all come in time: retried, or in a transaction, the transaction's end. */
+    private void expired(CompletableFuture<Void> future, RetryableException error) {
+        if (transaction != null) {
+            transaction.failed(error);
+            future.complete(null);
+        } else {
+            future.completeExceptionally(error);
+        }
     }
 
     private void sendAll(KafkaProducer<byte[], byte[]> p, SealedBatch<KafkaMessage> batch, BatchDelivery delivery,
@@ -275,6 +306,12 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
                            KafkaProducer<byte[], byte[]> used) {
         CompletableFuture<Void> future = delivery.future();
         if (error == null) {
+            future.complete(null);
+            return;
+        }
+        if (transaction != null) {
+            // no retry inside a transaction: the pipeline aborts it and reads again from the last commit
+            transaction.failed(error);
             future.complete(null);
             return;
         }
@@ -398,6 +435,9 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
         try {
             if (shared != null) {
                 shared.release(timeout);
+            }
+            if (transaction != null) {
+                transaction.leave(timeout);
             }
         } finally {
             timer.shutdownNow();

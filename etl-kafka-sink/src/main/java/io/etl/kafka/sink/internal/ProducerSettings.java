@@ -51,8 +51,8 @@ public final class ProducerSettings {
         d.put("request.required.acks", acks + " (request.required.acks is librdkafka's alias)");
         d.put("enable.idempotence", "forced on: the producer's internal retries must neither duplicate nor reorder"
                 + " messages");
-        d.put("transactional.id", "transactions are a separate exactly-once mode, not a producer setting; this"
-                + " sink acknowledges per delivered batch");
+        d.put("transactional.id", "transactions are a pipeline mode, not a producer setting: set pipeline.delivery:"
+                + " exactly_once (and pipeline.transactional_id to choose the id)");
         String serializers = "the sink's encoder produces the bytes; serializers are fixed to ByteArraySerializer";
         d.put("key.serializer", serializers);
         d.put("value.serializer", serializers);

@@ -176,6 +176,11 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
             StartupCheck.run(config, ConsumerProperties.connection(config, path), path, context.runId());
         }
         Map<String, Object> props = ConsumerProperties.consumer(config, path);
+        boolean exactlyOnce = context.run().exactlyOnce();
+        if (exactlyOnce) {
+            // exactly-once pipelines chain: read only what an upstream transaction committed, unless told otherwise
+            props.putIfAbsent(org.apache.kafka.clients.consumer.ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        }
         LOG.debug("source '{}': consumer properties {}", name, ClientProperties.redacted(props));
         if (ConsumerProperties.usesConsumerProtocol(config)) {
             LOG.info("source '{}': group.protocol=consumer: session timeout and assignment strategy are the broker's"
@@ -188,6 +193,11 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
                     + rootMessage(e), e);
         }
         registerMeters(context);
+        if (exactlyOnce) {
+            Consumer<byte[], byte[]> c = consumer;
+            context.run().computeIfAbsent(io.etl.kafka.common.KafkaTransactionLink.class,
+                    io.etl.kafka.common.KafkaTransactionLink::new).attach(c::groupMetadata, config.groupInstanceId());
+        }
         if (config.topics().isEmpty()) {
             consumer.subscribe(Pattern.compile(config.topicPattern()), this);
             LOG.info("source '{}': group '{}' subscribed to topics matching /{}/", name, config.groupId(),
@@ -300,6 +310,14 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
     }
 
     // ---- commit --------------------------------------------------------------------------------------------
+
+    @Override
+    public void seek(Map<SourcePartition, Long> offsets) {
+        for (Map.Entry<TopicPartition, OffsetAndMetadata> e : assignedOnly(offsets).entrySet()) {
+            consumer.seek(e.getKey(), e.getValue().offset());
+        }
+        LOG.debug("source '{}': reading again from {}", name, offsets);
+    }
 
     @Override
     public void commit(Map<SourcePartition, Long> offsets, boolean sync, CommitCallback done) {

@@ -56,6 +56,30 @@ final class ChildPipeline implements AutoCloseable {
         process.destroy();
     }
 
+    /** SIGSTOP: the JVM freezes (no heartbeats, no commits) until {@link #sigcont()}. */
+    void sigstop() {
+        signal("STOP");
+    }
+
+    /** SIGCONT after {@link #sigstop()}. */
+    void sigcont() {
+        signal("CONT");
+    }
+
+    private void signal(String name) {
+        try {
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+                throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** The exit code, or -1 when the process is still running after {@code timeout}. */
     int waitFor(Duration timeout) {
         try {

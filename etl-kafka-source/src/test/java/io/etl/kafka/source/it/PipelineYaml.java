@@ -33,6 +33,7 @@ final class PipelineYaml {
     private String sinkOnError;
     private String sinkMaxMessageBytes;
     private String deadLetterTopic;
+    private String delivery;
     private String startupTimeout = "20s";
 
     private PipelineYaml(String name, String brokers, String inputTopic, String groupId) {
@@ -119,6 +120,12 @@ final class PipelineYaml {
         return this;
     }
 
+    /** {@code pipeline.delivery}. */
+    PipelineYaml delivery(String value) {
+        delivery = value;
+        return this;
+    }
+
     /** The source's {@code startup_timeout} and every sink's {@code admin_timeout}. */
     PipelineYaml startupTimeout(String value) {
         startupTimeout = value;
@@ -137,6 +144,9 @@ final class PipelineYaml {
         y.append("pipeline:\n  name: ").append(name).append('\n');
         if (pipelineOnError != null) {
             y.append("  on_error: ").append(pipelineOnError).append('\n');
+        }
+        if (delivery != null) {
+            y.append("  delivery: ").append(delivery).append('\n');
         }
         y.append("source:\n  orders:\n    kafka:\n");
         y.append("      brokers: \"").append(sourceBrokers).append("\"\n");

@@ -17,6 +17,7 @@ final class Pipelines {
             case "split" -> split(config);
             case "copy" -> copy(config);
             case "dlq" -> DeadLetterOrders.pipeline(config);
+            case "split-rejects" -> splitWithRejects(config);
             default -> throw new IllegalArgumentException("unknown pipeline kind " + kind);
         };
     }
@@ -29,6 +30,33 @@ final class Pipelines {
         return Pipeline.named("orders-split")
                 .from(KafkaSource.from(config.source("orders")).json(Orders.Order.class))
                 .filter("drop-test", o -> !o.isTest())
+                .map("reshape", Orders.Order::reshape)
+                .split("by-region", s -> s
+                        .branch("eu", r -> r.region().equals("eu"), KafkaSink.from(config.sink("eu")).encoderJson())
+                        .branch("us", r -> r.region().equals("us"), KafkaSink.from(config.sink("us")).encoderJson())
+                        .branch("apac", r -> r.region().equals("apac"), KafkaSink.from(config.sink("apac")).encoderJson())
+                        .otherwise(KafkaSink.from(config.sink("unrouted")).encoderJson()));
+    }
+
+    /** Order {@code i} is rejected by the {@code check} stage of {@link #splitWithRejects}. */
+    static boolean isRejected(int i) {
+        return i % 50 == 7;
+    }
+
+    /**
+     * {@link #split} with a {@code check} stage that throws for the orders {@link #isRejected} picks: with
+     * {@code pipeline.on_error: dead_letter} they go to the dead-letter topic.
+     */
+    static Pipeline splitWithRejects(PipelineConfig config) {
+        return Pipeline.named("orders-split-rejects")
+                .from(KafkaSource.from(config.source("orders")).json(Orders.Order.class))
+                .filter("drop-test", o -> !o.isTest())
+                .map("check", o -> {
+                    if (isRejected(Integer.parseInt(o.id().substring(2)))) {
+                        throw new IllegalStateException("order " + o.id() + " is rejected");
+                    }
+                    return o;
+                })
                 .map("reshape", Orders.Order::reshape)
                 .split("by-region", s -> s
                         .branch("eu", r -> r.region().equals("eu"), KafkaSink.from(config.sink("eu")).encoderJson())

@@ -1,0 +1,318 @@
+package io.etl.kafka.source.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.etl.testkit.EmbeddedKafka;
+import io.etl.testkit.KafkaTestCluster;
+import io.etl.testkit.TestRecord;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code pipeline.delivery: exactly_once} against a real broker, with pipeline JVMs that are killed, stopped
+ * and frozen: a {@code read_committed} audit of every output topic must find each expected order exactly once.
+ */
+@EmbeddedKafka(shared = true)
+class ExactlyOnceIT {
+
+    private static final int PARTITIONS = 3;
+    private static final List<String> BRANCHES = List.of("eu", "us", "apac", "unrouted");
+    private static final Path LOGS = Path.of("target", "it-logs");
+
+    private final List<ChildPipeline> children = new ArrayList<>();
+
+    @AfterEach
+    void killChildren() {
+        children.forEach(ChildPipeline::close);
+    }
+
+    @Test
+    @Timeout(240)
+    void shouldWriteEveryOrderExactlyOnceToItsBranchOrTheDeadLetterTopicAcrossThreeSigkills(KafkaTestCluster kafka,
+                                                                                        @TempDir Path dir) {
+        int orders = 30_000;
+        long seed = System.nanoTime();
+        Random random = new Random(seed);
+        Topics t = topics(kafka, "eos-kill");
+        Path yaml = t.yaml(kafka).groupInstanceId("eos-kill-instance").write(dir);
+        long[] killAt = {
+                (long) (orders * (0.10 + 0.15 * random.nextDouble())),
+                (long) (orders * (0.40 + 0.15 * random.nextDouble())),
+                (long) (orders * (0.65 + 0.15 * random.nextDouble()))};
+        System.out.printf("exactly-once kill test seed %d, kills at committed totals %d, %d, %d%n", seed,
+                killAt[0], killAt[1], killAt[2]);
+        int[] kills = {0};
+        try (LoadProducer load = LoadProducer.start(kafka, t.input, PARTITIONS, orders, 3_000)) {
+            start("split-rejects", yaml, t.uid + "-0");
+            await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(100)).until(() -> {
+                ChildPipeline current = children.get(children.size() - 1);
+                assertThat(current.isAlive()).as("pipeline JVM exited early:%n%s", current.tail()).isTrue();
+                long total = committedTotal(kafka, t.group);
+                if (kills[0] < killAt.length && total >= killAt[kills[0]]) {
+                    current.kill9();
+                    kills[0]++;
+                    System.out.printf("SIGKILL %d at committed total %d, produced %d%n", kills[0], total, load.sent());
+                    start("split-rejects", yaml, t.uid + "-" + kills[0]);
+                    return false;
+                }
+                return kills[0] == killAt.length && load.done() && Delivery.caughtUp(kafka, t.group, t.input);
+            });
+        }
+        ChildPipeline last = children.get(children.size() - 1);
+        last.sigterm();
+        assertThat(last.waitFor(Duration.ofSeconds(30))).as("exit code after SIGTERM:%n%s", last.tail()).isZero();
+        assertThat(kills[0]).isEqualTo(3);
+        t.audit(kafka, orders).assertExactlyOnce();
+    }
+
+    @Test
+    @Timeout(180)
+    void shouldCommitTheOpenTransactionOnSigtermAndExitZero(KafkaTestCluster kafka, @TempDir Path dir) {
+        int orders = 40_000;
+        Topics t = topics(kafka, "eos-term");
+        Path yaml = t.yaml(kafka).groupInstanceId("eos-term-instance").checkpoint("1s", "10s").write(dir);
+        try (LoadProducer load = LoadProducer.start(kafka, t.input, PARTITIONS, orders, 2_500)) {
+            ChildPipeline first = start("split-rejects", yaml, t.uid + "-first");
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> committedTotal(kafka, t.group) >= orders / 8);
+            first.sigterm();
+            int exit = first.waitFor(Duration.ofSeconds(25));
+            assertThat(exit).as("exit code after SIGTERM:%n%s", first.tail()).isZero();
+            assertThat(load.sent()).as("signalled while input was still arriving").isLessThan(orders);
+
+            // what is committed is exactly what was read below the committed offsets: the last transaction went
+            // out with the offsets of everything the drain processed
+            Map<TopicPartition, Long> committed = kafka.committedOffsets(t.group);
+            List<Integer> below = new ArrayList<>();
+            committed.forEach((tp, offset) -> {
+                for (long o = 0; o < offset; o++) {
+                    below.add((int) (o * PARTITIONS + tp.partition()));
+                }
+            });
+            Audit stopped = t.audit(kafka, below);
+            stopped.assertExactlyOnce();
+            assertThat(stopped.unexpected).as("outputs of orders above the committed offsets").isEmpty();
+            assertThat(committedTotal(kafka, t.group)).isLessThan(orders);
+
+            ChildPipeline second = start("split-rejects", yaml, t.uid + "-second");
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> load.done() && Delivery.caughtUp(kafka, t.group, t.input));
+            second.sigterm();
+            assertThat(second.waitFor(Duration.ofSeconds(25))).as("second exit:%n%s", second.tail()).isZero();
+        }
+        t.audit(kafka, orders).assertExactlyOnce();
+    }
+
+    @Test
+    @Timeout(180)
+    void shouldFenceAZombieThatWakesUpAfterItsReplacementTookOver(KafkaTestCluster kafka, @TempDir Path dir)
+            throws Exception {
+        int orders = 30_000;
+        Topics t = topics(kafka, "eos-zombie");
+        Path yaml = t.yaml(kafka).groupInstanceId("eos-zombie-instance").write(dir);
+        try (LoadProducer load = LoadProducer.start(kafka, t.input, PARTITIONS, orders, 3_000);
+             org.apache.kafka.clients.admin.Admin admin = kafka.newAdmin()) {
+            ChildPipeline zombie = start("split-rejects", yaml, t.uid + "-zombie");
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> committedTotal(kafka, t.group) >= orders / 10);
+            zombie.sigstop();
+            // past the session timeout the frozen member is out of the group
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).until(() -> admin
+                    .describeConsumerGroups(List.of(t.group)).all().get().get(t.group).members().isEmpty());
+            long frozenAt = committedTotal(kafka, t.group);
+            ChildPipeline replacement = start("split-rejects", yaml, t.uid + "-replacement");
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> committedTotal(kafka, t.group) > frozenAt + orders / 10);
+            zombie.sigcont();
+            int zombieExit = zombie.waitFor(Duration.ofSeconds(40));
+            assertThat(zombieExit).as("the zombie fails once it wakes up:%n%s", zombie.tail()).isNotIn(0, -1);
+            assertThat(zombie.tail().toLowerCase(java.util.Locale.ROOT)).contains("fenced");
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> load.done() && Delivery.caughtUp(kafka, t.group, t.input));
+            assertThat(replacement.isAlive()).as("replacement:%n%s", replacement.tail()).isTrue();
+            replacement.sigterm();
+            assertThat(replacement.waitFor(Duration.ofSeconds(25))).as("replacement exit:%n%s", replacement.tail())
+                    .isZero();
+        }
+        t.audit(kafka, orders).assertExactlyOnce();
+    }
+
+    @Test
+    @Timeout(240)
+    void shouldStayExactlyOnceScalingOneToThreeToOneWithASigkill(KafkaTestCluster kafka, @TempDir Path dir)
+            throws Exception {
+        int orders = 45_000;
+        Topics t = topics(kafka, "eos-scale");
+        Path[] yaml = new Path[3];
+        for (int i = 0; i < 3; i++) {
+            yaml[i] = t.yaml(kafka).groupInstanceId("eos-scale-" + i).write(dir.resolve("i" + i));
+        }
+        // slow enough input that the three JVMs start, scale and lose one while it still arrives
+        try (LoadProducer load = LoadProducer.start(kafka, t.input, PARTITIONS, orders, 1_500);
+             org.apache.kafka.clients.admin.Admin admin = kafka.newAdmin()) {
+            ChildPipeline first = start("split-rejects", yaml[0], t.uid + "-0");
+            awaitCommitted(kafka, t.group, orders / 10);
+            ChildPipeline second = start("split-rejects", yaml[1], t.uid + "-1");
+            ChildPipeline third = start("split-rejects", yaml[2], t.uid + "-2");
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> membersWithPartitions(admin, t.group) == 3);
+            awaitCommitted(kafka, t.group, orders * 55 / 100);
+            second.kill9();
+            System.out.printf("SIGKILL of the second instance at committed total %d, produced %d%n",
+                    committedTotal(kafka, t.group), load.sent());
+            awaitCommitted(kafka, t.group, orders * 75 / 100);
+            assertThat(load.done()).as("scaled in while input still arrives").isFalse();
+            third.sigterm();
+            assertThat(third.waitFor(Duration.ofSeconds(25))).as("third exit:%n%s", third.tail()).isZero();
+            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> load.done() && Delivery.caughtUp(kafka, t.group, t.input));
+            assertThat(first.isAlive()).as("first:%n%s", first.tail()).isTrue();
+            first.sigterm();
+            assertThat(first.waitFor(Duration.ofSeconds(25))).as("first exit:%n%s", first.tail()).isZero();
+        }
+        // the killed instance never comes back: its open transaction holds read_committed readers until the
+        // brokers abort it after transaction_timeout
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
+                .until(() -> t.audit(kafka, orders).missing.isEmpty());
+        t.audit(kafka, orders).assertExactlyOnce();
+    }
+
+    private static int membersWithPartitions(org.apache.kafka.clients.admin.Admin admin, String group)
+            throws Exception {
+        return (int) admin.describeConsumerGroups(List.of(group)).all().get().get(group).members().stream()
+                .filter(m -> !m.assignment().topicPartitions().isEmpty()).count();
+    }
+
+    private static void awaitCommitted(KafkaTestCluster kafka, String group, long total) {
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100))
+                .until(() -> committedTotal(kafka, group) >= total);
+    }
+
+    // ---- helpers ---------------------------------------------------------------------------------------------
+
+    private ChildPipeline start(String kind, Path yaml, String logName) {
+        ChildPipeline child = ChildPipeline.start(kind, yaml, LOGS.resolve(logName + ".log"));
+        children.add(child);
+        return child;
+    }
+
+    private static long committedTotal(KafkaTestCluster kafka, String group) {
+        return kafka.committedOffsets(group).values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    private static Topics topics(KafkaTestCluster kafka, String prefix) {
+        Topics t = new Topics(Delivery.unique(prefix));
+        kafka.createTopic(t.input, PARTITIONS);
+        t.branches.values().forEach(topic -> kafka.createTopic(topic, PARTITIONS));
+        kafka.createTopic(t.deadLetters, 1);
+        return t;
+    }
+
+    /** The topics of one test: the input, one per branch of the split, and the dead-letter topic. */
+    private static final class Topics {
+        final String uid;
+        final String input;
+        final String group;
+        final String deadLetters;
+        final Map<String, String> branches = new LinkedHashMap<>();
+
+        Topics(String uid) {
+            this.uid = uid;
+            this.input = "in-" + uid;
+            this.group = "group-" + uid;
+            this.deadLetters = "dlq-" + uid;
+            for (String b : BRANCHES) {
+                branches.put(b, b + "-" + uid);
+            }
+        }
+
+        PipelineYaml yaml(KafkaTestCluster kafka) {
+            PipelineYaml y = PipelineYaml.of(uid, kafka.bootstrapServers(), input, group).delivery("exactly_once")
+                    .pipelineOnError("dead_letter").deadLetter(deadLetters).sessionTimeout("6s")
+                    .pool(4, 4, 500, "5ms").checkpoint("100ms", "10s");
+            branches.forEach(y::sink);
+            return y;
+        }
+
+        /** Where order {@code i} must end up: a branch topic, the dead-letter topic, or nowhere (null). */
+        String expectedTopic(int i) {
+            if (Orders.isTest(i)) {
+                return null;
+            }
+            return Pipelines.isRejected(i) ? deadLetters : branches.get(Orders.branch(i));
+        }
+
+        Audit audit(KafkaTestCluster kafka, int orders) {
+            List<Integer> all = new ArrayList<>(orders);
+            for (int i = 0; i < orders; i++) {
+                all.add(i);
+            }
+            return audit(kafka, all);
+        }
+
+        /** Reads every output topic {@code read_committed} and compares it with where {@code expected} belong. */
+        Audit audit(KafkaTestCluster kafka, List<Integer> expected) {
+            Map<String, String> want = new HashMap<>();
+            for (int i : expected) {
+                String topic = expectedTopic(i);
+                if (topic != null) {
+                    want.put(Orders.id(i), topic);
+                }
+            }
+            Audit audit = new Audit();
+            Map<String, Integer> seen = new HashMap<>();
+            List<String> outputs = new ArrayList<>(branches.values());
+            outputs.add(deadLetters);
+            for (String topic : outputs) {
+                for (TestRecord r : kafka.readAll(topic)) {
+                    String id = Orders.idOf(r);
+                    audit.read++;
+                    if (seen.merge(id, 1, Integer::sum) > 1) {
+                        audit.duplicates.add(id + " (again in " + topic + ")");
+                    }
+                    String where = want.get(id);
+                    if (where == null) {
+                        audit.unexpected.add(id + " in " + topic);
+                    } else if (!where.equals(topic)) {
+                        audit.misplaced.add(id + " in " + topic + " instead of " + where);
+                    }
+                }
+            }
+            want.keySet().stream().filter(id -> !seen.containsKey(id)).forEach(audit.missing::add);
+            audit.expected = want.size();
+            System.out.printf("exactly-once audit: %d expected, %d read, %d missing, %d duplicates%n", audit.expected,
+                    audit.read, audit.missing.size(), audit.duplicates.size());
+            return audit;
+        }
+    }
+
+    /** What a read-committed audit of the outputs found. */
+    private static final class Audit {
+        int expected;
+        int read;
+        final List<String> missing = new ArrayList<>();
+        final List<String> duplicates = new ArrayList<>();
+        final List<String> misplaced = new ArrayList<>();
+        final List<String> unexpected = new ArrayList<>();
+
+        void assertExactlyOnce() {
+            assertThat(expected).as("orders the audit expects").isPositive();
+            assertThat(missing).as("expected orders missing from the outputs").isEmpty();
+            assertThat(duplicates).as("orders written more than once").isEmpty();
+            assertThat(misplaced).as("orders in the wrong topic").isEmpty();
+            assertThat(unexpected).as("outputs of orders that must not be there").isEmpty();
+        }
+    }
+}
