@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.NoOffsetForPartitionException;
@@ -96,6 +97,47 @@ class KafkaConsumerSourceTest {
         assertThat(second.key()).isNull();
         assertThat(second.headers()).isSameAs(List.of());
         assertThat(listener.assigned).containsExactly(List.of(S0, S1));
+    }
+
+    @Test
+    void shouldRewindAndRejoinRatherThanProcessWhatItFetchedAfterBeingAwayLongerThanTheSession() {
+        AtomicLong now = new AtomicLong(1);
+        source.clock = now::get;
+        rebalanceTo(P0);
+        consumer.addRecord(record(P0, 0, null, "v0", new RecordHeaders()));
+        source.poll(Duration.ZERO, output);
+        assertThat(output.values).containsExactly("v0");
+
+        // frozen (SIGSTOP, a long pause) for longer than session_timeout (10s) plus poll_timeout
+        now.addAndGet(Duration.ofSeconds(11).toNanos());
+        consumer.addRecord(record(P0, 1, null, "v1", new RecordHeaders()));
+        consumer.addRecord(record(P0, 2, null, "v2", new RecordHeaders()));
+        source.poll(Duration.ZERO, output);
+
+        assertThat(output.values).as("nothing fetched since is processed").containsExactly("v0");
+        assertThat(consumer.position(P0)).as("rewound to the first record it did not process").isEqualTo(1);
+        assertThat(consumer.shouldRebalance()).as("it rejoins the group").isTrue();
+
+        // the group has settled what it owns: records flow again
+        consumer.resetShouldRebalance();
+        rebalanceTo(P0);
+        consumer.seek(P0, 1);
+        consumer.addRecord(record(P0, 1, null, "v1", new RecordHeaders()));
+        source.poll(Duration.ZERO, output);
+        assertThat(output.values).containsExactly("v0", "v1");
+    }
+
+    @Test
+    void shouldProcessNormallyAfterAWaitThatIsShorterThanTheSession() {
+        AtomicLong now = new AtomicLong(1);
+        source.clock = now::get;
+        rebalanceTo(P0);
+        now.addAndGet(Duration.ofSeconds(9).toNanos());
+        consumer.addRecord(record(P0, 0, null, "v0", new RecordHeaders()));
+        source.poll(Duration.ZERO, output);
+
+        assertThat(output.values).containsExactly("v0");
+        assertThat(consumer.shouldRebalance()).isFalse();
     }
 
     @Test
