@@ -112,4 +112,15 @@ public interface ClusterSecurity {
     default void allowGroup(String user, String group) {
         allow(user, AclOperation.READ, ResourceType.GROUP, group);
     }
+
+    /**
+     * Removes an ACL granted with {@link #allow} and waits until the broker no longer lists it: for a test
+     * that takes a permission away from a running client.
+     *
+     * @param user      user name (principal {@code User:user})
+     * @param operation the operation, e.g. {@link AclOperation#WRITE}
+     * @param type      resource type, e.g. {@link ResourceType#TOPIC}
+     * @param name      literal resource name, or {@code *}
+     */
+    void revoke(String user, AclOperation operation, ResourceType type, String name);
 }

@@ -174,4 +174,25 @@ final class ClusterSecurityImpl implements ClusterSecurity {
         Waits.until("ACL " + binding + " to be applied", Duration.ofSeconds(30),
                 () -> !admin.describeAcls(filter).values().get(5, TimeUnit.SECONDS).isEmpty());
     }
+
+    @Override
+    public void revoke(String user, AclOperation operation, ResourceType type, String name) {
+        if (!settings.aclAuthorizer()) {
+            throw new IllegalStateException("the broker runs without an authorizer: build BrokerSecurity with aclAuthorizer(true)");
+        }
+        AclBindingFilter filter = new AclBindingFilter(
+                new ResourcePatternFilter(type, name, PatternType.LITERAL),
+                new AccessControlEntryFilter("User:" + user, "*", operation, AclPermissionType.ALLOW));
+        Admin admin = superAdmin.get();
+        try {
+            admin.deleteAcls(List.of(filter)).all().get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaTestClusterException("interrupted while deleting ACL " + filter, e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new KafkaTestClusterException("cannot delete ACL " + filter, e);
+        }
+        Waits.until("ACL " + filter + " to be removed", Duration.ofSeconds(30),
+                () -> admin.describeAcls(filter).values().get(5, TimeUnit.SECONDS).isEmpty());
+    }
 }

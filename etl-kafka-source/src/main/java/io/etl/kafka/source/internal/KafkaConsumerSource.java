@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.CommitFailedException;
@@ -91,6 +92,15 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
     private MeterRegistry registry;
     private boolean paused;
     private boolean closing;
+    /** When the last poll returned, and the time spent in rebalance callbacks since: to see a frozen JVM. */
+    private long lastPollNanos;
+    private long callbackNanos;
+    /** How long nothing ran, when that was longer than the session and the group has not settled since. */
+    private long awayNanos;
+    /** When a rejoin was asked for after being away; records are refused until the group settles or then + session. */
+    private long rejoinAskedNanos;
+    /** Monotonic time in nanoseconds; a test replaces it to simulate a frozen JVM. */
+    LongSupplier clock = System::nanoTime;
     /** Thrown by the pipeline inside a rebalance callback; rethrown once poll returns. */
     private RuntimeException callbackFailure;
     /** An asynchronous commit failure that retrying cannot fix; thrown by the next poll. */
@@ -263,7 +273,24 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
             throw classifyPollFailure(e);
         }
         throwPendingFailure();
+        long now = clock.getAsLong();
+        long away = lastPollNanos == 0 ? 0 : now - lastPollNanos - callbackNanos;
+        lastPollNanos = now;
+        callbackNanos = 0;
+        if (away > config.sessionTimeout().plus(config.pollTimeout()).toNanos() && !closing
+                && !ConsumerProperties.usesConsumerProtocol(config)) {
+            awayNanos = away;
+            rejoinAskedNanos = 0;
+        }
+        if (awayNanos > 0 && rejoinAskedNanos != 0 && now - rejoinAskedNanos > config.sessionTimeout().toNanos()) {
+            // the group never called back: stop waiting for it rather than stall
+            awayNanos = 0;
+        }
         if (records.isEmpty()) {
+            return;
+        }
+        if (awayNanos > 0) {
+            rejoinBeforeProcessing(records, now);
             return;
         }
         for (ConsumerRecord<byte[], byte[]> r : records) {
@@ -278,6 +305,34 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
                 continue;
             }
             output.emit(value, meta);
+        }
+    }
+
+    /**
+     * Nothing ran on this consumer for longer than the session timeout (the JVM was frozen, stopped or
+     * starved, heartbeats included), so the group may have handed its partitions to another member, which
+     * is already writing them. Records fetched since then are not processed: each partition is rewound to
+     * its first returned record and the consumer rejoins the group; until the group has called back
+     * (partitions assigned or lost, bounded by the session timeout) every poll's records are rewound again. A member that was evicted learns so in
+     * the next poll (its partitions are lost and replayed by their new owner); one that was not keeps its
+     * partitions and reads those records again.
+     */
+    private void rejoinBeforeProcessing(ConsumerRecords<byte[], byte[]> records, long now) {
+        for (TopicPartition tp : records.partitions()) {
+            consumer.seek(tp, records.records(tp).get(0).offset());
+        }
+        if (rejoinAskedNanos != 0) {
+            return; // still rejoining: a consumer keeps fetching the partitions it holds meanwhile
+        }
+        rejoinAskedNanos = now;
+        LOG.warn("source '{}': nothing ran for {} ms, longer than session_timeout {} ms; the group may have moved"
+                        + " its partitions, so it rejoins before processing {} record(s) fetched meanwhile",
+                name, awayNanos / 1_000_000, config.sessionTimeout().toMillis(), records.count());
+        try {
+            consumer.enforceRebalance("no poll or heartbeat for longer than the session timeout");
+        } catch (RuntimeException e) {
+            // a client that cannot force it still learns of an eviction from its next heartbeat
+            LOG.warn("source '{}': could not rejoin the group at once: {}", name, rootMessage(e));
         }
     }
 
@@ -432,6 +487,8 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
 
     @Override
     public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+        awayNanos = 0; // the group has settled what this member owns since it was away
+        rejoinAskedNanos = 0;
         if (partitions.isEmpty()) {
             return;
         }
@@ -464,6 +521,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
         }
         List<SourcePartition> revoked = partitionsOf(partitions);
         revokedEvents.increment();
+        long started = clock.getAsLong();
         try {
             if (closing || callbackFailure != null) {
                 return;
@@ -494,11 +552,15 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
             }
         } finally {
             release(partitions);
+            // waiting for the revoked partitions' output is not being away
+            callbackNanos += clock.getAsLong() - started;
         }
     }
 
     @Override
     public void onPartitionsLost(Collection<TopicPartition> partitions) {
+        awayNanos = 0;
+        rejoinAskedNanos = 0;
         if (partitions.isEmpty()) {
             return;
         }

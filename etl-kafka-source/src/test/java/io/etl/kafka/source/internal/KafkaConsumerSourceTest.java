@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.NoOffsetForPartitionException;
@@ -115,6 +116,74 @@ class KafkaConsumerSourceTest {
         assertThat(second.key()).isNull();
         assertThat(second.headers()).isSameAs(List.of());
         assertThat(listener.assigned).containsExactly(List.of(S0, S1));
+    }
+
+    @Test
+    void shouldRewindAndRejoinRatherThanProcessWhatItFetchedAfterBeingAwayLongerThanTheSession() {
+        AtomicLong now = new AtomicLong(1);
+        source.clock = now::get;
+        rebalanceTo(P0);
+        consumer.addRecord(record(P0, 0, null, "v0", new RecordHeaders()));
+        source.poll(Duration.ZERO, output);
+        assertThat(output.values).containsExactly("v0");
+
+        // frozen (SIGSTOP, a long pause) for longer than session_timeout (10s) plus poll_timeout
+        now.addAndGet(Duration.ofSeconds(11).toNanos());
+        consumer.addRecord(record(P0, 1, null, "v1", new RecordHeaders()));
+        consumer.addRecord(record(P0, 2, null, "v2", new RecordHeaders()));
+        source.poll(Duration.ZERO, output);
+
+        assertThat(output.values).as("nothing fetched since is processed").containsExactly("v0");
+        assertThat(consumer.position(P0)).as("rewound to the first record it did not process").isEqualTo(1);
+        assertThat(consumer.shouldRebalance()).as("it rejoins the group").isTrue();
+
+        // still rejoining: the consumer keeps fetching what it holds, and that is refused too
+        consumer.resetShouldRebalance();
+        now.addAndGet(Duration.ofMillis(100).toNanos());
+        source.poll(Duration.ZERO, output);
+        assertThat(output.values).containsExactly("v0");
+        assertThat(consumer.position(P0)).isEqualTo(1);
+        assertThat(consumer.shouldRebalance()).as("asked once").isFalse();
+
+        // the group has settled what it owns: records flow again
+        rebalanceTo(P0);
+        consumer.seek(P0, 1);
+        consumer.addRecord(record(P0, 1, null, "v1", new RecordHeaders()));
+        source.poll(Duration.ZERO, output);
+        assertThat(output.values).containsExactly("v0", "v1");
+    }
+
+    @Test
+    void shouldStopRefusingRecordsWhenTheGroupNeverCallsBackWithinTheSession() {
+        AtomicLong now = new AtomicLong(1);
+        source.clock = now::get;
+        rebalanceTo(P0);
+        now.addAndGet(Duration.ofSeconds(11).toNanos());
+        consumer.addRecord(record(P0, 0, null, "v0", new RecordHeaders()));
+        source.poll(Duration.ZERO, output);
+        assertThat(output.values).isEmpty();
+
+        for (int i = 0; i < 10; i++) {
+            now.addAndGet(Duration.ofMillis(1_100).toNanos());
+            source.poll(Duration.ZERO, output);
+        }
+        consumer.addRecord(record(P0, 0, null, "v0", new RecordHeaders()));
+        source.poll(Duration.ZERO, output);
+
+        assertThat(output.values).as("no stall for ever").containsExactly("v0");
+    }
+
+    @Test
+    void shouldProcessNormallyAfterAWaitThatIsShorterThanTheSession() {
+        AtomicLong now = new AtomicLong(1);
+        source.clock = now::get;
+        rebalanceTo(P0);
+        now.addAndGet(Duration.ofSeconds(9).toNanos());
+        consumer.addRecord(record(P0, 0, null, "v0", new RecordHeaders()));
+        source.poll(Duration.ZERO, output);
+
+        assertThat(output.values).containsExactly("v0");
+        assertThat(consumer.shouldRebalance()).isFalse();
     }
 
     @Test

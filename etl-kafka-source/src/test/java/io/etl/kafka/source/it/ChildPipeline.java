@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-/** A {@link PipelineProcess} in a child JVM that a test can SIGKILL or SIGTERM. */
+/** A {@link PipelineProcess} in a child JVM that a test can SIGKILL, SIGTERM, SIGSTOP and SIGCONT. */
 final class ChildPipeline implements AutoCloseable {
 
     private final Process process;
@@ -56,27 +56,28 @@ final class ChildPipeline implements AutoCloseable {
         process.destroy();
     }
 
-    /** SIGSTOP: the JVM freezes (no heartbeats, no commits) until {@link #sigcont()}. */
+    /** SIGSTOP: the JVM freezes with its sockets open; it sends nothing, not even heartbeats. */
     void sigstop() {
         signal("STOP");
     }
 
-    /** SIGCONT after {@link #sigstop()}. */
+    /** SIGCONT: a frozen JVM runs on from where it stopped. */
     void sigcont() {
         signal("CONT");
     }
 
     private void signal(String name) {
         try {
-            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid())).start();
+            Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
+                    .redirectErrorStream(true).start();
             if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
                 throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
             }
         } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            throw new UncheckedIOException("cannot run kill -" + name, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
+            throw new IllegalStateException("interrupted while sending SIG" + name, e);
         }
     }
 

@@ -34,6 +34,9 @@ final class PipelineYaml {
     private String sinkMaxMessageBytes;
     private String deadLetterTopic;
     private String delivery;
+    private String security;
+    private String breaker = "{open_wait: 1s}";
+    private final Map<String, String> producer = new LinkedHashMap<>();
     private String startupTimeout = "20s";
 
     private PipelineYaml(String name, String brokers, String inputTopic, String groupId) {
@@ -126,6 +129,24 @@ final class PipelineYaml {
         return this;
     }
 
+    /** A {@code security} section (inline YAML) for the source and every sink. */
+    PipelineYaml security(String inlineYaml) {
+        security = inlineYaml;
+        return this;
+    }
+
+    /** The {@code breaker} section (inline YAML) of every sink. */
+    PipelineYaml breaker(String inlineYaml) {
+        breaker = inlineYaml;
+        return this;
+    }
+
+    /** A producer passthrough property of every sink. */
+    PipelineYaml producer(String key, String value) {
+        producer.put(key, value);
+        return this;
+    }
+
     /** The source's {@code startup_timeout} and every sink's {@code admin_timeout}. */
     PipelineYaml startupTimeout(String value) {
         startupTimeout = value;
@@ -163,6 +184,9 @@ final class PipelineYaml {
             y.append("      consumer:\n");
             consumer.forEach((k, v) -> y.append("        ").append(k).append(": \"").append(v).append("\"\n"));
         }
+        if (security != null) {
+            y.append("      security: ").append(security).append('\n');
+        }
         y.append("sinks:\n");
         sinks.forEach((sink, topic) -> {
             y.append("  ").append(sink).append(":\n    kafka:\n");
@@ -175,7 +199,14 @@ final class PipelineYaml {
             y.append("      queue: ").append(queue).append('\n');
             y.append("      batch: {max_records: ").append(maxRecords).append(", linger: ").append(linger).append("}\n");
             y.append("      retry: {initial_backoff: 100ms, max_backoff: 1s}\n");
-            y.append("      breaker: {open_wait: 1s}\n");
+            y.append("      breaker: ").append(breaker).append('\n');
+            if (security != null) {
+                y.append("      security: ").append(security).append('\n');
+            }
+            if (!producer.isEmpty()) {
+                y.append("      producer:\n");
+                producer.forEach((k, v) -> y.append("        ").append(k).append(": \"").append(v).append("\"\n"));
+            }
             if (sinkOnError != null) {
                 y.append("      on_error: ").append(sinkOnError).append('\n');
             }

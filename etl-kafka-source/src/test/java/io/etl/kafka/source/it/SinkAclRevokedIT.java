@@ -1,0 +1,114 @@
+package io.etl.kafka.source.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.etl.core.config.CheckpointConfig;
+import io.etl.testkit.BrokerOptions;
+import io.etl.testkit.BrokerSecurity;
+import io.etl.testkit.ClusterSecurity;
+import io.etl.testkit.KafkaTestCluster;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.resource.ResourceType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The sink's principal loses its WRITE permission on the output topic while the pipeline (a child JVM,
+ * SCRAM over TLS, Kafka's {@code StandardAuthorizer}) runs under load: it fails fast with an error naming
+ * the principal, the topic and the operation, exits 1, and never commits an offset whose output the brokers
+ * did not acknowledge.
+ */
+class SinkAclRevokedIT {
+
+    private static final int PARTITIONS = 3;
+    private static final String USER = "etl";
+    private static final String PASSWORD = "etl-secret";
+    private static KafkaTestCluster kafka;
+    private static ClusterSecurity security;
+
+    @BeforeAll
+    static void startBroker() {
+        kafka = KafkaTestCluster.embedded(BrokerOptions.builder()
+                .security(BrokerSecurity.saslScram().user(USER, PASSWORD).aclAuthorizer(true).build()).build());
+        security = kafka.security().orElseThrow();
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    @Test
+    @Timeout(120)
+    void shouldFailFastNamingPrincipalTopicAndOperationAndCommitNothingUnacknowledgedWhenWriteIsRevoked(
+            @TempDir Path dir) throws IOException {
+        String uid = Delivery.unique("acl");
+        String input = "in-" + uid;
+        String output = "out-" + uid;
+        String group = "group-" + uid;
+        kafka.createTopic(input, PARTITIONS);
+        kafka.createTopic(output, PARTITIONS);
+        security.allowTopic(USER, input, AclOperation.READ, AclOperation.DESCRIBE);
+        security.allowGroup(USER, group);
+        security.allowTopic(USER, output, AclOperation.WRITE, AclOperation.DESCRIBE, AclOperation.DESCRIBE_CONFIGS);
+        PipelineYaml pipelineYaml = PipelineYaml.of(uid, kafka.bootstrapServers(), input, group)
+                .security("{protocol: SASL_SSL, tls: {ca_file: \"" + security.caCertificatePemPath() + "\"},"
+                        + " sasl: {mechanism: SCRAM-SHA-512, username: " + USER + ", password: \"" + PASSWORD + "\"}}")
+                .sink("out", output).pool(2, 2, 500, "5ms").checkpoint("100ms", "10s");
+        Path yaml = pipelineYaml.write(dir);
+        CheckpointConfig checkpoint = pipelineYaml.parse().checkpoint();
+        // a fatal batch fails the run once its partition has been stuck for stalled_fail_after; then it drains
+        long failBoundMs = checkpoint.stalledFailAfter().plus(checkpoint.drainTimeout()).toMillis();
+
+        long revokedAt;
+        int exit;
+        try (LoadProducer load = LoadProducer.start(kafka, input, PARTITIONS, 60_000, 2_000);
+             ChildPipeline pipeline = ChildPipeline.start("copy", yaml, Path.of("target", "it-logs", uid + ".log"))) {
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> committedTotal(group) >= 3_000 || !pipeline.isAlive());
+            assertThat(pipeline.isAlive()).as("pipeline exited early:%n%s", pipeline.tail()).isTrue();
+
+            security.revoke(USER, AclOperation.WRITE, ResourceType.TOPIC, output);
+            revokedAt = System.nanoTime();
+            exit = pipeline.waitFor(Duration.ofSeconds(60));
+            long tookMs = (System.nanoTime() - revokedAt) / 1_000_000;
+            String log = Files.readString(pipeline.log());
+            System.out.printf("WRITE revoked: exit %d after %d ms, %d orders produced%n", exit, tookMs, load.sent());
+            assertThat(exit).as("exit code after losing WRITE:%n%s", pipeline.tail()).isEqualTo(1);
+            assertThat(tookMs).as("fails within stalled_fail_after plus the drain").isLessThan(failBoundMs);
+            assertThat(log).as("the error names principal, topic and operation")
+                    .containsPattern("principal User:" + USER + " is not authorized to write to topic '" + output + "'");
+        }
+
+        Map<TopicPartition, Long> committed = kafka.committedOffsets(group);
+        Map<String, Integer> out = Delivery.idCounts(kafka, output);
+        long total = 0;
+        for (Map.Entry<TopicPartition, Long> e : committed.entrySet()) {
+            for (long offset = 0; offset < e.getValue(); offset++) {
+                String id = LoadProducer.idAt(PARTITIONS, e.getKey().partition(), offset);
+                assertThat(out).as("output of %s, below committed offset %d of partition %d", id, e.getValue(),
+                        e.getKey().partition()).containsKey(id);
+            }
+            total += e.getValue();
+        }
+        long inputTotal = kafka.endOffsets(input).values().stream().mapToLong(Long::longValue).sum();
+        System.out.printf("WRITE revoked: %d committed, %d written, %d in the input%n", total, out.size(), inputTotal);
+        assertThat(total).as("the offsets of unwritten input stay uncommitted").isLessThan(inputTotal);
+    }
+
+    private static long committedTotal(String group) {
+        return kafka.committedOffsets(group).values().stream().mapToLong(Long::longValue).sum();
+    }
+}

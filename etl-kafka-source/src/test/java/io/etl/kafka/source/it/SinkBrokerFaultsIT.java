@@ -1,0 +1,392 @@
+package io.etl.kafka.source.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.etl.core.PipelineResult;
+import io.etl.core.RunningPipeline;
+import io.etl.core.config.PipelineConfig;
+import io.etl.core.config.SinkPoolConfig;
+import io.etl.kafka.source.KafkaSourceMetrics;
+import io.etl.testkit.BrokerOptions;
+import io.etl.testkit.EmbeddedKafka;
+import io.etl.testkit.ForkedKafkaCluster;
+import io.etl.testkit.KafkaTestCluster;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.quota.ClientQuotaAlteration;
+import org.apache.kafka.common.quota.ClientQuotaEntity;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * Faults of the sink's cluster, on one forked cluster of three brokers shared by every test here
+ * (replication factor 3, {@code min.insync.replicas=2}); the input comes from the shared embedded broker and
+ * the pipeline runs in this JVM, so its gauges can be watched. Every test checks that nothing is lost, that
+ * committed offsets never go backwards, and that every duplicate lies in the window of a fault.
+ */
+@EmbeddedKafka(shared = true)
+class SinkBrokerFaultsIT {
+
+    private static final int PARTITIONS = 3;
+    private static ForkedKafkaCluster sinkCluster;
+
+    private final List<RunningPipeline> running = new ArrayList<>();
+    private final List<AutoCloseable> watchers = new ArrayList<>();
+
+    @BeforeAll
+    static void startSinkCluster() {
+        sinkCluster = KafkaTestCluster.forkedCluster(3, BrokerOptions.builder()
+                .brokerProperty("min.insync.replicas", "2").build());
+    }
+
+    @AfterAll
+    static void stopSinkCluster() {
+        if (sinkCluster != null) {
+            sinkCluster.close();
+        }
+    }
+
+    @AfterEach
+    void stopPipelinesAndHealTheCluster() throws Exception {
+        for (RunningPipeline p : running) {
+            if (!p.result().isDone()) {
+                p.stopAndWait(Duration.ofSeconds(20));
+            }
+        }
+        for (AutoCloseable w : watchers) {
+            w.close();
+        }
+        for (int id : sinkCluster.brokerIds()) {
+            if (!sinkCluster.isAlive(id)) {
+                sinkCluster.restart(id);
+            }
+        }
+    }
+
+    @Test
+    @Timeout(300)
+    void shouldLoseNothingWhenTheSinkLeaderIsHardBouncedFiveTimesAndTwoBrokersAreDownForThirtySeconds(
+            KafkaTestCluster kafka) {
+        String uid = Delivery.unique("bounce");
+        String input = "in-" + uid;
+        String output = "out-" + uid;
+        String group = "group-" + uid;
+        kafka.createTopic(input, PARTITIONS);
+        sinkCluster.createTopic(output, PARTITIONS, 3, Map.of("min.insync.replicas", "2"));
+        PipelineConfig config = PipelineYaml.of(uid, kafka.bootstrapServers(), input, group)
+                .sinkBrokers(sinkCluster.bootstrapServers()).deliveryTimeout("3s")
+                .breaker("{open_wait: 1s, sliding_window: 4, minimum_calls: 2}")
+                .sink("out", output).pool(2, 2, 500, "5ms").checkpoint("100ms", "20s").parse();
+        SinkPoolConfig pool = config.sink("out").pool();
+        long pendingBound = pendingBound(pool);
+        ReplayWindow window = new ReplayWindow(PARTITIONS);
+        CommitWatch commits = watch(CommitWatch.start(kafka, group));
+        RunningPipeline pipeline;
+        PoolGauges gauges;
+        int produced;
+        long started = System.nanoTime();
+        try (LoadProducer load = LoadProducer.start(kafka, input, PARTITIONS, 1_000_000, 1_500)) {
+            pipeline = start(config);
+            gauges = watch(PoolGauges.start(pipeline.meterRegistry()));
+            awaitCommitted(kafka, group, 2_000, pipeline);
+
+            for (int bounce = 1; bounce <= 5; bounce++) {
+                int leader = leaderOf(output, bounce % PARTITIONS);
+                window.open(kafka, group);
+                Map<TopicPartition, Long> readBeforeKill = kafka.endOffsets(input);
+                sinkCluster.kill9(leader);
+                // the controller fences it and moves leadership; restarting earlier races its old registration
+                awaitOutOfIsr(output, leader);
+                // the window ends once everything read before the kill is committed: the retries are over
+                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() ->
+                        committedPast(kafka.committedOffsets(group), readBeforeKill) || pipeline.result().isDone());
+                long size = window.close(kafka, input);
+                // a restarted follower moves no leadership: writes go on undisturbed, outside any window
+                sinkCluster.restart(leader);
+                awaitFullIsr(output);
+                System.out.printf("bounce %d: killed and restarted leader %d; window %d offsets; %s%n", bounce,
+                        leader, size, gauges);
+            }
+
+            gauges.reset();
+            List<Integer> down = sinkCluster.brokerIds().subList(0, 2);
+            window.open(kafka, group);
+            down.forEach(sinkCluster::kill9);
+            long outageStart = System.nanoTime();
+            // writes acknowledged just before the brokers died may still be committed for a moment
+            await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(7))
+                    .until(() -> !pipeline.result().isDone());
+            long stalledAt = committedTotal(kafka, group);
+            long rest = TimeUnit.SECONDS.toMillis(30) - (System.nanoTime() - outageStart) / 1_000_000;
+            // nothing commits while only one of three replicas is up, and the pipeline keeps running
+            await().during(Duration.ofMillis(rest)).atMost(Duration.ofMillis(rest + 5_000))
+                    .pollInterval(Duration.ofMillis(250))
+                    .until(() -> !pipeline.result().isDone() && committedTotal(kafka, group) == stalledAt);
+            long afterOutage = committedTotal(kafka, group);
+            assertThat(gauges.paused()).as("the source pauses while the sink is stuck").isTrue();
+            assertThat(gauges.breakerOpened()).as("the breaker opens during the outage; %s", gauges).isTrue();
+            down.forEach(sinkCluster::restart);
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> gauges.breakerClosedAfterOpening() || pipeline.result().isDone());
+            awaitFullIsr(output);
+            awaitCommitted(kafka, group, afterOutage + 1_000, pipeline);
+            System.out.printf("two of three brokers down 30 s: stalled at %d committed; %s%n", stalledAt, gauges);
+            load.close();
+            produced = load.sent();
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> Delivery.caughtUp(kafka, group, input) || pipeline.result().isDone());
+            window.close(kafka, input);
+        }
+        PipelineResult result = pipeline.stopAndWait(Duration.ofSeconds(30));
+        System.out.printf("leader bounces and outage took %d s%n", (System.nanoTime() - started) / 1_000_000_000L);
+
+        assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
+        assertThat(gauges.breakerClosedAfterOpening()).as("the breaker closes once the brokers are back").isTrue();
+        assertThat(gauges.maxPending()).as("pending records stay within the pool bound").isLessThanOrEqualTo(pendingBound);
+        assertThat(gauges.maxInflight()).as("in-flight batches stay within the window")
+                .isLessThanOrEqualTo(pool.shards() * pool.inflight());
+        assertAuditPasses(sinkCluster, output, produced, window, commits);
+    }
+
+    @Test
+    @Timeout(180)
+    void shouldBackPressureWithoutRebalancingUnderAProducerQuotaAndRecoverWhenItIsLifted(KafkaTestCluster kafka)
+            throws Exception {
+        String uid = Delivery.unique("quota");
+        String input = "in-" + uid;
+        String output = "out-" + uid;
+        String group = "group-" + uid;
+        String clientId = "etl-" + uid;
+        int orders = 60_000;
+        int rate = 3_000;
+        kafka.createTopic(input, PARTITIONS);
+        sinkCluster.createTopic(output, PARTITIONS, 3, Map.of());
+        PipelineConfig config = PipelineYaml.of(uid, kafka.bootstrapServers(), input, group)
+                .sinkBrokers(sinkCluster.bootstrapServers()).producer("client.id", clientId)
+                .consumer("max.poll.interval.ms", "5000")
+                .sink("out", output).pool(2, 2, 500, "5ms").checkpoint("100ms", "20s").parse();
+        SinkPoolConfig pool = config.sink("out").pool();
+        ReplayWindow window = new ReplayWindow(PARTITIONS);
+        CommitWatch commits = watch(CommitWatch.start(kafka, group));
+        RunningPipeline pipeline;
+        PoolGauges gauges;
+        double throttledRate;
+        double liftedRate;
+        try (LoadProducer load = LoadProducer.start(kafka, input, PARTITIONS, orders, rate);
+             Admin admin = sinkCluster.newAdmin()) {
+            pipeline = start(config);
+            gauges = watch(PoolGauges.start(pipeline.meterRegistry()));
+            awaitCommitted(kafka, group, 3_000, pipeline);
+
+            window.open(kafka, group);
+            setProducerByteRate(admin, clientId, 10_000.0);
+            // the throttle takes hold within about a second; measure after that
+            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4)).until(() -> !pipeline.result().isDone());
+            gauges.reset();
+            throttledRate = commitRate(kafka, group, Duration.ofSeconds(6), pipeline);
+            assertThat(gauges.paused()).as("the source pauses while the sink is throttled; %s", gauges).isTrue();
+            assertThat(throttledRate).as("throttled commit rate (records/s), input at %d/s", rate)
+                    .isLessThan(rate / 2.0);
+
+            setProducerByteRate(admin, clientId, null);
+            long liftedAt = System.nanoTime();
+            // a connection the broker muted stays muted for the throttle time it was given last
+            double[] rates = {0};
+            long[] last = {committedTotal(kafka, group), System.nanoTime()};
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1)).until(() -> {
+                long now = System.nanoTime();
+                long total = committedTotal(kafka, group);
+                rates[0] = (total - last[0]) * 1e9 / (now - last[1]);
+                last[0] = total;
+                last[1] = now;
+                return rates[0] > 3 * throttledRate || load.done() && Delivery.caughtUp(kafka, group, input);
+            });
+            liftedRate = rates[0];
+            System.out.printf("quota: %.0f records/s throttled, %.0f records/s %d ms after it was lifted; %s%n",
+                    throttledRate, liftedRate, (System.nanoTime() - liftedAt) / 1_000_000, gauges);
+            assertThat(liftedRate).as("throughput once the quota is lifted").isGreaterThan(3 * throttledRate);
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> (load.done() && Delivery.caughtUp(kafka, group, input)) || pipeline.result().isDone());
+            window.close(kafka, input);
+        }
+        assertThat(pipeline.result()).as("pipeline did not fail").isNotDone();
+        MeterRegistry registry = pipeline.meterRegistry();
+        assertThat(rebalances(registry, "assigned")).as("assignments: only the first").isEqualTo(1.0);
+        assertThat(rebalances(registry, "revoked") + rebalances(registry, "lost")).as("revoked or lost").isZero();
+        PipelineResult result = pipeline.stopAndWait(Duration.ofSeconds(30));
+
+        assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
+        assertThat(gauges.maxPending()).isLessThanOrEqualTo(pendingBound(pool));
+        assertThat(gauges.maxInflight()).isLessThanOrEqualTo(pool.shards() * pool.inflight());
+        assertAuditPasses(sinkCluster, output, orders, window, commits);
+    }
+
+    @Test
+    @Timeout(180)
+    void shouldLoseNothingAndDuplicateOnlyTheWindowWhenScaledOutDuringASinkOutage(KafkaTestCluster kafka) {
+        String uid = Delivery.unique("pausedscale");
+        String input = "in-" + uid;
+        String output = "out-" + uid;
+        String group = "group-" + uid;
+        int partitions = 4;
+        int orders = 30_000;
+        kafka.createTopic(input, partitions);
+        sinkCluster.createTopic(output, partitions, 3, Map.of("min.insync.replicas", "2"));
+        ReplayWindow window = new ReplayWindow(partitions);
+        CommitWatch commits = watch(CommitWatch.start(kafka, group));
+        RunningPipeline a;
+        RunningPipeline b;
+        try (LoadProducer load = LoadProducer.start(kafka, input, partitions, orders, 1_500)) {
+            a = start(scaleConfig(kafka, uid, "a", input, group, output));
+            PoolGauges gaugesA = watch(PoolGauges.start(a.meterRegistry()));
+            awaitCommitted(kafka, group, 2_000, a);
+
+            List<Integer> down = sinkCluster.brokerIds().subList(1, 3);
+            window.open(kafka, group);
+            down.forEach(sinkCluster::kill9);
+            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(gaugesA::paused);
+            down.forEach(id -> awaitOutOfIsr(output, id));
+            b = start(scaleConfig(kafka, uid, "b", input, group, output));
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() ->
+                    assigned(b.meterRegistry()) > 0 || b.result().isDone());
+            assertThat(rebalances(a.meterRegistry(), "revoked")).as("a gave partitions up while paused").isPositive();
+            down.forEach(sinkCluster::restart);
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> (load.done() && Delivery.caughtUp(kafka, group, input))
+                            || a.result().isDone() || b.result().isDone());
+            long size = window.close(kafka, input);
+            System.out.printf("scaled out during the outage: window %d offsets; a: %s%n", size, gaugesA);
+        }
+        assertThat(a.stopAndWait(Duration.ofSeconds(30)).status()).isEqualTo(PipelineResult.Status.COMPLETED);
+        assertThat(b.stopAndWait(Duration.ofSeconds(30)).status()).isEqualTo(PipelineResult.Status.COMPLETED);
+        assertAuditPasses(sinkCluster, output, orders, window, commits, partitions);
+    }
+
+    private PipelineConfig scaleConfig(KafkaTestCluster kafka, String uid, String instance, String input,
+                                       String group, String output) {
+        return PipelineYaml.of(uid + "-" + instance, kafka.bootstrapServers(), input, group)
+                .groupInstanceId(uid + "-" + instance).revokeTimeout("3s")
+                .sinkBrokers(sinkCluster.bootstrapServers()).deliveryTimeout("3s")
+                .sink("out", output).pool(2, 2, 500, "5ms").checkpoint("100ms", "20s").parse();
+    }
+
+    private RunningPipeline start(PipelineConfig config) {
+        RunningPipeline p = Pipelines.copy(config).start(config, new SimpleMeterRegistry());
+        running.add(p);
+        return p;
+    }
+
+    private <T extends AutoCloseable> T watch(T watcher) {
+        watchers.add(watcher);
+        return watcher;
+    }
+
+    private static long pendingBound(SinkPoolConfig pool) {
+        return (long) pool.shards() * (pool.queue() + pool.inflight() + 2) * pool.batch().maxRecords();
+    }
+
+    private static void assertAuditPasses(KafkaTestCluster sink, String output, int orders, ReplayWindow window,
+                                          CommitWatch commits) {
+        assertAuditPasses(sink, output, orders, window, commits, PARTITIONS);
+    }
+
+    private static void assertAuditPasses(KafkaTestCluster sink, String output, int orders, ReplayWindow window,
+                                          CommitWatch commits, int partitions) {
+        Map<String, Integer> out = Delivery.idCounts(sink, output);
+        List<String> missing = new ArrayList<>();
+        for (int i = 0; i < orders; i++) {
+            if (!out.containsKey(Orders.id(i))) {
+                missing.add(Orders.id(i));
+            }
+        }
+        List<String> unexplained = window.unexplainedDuplicates(out);
+        System.out.printf("audit: %d orders, %d duplicates, windows %s, %d commit samples%n", orders,
+                Delivery.duplicates(out), window, commits.samples());
+        assertThat(missing).as("orders missing from the output").isEmpty();
+        assertThat(out).as("no output that was never input").hasSize(orders);
+        assertThat(commits.violations()).as("committed offsets going backwards").isEmpty();
+        assertThat(unexplained).as("duplicates outside every fault's window %s", window).isEmpty();
+        assertThat(partitions).isPositive();
+    }
+
+    private static void setProducerByteRate(Admin admin, String clientId, Double rate) throws Exception {
+        ClientQuotaEntity entity = new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, clientId));
+        admin.alterClientQuotas(List.of(new ClientQuotaAlteration(entity,
+                List.of(new ClientQuotaAlteration.Op("producer_byte_rate", rate))))).all().get(30, TimeUnit.SECONDS);
+    }
+
+    /** Records committed per second over {@code span}. */
+    private static double commitRate(KafkaTestCluster kafka, String group, Duration span, RunningPipeline pipeline) {
+        long from = committedTotal(kafka, group);
+        long start = System.nanoTime();
+        await().during(span).atMost(span.plusSeconds(2)).until(() -> !pipeline.result().isDone());
+        long to = committedTotal(kafka, group);
+        return (to - from) * 1e9 / (System.nanoTime() - start);
+    }
+
+    private static int leaderOf(String topic, int partition) {
+        return describe(topic).partitions().get(partition).leader().id();
+    }
+
+    private static void awaitFullIsr(String topic) {
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
+            for (TopicPartitionInfo p : describe(topic).partitions()) {
+                if (p.isr().size() < p.replicas().size()) {
+                    return false;
+                }
+            }
+            return true;
+        });
+    }
+
+    private static boolean committedPast(Map<TopicPartition, Long> committed, Map<TopicPartition, Long> bound) {
+        return bound.entrySet().stream().allMatch(e -> committed.getOrDefault(e.getKey(), 0L) >= e.getValue());
+    }
+
+    private static void awaitOutOfIsr(String topic, int broker) {
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).ignoreExceptions().until(() ->
+                describe(topic).partitions().stream().noneMatch(p -> p.isr().stream().anyMatch(n -> n.id() == broker)));
+    }
+
+    private static TopicDescription describe(String topic) {
+        try (Admin admin = sinkCluster.newAdmin()) {
+            return admin.describeTopics(Collections.singleton(topic)).allTopicNames().get(30, TimeUnit.SECONDS)
+                    .get(topic);
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot describe " + topic, e);
+        }
+    }
+
+    private static double rebalances(MeterRegistry registry, String event) {
+        return registry.get(KafkaSourceMetrics.REBALANCES).tag(KafkaSourceMetrics.TAG_EVENT, event).counter().count();
+    }
+
+    private static double assigned(MeterRegistry registry) {
+        return registry.find(KafkaSourceMetrics.ASSIGNED_PARTITIONS).gauges().stream()
+                .mapToDouble(g -> g.value()).sum();
+    }
+
+    private static long committedTotal(KafkaTestCluster kafka, String group) {
+        return kafka.committedOffsets(group).values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    private static void awaitCommitted(KafkaTestCluster kafka, String group, long total, RunningPipeline pipeline) {
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                .until(() -> committedTotal(kafka, group) >= total || pipeline.result().isDone());
+        assertThat(pipeline.result()).as("pipeline still running").isNotDone();
+    }
+}
