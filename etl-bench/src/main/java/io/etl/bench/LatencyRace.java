@@ -40,7 +40,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * }</pre>
  *
  * <p>Options: {@code --rate R} (20,000), {@code --warmup-seconds W} (10), {@code --seconds S} (20),
- * {@code --runs N} (3), {@code --only}, {@code --jvm-arg}, {@code --etl-jar}, {@code --out} as in
+ * {@code --runs N} (3), {@code --only}, {@code --jvm-arg}, {@code --etl-jar}, {@code --appcds}, {@code --out} as in
  * {@link ProcessRace}.
  */
 public final class LatencyRace {
@@ -63,6 +63,7 @@ public final class LatencyRace {
         List<String> jvmArgs = new ArrayList<>();
         Path etlJar = Path.of("etl-examples/target/etl-examples.jar");
         Path out = Path.of("etl-bench/target/latency-race.md");
+        boolean appCds = false;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--rate" -> rate = Integer.parseInt(args[++i]);
@@ -73,9 +74,10 @@ public final class LatencyRace {
                 case "--jvm-arg" -> jvmArgs.add(args[++i]);
                 case "--etl-jar" -> etlJar = Path.of(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
+                case "--appcds" -> appCds = true;
                 default -> throw new IllegalArgumentException("unknown option " + args[i] + "; usage: --mode latency"
                         + " [--rate R] [--warmup-seconds W] [--seconds S] [--runs N] [--only etl,clients,streams]"
-                        + " [--jvm-arg ARG]... [--etl-jar FILE] [--out FILE]");
+                        + " [--jvm-arg ARG]... [--etl-jar FILE] [--appcds] [--out FILE]");
             }
         }
         Path logs = out.toAbsolutePath().getParent().resolve("latency-race-logs");
@@ -85,6 +87,7 @@ public final class LatencyRace {
         String external = System.getenv("KAFKA_BROKERS");
         try (KafkaTestCluster cluster = external == null || external.isBlank()
                 ? KafkaTestCluster.forkedSingle() : KafkaTestCluster.external(external)) {
+            Map<String, Path> archives = appCds ? ProcessRace.train(cluster, contestants, jvmArgs, etlJar, logs) : Map.of();
             for (int run = 1; run <= runs; run++) {
                 for (ProcessContestant contestant : contestants) {
                     String prefix = "lat-" + runId + "-" + contestant.contestant().name().toLowerCase(Locale.ROOT)
@@ -97,9 +100,11 @@ public final class LatencyRace {
                     try {
                         List<String> flags = new ArrayList<>(ProcessRace.COMMON_FLAGS);
                         flags.addAll(jvmArgs);
-                        List<String> etlCommand = List.of("-jar", etlJar.toString(), "kafka_to_kafka_split", "--http-port", "0");
+                        if (archives.containsKey(contestant.label())) {
+                            flags.add("-XX:SharedArchiveFile=" + archives.get(contestant.label()));
+                        }
                         Result r = runOne(cluster, contestant, topics,
-                                contestant.command(cluster.bootstrapServers(), topics, etlCommand, flags),
+                                contestant.command(cluster.bootstrapServers(), topics, ProcessRace.etlCommand(etlJar), flags),
                                 logs.resolve(contestant.fileName() + "-r" + run + ".log"), rate, warmupSeconds, seconds);
                         System.err.printf("run %d/%d %s: p50 %d ms, p99 %d ms, p99.9 %d ms, max %d ms over %,d orders at %,.0f/s, load %.1f%n",
                                 run, runs, r.label(), r.p50(), r.p99(), r.p999(), r.max(), r.orders(), r.achievedRate(), r.load());

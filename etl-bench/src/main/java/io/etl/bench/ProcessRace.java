@@ -38,7 +38,8 @@ import org.apache.kafka.common.config.ConfigResource;
  * (a contestant may carry its own JVM flags: {@code etl:-Xmx256m}), {@code --jvm-arg ARG} (every
  * contestant), {@code --etl-jar FILE} ({@code etl-examples/target/etl-examples.jar}), {@code --outage-seconds S}
  * (a sink outage of S seconds a quarter into each run: the output topics refuse writes, and the
- * contestant's live heap is sampled with {@code jcmd}), {@code --out FILE}.
+ * contestant's live heap is sampled with {@code jcmd}), {@code --appcds} (every contestant gets an AppCDS
+ * archive of its own from a training run, see {@link #train}), {@code --out FILE}.
  */
 public final class ProcessRace {
 
@@ -81,6 +82,7 @@ public final class ProcessRace {
         List<String> jvmArgs = new ArrayList<>();
         Path etlJar = Path.of("etl-examples/target/etl-examples.jar");
         int outageSeconds = 0;
+        boolean appCds = false;
         Path out = Path.of("etl-bench/target/process-race.md");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
@@ -90,10 +92,11 @@ public final class ProcessRace {
                 case "--jvm-arg" -> jvmArgs.add(args[++i]);
                 case "--etl-jar" -> etlJar = Path.of(args[++i]);
                 case "--outage-seconds" -> outageSeconds = Integer.parseInt(args[++i]);
+                case "--appcds" -> appCds = true;
                 case "--out" -> out = Path.of(args[++i]);
                 default -> throw new IllegalArgumentException("unknown option " + args[i] + "; usage: --mode process"
                         + " [--records N] [--runs R] [--only etl,clients,streams] [--jvm-arg ARG]... [--etl-jar FILE]"
-                        + " [--outage-seconds S] [--out FILE]");
+                        + " [--outage-seconds S] [--appcds] [--out FILE]");
             }
         }
         if (!Files.isRegularFile(etlJar)) {
@@ -109,6 +112,7 @@ public final class ProcessRace {
                 ? KafkaTestCluster.forkedSingle() : KafkaTestCluster.external(external)) {
             long brokerPid = cluster instanceof ForkedKafkaCluster f ? f.pid(ForkedKafkaCluster.SINGLE_NODE_ID) : -1;
             brokerKind = brokerPid > 0 ? "forked broker JVM" : "external " + cluster.bootstrapServers();
+            Map<String, Path> archives = appCds ? train(cluster, contestants, jvmArgs, etlJar, logs) : Map.of();
             for (int run = 1; run <= runs; run++) {
                 for (ProcessContestant contestant : contestants) {
                     String prefix = "proc-" + runId + "-" + contestant.contestant().name().toLowerCase(Locale.ROOT)
@@ -120,9 +124,12 @@ public final class ProcessRace {
                         List<String> flags = new ArrayList<>(COMMON_FLAGS);
                         flags.addAll(jvmArgs);
                         flags.add("-Xlog:gc:file=" + base + "-gc.log");
-                        List<String> etlCommand = List.of("-jar", etlJar.toString(), "kafka_to_kafka_split", "--http-port", "0");
+                        if (archives.containsKey(contestant.label())) {
+                            flags.add("-XX:SharedArchiveFile=" + archives.get(contestant.label()));
+                        }
                         Result r = runOne(cluster, brokerPid, contestant, topics, records,
-                                contestant.command(cluster.bootstrapServers(), topics, etlCommand, flags), base, outageSeconds);
+                                contestant.command(cluster.bootstrapServers(), topics, etlCommand(etlJar), flags), base,
+                                outageSeconds);
                         System.err.printf("run %d/%d %s: %,.0f records/s from process start, first output %.2f s,"
                                         + " %.1f µs CPU/record (+broker %.1f), peak heap %d MiB, load %.1f%s%n",
                                 run, runs, r.label(), r.recordsPerSecond(), r.firstOutputMillis() / 1000.0,
@@ -136,14 +143,56 @@ public final class ProcessRace {
                 }
             }
         }
-        String table = table(results, records, runs, brokerKind, jvmArgs, etlJar, outageSeconds);
+        String table = table(results, records, runs, brokerKind, jvmArgs, etlJar, outageSeconds)
+                + (appCds ? "\nEvery contestant ran with an AppCDS archive of its own (`-XX:SharedArchiveFile`), recorded by"
+                + " a training run on 20,000 orders with `-XX:ArchiveClassesAtExit`.\n" : "");
         System.out.println(table);
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, table, StandardCharsets.UTF_8);
         System.err.println("written to " + out.toAbsolutePath());
     }
 
-    private static Result runOne(KafkaTestCluster cluster, long brokerPid, ProcessContestant contestant,
+    /** How the etl contestant is started: the example's runnable jar in service mode, no HTTP endpoint. */
+    static List<String> etlCommand(Path etlJar) {
+        return List.of("-jar", etlJar.toString(), "kafka_to_kafka_split", "--http-port", "0");
+    }
+
+    /**
+     * The two-step AppCDS recipe of JDK 17 for every contestant: a training run on 20,000 orders with
+     * {@code -XX:ArchiveClassesAtExit} (the JVM writes the archive when it exits after SIGTERM); the timed
+     * runs map it with {@code -XX:SharedArchiveFile}. Returns the archive of each contestant's label.
+     */
+    static Map<String, Path> train(KafkaTestCluster cluster, List<ProcessContestant> contestants, List<String> jvmArgs,
+                                   Path etlJar, Path logs) throws IOException, InterruptedException {
+        Map<String, Path> archives = new HashMap<>();
+        for (ProcessContestant contestant : contestants) {
+            if (archives.containsKey(contestant.label())) {
+                continue;
+            }
+            Path archive = logs.resolve(contestant.fileName() + ".jsa").toAbsolutePath();
+            Files.deleteIfExists(archive);
+            String prefix = "train-" + Long.toString(System.nanoTime(), 36) + "-" + contestant.contestant().name().toLowerCase(Locale.ROOT);
+            RaceTopics topics = RaceTopicsSetup.prepare(cluster, prefix, 20_000);
+            try {
+                List<String> flags = new ArrayList<>(COMMON_FLAGS);
+                flags.addAll(jvmArgs);
+                flags.add("-XX:ArchiveClassesAtExit=" + archive);
+                runOne(cluster, -1, contestant, topics, 20_000,
+                        contestant.command(cluster.bootstrapServers(), topics, etlCommand(etlJar), flags),
+                        logs.resolve(contestant.fileName() + "-training"), 0);
+            } finally {
+                RaceTopicsSetup.delete(cluster, topics);
+            }
+            if (!Files.isRegularFile(archive)) {
+                throw new IllegalStateException("the training run of " + contestant.label() + " wrote no archive " + archive);
+            }
+            System.err.printf("%s: AppCDS archive %s (%d MiB)%n", contestant.label(), archive, Files.size(archive) >> 20);
+            archives.put(contestant.label(), archive);
+        }
+        return archives;
+    }
+
+    static Result runOne(KafkaTestCluster cluster, long brokerPid, ProcessContestant contestant,
                                  RaceTopics topics, int records, List<String> command, Path base, int outageSeconds)
             throws IOException, InterruptedException {
         long expected = BenchOrders.expectedOutputs(records);
