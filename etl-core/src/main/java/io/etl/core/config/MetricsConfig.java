@@ -5,7 +5,8 @@ import java.util.Map;
 /**
  * Metrics settings.
  *
- * @param enabled    when false the pipeline records into a private registry nobody reads
+ * @param enabled    when false no meter of the pipeline (nor of its sources and sinks) reaches the registry
+ *                   it was started with: they record into a registry with no backend
  * @param commonTags tags added to every meter of the pipeline (for example {@code env: prod})
  */
 public record MetricsConfig(Boolean enabled, Map<String, String> commonTags) {

@@ -2,8 +2,7 @@ package io.etl.core.config;
 
 import io.etl.core.error.ErrorPolicy;
 import jakarta.validation.Valid;
-import jakarta.validation.constraints.Max;
-import jakarta.validation.constraints.Min;
+import org.hibernate.validator.constraints.Range;
 
 /**
  * Settings every sink shares, written inside the sink's connector section
@@ -17,9 +16,9 @@ import jakarta.validation.constraints.Min;
  * @param breaker  circuit breaker per shard
  * @param onError  what to do with a record the encoder rejects (for example an oversized message)
  */
-public record SinkPoolConfig(@Min(1) @Max(256) Integer shards,
-                             @Min(1) @Max(1024) Integer inflight,
-                             @Min(1) @Max(1024) Integer queue,
+public record SinkPoolConfig(@Range(min = 1, max = 256) Integer shards,
+                             @Range(min = 1, max = 1024) Integer inflight,
+                             @Range(min = 1, max = 1024) Integer queue,
                              @Valid BatchConfig batch,
                              @Valid RetryConfig retry,
                              @Valid BreakerConfig breaker,

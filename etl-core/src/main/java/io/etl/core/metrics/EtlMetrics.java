@@ -31,10 +31,15 @@ public final class EtlMetrics {
     public static final String SINK_SHARD_HEALTHY = "etl.sink.shard.healthy";
     /** {@code etl_sink_inflight_batches{sink}}: batches written and not yet acknowledged. */
     public static final String SINK_INFLIGHT_BATCHES = "etl.sink.inflight.batches";
-    /** {@code etl_checkpoint_committed_offset{topic,partition}}: last offset handed to the source for commit. */
+    /** {@code etl_checkpoint_committed_offset{topic,partition}}: last offset the source confirmed as committed. */
     public static final String CHECKPOINT_COMMITTED_OFFSET = "etl.checkpoint.committed.offset";
     /** {@code etl_checkpoint_pending_records}: records whose outputs are not all durable. */
     public static final String CHECKPOINT_PENDING_RECORDS = "etl.checkpoint.pending.records";
+    /**
+     * {@code etl_checkpoint_replay_window_records}: records acknowledged by the sinks (or dropped) but not yet
+     * committed, over the assigned partitions: what a crash now would process again on top of what is in flight.
+     */
+    public static final String CHECKPOINT_REPLAY_WINDOW = "etl.checkpoint.replay.window.records";
 
     /** Tag names. */
     public static final String TAG_PIPELINE = "pipeline";

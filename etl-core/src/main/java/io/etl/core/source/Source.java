@@ -35,10 +35,12 @@ public interface Source<T> {
     void poll(Duration timeout, SourceOutput<T> output);
 
     /**
-     * Commits, for each partition, the next offset to read. Asynchronous unless {@code sync}; partitions no
-     * longer assigned are ignored.
+     * Commits, for each partition, the next offset to read, and tells {@code done} exactly once how it went:
+     * before returning when {@code sync}, otherwise from a later {@link #poll} (or {@link #close}).
+     * Partitions no longer assigned are left out. A failure that the pipeline cannot outlive may also be
+     * thrown from here or from the next poll.
      */
-    void commit(Map<SourcePartition, Long> offsets, boolean sync);
+    void commit(Map<SourcePartition, Long> offsets, boolean sync, CommitCallback done);
 
     /** Stops returning records from every assigned partition (and from ones assigned later) until resumed. */
     void pause();

@@ -1,5 +1,6 @@
 package io.etl.kafka.common;
 
+import io.etl.core.config.Durations;
 import io.etl.core.error.ConfigException;
 import java.time.Duration;
 import java.util.Collection;
@@ -43,6 +44,8 @@ public final class ConnectivityCheck {
 
     /** Default bound of the whole check. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+    /** Bound of the listener probe a client without TLS makes first. */
+    private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
 
     private final Map<String, ?> clientProperties;
     private final String path;
@@ -94,6 +97,7 @@ public final class ConnectivityCheck {
         Object protocol = clientProperties.get(AdminClientConfig.SECURITY_PROTOCOL_CONFIG);
         String protocolName = protocol == null ? "PLAINTEXT" : protocol.toString();
         long started = System.nanoTime();
+        ListenerProbe.Result probe = plaintextProbe(brokers, protocolName);
         try (Admin admin = Admin.create(adminProperties())) {
             try {
                 Collection<Node> nodes = admin.describeCluster(new DescribeClusterOptions()
@@ -108,9 +112,9 @@ public final class ConnectivityCheck {
                     LOG.debug("{}: topic '{}' has {} partition(s)", path, topic, topics.get(topic).partitions().size());
                 }
             } catch (ExecutionException e) {
-                throw translate(e.getCause() == null ? e : e.getCause(), brokers, protocolName);
+                throw translate(e.getCause() == null ? e : e.getCause(), brokers, protocolName, probe);
             } catch (java.util.concurrent.TimeoutException e) {
-                throw unreachable(brokers, protocolName, e);
+                throw unreachable(brokers, protocolName, probe, e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw ConfigException.of(path + ".brokers", "interrupted while checking brokers " + brokers, e);
@@ -121,7 +125,26 @@ public final class ConnectivityCheck {
         }
     }
 
-    private ConfigException translate(Throwable cause, String brokers, String protocolName) {
+    /**
+     * For a client without TLS, asks the listener first: a TLS listener would make the admin client die of
+     * OutOfMemoryError before it reports anything (KAFKA-4090).
+     */
+    private ListenerProbe.Result plaintextProbe(String brokers, String protocolName) {
+        if (!protocolName.equalsIgnoreCase("PLAINTEXT") && !protocolName.equalsIgnoreCase("SASL_PLAINTEXT")) {
+            return null;
+        }
+        ListenerProbe.Result probe = ListenerProbe.probe(brokers, timeout.compareTo(PROBE_TIMEOUT) < 0 ? timeout
+                : PROBE_TIMEOUT);
+        if (probe.answer() == ListenerProbe.Answer.TLS) {
+            throw ConfigException.of(path + ".security", "the listener at " + probe.address() + " (of brokers "
+                    + brokers + ") looks like TLS (SSL or SASL_SSL) but security.protocol is " + protocolName
+                    + "; set security.protocol and the tls settings to match the listener");
+        }
+        return probe;
+    }
+
+    private ConfigException translate(Throwable cause, String brokers, String protocolName,
+                                      ListenerProbe.Result probe) {
         String who = principal == null ? "" : " as " + principal;
         if (cause instanceof SaslAuthenticationException) {
             return ConfigException.of(path + ".security", "authentication to brokers " + brokers + who
@@ -146,15 +169,26 @@ public final class ConnectivityCheck {
                             + ": " + cause.getMessage(), cause);
         }
         if (cause instanceof org.apache.kafka.common.errors.TimeoutException) {
-            return unreachable(brokers, protocolName, cause);
+            return unreachable(brokers, protocolName, probe, cause);
         }
         return ConfigException.of(path + ".brokers", "checking brokers " + brokers + " failed: " + describe(cause), cause);
     }
 
-    private ConfigException unreachable(String brokers, String protocolName, Throwable cause) {
-        return ConfigException.of(path + ".brokers", "could not reach brokers " + brokers + " within " + timeout
-                + "; check that they are up and that security.protocol (" + protocolName
-                + ") matches the listener", cause);
+    private ConfigException unreachable(String brokers, String protocolName, ListenerProbe.Result probe,
+                                        Throwable cause) {
+        String hint = probe != null && probe.answer() == ListenerProbe.Answer.KAFKA
+                && protocolName.equalsIgnoreCase("PLAINTEXT")
+                ? "; " + probe.address() + " answers plaintext Kafka requests, so the listener probably expects"
+                + " SASL (security.protocol SASL_PLAINTEXT or SASL_SSL with a sasl section)"
+                : probe != null && probe.answer() == ListenerProbe.Answer.SILENT
+                ? "; " + probe.address() + " accepts connections but does not answer plaintext Kafka requests:"
+                + " the listener probably expects TLS or SASL"
+                : probe != null && probe.answer() == ListenerProbe.Answer.UNREACHABLE
+                ? "; none of them accepted a connection when the check began"
+                : "";
+        return ConfigException.of(path + ".brokers", "could not reach brokers " + brokers + " within "
+                + Durations.format(timeout) + "; check that they are up and that security.protocol ("
+                + protocolName + ") matches the listener" + hint, cause);
     }
 
     private Properties adminProperties() {

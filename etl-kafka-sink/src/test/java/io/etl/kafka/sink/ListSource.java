@@ -83,8 +83,9 @@ final class ListSource<T> implements Source<T> {
     }
 
     @Override
-    public void commit(Map<SourcePartition, Long> offsets, boolean sync) {
+    public void commit(Map<SourcePartition, Long> offsets, boolean sync, io.etl.core.source.CommitCallback done) {
         committed.putAll(offsets);
+        done.completed(offsets, null);
     }
 
     @Override

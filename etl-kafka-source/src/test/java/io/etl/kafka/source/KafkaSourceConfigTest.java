@@ -85,6 +85,16 @@ class KafkaSourceConfigTest {
     }
 
     @Test
+    void aGroupInstanceIdTheBrokerWouldRejectIsAProblem() {
+        assertThat(problems("""
+                source:
+                  orders:
+                    kafka: {brokers: b, topics: [orders], group_id: g, group_instance_id: "host 1/a"}
+                """)).containsExactly("source.orders.kafka.group_instance_id: must be at most 249 characters of"
+                + " a-z, A-Z, 0-9, '.', '_' and '-' (for example the host name); got 'host 1/a'");
+    }
+
+    @Test
     void topicsAndTopicPatternTogetherIsAProblem() {
         assertThat(problems("""
                 source:

@@ -47,6 +47,7 @@ public final class TestSink<T> implements Sink<T, Record<T>> {
     private final AtomicInteger fatalFailures = new AtomicInteger();
     private final AtomicReference<CompletableFuture<Void>> gate = new AtomicReference<>();
     private final List<CompletableFuture<Void>> held = new CopyOnWriteArrayList<>();
+    private final AtomicReference<Error> crash = new AtomicReference<>();
     private volatile Duration ackDelay = Duration.ZERO;
     private volatile Predicate<? super T> rejected = v -> false;
     private volatile String rejectReason = RecordException.OVERSIZED;
@@ -68,6 +69,15 @@ public final class TestSink<T> implements Sink<T, Record<T>> {
     /** The next {@code n} batch writes fail with a {@link FatalException}. */
     public TestSink<T> failFatally(int n) {
         fatalFailures.set(n);
+        return this;
+    }
+
+    /**
+     * The next batch write throws {@code error} on the shard's worker thread instead of returning, as a
+     * broken writer or a JVM error ({@link OutOfMemoryError}, {@link LinkageError}) would.
+     */
+    public TestSink<T> crashWorkerWith(Error error) {
+        crash.set(Objects.requireNonNull(error, "error"));
         return this;
     }
 
@@ -171,6 +181,10 @@ public final class TestSink<T> implements Sink<T, Record<T>> {
 
     private CompletableFuture<Void> write(SealedBatch<Record<T>> batch) {
         writes.incrementAndGet();
+        Error error = crash.getAndSet(null);
+        if (error != null) {
+            throw error;
+        }
         Duration delay = ackDelay;
         if (fatalFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
             return later(CompletableFuture.failedFuture(new FatalException("injected fatal failure of " + name)), delay);

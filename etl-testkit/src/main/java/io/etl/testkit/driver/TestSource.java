@@ -3,6 +3,7 @@ package io.etl.testkit.driver;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.record.Header;
 import io.etl.core.record.RecordMeta;
+import io.etl.core.source.CommitCallback;
 import io.etl.core.source.PartitionListener;
 import io.etl.core.source.Source;
 import io.etl.core.source.SourceContext;
@@ -23,7 +24,8 @@ import java.util.concurrent.locks.LockSupport;
 
 /**
  * An in-memory partitioned source for {@link PipelineTestDriver}: records are piped in by the test and
- * polled by the pipeline in partition order; commits are recorded so a test can assert them.
+ * polled by the pipeline in partition order; commits are recorded so a test can assert them. An
+ * asynchronous commit takes effect, and is confirmed, at the start of the next poll, as with a broker.
  * Thread-safe for the test thread piping and the pipeline thread polling.
  *
  * @param <T> value type
@@ -38,6 +40,8 @@ public final class TestSource<T> implements Source<T> {
     private final long[] positions;
     private final Map<SourcePartition, Long> committed = new ConcurrentHashMap<>();
     private final AtomicInteger pauses = new AtomicInteger();
+    private final AtomicInteger commitsToFail = new AtomicInteger();
+    private final AtomicInteger commitRequests = new AtomicInteger();
     private final ConcurrentLinkedQueue<Runnable> onPollThread = new ConcurrentLinkedQueue<>();
     private final Set<Integer> assigned = ConcurrentHashMap.newKeySet();
     private volatile boolean paused;
@@ -106,6 +110,20 @@ public final class TestSource<T> implements Source<T> {
     /** The committed offset of {@code partition}, or -1. */
     public long committed(int partition) {
         return committed.getOrDefault(new SourcePartition(name, partition), -1L);
+    }
+
+    /**
+     * Makes the next {@code n} commits fail, as a broker would during a rebalance: nothing is stored and
+     * the pipeline is told through the commit's callback (a synchronous commit also fails this way).
+     */
+    public TestSource<T> failCommits(int n) {
+        commitsToFail.set(n);
+        return this;
+    }
+
+    /** How many commits the pipeline asked for, successful or not. */
+    public int commitRequests() {
+        return commitRequests.get();
     }
 
     /** How many times the pipeline paused this source. */
@@ -208,11 +226,27 @@ public final class TestSource<T> implements Source<T> {
     }
 
     @Override
-    public void commit(Map<SourcePartition, Long> offsets, boolean sync) {
+    public void commit(Map<SourcePartition, Long> offsets, boolean sync, CommitCallback done) {
+        commitRequests.incrementAndGet();
+        Map<SourcePartition, Long> sent = new java.util.HashMap<>();
         for (Map.Entry<SourcePartition, Long> e : offsets.entrySet()) {
             if (assigned.contains(e.getKey().partition())) {
-                committed.merge(e.getKey(), e.getValue(), Math::max);
+                sent.put(e.getKey(), e.getValue());
             }
+        }
+        boolean fail = commitsToFail.getAndUpdate(n -> Math.max(0, n - 1)) > 0;
+        Runnable complete = () -> {
+            if (fail) {
+                done.completed(sent, new IllegalStateException("commit of " + sent + " refused by the test"));
+                return;
+            }
+            sent.forEach((p, offset) -> committed.merge(p, offset, Math::max));
+            done.completed(sent, null);
+        };
+        if (sync) {
+            complete.run();
+        } else {
+            onPollThread.add(complete);
         }
     }
 

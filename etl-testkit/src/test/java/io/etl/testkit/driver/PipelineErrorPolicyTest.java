@@ -231,4 +231,68 @@ class PipelineErrorPolicyTest {
             assertThat(letters.get(1).detail()).doesNotContain("attempts");
         }
     }
+
+    @Test
+    void aLazyFlatMapIterableThatThrowsWhileIteratedGoesToTheStagePolicy() {
+        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
+            TestSource<String> in = driver.source("in", 1);
+            TestSink<String> out = driver.sink("out");
+            RunningPipeline running = driver.start(Pipeline.named("lazy").from(in)
+                    .<String>flatMap("explode", v -> () -> new java.util.Iterator<String>() {
+                        private int n;
+
+                        @Override
+                        public boolean hasNext() {
+                            return n < 2;
+                        }
+
+                        @Override
+                        public String next() {
+                            if (v.equals("bad") && n == 1) {
+                                throw new IllegalStateException("cannot expand " + v);
+                            }
+                            return v + "-" + n++;
+                        }
+                    }).onError(ErrorPolicy.SKIP)
+                    .to(out));
+            List.of("a", "bad", "c").forEach(v -> in.send("k", v));
+            driver.awaitCommitted(WAIT);
+
+            assertThat(running.result()).isNotDone();
+            assertThat(out.values()).contains("a-0", "a-1", "c-0", "c-1").doesNotContain("bad-1");
+            assertThat(driver.meterRegistry().get(EtlMetrics.RECORDS_DROPPED)
+                    .tags(EtlMetrics.TAG_STAGE, "explode", EtlMetrics.TAG_REASON, RecordException.OPERATOR)
+                    .counter().count()).isEqualTo(1.0);
+        }
+    }
+
+    @Test
+    void aThrowingSplitPredicateLeavesNoBranchHoldingTheValueWhenSendingToAllMatching() {
+        io.etl.core.config.PipelineConfig skip = new io.etl.core.config.PipelineConfig(
+                new io.etl.core.config.PipelineSection(null, ErrorPolicy.SKIP), null, null,
+                new io.etl.core.config.CheckpointConfig(Duration.ofMillis(10), Duration.ofSeconds(10),
+                        Duration.ofSeconds(2)), null);
+        try (PipelineTestDriver driver = PipelineTestDriver.create(skip)) {
+            TestSource<String> in = driver.source("in", 1);
+            TestSink<String> first = driver.sink("first");
+            TestSink<String> second = driver.sink("second");
+            TestSink<String> rest = driver.sink("rest");
+            driver.start(Pipeline.named("split-all").from(in)
+                    .split("route", s -> s.toAllMatching()
+                            .branch("first", v -> true, first)
+                            .branch("second", v -> {
+                                if (v.equals("bad")) {
+                                    throw new IllegalArgumentException("cannot route " + v);
+                                }
+                                return true;
+                            }, second)
+                            .otherwise(rest)));
+            List.of("a", "bad", "c").forEach(v -> in.send("k", v));
+            driver.awaitCommitted(WAIT);
+
+            assertThat(first.values()).containsExactly("a", "c");
+            assertThat(second.values()).containsExactly("a", "c");
+            assertThat(rest.values()).isEmpty();
+        }
+    }
 }

@@ -180,4 +180,34 @@ class PipelineLifecycleTest {
     private static double pending(PipelineTestDriver driver) {
         return driver.meterRegistry().get(EtlMetrics.CHECKPOINT_PENDING_RECORDS).gauge().value();
     }
+
+    @Test
+    void poolSettingsBuiltInCodeAreValidatedLikeYamlOnesBeforeAnythingRuns() {
+        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
+            TestSource<String> in = driver.source("in", 1);
+            TestSink<String> out = driver.sink("out", io.etl.core.config.SinkPoolConfig.defaults().withShards(0)
+                    .withQueue(5000));
+
+            assertThatThrownBy(() -> driver.start(Pipeline.named("bad-pool").from(in).to(out)))
+                    .isInstanceOf(io.etl.core.error.ConfigException.class)
+                    .hasMessageContaining("sinks.out.shards: must be between 1 and 256")
+                    .hasMessageContaining("sinks.out.queue: must be between 1 and 1024");
+        }
+    }
+
+    @Test
+    void metricsDisabledRegistersNoMeterInTheGivenRegistry() {
+        PipelineConfig quiet = new PipelineConfig(null, null, null, new CheckpointConfig(Duration.ofMillis(10),
+                Duration.ofSeconds(10), Duration.ofSeconds(2)), new io.etl.core.config.MetricsConfig(false, null));
+        try (PipelineTestDriver driver = PipelineTestDriver.create(quiet)) {
+            TestSource<String> in = driver.source("in", 1);
+            TestSink<String> out = driver.sink("out");
+            driver.start(Pipeline.named("quiet").from(in).to(out));
+            in.send("k", "a");
+            driver.awaitCommitted(Duration.ofSeconds(10));
+
+            assertThat(out.values()).containsExactly("a");
+            assertThat(driver.meterRegistry().getMeters()).isEmpty();
+        }
+    }
 }

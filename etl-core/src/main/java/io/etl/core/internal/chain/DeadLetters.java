@@ -8,6 +8,7 @@ import io.etl.core.internal.checkpoint.PendingRecord;
 import io.etl.core.internal.pool.SinkPool;
 import io.etl.core.record.RecordMeta;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 
 /**
@@ -18,12 +19,17 @@ import java.util.function.Consumer;
  */
 public final class DeadLetters {
 
+    /** Dead letters a handler may hold unconfirmed before the pipeline stops taking new records. */
+    static final int MAX_HANDLER_IN_FLIGHT = 10_000;
+
     private final String pipeline;
     private final SinkPool<DeadLetter, ?> pool;
     private final DeadLetterHandler handler;
     private final Consumer<Throwable> pipelineFailure;
     private final Runnable wakePipeline;
     private final ConcurrentLinkedQueue<Queued> handedOver = new ConcurrentLinkedQueue<>();
+    /** Dead letters a handler given in code has not confirmed yet (the pool bounds its own). */
+    private final AtomicInteger handlerInFlight = new AtomicInteger();
 
     private DeadLetters(String pipeline, SinkPool<DeadLetter, ?> pool, DeadLetterHandler handler,
                         Consumer<Throwable> pipelineFailure, Runnable wakePipeline) {
@@ -76,6 +82,14 @@ public final class DeadLetters {
         return any;
     }
 
+    /**
+     * Whether a handler given in code holds so many unconfirmed dead letters that no new record should enter the
+     * chain; the dead-letter pool applies backpressure of its own.
+     */
+    boolean full() {
+        return handlerInFlight.get() >= MAX_HANDLER_IN_FLIGHT;
+    }
+
     /** Whether dead letters wait to be pumped. */
     public boolean hasHandedOver() {
         return !handedOver.isEmpty();
@@ -90,7 +104,9 @@ public final class DeadLetters {
     private void write(String stage, RecordMeta source, Object value, RecordException error, int attempts,
                        PendingRecord owner, long nowNanos, long timestamp) {
         if (pool == null) {
+            handlerInFlight.incrementAndGet();
             handler.deadLetter(source, value, error).whenComplete((ok, err) -> {
+                handlerInFlight.decrementAndGet();
                 if (err == null) {
                     owner.release();
                 } else {

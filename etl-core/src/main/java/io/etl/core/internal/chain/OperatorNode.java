@@ -4,6 +4,7 @@ import io.etl.core.RecordProcessor;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.internal.dsl.OperatorSpec;
 import io.micrometer.core.instrument.Counter;
+import java.util.Iterator;
 import java.util.function.BiFunction;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
@@ -82,15 +83,42 @@ final class OperatorNode extends Node {
                 if (result == null) {
                     filtered.increment();
                 } else {
-                    for (Object out : (Iterable<?>) result) {
-                        next.push(out);
-                    }
+                    pushAll(value, (Iterable<?>) result, attempt);
                 }
             }
             case PEEK -> next.push(value);
             case PROCESS -> {
                 // the processor emitted its outputs itself
             }
+        }
+    }
+
+    /**
+     * Pushes every output of a {@code flatMap}. A lazy {@code Iterable} runs user code while it is iterated: its
+     * errors go to this stage's policy too (outputs pushed before the error stay pushed).
+     */
+    private void pushAll(Object value, Iterable<?> outs, int attempt) {
+        Iterator<?> it;
+        try {
+            it = outs.iterator();
+        } catch (RuntimeException e) {
+            ctx.operatorFailed(name, dlqStage, policy, value, e, attempt);
+            return;
+        }
+        while (true) {
+            Object out;
+            try {
+                if (!it.hasNext()) {
+                    return;
+                }
+                out = it.next();
+            } catch (PipelineStop stop) {
+                throw stop;
+            } catch (RuntimeException e) {
+                ctx.operatorFailed(name, dlqStage, policy, value, e, attempt);
+                return;
+            }
+            next.push(out);
         }
     }
 

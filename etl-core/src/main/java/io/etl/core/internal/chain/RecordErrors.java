@@ -97,6 +97,11 @@ public final class RecordErrors {
         log(stage, "dead-lettered", error);
     }
 
+    /** Whether so many dead letters are unconfirmed that no new record should enter the chain. */
+    public boolean deadLettersFull() {
+        return deadLetters != null && deadLetters.full();
+    }
+
     private Counter counter(Map<String, Counter> cache, String name, String stage, String reason) {
         return cache.computeIfAbsent(stage + '\u0000' + reason, k -> registry.counter(name,
                 tags.and(EtlMetrics.TAG_STAGE, stage, EtlMetrics.TAG_REASON, reason)));

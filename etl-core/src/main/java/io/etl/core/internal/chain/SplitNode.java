@@ -16,6 +16,8 @@ final class SplitNode extends Node {
     private final Node otherwise;
     private final boolean allMatching;
     private final Counter unmatched;
+    /** Which predicates held for the current value (pipeline thread only). */
+    private final boolean[] hits;
 
     SplitNode(String name, ErrorPolicy policy, RecordContext ctx, Predicate<Object>[] predicates, Node[] branches,
               Node otherwise, boolean allMatching, Counter unmatched) {
@@ -28,35 +30,72 @@ final class SplitNode extends Node {
         this.otherwise = otherwise;
         this.allMatching = allMatching;
         this.unmatched = unmatched;
+        this.hits = new boolean[predicates.length];
     }
 
     @Override
     public void push(Object value) {
-        boolean matched = false;
+        if (allMatching) {
+            pushToAllMatching(value);
+            return;
+        }
         for (int i = 0; i < predicates.length; i++) {
-            boolean hit;
-            int attempt = 1;
-            while (true) {
-                try {
-                    hit = predicates[i].test(value);
-                    break;
-                } catch (RuntimeException e) {
-                    if (ctx.retryAfter(e, attempt)) {
-                        attempt++;
-                        continue;
-                    }
-                    ctx.operatorFailed(name, dlqStage, policy, value, e, attempt);
-                    return;
-                }
+            Boolean hit = test(i, value);
+            if (hit == null) {
+                return;
             }
             if (hit) {
-                matched = true;
                 branches[i].push(value);
-                if (!allMatching) {
-                    return;
-                }
+                return;
             }
         }
+        pushUnmatched(false, value);
+    }
+
+    /**
+     * Every predicate is asked before any branch gets the value, so a predicate that throws hands the
+     * record to the stage's policy without some branches already holding it.
+     */
+    private void pushToAllMatching(Object value) {
+        boolean[] hits = this.hits;
+        boolean matched = false;
+        for (int i = 0; i < predicates.length; i++) {
+            Boolean hit = test(i, value);
+            if (hit == null) {
+                return;
+            }
+            hits[i] = hit;
+            matched |= hit;
+        }
+        for (int i = 0; i < predicates.length; i++) {
+            if (hits[i]) {
+                branches[i].push(value);
+            }
+        }
+        pushUnmatched(matched, value);
+    }
+
+    /**
+     * Asks predicate {@code i}, calling it again while it throws a {@code RetryableException} and attempts are
+     * left; null once it failed for good and the record went to the stage's policy.
+     */
+    private Boolean test(int i, Object value) {
+        int attempt = 1;
+        while (true) {
+            try {
+                return predicates[i].test(value);
+            } catch (RuntimeException e) {
+                if (ctx.retryAfter(e, attempt)) {
+                    attempt++;
+                    continue;
+                }
+                ctx.operatorFailed(name, dlqStage, policy, value, e, attempt);
+                return null;
+            }
+        }
+    }
+
+    private void pushUnmatched(boolean matched, Object value) {
         if (!matched) {
             if (otherwise != null) {
                 otherwise.push(value);

@@ -37,17 +37,52 @@ public final class Checkpointer {
         return trackers.containsKey(partition);
     }
 
-    /** Watermarks that moved past what was last committed, marked as committed. */
-    public Map<SourcePartition, Long> advance() {
-        Map<SourcePartition, Long> out = new LinkedHashMap<>();
+    /**
+     * The watermarks that moved past what the source confirmed as committed. Nothing is marked committed
+     * here: {@link #confirmed} does that once the source reports success, so a commit that failed is
+     * simply sent again next time.
+     */
+    public CheckpointCommit nextCommit() {
+        Map<SourcePartition, Long> offsets = new LinkedHashMap<>();
+        Map<SourcePartition, PartitionTracker> of = new HashMap<>();
         for (PartitionTracker t : trackers.values()) {
             long wm = t.watermark();
-            if (wm > t.committed()) {
-                out.put(t.partition(), wm);
-                t.markCommitted(wm);
+            // a watermark still at the first record of the assignment is no progress: nothing to send
+            if (wm > t.committed() && wm > t.first()) {
+                offsets.put(t.partition(), wm);
+                of.put(t.partition(), t);
+            }
+        }
+        return new CheckpointCommit(offsets, of);
+    }
+
+    /**
+     * Marks what {@code commit} sent as committed and returns the offsets of partitions still tracked by the
+     * same assignment (a partition revoked, or revoked and assigned again, since the commit was sent keeps
+     * what its new tracker knows).
+     */
+    public Map<SourcePartition, Long> confirmed(CheckpointCommit commit, Map<SourcePartition, Long> stored) {
+        Map<SourcePartition, Long> out = new LinkedHashMap<>();
+        for (Map.Entry<SourcePartition, Long> e : stored.entrySet()) {
+            PartitionTracker sent = commit.tracker(e.getKey());
+            if (sent != null && trackers.get(e.getKey()) == sent) {
+                sent.markCommitted(e.getValue());
+                out.put(e.getKey(), e.getValue());
             }
         }
         return out;
+    }
+
+    /**
+     * Records acknowledged (or dropped) but not yet committed, over all partitions: what a crash right now
+     * would process a second time on top of what is still in flight.
+     */
+    public long replayWindow() {
+        long n = 0;
+        for (PartitionTracker t : trackers.values()) {
+            n += t.replayWindow();
+        }
+        return n;
     }
 
     /** Current watermarks of {@code partitions} (those with at least one processed record). */
@@ -64,6 +99,21 @@ public final class Checkpointer {
             }
         }
         return out;
+    }
+
+    /**
+     * The first tracker among {@code partitions} holding a record whose output failed fatally, with that
+     * record; null when there is none.
+     */
+    public Map.Entry<PartitionTracker, PendingRecord> firstFailure(Collection<SourcePartition> partitions) {
+        for (SourcePartition p : partitions) {
+            PartitionTracker t = trackers.get(p);
+            PendingRecord failed = t == null ? null : t.firstFailed();
+            if (failed != null) {
+                return Map.entry(t, failed);
+            }
+        }
+        return null;
     }
 
     /** Whether every record of {@code partitions} is done. */

@@ -14,6 +14,7 @@ public final class PartitionTracker {
     private final ArrayDeque<PendingRecord> pending = new ArrayDeque<>();
     private long next = -1L;
     private long committed = -1L;
+    private long first = -1L;
 
     public PartitionTracker(SourcePartition partition) {
         this.partition = partition;
@@ -28,6 +29,9 @@ public final class PartitionTracker {
      * once when it is already done and nothing before it is pending.
      */
     public void processed(PendingRecord record) {
+        if (first < 0) {
+            first = record.offset();
+        }
         next = record.offset() + 1;
         if (!(record.isDone() && pending.isEmpty())) {
             pending.addLast(record);
@@ -51,6 +55,16 @@ public final class PartitionTracker {
         return pending.peekFirst();
     }
 
+    /** The first record of this partition whose output failed fatally, or null (scans every pending record). */
+    public PendingRecord firstFailed() {
+        for (PendingRecord r : pending) {
+            if (r.failure() != null) {
+                return r;
+            }
+        }
+        return null;
+    }
+
     /** Number of records tracked (done records at the head are dropped by {@link #watermark()}). */
     public int pendingCount() {
         return pending.size();
@@ -62,9 +76,24 @@ public final class PartitionTracker {
         return pending.isEmpty();
     }
 
-    /** The last offset handed to the source for commit, or -1. */
+    /** The offset of the first record processed in this assignment, or -1. */
+    public long first() {
+        return first;
+    }
+
+    /** The last offset the source confirmed as committed in this assignment, or -1. */
     public long committed() {
         return committed;
+    }
+
+    /**
+     * Offsets between the last confirmed commit (or the first record of this assignment) and the
+     * watermark: every one of them is done, and a crash now would read them again.
+     */
+    public long replayWindow() {
+        long wm = watermark();
+        long base = committed >= 0 ? committed : first;
+        return wm < 0 || base < 0 ? 0 : Math.max(0, wm - base);
     }
 
     public void markCommitted(long offset) {

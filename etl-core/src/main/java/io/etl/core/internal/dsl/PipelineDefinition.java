@@ -8,6 +8,7 @@ import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
 import io.etl.core.error.DeadLetterHandler;
 import io.etl.core.error.ErrorPolicy;
+import io.etl.core.internal.config.CodeConfigValidation;
 import io.etl.core.internal.runtime.PipelineRunner;
 import io.etl.core.sink.Sink;
 import io.etl.core.source.Source;
@@ -113,6 +114,8 @@ public final class PipelineDefinition implements Pipeline {
                 problems.add(new ConfigProblem(where, "a sink may not be named '" + PipelineConfig.DEAD_LETTER
                         + "': that name belongs to the dead-letter sink"));
             }
+            // pool settings may come from code, not only from a validated YAML section
+            problems.addAll(CodeConfigValidation.problems(sink.pool(), "sinks." + sink.name()));
         }
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
@@ -126,8 +129,17 @@ public final class PipelineDefinition implements Pipeline {
         if (!built) {
             build();
         }
+        List<ConfigProblem> problems = new ArrayList<>();
+        problems.addAll(CodeConfigValidation.problems(config.pipeline(), "pipeline"));
+        problems.addAll(CodeConfigValidation.problems(config.checkpoint(), "checkpoint"));
+        problems.addAll(CodeConfigValidation.problems(config.metrics(), "metrics"));
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
         checkDeadLetters(config);
-        return PipelineRunner.start(this, config, registry);
+        // metrics.enabled: false: every meter goes to a registry with no backend, so none reaches the caller's
+        return PipelineRunner.start(this, config, config.metrics().enabled() ? registry
+                : new io.micrometer.core.instrument.composite.CompositeMeterRegistry());
     }
 
     /** The stages whose policy under {@code config} is {@code dead_letter}, each named as its setting is. */

@@ -37,6 +37,7 @@ final class Shard<M> implements Runnable {
     private final ArrayDeque<Attempt<M>> window = new ArrayDeque<>();
     private final ArrayDeque<Batch<M>> resend = new ArrayDeque<>();
     private final int inflight;
+    private final int overflowLimit;
     private final CircuitBreaker breaker;
     private final Backoff backoff;
     private long nextSequence;
@@ -55,6 +56,7 @@ final class Shard<M> implements Runnable {
         this.open = new OpenBatch<>(config.batch().maxRecords(), config.batch().maxBytes().bytes());
         this.queue = new ArrayBlockingQueue<>(config.queue());
         this.inflight = config.inflight();
+        this.overflowLimit = config.queue();
         this.breaker = breaker;
         this.backoff = new Backoff(config.retry());
     }
@@ -73,6 +75,20 @@ final class Shard<M> implements Runnable {
     void seal() {
         if (!open.isEmpty()) {
             overflow.addLast(open.seal(pool.name(), index, nextSequence++));
+            if (!flush() && overflow.size() > overflowLimit) {
+                awaitRoom();
+            }
+        }
+    }
+
+    /**
+     * The pipeline checks backpressure between source records, but one record may make many batches (a
+     * large flatMap fan-out): past {@code queue} sealed batches waiting, the pipeline thread waits here for
+     * the worker to take some, so memory stays bounded by configuration.
+     */
+    private void awaitRoom() {
+        while (overflow.size() > overflowLimit && !finished && !aborting) {
+            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(1));
             flush();
         }
     }
@@ -216,7 +232,9 @@ final class Shard<M> implements Runnable {
             }
         } catch (RuntimeException | Error e) {
             LOG.error("sink '{}' shard {} worker failed", pool.name(), index, e);
-            pool.events().batchFailed(window.isEmpty() ? null : window.peekFirst().batch, e);
+            // whatever the window holds, nothing will ever settle it: the pipeline must fail, not stall
+            pool.events().batchFailed(null, new FatalException("sink '" + pool.name() + "' shard " + index
+                    + ": the writer thread died: " + e, e));
         } finally {
             abandonRest();
             finished = true;

@@ -5,6 +5,7 @@ import io.etl.core.PipelineState;
 import io.etl.core.PipelineStateListener;
 import io.etl.core.RunningPipeline;
 import io.etl.core.config.CheckpointConfig;
+import io.etl.core.config.Durations;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.DeadLetter;
 import io.etl.core.error.ErrorPolicy;
@@ -16,6 +17,7 @@ import io.etl.core.internal.chain.Node;
 import io.etl.core.internal.chain.PipelineStop;
 import io.etl.core.internal.chain.RecordContext;
 import io.etl.core.internal.chain.RecordErrors;
+import io.etl.core.internal.checkpoint.CheckpointCommit;
 import io.etl.core.internal.checkpoint.Checkpointer;
 import io.etl.core.internal.checkpoint.PartitionTracker;
 import io.etl.core.internal.checkpoint.PendingRecord;
@@ -66,6 +68,10 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
 
     private static final Logger LOG = LoggerFactory.getLogger(PipelineRunner.class);
     private static final long BLOCKED_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    /** How often stalls are checked and the checkpoint gauges refreshed. */
+    private static final long HOUSEKEEPING_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** The tracking bounds are checked every 256 records (and before the first of a poll). */
+    private static final int PENDING_CHECK_MASK = 255;
 
     private final String name;
     private final String runId = java.util.UUID.randomUUID().toString();
@@ -96,6 +102,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     private volatile long lastCommitMillis;
     private volatile long lastActivityMillis = System.currentTimeMillis();
     private volatile long stopRequestedNanos;
+    private final AtomicLong replayGauge = new AtomicLong();
 
     // the poll buffer: values (or DecodeFailure) and metas, consumed from bufferIndex
     private final ArrayList<Object> values = new ArrayList<>();
@@ -105,6 +112,9 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     private volatile boolean stopRequested;
     private volatile Thread thread;
     private boolean paused;
+    /** An asynchronous commit was sent and its callback has not come yet: at most one at a time. */
+    private boolean commitInFlight;
+    private long lastCommitNanos;
     private long recordCount;
     private long startNanos;
     // a one-entry cache of the last record's tracker: records arrive in runs of one partition
@@ -155,6 +165,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         this.recordsIn = registry.counter(EtlMetrics.SOURCE_RECORDS, sourceTags);
         Gauge.builder(EtlMetrics.SOURCE_PAUSED, pausedGauge, AtomicLong::get).tags(sourceTags).register(registry);
         Gauge.builder(EtlMetrics.CHECKPOINT_PENDING_RECORDS, pendingGauge, AtomicLong::get).tags(tags).register(registry);
+        Gauge.builder(EtlMetrics.CHECKPOINT_REPLAY_WINDOW, replayGauge, AtomicLong::get).tags(tags).register(registry);
     }
 
     @SuppressWarnings("unchecked")
@@ -255,7 +266,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         try {
             return result.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            throw new IllegalStateException("pipeline '" + name + "' did not stop within " + timeout, e);
+            throw new IllegalStateException("pipeline '" + name + "' did not stop within " + Durations.format(timeout), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while stopping pipeline '" + name + "'", e);
@@ -297,8 +308,11 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             opened = true;
             LOG.info("pipeline '{}' started: source '{}', sinks {}", name, source.name(),
                     pools.stream().map(SinkPool::name).toList());
-            long interval = checkpoint.interval().toNanos();
-            long nextCommit = System.nanoTime() + interval;
+            // checkpoint.interval is the floor between two commits: one is sent as soon as a watermark moved,
+            // the previous one completed, and the floor has passed since it was sent
+            long floor = checkpoint.interval().toNanos();
+            long nextHousekeeping = System.nanoTime() + HOUSEKEEPING_NANOS;
+            lastCommitNanos = System.nanoTime() - floor;
             long maxPoll = source.pollTimeout().toNanos();
             while (!stopRequested && failure.get() == null) {
                 lastActivityMillis = System.currentTimeMillis();
@@ -313,7 +327,11 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
                     values.clear();
                     metas.clear();
                     bufferIndex = 0;
-                    wait = Math.min(maxPoll, nextCommit - now);
+                    wait = Math.min(maxPoll, nextHousekeeping - now);
+                    if (commitInFlight || !checkpointer.allIdle()) {
+                        // a watermark may move while we wait: come back for it after the floor
+                        wait = Math.min(wait, Math.max(floor, BLOCKED_POLL_NANOS));
+                    }
                     for (SinkPool<Object, ?> pool : pools) {
                         wait = Math.min(wait, pool.nextDeadline() - now);
                     }
@@ -329,10 +347,13 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
                 for (SinkPool<Object, ?> pool : pools) {
                     pool.tick(now);
                 }
-                if (now - nextCommit >= 0) {
-                    commit(false);
+                if (!commitInFlight && now - lastCommitNanos >= floor) {
+                    commitAsync(now);
+                }
+                if (now - nextHousekeeping >= 0) {
+                    refreshCheckpointGauges();
                     checkStalls(now);
-                    nextCommit = now + interval;
+                    nextHousekeeping = now + HOUSEKEEPING_NANOS;
                 }
             }
         } catch (PipelineStop stop) {
@@ -344,7 +365,10 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         }
     }
 
-    /** Pushes buffered records through the chain; false when a full sink pool stopped it. */
+    /**
+     * Pushes buffered records through the chain; false when a full sink pool, too many records the
+     * checkpointer tracks, or too many dead letters in flight stopped it.
+     */
     private boolean processBuffer() {
         int size = values.size();
         while (bufferIndex < size) {
@@ -352,6 +376,9 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
                 if (pools.get(p).blocked()) {
                     return false;
                 }
+            }
+            if ((bufferIndex & PENDING_CHECK_MASK) == 0 && trackingFull()) {
+                return false;
             }
             int i = bufferIndex++;
             process(values.get(i), metas.get(i));
@@ -374,6 +401,14 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         // reached only when no stage stopped the pipeline: release the chain's own hold
         owner.release();
         tracker.processed(owner);
+    }
+
+    /**
+     * Whether the source must wait before more records enter: behind a slow or failed record, done records
+     * are tracked too, and dead letters in flight hold their records; both are bounded here.
+     */
+    private boolean trackingFull() {
+        return checkpointer.pendingRecords() >= checkpoint.maxPendingRecords() || errors.deadLettersFull();
     }
 
     private PartitionTracker trackerFor(RecordMeta meta) {
@@ -401,13 +436,52 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         }
     }
 
-    private void commit(boolean sync) {
-        Map<SourcePartition, Long> offsets = checkpointer.advance();
-        pendingGauge.set(checkpointer.pendingRecords());
-        if (!offsets.isEmpty()) {
-            source.commit(offsets, sync);
-            publishCommitted(offsets);
+    /** Sends the watermarks that moved, if any; they count as committed only once the source confirms. */
+    private void commitAsync(long now) {
+        CheckpointCommit next = checkpointer.nextCommit();
+        if (next.isEmpty()) {
+            return;
         }
+        commitInFlight = true;
+        lastCommitNanos = now;
+        source.commit(next.offsets(), false, (stored, error) -> {
+            commitInFlight = false;
+            if (error == null) {
+                publishCommitted(checkpointer.confirmed(next, stored));
+            } else {
+                LOG.debug("pipeline '{}': commit of {} failed ({}); sent again with the next one", name, stored,
+                        error.getMessage());
+            }
+        });
+    }
+
+    /** The final, synchronous commit; a failure is returned, never only logged. */
+    private Throwable commitSync() {
+        CheckpointCommit last = checkpointer.nextCommit();
+        refreshCheckpointGauges();
+        if (last.isEmpty()) {
+            return null;
+        }
+        Throwable[] failed = {null};
+        source.commit(last.offsets(), true, (stored, error) -> {
+            if (error == null) {
+                publishCommitted(checkpointer.confirmed(last, stored));
+            } else {
+                failed[0] = error;
+            }
+        });
+        refreshCheckpointGauges();
+        if (failed[0] == null) {
+            return null;
+        }
+        return new FatalException("pipeline '" + name + "': the final commit of " + last.offsets() + " failed: "
+                + failed[0].getMessage() + "; records after the last committed offsets replay after a restart",
+                failed[0]);
+    }
+
+    private void refreshCheckpointGauges() {
+        pendingGauge.set(checkpointer.pendingRecords());
+        replayGauge.set(checkpointer.replayWindow());
     }
 
     private void publishCommitted(Map<SourcePartition, Long> offsets) {
@@ -435,7 +509,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             PendingRecord oldest = t.oldestPending();
             if (oldest != null && oldest.failure() != null && now - oldest.failedAtNanos() >= limit) {
                 fail(new FatalException("partition " + t.partition() + " stalled at offset " + oldest.offset()
-                        + " for " + checkpoint.stalledFailAfter() + " behind a batch that failed: "
+                        + " for " + Durations.format(checkpoint.stalledFailAfter()) + " behind a batch that failed: "
                         + oldest.failure().getMessage(), oldest.failure()));
                 return;
             }
@@ -486,17 +560,21 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             }
             if (!allFinished()) {
                 LOG.error("pipeline '{}': drain timeout of {} reached with batches still unacknowledged",
-                        name, checkpoint.drainTimeout());
+                        name, Durations.format(checkpoint.drainTimeout()));
             }
             for (SinkPool<Object, ?> pool : pools) {
                 pool.abort(remaining(stopDeadline, Duration.ofSeconds(5)));
             }
             if (opened) {
+                Throwable commitFailure;
                 try {
-                    commit(true);
+                    commitFailure = commitSync();
                 } catch (RuntimeException e) {
-                    LOG.error("pipeline '{}': final commit failed: {}", name, e.getMessage());
-                    failure.compareAndSet(null, e);
+                    commitFailure = e;
+                }
+                if (commitFailure != null) {
+                    LOG.error("pipeline '{}': final commit failed: {}", name, commitFailure.getMessage());
+                    failure.compareAndSet(null, commitFailure);
                 }
             }
         } catch (Throwable t) {
@@ -590,7 +668,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         for (SinkPool<Object, ?> pool : pools) {
             pool.flushAll(deadline);
         }
-        while (!checkpointer.idle(revoked) && System.nanoTime() < deadline && failure.get() == null) {
+        while (!checkpointer.idle(revoked) && System.nanoTime() < deadline && failure.get() == null
+                && checkpointer.firstFailure(revoked) == null) {
             if (deadLetters != null && deadLetters.hasHandedOver()) {
                 pumpDeadLetters();
                 if (deadLetterPool != null) {
@@ -599,9 +678,10 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             }
             LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(2));
         }
+        failIfFatal(revoked, "revoked");
         if (!checkpointer.idle(revoked)) {
             LOG.warn("pipeline '{}': revoked partitions {} still had in-flight output after {}; committing what is durable",
-                    name, revoked, waitUpTo);
+                    name, revoked, Durations.format(waitUpTo));
         }
         Map<SourcePartition, Long> offsets = checkpointer.watermarks(revoked);
         checkpointer.released(revoked);
@@ -618,11 +698,25 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     public void onLost(Collection<SourcePartition> partitions) {
         Set<SourcePartition> lost = new HashSet<>(partitions);
         dropBuffered(lost);
+        failIfFatal(lost, "lost");
         checkpointer.released(lost);
         lastTracker = null;
         lost.forEach(committedView::remove);
         assignedView.removeAll(lost);
         LOG.warn("pipeline '{}': lost {} without committing; their records replay elsewhere", name, lost);
+    }
+
+    /**
+     * A record of {@code partitions} whose output failed fatally fails the pipeline now: its tracker is about
+     * to be forgotten, and the partition's next owner would only meet the same failure.
+     */
+    private void failIfFatal(Set<SourcePartition> partitions, String how) {
+        Map.Entry<PartitionTracker, PendingRecord> failed = checkpointer.firstFailure(partitions);
+        if (failed != null) {
+            Throwable cause = failed.getValue().failure();
+            fail(new FatalException("partition " + failed.getKey().partition() + " was " + how + " while offset "
+                    + failed.getValue().offset() + " waited behind a batch that failed: " + cause.getMessage(), cause));
+        }
     }
 
     private void dropBuffered(Set<SourcePartition> partitions) {

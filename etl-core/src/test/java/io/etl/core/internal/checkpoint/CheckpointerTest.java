@@ -64,7 +64,7 @@ class CheckpointerTest {
                 r.release();
                 ackedOf[all.indexOf(r)]++;
             }
-            Map<SourcePartition, Long> advanced = checkpointer.advance();
+            Map<SourcePartition, Long> advanced = commitAndConfirm(checkpointer);
             long watermark = advanced.getOrDefault(P0, lastCommitted);
             assertThat(watermark).as("round %d: commits never go backwards", round).isGreaterThanOrEqualTo(lastCommitted);
             lastCommitted = watermark;
@@ -94,9 +94,10 @@ class CheckpointerTest {
         tracker.processed(r);
 
         r.release();
-        assertThat(checkpointer.advance()).containsEntry(P0, 7L);
+        assertThat(commitAndConfirm(checkpointer)).as("still at the first record: no progress to commit")
+                .doesNotContainKey(P0);
         r.release();
-        assertThat(checkpointer.advance()).containsEntry(P0, 8L);
+        assertThat(commitAndConfirm(checkpointer)).containsEntry(P0, 8L);
     }
 
     @Test
@@ -110,7 +111,7 @@ class CheckpointerTest {
             tracker.processed(r);
         }
         assertThat(tracker.pendingCount()).isZero();
-        assertThat(checkpointer.advance()).containsEntry(P0, 10L);
+        assertThat(commitAndConfirm(checkpointer)).containsEntry(P0, 10L);
     }
 
     @Test
@@ -130,9 +131,9 @@ class CheckpointerTest {
         checkpointer.tracker(P0).processed(fresh);
         old.release();
 
-        assertThat(checkpointer.advance()).containsEntry(P0, 5L);
+        assertThat(commitAndConfirm(checkpointer)).doesNotContainKey(P0);
         fresh.release();
-        assertThat(checkpointer.advance()).containsEntry(P0, 6L);
+        assertThat(commitAndConfirm(checkpointer)).containsEntry(P0, 6L);
     }
 
     @Test
@@ -141,5 +142,74 @@ class CheckpointerTest {
         r.release();
         org.assertj.core.api.Assertions.assertThatThrownBy(r::release).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("offset 1");
+    }
+
+    /** Sends the next commit and confirms it at once, as a source whose commits all succeed. */
+    private static Map<SourcePartition, Long> commitAndConfirm(Checkpointer checkpointer) {
+        CheckpointCommit commit = checkpointer.nextCommit();
+        checkpointer.confirmed(commit, commit.offsets());
+        return commit.offsets();
+    }
+
+    private static void doneRecord(PartitionTracker tracker, long offset) {
+        PendingRecord r = new PendingRecord(offset);
+        r.release();
+        tracker.processed(r);
+    }
+
+    @Test
+    void offsetsCountAsCommittedOnlyOnceConfirmed() {
+        Checkpointer checkpointer = new Checkpointer();
+        checkpointer.assigned(List.of(P0));
+        doneRecord(checkpointer.tracker(P0), 0);
+        doneRecord(checkpointer.tracker(P0), 1);
+
+        CheckpointCommit failed = checkpointer.nextCommit();
+        assertThat(failed.offsets()).containsEntry(P0, 2L);
+        // the source reported a failure: nothing is confirmed, so the same offsets go out again
+        assertThat(checkpointer.nextCommit().offsets()).containsEntry(P0, 2L);
+        assertThat(checkpointer.tracker(P0).committed()).isEqualTo(-1L);
+
+        CheckpointCommit retry = checkpointer.nextCommit();
+        assertThat(checkpointer.confirmed(retry, retry.offsets())).containsEntry(P0, 2L);
+        assertThat(checkpointer.tracker(P0).committed()).isEqualTo(2L);
+        assertThat(checkpointer.nextCommit().isEmpty()).isTrue();
+    }
+
+    @Test
+    void aLateConfirmationNeverTouchesTheNextAssignmentOfAPartition() {
+        Checkpointer checkpointer = new Checkpointer();
+        checkpointer.assigned(List.of(P0));
+        doneRecord(checkpointer.tracker(P0), 0);
+        CheckpointCommit sent = checkpointer.nextCommit();
+        checkpointer.released(List.of(P0));
+        checkpointer.assigned(List.of(P0));
+
+        assertThat(checkpointer.confirmed(sent, sent.offsets())).isEmpty();
+        assertThat(checkpointer.tracker(P0).committed()).isEqualTo(-1L);
+    }
+
+    @Test
+    void replayWindowCountsDoneRecordsNotYetConfirmedAsCommitted() {
+        Checkpointer checkpointer = new Checkpointer();
+        checkpointer.assigned(List.of(P0));
+        PartitionTracker tracker = checkpointer.tracker(P0);
+        for (long offset = 100; offset < 110; offset++) {
+            doneRecord(tracker, offset);
+        }
+        PendingRecord inFlight = new PendingRecord(110);
+        inFlight.retain();
+        inFlight.release();
+        tracker.processed(inFlight);
+        assertThat(checkpointer.replayWindow()).isEqualTo(10);
+
+        CheckpointCommit commit = checkpointer.nextCommit();
+        assertThat(checkpointer.replayWindow()).as("sent but not confirmed").isEqualTo(10);
+        checkpointer.confirmed(commit, commit.offsets());
+        assertThat(checkpointer.replayWindow()).isZero();
+
+        inFlight.release();
+        doneRecord(tracker, 111);
+        assertThat(checkpointer.replayWindow()).isEqualTo(2);
     }
 }

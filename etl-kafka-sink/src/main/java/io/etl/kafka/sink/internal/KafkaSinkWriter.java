@@ -1,5 +1,6 @@
 package io.etl.kafka.sink.internal;
 
+import io.etl.core.config.Durations;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.EtlException;
 import io.etl.core.error.FatalException;
@@ -164,7 +165,7 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
             } catch (TimeoutException e) {
                 if (System.nanoTime() - deadline > 0) {
                     throw ConfigException.of(path + ".topic", "no metadata for topic '" + topic + "' within admin_timeout "
-                            + config.adminTimeout(), e);
+                            + Durations.format(config.adminTimeout()), e);
                 }
             } catch (AuthorizationException | AuthenticationException e) {
                 throw ConfigException.of(path + ".topic", classifier.classify(e).getMessage(), e);

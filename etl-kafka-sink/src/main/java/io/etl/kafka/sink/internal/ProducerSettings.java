@@ -1,5 +1,6 @@
 package io.etl.kafka.sink.internal;
 
+import io.etl.core.config.Durations;
 import io.etl.core.error.ConfigProblem;
 import io.etl.kafka.common.ClientPassthrough;
 import io.etl.kafka.sink.KafkaSinkConfig;
@@ -89,7 +90,7 @@ public final class ProducerSettings {
         }
         if (config.linger().isNegative() || config.linger().compareTo(config.deliveryTimeout()) >= 0) {
             problems.add(new ConfigProblem(path + ".linger", "must be at least 0ms and below delivery_timeout ("
-                    + config.deliveryTimeout() + ")"));
+                    + Durations.format(config.deliveryTimeout()) + ")"));
         }
         long max = config.maxMessageBytes().bytes();
         if (max < 1 || max > Integer.MAX_VALUE - 2L * REQUEST_HEADROOM) {

@@ -1,5 +1,6 @@
 package io.etl.kafka.sink.internal;
 
+import io.etl.core.config.Durations;
 import io.etl.core.error.ConfigException;
 import io.etl.kafka.sink.TopicSpec;
 import java.time.Duration;
@@ -72,7 +73,8 @@ final class TopicCreator {
                 awaitLeaders(admin, topics.get(i).name(), deadline, path + ".topics[" + i + "]", timeout);
             }
         } catch (java.util.concurrent.TimeoutException e) {
-            throw ConfigException.of(path + ".topics", "topic creation did not finish within admin_timeout " + timeout, e);
+            throw ConfigException.of(path + ".topics", "topic creation did not finish within admin_timeout "
+                    + Durations.format(timeout), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw ConfigException.of(path + ".topics", "interrupted while creating topics", e);

@@ -1,10 +1,12 @@
 package io.etl.kafka.source.internal;
 
+import io.etl.core.config.Durations;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.FatalException;
 import io.etl.core.metrics.EtlMetrics;
 import io.etl.core.record.RecordMeta;
+import io.etl.core.source.CommitCallback;
 import io.etl.core.source.PartitionListener;
 import io.etl.core.source.SourceContext;
 import io.etl.core.source.SourceOutput;
@@ -81,7 +83,6 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
     /** Gauges read this source's state; they are removed on close so that nothing holds it afterwards. */
     private final List<Meter> gauges = new ArrayList<>();
     private ConsumerMetrics clientMetrics;
-    private final OffsetCommitCallback commitCallback = this::onCommitted;
 
     private Consumer<byte[], byte[]> consumer;
     private PartitionListener listener;
@@ -283,30 +284,59 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
     // ---- commit --------------------------------------------------------------------------------------------
 
     @Override
-    public void commit(Map<SourcePartition, Long> offsets, boolean sync) {
+    public void commit(Map<SourcePartition, Long> offsets, boolean sync, CommitCallback done) {
         Map<TopicPartition, OffsetAndMetadata> commit = assignedOnly(offsets);
+        Map<SourcePartition, Long> sent = sentOnly(offsets, commit);
         if (commit.isEmpty()) {
+            done.completed(sent, null);
             return;
         }
         if (!sync) {
-            consumer.commitAsync(commit, commitCallback);
+            OffsetCommitCallback callback = (stored, error) -> {
+                onCommitted(stored, error);
+                done.completed(sent, error);
+            };
+            try {
+                consumer.commitAsync(commit, callback);
+            } catch (RuntimeException e) {
+                done.completed(sent, e);
+                throw e;
+            }
             return;
         }
         try {
             consumer.commitSync(commit, SYNC_COMMIT_TIMEOUT);
             commitsOk.increment();
+            done.completed(sent, null);
         } catch (CommitFailedException | RebalanceInProgressException e) {
             commitsFailed.increment();
             LOG.warn("source '{}': commit of {} failed because the group is rebalancing ({}); the partitions' next"
                     + " owner replays from the last committed offsets", name, commit, e.getMessage());
+            done.completed(sent, e);
         } catch (FencedInstanceIdException e) {
             commitsFailed.increment();
+            done.completed(sent, e);
             throw classifyPollFailure(e);
         } catch (RuntimeException e) {
             commitsFailed.increment();
-            throw new FatalException("source '" + name + "': committing offsets " + commit + " failed within "
-                    + SYNC_COMMIT_TIMEOUT + ": " + rootMessage(e), e);
+            FatalException fatal = new FatalException("source '" + name + "': committing offsets " + commit
+                    + " failed within " + Durations.format(SYNC_COMMIT_TIMEOUT) + ": " + rootMessage(e), e);
+            done.completed(sent, fatal);
+            throw fatal;
         }
+    }
+
+    /** The entries of {@code offsets} that {@code commit} holds (those of partitions still assigned). */
+    private Map<SourcePartition, Long> sentOnly(Map<SourcePartition, Long> offsets,
+                                               Map<TopicPartition, OffsetAndMetadata> commit) {
+        if (commit.size() == offsets.size()) {
+            return offsets;
+        }
+        Map<SourcePartition, Long> out = new HashMap<>(commit.size() * 2);
+        for (Map.Entry<TopicPartition, OffsetAndMetadata> e : commit.entrySet()) {
+            out.put(assigned.get(e.getKey()), e.getValue().offset());
+        }
+        return out;
     }
 
     /** The offsets of partitions still assigned; anything else belongs to another member now. */

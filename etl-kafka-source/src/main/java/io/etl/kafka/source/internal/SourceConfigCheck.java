@@ -13,6 +13,8 @@ import java.util.regex.PatternSyntaxException;
 /** The rules of {@link KafkaSourceConfig} a record and Bean Validation cannot express. */
 final class SourceConfigCheck {
 
+    private static final Pattern INSTANCE_ID = Pattern.compile("[a-zA-Z0-9._-]{1,249}");
+
     private static final ClientPassthrough PASSTHROUGH =
             ClientPassthrough.consumer(KafkaSourceConfig.DENIED_CONSUMER_PROPERTIES);
 
@@ -43,6 +45,11 @@ final class SourceConfigCheck {
         }
         if (config.groupInstanceId() != null && config.groupInstanceId().isBlank()) {
             problems.add(new ConfigProblem(path + ".group_instance_id", "must not be blank when set"));
+        } else if (config.groupInstanceId() != null && !INSTANCE_ID.matcher(config.groupInstanceId()).matches()) {
+            // the broker's own rule for group.instance.id; it would otherwise reject the join at the first poll
+            problems.add(new ConfigProblem(path + ".group_instance_id", "must be at most 249 characters of"
+                    + " a-z, A-Z, 0-9, '.', '_' and '-' (for example the host name); got '"
+                    + config.groupInstanceId() + "'"));
         }
         positive(problems, path + ".poll_timeout", config.pollTimeout(), Duration.ofMillis(1));
         positive(problems, path + ".revoke_timeout", config.revokeTimeout(), Duration.ofMillis(1));

@@ -1,5 +1,6 @@
 package io.etl.kafka.source.internal;
 
+import io.etl.core.config.Durations;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.FatalException;
 import io.etl.kafka.common.ConnectivityCheck;
@@ -75,7 +76,7 @@ final class StartupCheck {
                     }
                 } catch (TimeoutException t) {
                     throw ConfigException.of(path + ".topics", "could not describe topic '" + e.getKey()
-                            + "' on brokers " + config.brokers() + " within " + config.startupTimeout(), t);
+                            + "' on brokers " + config.brokers() + " within " + Durations.format(config.startupTimeout()), t);
                 }
             }
         } catch (InterruptedException e) {

@@ -43,17 +43,36 @@ class KafkaConsumerSourceTest {
 
     /** Every sync commit, in order (MockConsumer reports offset 0 for committed partitions it no longer has). */
     private final List<Map<TopicPartition, OffsetAndMetadata>> syncCommits = new ArrayList<>();
+    /** When set, every commit fails with it. */
+    private RuntimeException commitError;
     private final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest") {
         @Override
         public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout) {
             syncCommits.add(Map.copyOf(offsets));
+            if (commitError != null) {
+                throw commitError;
+            }
             super.commitSync(offsets, timeout);
+        }
+
+        @Override
+        public synchronized void commitAsync(Map<TopicPartition, OffsetAndMetadata> offsets,
+                                             org.apache.kafka.clients.consumer.OffsetCommitCallback callback) {
+            if (commitError != null) {
+                callback.onComplete(offsets, commitError);
+                return;
+            }
+            super.commitAsync(offsets, callback);
         }
     };
     private final RecordingListener listener = new RecordingListener();
     private final RecordingOutput<String> output = new RecordingOutput<>();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
     private KafkaConsumerSource<String> source;
+    /** Every commit callback, in order: the offsets sent and the error (null on success). */
+    private final List<Map.Entry<Map<SourcePartition, Long>, Optional<Throwable>>> completions = new ArrayList<>();
+    private final io.etl.core.source.CommitCallback done =
+            (offsets, error) -> completions.add(Map.entry(offsets, Optional.ofNullable(error)));
 
     @BeforeEach
     void open() {
@@ -166,8 +185,8 @@ class KafkaConsumerSourceTest {
         rebalanceTo(P0, P1);
         rebalanceTo(P1);
 
-        source.commit(Map.of(S0, 42L, S1, 7L), true);
-        source.commit(Map.of(S0, 43L), false);
+        source.commit(Map.of(S0, 42L, S1, 7L), true, done);
+        source.commit(Map.of(S0, 43L), false, done);
         source.poll(Duration.ZERO, output);
 
         assertThat(consumer.committed(Set.of(P0))).doesNotContainKey(P0);
@@ -177,11 +196,45 @@ class KafkaConsumerSourceTest {
     @Test
     void shouldCommitAsynchronouslyAndCountTheOutcome() {
         rebalanceTo(P0);
-        source.commit(Map.of(S0, 3L), false);
+        source.commit(Map.of(S0, 3L), false, done);
         source.poll(Duration.ZERO, output);
 
         assertThat(consumer.committed(Set.of(P0))).containsEntry(P0, new OffsetAndMetadata(3L));
         assertThat(count(KafkaSourceMetrics.COMMITS, "outcome", "success")).isEqualTo(1.0);
+        assertThat(completions).containsExactly(Map.entry(Map.of(S0, 3L), Optional.empty()));
+    }
+
+    @Test
+    void shouldReportAFailedAsynchronousCommitToThePipeline() {
+        rebalanceTo(P0);
+        commitError = new org.apache.kafka.common.errors.RebalanceInProgressException("rebalancing");
+        source.commit(Map.of(S0, 3L), false, done);
+        source.poll(Duration.ZERO, output);
+
+        assertThat(completions).hasSize(1);
+        assertThat(completions.get(0).getKey()).isEqualTo(Map.of(S0, 3L));
+        assertThat(completions.get(0).getValue()).containsInstanceOf(
+                org.apache.kafka.common.errors.RebalanceInProgressException.class);
+    }
+
+    @Test
+    void shouldReportAFailedSynchronousCommitInsteadOfOnlyLoggingIt() {
+        rebalanceTo(P0);
+        commitError = new org.apache.kafka.clients.consumer.CommitFailedException("group rebalanced");
+        source.commit(Map.of(S0, 4L), true, done);
+
+        assertThat(completions).hasSize(1);
+        assertThat(completions.get(0).getValue()).containsInstanceOf(
+                org.apache.kafka.clients.consumer.CommitFailedException.class);
+    }
+
+    @Test
+    void shouldConfirmOnlyThePartitionsItCommitted() {
+        rebalanceTo(P0, P1);
+        rebalanceTo(P1);
+        source.commit(Map.of(S0, 42L, S1, 7L), true, done);
+
+        assertThat(completions).containsExactly(Map.entry(Map.of(S1, 7L), Optional.empty()));
     }
 
     @Test
@@ -191,7 +244,7 @@ class KafkaConsumerSourceTest {
         source.poll(Duration.ZERO, output);
 
         assertThat(listener.lost).containsExactly(List.of(S0));
-        source.commit(Map.of(S0, 9L), true);
+        source.commit(Map.of(S0, 9L), true, done);
         assertThat(consumer.committed(Set.of(P0))).doesNotContainKey(P0);
     }
 

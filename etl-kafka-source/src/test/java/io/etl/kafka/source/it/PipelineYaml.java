@@ -33,6 +33,7 @@ final class PipelineYaml {
     private String sinkOnError;
     private String sinkMaxMessageBytes;
     private String deadLetterTopic;
+    private String startupTimeout = "20s";
 
     private PipelineYaml(String name, String brokers, String inputTopic, String groupId) {
         this.name = name;
@@ -118,6 +119,13 @@ final class PipelineYaml {
         return this;
     }
 
+    /** The source's {@code startup_timeout} and every sink's {@code admin_timeout}. */
+    PipelineYaml startupTimeout(String value) {
+        startupTimeout = value;
+        return this;
+    }
+
+    /** {@code interval} null leaves {@code checkpoint.interval} at its default. */
     PipelineYaml checkpoint(String interval, String drain) {
         checkpointInterval = interval;
         drainTimeout = drain;
@@ -139,7 +147,7 @@ final class PipelineYaml {
         }
         y.append("      session_timeout: ").append(sessionTimeout).append('\n');
         y.append("      revoke_timeout: ").append(revokeTimeout).append('\n');
-        y.append("      startup_timeout: 20s\n");
+        y.append("      startup_timeout: ").append(startupTimeout).append('\n');
         y.append("      on_error: ").append(onError).append('\n');
         if (!consumer.isEmpty()) {
             y.append("      consumer:\n");
@@ -151,6 +159,7 @@ final class PipelineYaml {
             y.append("      brokers: \"").append(sinkBrokers).append("\"\n");
             y.append("      topic: ").append(topic).append('\n');
             y.append("      delivery_timeout: ").append(deliveryTimeout).append('\n');
+            y.append("      admin_timeout: ").append(startupTimeout).append('\n');
             y.append("      statistics_interval: 0s\n");
             y.append("      inflight: ").append(inflight).append('\n');
             y.append("      queue: ").append(queue).append('\n');
@@ -172,8 +181,11 @@ final class PipelineYaml {
             y.append("    batch: {linger: ").append(linger).append("}\n");
             y.append("    retry: {initial_backoff: 100ms, max_backoff: 1s}\n");
         }
-        y.append("checkpoint:\n  interval: ").append(checkpointInterval).append("\n  drain_timeout: ")
-                .append(drainTimeout).append('\n');
+        y.append("checkpoint:\n");
+        if (checkpointInterval != null) {
+            y.append("  interval: ").append(checkpointInterval).append('\n');
+        }
+        y.append("  drain_timeout: ").append(drainTimeout).append('\n');
         return y.toString();
     }
 

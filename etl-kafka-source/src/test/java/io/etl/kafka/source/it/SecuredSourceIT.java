@@ -102,15 +102,27 @@ class SecuredSourceIT {
     @Test
     @Timeout(30)
     void shouldFailWithinStartupTimeoutWhenThePlaintextProtocolMeetsATlsListener() {
-        PipelineResult result = start(PipelineConfig.parse("""
-                source:
-                  in:
-                    kafka: {brokers: "%s", topics: [any], group_id: g, startup_timeout: 3s}
-                """.formatted(kafka.bootstrapServers()), n -> null), new CollectingSink<>())
-                .result().orTimeout(20, TimeUnit.SECONDS).join();
+        java.io.PrintStream err = System.err;
+        java.io.ByteArrayOutputStream logged = new java.io.ByteArrayOutputStream();
+        System.setErr(new java.io.PrintStream(logged, true, java.nio.charset.StandardCharsets.UTF_8));
+        PipelineResult result;
+        try {
+            result = start(PipelineConfig.parse("""
+                    source:
+                      in:
+                        kafka: {brokers: "%s", topics: [any], group_id: g, startup_timeout: 3s}
+                    """.formatted(kafka.bootstrapServers()), n -> null), new CollectingSink<>())
+                    .result().orTimeout(20, TimeUnit.SECONDS).join();
+        } finally {
+            System.setErr(err);
+        }
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
         assertThat(result.failure()).isInstanceOf(ConfigException.class)
-                .hasMessageContaining(kafka.bootstrapServers()).hasMessageContaining("security.protocol");
+                .hasMessageContaining(kafka.bootstrapServers()).hasMessageContaining("security.protocol")
+                .hasMessageContaining("looks like TLS").hasMessageNotContaining("PT");
+        String log = logged.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertThat(log).as("the pipeline logged its failure").contains("pipeline 'secured' failed");
+        assertThat(log).doesNotContain("OutOfMemoryError");
     }
 }

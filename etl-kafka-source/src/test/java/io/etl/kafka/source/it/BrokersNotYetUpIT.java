@@ -1,0 +1,93 @@
+package io.etl.kafka.source.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.etl.core.PipelineResult;
+import io.etl.core.RunningPipeline;
+import io.etl.core.config.PipelineConfig;
+import io.etl.core.error.ConfigException;
+import io.etl.testkit.ForkedKafkaCluster;
+import io.etl.testkit.KafkaTestCluster;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/**
+ * The brokers are not up yet when the pipeline starts: it waits for them up to its startup bound
+ * ({@code startup_timeout} for the source, {@code admin_timeout} for the sinks), then either starts and
+ * processes everything, or fails with an error naming the brokers and the bound.
+ */
+class BrokersNotYetUpIT {
+
+    private static final int ORDERS = 2_000;
+    private static ForkedKafkaCluster kafka;
+
+    @BeforeAll
+    static void startBroker() {
+        kafka = KafkaTestCluster.forkedSingle();
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    @Test
+    @Timeout(180)
+    void shouldWaitForBrokersThatComeUpWithinTheStartupBoundAndThenProcessEverything() {
+        String uid = Delivery.unique("late");
+        String input = "in-" + uid;
+        String output = "out-" + uid;
+        String group = "group-" + uid;
+        kafka.createTopic(input, 3);
+        kafka.createTopic(output, 3);
+        kafka.produce(input, ORDERS, Orders::record);
+        PipelineConfig config = PipelineYaml.of(uid, kafka.bootstrapServers(), input, group)
+                .sink("out", output).startupTimeout("90s").parse();
+        kafka.stop(ForkedKafkaCluster.SINGLE_NODE_ID);
+
+        RunningPipeline running = Pipelines.copy(config).start(config, new SimpleMeterRegistry());
+        try {
+            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10))
+                    .until(() -> !running.result().isDone());
+            kafka.restart(ForkedKafkaCluster.SINGLE_NODE_ID);
+
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> Delivery.caughtUp(kafka, group, input) || running.result().isDone());
+            assertThat(running.result()).as("the pipeline is still running").isNotDone();
+        } finally {
+            PipelineResult result = running.stopAndWait(Duration.ofSeconds(40));
+            assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
+        }
+        assertThat(Delivery.idCounts(kafka, output)).hasSize(ORDERS);
+    }
+
+    @Test
+    @Timeout(60)
+    void shouldFailNamingTheBrokersAndTheBoundWhenTheyStayDown() {
+        String uid = Delivery.unique("down");
+        PipelineConfig config = PipelineYaml.of(uid, kafka.bootstrapServers(), "in-" + uid, "group-" + uid)
+                .sink("out", "out-" + uid).startupTimeout("3s").parse();
+        kafka.stop(ForkedKafkaCluster.SINGLE_NODE_ID);
+        try {
+            long started = System.nanoTime();
+            PipelineResult result = Pipelines.copy(config).start(config, new SimpleMeterRegistry()).result()
+                    .orTimeout(30, TimeUnit.SECONDS).join();
+
+            assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
+            assertThat(result.failure()).isInstanceOf(ConfigException.class)
+                    .hasMessageContaining(kafka.bootstrapServers()).hasMessageContaining("within 3s")
+                    .hasMessageContaining("none of them accepted a connection");
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(20));
+        } finally {
+            kafka.restart(ForkedKafkaCluster.SINGLE_NODE_ID);
+        }
+    }
+}

@@ -1,0 +1,164 @@
+package io.etl.testkit.driver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.etl.core.Pipeline;
+import io.etl.core.PipelineResult;
+import io.etl.core.RunningPipeline;
+import io.etl.core.config.CheckpointConfig;
+import io.etl.core.config.PipelineConfig;
+import io.etl.core.error.FatalException;
+import io.etl.core.metrics.EtlMetrics;
+import io.etl.core.source.SourcePartition;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+/** When offsets are committed, and what counts as committed. */
+class PipelineCheckpointTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(15);
+
+    private static PipelineTestDriver driver(Duration interval) {
+        return PipelineTestDriver.create(PipelineConfig.defaults().withCheckpoint(
+                new CheckpointConfig(interval, Duration.ofSeconds(10), Duration.ofSeconds(2))));
+    }
+
+    @Test
+    void shouldCommitAsSoonAsTheWatermarkMovesNotOnlyEveryInterval() {
+        try (PipelineTestDriver driver = driver(Duration.ofSeconds(3))) {
+            TestSource<String> in = driver.source("in", 1);
+            TestSink<String> out = driver.sink("out");
+            driver.start(Pipeline.named("prompt").from(in).to(out));
+            long start = System.nanoTime();
+            in.send("k", "a");
+
+            await().atMost(Duration.ofSeconds(2)).until(() -> in.committed(0) == 1L);
+            assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(2));
+        }
+    }
+
+    @Test
+    void shouldLeaveAtLeastTheIntervalBetweenTwoCommits() {
+        try (PipelineTestDriver driver = driver(Duration.ofMillis(200))) {
+            TestSource<String> in = driver.source("in", 1);
+            TestSink<String> out = driver.sink("out");
+            driver.start(Pipeline.named("floor").from(in).to(out));
+            long start = System.nanoTime();
+            for (int i = 0; i < 40; i++) {
+                in.send("k", "v" + i);
+                await().pollDelay(Duration.ofMillis(25)).until(() -> true);
+            }
+            driver.awaitCommitted(WAIT);
+            double seconds = (System.nanoTime() - start) / 1e9;
+
+            // 40 watermark moves over ~1 s, but at most one commit per 200 ms (plus the first)
+            assertThat(in.commitRequests()).isLessThanOrEqualTo((int) Math.ceil(seconds / 0.2) + 2);
+        }
+    }
+
+    @Test
+    void shouldSendAFailedCommitAgainAndReportOnlyWhatWasStored() {
+        try (PipelineTestDriver driver = driver(Duration.ofMillis(10))) {
+            TestSource<String> in = driver.<String>source("in", 1).failCommits(3);
+            TestSink<String> out = driver.sink("out");
+            RunningPipeline running = driver.start(Pipeline.named("retry-commit").from(in).to(out));
+            in.send("k", "a");
+            in.send("k", "b");
+
+            await().atMost(WAIT).until(() -> out.values().size() == 2);
+            // the first commits fail: nothing may be reported as committed until one is stored
+            assertThat(running.committedOffsets().getOrDefault(new SourcePartition("in", 0), -1L))
+                    .isLessThanOrEqualTo(in.committed(0));
+            driver.awaitCommitted(WAIT);
+
+            assertThat(in.commitRequests()).isGreaterThanOrEqualTo(4);
+            assertThat(running.committedOffsets()).containsEntry(new SourcePartition("in", 0), 2L);
+        }
+    }
+
+    @Test
+    void shouldShowTheReplayWindowUntilTheCommitIsStored() {
+        try (PipelineTestDriver driver = driver(Duration.ofMillis(10))) {
+            TestSource<String> in = driver.<String>source("in", 1).failCommits(Integer.MAX_VALUE);
+            TestSink<String> out = driver.sink("out");
+            driver.start(Pipeline.named("window").from(in).to(out));
+            for (int i = 0; i < 25; i++) {
+                in.send("k", "v" + i);
+            }
+            await().atMost(WAIT).until(() -> out.values().size() == 25);
+
+            await().atMost(WAIT).untilAsserted(() -> assertThat(replayWindow(driver)).isEqualTo(25.0));
+            in.failCommits(0);
+            driver.awaitCommitted(WAIT);
+            await().atMost(WAIT).untilAsserted(() -> assertThat(replayWindow(driver)).isZero());
+        }
+    }
+
+    private static double replayWindow(PipelineTestDriver driver) {
+        return driver.meterRegistry().get(EtlMetrics.CHECKPOINT_REPLAY_WINDOW).gauge().value();
+    }
+
+    @Test
+    void shouldNotReportACleanDrainWhenTheFinalCommitFails() {
+        try (PipelineTestDriver driver = driver(Duration.ofMillis(10))) {
+            TestSource<String> in = driver.<String>source("in", 1).failCommits(Integer.MAX_VALUE);
+            TestSink<String> out = driver.sink("out");
+            RunningPipeline running = driver.start(Pipeline.named("final-commit").from(in).to(out));
+            in.send("k", "a");
+            await().atMost(WAIT).until(() -> out.values().size() == 1);
+
+            PipelineResult result = running.stopAndWait(WAIT);
+
+            assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
+            assertThat(result.exitCode()).isNotZero();
+            assertThat(result.failure()).isInstanceOf(FatalException.class).hasMessageContaining("final commit")
+                    .hasMessageContaining("in-0");
+            assertThat(running.committedOffsets()).doesNotContainKey(new SourcePartition("in", 0));
+        }
+    }
+
+    @Test
+    void shouldFailThePipelineWithItsCauseWhenAShardWorkerDies() {
+        try (PipelineTestDriver driver = driver(Duration.ofMillis(10))) {
+            TestSource<String> in = driver.source("in", 1);
+            TestSink<String> out = driver.<String>sink("out").crashWorkerWith(new LinkageError("writer broke"));
+            RunningPipeline running = driver.start(Pipeline.named("worker-death").from(in).to(out));
+            for (int i = 0; i < 2_000; i++) {
+                in.send("k", "v" + i);
+            }
+
+            PipelineResult result = running.result().orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
+
+            assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
+            assertThat(result.failure()).hasMessageContaining("out").hasRootCauseMessage("writer broke");
+            assertThat(in.committed(0)).isLessThanOrEqualTo(0L);
+        }
+    }
+
+    @Test
+    void shouldFailThePipelineWhenAPartitionWithAFatallyFailedBatchIsRevoked() {
+        try (PipelineTestDriver driver = PipelineTestDriver.create(PipelineConfig.defaults().withCheckpoint(
+                new CheckpointConfig(Duration.ofMillis(10), Duration.ofSeconds(10), Duration.ofMinutes(5))))) {
+            TestSource<String> in = driver.source("orders", 1);
+            TestSink<String> out = driver.sink("out");
+            RunningPipeline running = driver.start(Pipeline.named("fatal-revoked").from(in).to(out));
+            in.send("k", "a");
+            driver.awaitCommitted(WAIT);
+            out.failFatally(1);
+            in.send("k", "b");
+            await().atMost(WAIT).until(() -> out.writeAttempts() >= 2);
+
+            Map<SourcePartition, Long> committedOnRevoke = in.revoke(0, Duration.ofSeconds(30))
+                    .orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
+            PipelineResult result = running.result().orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
+
+            assertThat(committedOnRevoke).containsEntry(new SourcePartition("orders", 0), 1L);
+            assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
+            assertThat(result.failure()).isInstanceOf(FatalException.class).hasMessageContaining("orders-0")
+                    .hasMessageContaining("offset 1").hasMessageContaining("revoked");
+        }
+    }
+}
