@@ -31,7 +31,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * End-to-end latency at a fixed input rate: every contestant is forked as in {@link ProcessRace}; a
  * paced producer writes orders at {@code --rate} records/s, each stamped with its send time; the output
- * topics use {@code LogAppendTime}, so an output's timestamp is when the broker appended it. Latency is
+ * topics use {@code LogAppendTime}, so an output's timestamp is when the broker appended it. Pacing starts
+ * once the contestant's group is stable and owns every input partition. Latency is
  * output append time minus input send time, for the orders sent during the measured window (after the
  * first output appeared and a warm-up), as p50/p99/p99.9/max.
  *
@@ -135,7 +136,6 @@ public final class LatencyRace {
         Thread pacer = new Thread(() -> pace(cluster.bootstrapServers(), topics.input(), rate, sentAtMillis, sent, limit),
                 "paced-producer");
         try {
-            pacer.start();
             Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> outputSpecs = new HashMap<>();
             for (int p = 0; p < RaceTopics.PARTITIONS; p++) {
                 for (String topic : topics.outputs()) {
@@ -144,6 +144,12 @@ public final class LatencyRace {
             }
             try (var admin = cluster.newAdmin()) {
                 long giveUp = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+                // pacing starts once the contestant owns every input partition: no start-up backlog in the figures
+                while (!assignedEverything(admin, topics.group())) {
+                    check(process, contestant, log, giveUp);
+                    Thread.sleep(20);   // the pacing of a watcher
+                }
+                pacer.start();
                 while (total(RaceRunner.ends(admin, outputSpecs)) == 0) {
                     check(process, contestant, log, giveUp);
                     Thread.sleep(20);   // the pacing of a watcher
@@ -171,11 +177,25 @@ public final class LatencyRace {
             }
         } finally {
             limit.set(0);
-            pacer.join(TimeUnit.SECONDS.toMillis(30));
+            if (pacer.isAlive()) {
+                pacer.join(TimeUnit.SECONDS.toMillis(30));
+            }
             process.destroy();
             if (!process.waitFor(30, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
             }
+        }
+    }
+
+    /** Whether the group is stable and its members hold all {@value RaceTopics#PARTITIONS} input partitions. */
+    private static boolean assignedEverything(org.apache.kafka.clients.admin.Admin admin, String group)
+            throws InterruptedException {
+        try {
+            var description = admin.describeConsumerGroups(List.of(group)).describedGroups().get(group).get();
+            int assigned = description.members().stream().mapToInt(m -> m.assignment().topicPartitions().size()).sum();
+            return description.groupState() == org.apache.kafka.common.GroupState.STABLE && assigned == RaceTopics.PARTITIONS;
+        } catch (java.util.concurrent.ExecutionException e) {
+            return false;   // not there yet
         }
     }
 
