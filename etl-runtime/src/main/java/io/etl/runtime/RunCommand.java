@@ -4,6 +4,7 @@ import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
 import io.etl.runtime.internal.Factories;
+import io.etl.runtime.internal.TraceExport;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -20,7 +21,8 @@ import picocli.CommandLine.Option;
         versionProvider = Main.Version.class,
         description = {"Runs a pipeline until SIGTERM or SIGINT, then drains, commits and exits.",
                 "The pipeline comes from a PipelineFactory registered in META-INF/services on the class path.",
-                "Serves /metrics, /health/live and /health/ready over HTTP while it runs."},
+                "Serves /metrics, /health/live and /health/ready over HTTP while it runs.",
+                "Exports spans over OTLP when OTEL_SERVICE_NAME, OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_TRACES_EXPORTER is set."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:stopped by a signal and drained: everything written and committed",
                 "1:the pipeline failed, or batches were abandoned at the drain deadline",
@@ -82,6 +84,8 @@ public final class RunCommand implements Callable<Integer> {
             err.println("error: " + e.getMessage());
             return ExitCodes.USAGE;
         }
-        return PipelineService.of(factory, loaded).httpPort(httpPort).httpHost(httpHost).err(err).run();
+        try (TraceExport traces = TraceExport.start(System.getenv())) {
+            return PipelineService.of(factory, loaded).httpPort(httpPort).httpHost(httpHost).err(err).run();
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.etl.core.config;
 
 import io.etl.core.error.ErrorPolicy;
+import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import java.time.Duration;
 
@@ -15,9 +16,10 @@ import java.time.Duration;
  * @param operatorBackoff  wait before the first such retry; doubled for each further one
  * @param shutdownTimeout  the whole stop (drain, final commit, closing the clients) must fit in it; must be
  *                         greater than {@code checkpoint.drain_timeout}, which is the drain's share of it
+ * @param tracing          what happens to the W3C trace context of the records read
  */
 public record PipelineSection(String name, ErrorPolicy onError, @Min(1) Integer operatorAttempts,
-                              Duration operatorBackoff, Duration shutdownTimeout) {
+                              Duration operatorBackoff, Duration shutdownTimeout, @Valid TracingConfig tracing) {
 
     public static final ErrorPolicy DEFAULT_ON_ERROR = ErrorPolicy.FAIL;
     public static final int DEFAULT_OPERATOR_ATTEMPTS = 3;
@@ -30,19 +32,20 @@ public record PipelineSection(String name, ErrorPolicy onError, @Min(1) Integer 
         operatorAttempts = operatorAttempts == null ? DEFAULT_OPERATOR_ATTEMPTS : operatorAttempts;
         operatorBackoff = operatorBackoff == null ? DEFAULT_OPERATOR_BACKOFF : operatorBackoff;
         shutdownTimeout = shutdownTimeout == null ? DEFAULT_SHUTDOWN_TIMEOUT : shutdownTimeout;
+        tracing = tracing == null ? TracingConfig.defaults() : tracing;
     }
 
-    /** A section with the default operator retries and stop budget. */
+    /** A section with the default operator retries, stop budget and tracing. */
     public PipelineSection(String name, ErrorPolicy onError) {
-        this(name, onError, null, null, null);
+        this(name, onError, null, null, null, null);
     }
 
-    /** A section with the default operator retries. */
+    /** A section with the default operator retries and tracing. */
     public PipelineSection(String name, ErrorPolicy onError, Duration shutdownTimeout) {
-        this(name, onError, null, null, shutdownTimeout);
+        this(name, onError, null, null, shutdownTimeout, null);
     }
 
     public static PipelineSection defaults() {
-        return new PipelineSection(null, null, null, null, null);
+        return new PipelineSection(null, null, null, null, null, null);
     }
 }

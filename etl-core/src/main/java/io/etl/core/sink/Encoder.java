@@ -2,6 +2,7 @@ package io.etl.core.sink;
 
 import io.etl.core.error.RecordException;
 import io.etl.core.record.RecordMeta;
+import io.etl.core.record.TraceContext;
 
 /**
  * Turns a pipeline value into a sink message. Runs on the pipeline thread, once per output; a
@@ -19,6 +20,18 @@ public interface Encoder<T, M> {
      *                    replays (0 for the first)
      */
     M encode(T value, RecordMeta meta, int outputIndex) throws RecordException;
+
+    /**
+     * Encodes an output that must carry a W3C trace context; the pipeline calls this instead of
+     * {@link #encode(Object, RecordMeta, int)} whenever it propagates one (see {@code pipeline.tracing}).
+     * Connectors whose messages have headers override it and put {@code trace} on the message
+     * ({@link TraceContext#applyTo}); the default ignores it.
+     *
+     * @param trace the trace context of this output, never null
+     */
+    default M encode(T value, RecordMeta meta, int outputIndex, TraceContext trace) throws RecordException {
+        return encode(value, meta, outputIndex);
+    }
 
     /** Encoded size in bytes, used for {@code batch.max_bytes}. */
     long sizeOf(M message);

@@ -21,6 +21,14 @@ class ArchitectureTest {
     }
 
     @Test
+    void onlyTheOpenTelemetryGlueTouchesTheOptionalApi() {
+        noClasses().that().resideOutsideOfPackage("io.etl.core.internal.trace.otel..")
+                .should().dependOnClassesThat().resideInAPackage("io.opentelemetry..")
+                .because("opentelemetry-api is optional: only classes loaded after checking for it may use it")
+                .check(CORE);
+    }
+
+    @Test
     void publicApiPackagesDoNotExposeInternals() {
         noClasses().that().resideOutsideOfPackage("io.etl.core.internal..")
                 .should().dependOnClassesThat().resideInAPackage("io.etl.core.internal..")

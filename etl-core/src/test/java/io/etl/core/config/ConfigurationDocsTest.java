@@ -16,7 +16,7 @@ class ConfigurationDocsTest {
     static final Path CONFIGURATION_MD = Path.of("..", "docs", "configuration.md");
 
     @ParameterizedTest
-    @ValueSource(classes = {PipelineSection.class, CheckpointConfig.class, MetricsConfig.class, SinkPoolConfig.class,
+    @ValueSource(classes = {PipelineSection.class, TracingConfig.class, CheckpointConfig.class, MetricsConfig.class, SinkPoolConfig.class,
             BatchConfig.class, RetryConfig.class, BreakerConfig.class})
     @SuppressWarnings("unchecked")
     void everyCoreKeyIsDocumented(Class<?> record) {

@@ -5,8 +5,10 @@ import io.etl.core.record.RecordMeta;
 /**
  * Turns a value into a {@link KafkaMessage} with full control over key, headers, value or tombstone.
  * Runs on the pipeline thread; a thrown {@link RuntimeException} is a record error handled by the sink's
- * {@code on_error} policy. The sink still applies the {@code max_message_bytes} guard and, when asked,
- * the idempotency-key header.
+ * {@code on_error} policy. The sink still applies the {@code max_message_bytes} guard, the input's W3C trace
+ * context ({@code traceparent}, {@code tracestate}: added when the message has no {@code traceparent}, kept
+ * when the encoder set one of its own; see {@code pipeline.tracing}) and, when asked, the idempotency-key
+ * header.
  *
  * <pre>{@code
  * MessageEncoder<Customer> encoder = (c, meta) -> c.deleted()

@@ -113,6 +113,9 @@ class RuntimeIT {
 
         await("some records committed").atMost(START).pollInterval(Duration.ofMillis(100))
                 .until(() -> committed(kafka, "group-" + uid) >= 100);
+        // the pipeline counts a commit once the consumer hands it the broker's answer, a poll after the broker stored it
+        await("committed offsets in the metrics").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+                .until(() -> child.get("/metrics").body().contains("etl_checkpoint_committed_offset"));
         ChildRuntime.Answer metrics = child.get("/metrics");
         assertThat(metrics.status()).isEqualTo(200);
         assertThat(metrics.body()).contains("etl_source_records_total", "etl_sink_records_total",

@@ -5,8 +5,10 @@ import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.RecordException;
 import io.etl.core.error.RetryableException;
 import io.etl.core.internal.checkpoint.PendingRecord;
+import io.etl.core.internal.trace.RecordTracing;
 import io.etl.core.record.RecordMeta;
 import java.util.concurrent.locks.LockSupport;
+import io.etl.core.record.TraceContext;
 
 /**
  * The source record the chain is working on: its metadata, its pending-record counter, and the next
@@ -17,20 +19,24 @@ public final class RecordContext {
     private final RecordErrors errors;
     private final int operatorAttempts;
     private final long operatorBackoffNanos;
+    final RecordTracing tracing;
     RecordMeta meta;
+    TraceContext trace;
     PendingRecord owner;
     int outputIndex;
     long nowNanos;
 
+    /** A context whose records' outputs carry their input's trace context, with no spans. */
     public RecordContext(RecordErrors errors) {
-        this(errors, PipelineSection.defaults());
+        this(errors, PipelineSection.defaults(), RecordTracing.PROPAGATE);
     }
 
-    /** A context whose operators are retried as {@code pipeline} says. */
-    public RecordContext(RecordErrors errors, PipelineSection pipeline) {
+    /** A context whose operators are retried as {@code pipeline} says and whose records are traced by {@code tracing}. */
+    public RecordContext(RecordErrors errors, PipelineSection pipeline, RecordTracing tracing) {
         this.errors = errors;
         this.operatorAttempts = pipeline.operatorAttempts();
         this.operatorBackoffNanos = pipeline.operatorBackoff().toNanos();
+        this.tracing = tracing;
     }
 
     /** Starts work on a new source record. */
@@ -39,6 +45,13 @@ public final class RecordContext {
         this.owner = owner;
         this.outputIndex = 0;
         this.nowNanos = nowNanos;
+        this.trace = tracing.beginRecord(meta);
+    }
+
+    /** Ends work on the record {@link #begin} started (its consumer span, when tracing). */
+    public void end() {
+        trace = null;
+        tracing.endRecord();
     }
 
     public RecordMeta meta() {

@@ -44,6 +44,7 @@ public final class RecordErrors {
     /** A stage of the chain rejected the current record. Pipeline thread. */
     void handle(String stage, String dlqStage, ErrorPolicy policy, Object value, RecordException error, int attempts,
                 RecordContext ctx) {
+        ctx.tracing.recordFailed(error);
         switch (policy) {
             case SKIP -> skipped(stage, error);
             case DEAD_LETTER -> {
@@ -52,6 +53,7 @@ public final class RecordErrors {
             }
             case FAIL -> {
                 LOG.error("stopping the pipeline: {}", error.getMessage());
+                ctx.end();
                 throw new PipelineStop(error);
             }
         }

@@ -3,6 +3,7 @@ package io.etl.core.internal.chain;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.RecordException;
 import io.etl.core.internal.pool.SinkPool;
+import io.etl.core.record.TraceContext;
 
 /** Hands a value to a sink pool; the sink's encoder errors go to the sink's policy. */
 final class SinkNode extends Node {
@@ -22,11 +23,15 @@ final class SinkNode extends Node {
     @Override
     public void push(Object value) {
         int index = ctx.outputIndex++;
+        TraceContext trace = ctx.tracing.beginOutput(ctx.trace, pool.name());
         try {
-            pool.offer(value, ctx.meta, index, ctx.owner, ctx.nowNanos);
+            pool.offer(value, ctx.meta, index, trace, ctx.owner, ctx.nowNanos);
+            ctx.tracing.endOutput(null);
         } catch (RecordException e) {
+            ctx.tracing.endOutput(e);
             ctx.failed(pool.name(), dlqStage, policy, value, e.locatedAt(ctx.meta, pool.name()));
         } catch (RuntimeException e) {
+            ctx.tracing.endOutput(e);
             ctx.failed(pool.name(), dlqStage, policy, value, RecordException.ENCODE, e);
         }
     }

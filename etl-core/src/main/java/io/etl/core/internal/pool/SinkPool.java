@@ -6,6 +6,7 @@ import io.etl.core.error.RecordException;
 import io.etl.core.internal.checkpoint.PendingRecord;
 import io.etl.core.metrics.EtlMetrics;
 import io.etl.core.record.RecordMeta;
+import io.etl.core.record.TraceContext;
 import io.etl.core.sink.Encoder;
 import io.etl.core.sink.Sink;
 import io.etl.core.sink.SinkContext;
@@ -119,7 +120,12 @@ public final class SinkPool<T, M> {
      * @throws RecordException when the encoder rejects the value; nothing was retained then
      */
     public void offer(T value, RecordMeta meta, int outputIndex, PendingRecord owner, long nowNanos) {
-        M message = encoder.encode(value, meta, outputIndex);
+        offer(value, meta, outputIndex, null, owner, nowNanos);
+    }
+
+    /** {@link #offer(Object, RecordMeta, int, PendingRecord, long)} for an output carrying {@code trace} (null for none). */
+    public void offer(T value, RecordMeta meta, int outputIndex, TraceContext trace, PendingRecord owner, long nowNanos) {
+        M message = trace == null ? encoder.encode(value, meta, outputIndex) : encoder.encode(value, meta, outputIndex, trace);
         long size = encoder.sizeOf(message);
         int hash = encoder.shardHash(message, meta);
         Shard<M> shard = shards.length == 1 ? shards[0] : shards[Math.floorMod(hash, shards.length)];

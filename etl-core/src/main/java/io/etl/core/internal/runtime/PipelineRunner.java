@@ -25,6 +25,7 @@ import io.etl.core.internal.config.DeadLetterSinks;
 import io.etl.core.internal.dsl.PipelineDefinition;
 import io.etl.core.internal.pool.PoolEvents;
 import io.etl.core.internal.pool.SinkPool;
+import io.etl.core.internal.trace.RecordTracing;
 import io.etl.core.metrics.EtlMetrics;
 import io.etl.core.record.RecordMeta;
 import io.etl.core.sink.SealedBatch;
@@ -160,7 +161,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             this.deadLetters = null;
         }
         this.errors = new RecordErrors(registry, tags, deadLetters, this::fail);
-        this.ctx = new RecordContext(errors, config.pipeline());
+        this.ctx = new RecordContext(errors, config.pipeline(),
+                RecordTracing.create(config.pipeline().tracing(), name, source.name()));
         this.head = ChainCompiler.compile(definition.operators(), definition.terminal(), bySink,
                 config.pipeline().onError(), ctx, registry, tags);
         Tags sourceTags = tags.and(EtlMetrics.TAG_SOURCE, source.name());
@@ -446,6 +448,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         } else {
             head.push(value);
         }
+        ctx.end();
         // reached only when no stage stopped the pipeline: release the chain's own hold
         owner.release();
         tracker.processed(owner);

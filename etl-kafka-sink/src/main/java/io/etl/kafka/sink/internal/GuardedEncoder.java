@@ -3,17 +3,19 @@ package io.etl.kafka.sink.internal;
 import io.etl.core.error.RecordException;
 import io.etl.core.record.Header;
 import io.etl.core.record.RecordMeta;
+import io.etl.core.record.TraceContext;
 import io.etl.core.sink.Encoder;
 import io.etl.kafka.sink.KafkaMessage;
 import io.etl.kafka.sink.KafkaSink;
 import java.util.Arrays;
+import java.util.List;
 
 /**
- * Wraps an encoding body with what every Kafka encoder does: the optional idempotency-key header and the
- * size guard: {@code max_message_bytes}, and the topic's own {@code max.message.bytes} once the writer has read
- * it ({@link #limitToTopic}), so a message the broker would refuse is a record error at encode time instead
- * of a refused write. Routes messages to shards by their own key, so per-key order holds even when the
- * encoder re-keys a record.
+ * Wraps an encoding body with what every Kafka encoder does: the output's W3C trace context, the optional
+ * idempotency-key header and the size guard: {@code max_message_bytes}, and the topic's own
+ * {@code max.message.bytes} once the writer has read it ({@link #limitToTopic}), so a message the broker would
+ * refuse is a record error at encode time instead of a refused write (the guard counts the trace headers too).
+ * Routes messages to shards by their own key, so per-key order holds even when the encoder re-keys a record.
  *
  * @param <T> value type
  */
@@ -46,9 +48,21 @@ final class GuardedEncoder<T> implements Encoder<T, KafkaMessage> {
 
     @Override
     public KafkaMessage encode(T value, RecordMeta meta, int outputIndex) {
+        return encode(value, meta, outputIndex, null);
+    }
+
+    /** Also puts the output's trace context on the message (unless the body set a traceparent of its own). */
+    @Override
+    public KafkaMessage encode(T value, RecordMeta meta, int outputIndex, TraceContext trace) {
         KafkaMessage message = body.encode(value, meta, outputIndex);
         if (message == null) {
             throw RecordException.of(RecordException.ENCODE, "the encoder returned no message", null);
+        }
+        if (trace != null) {
+            List<Header> headers = trace.applyTo(message.headers());
+            if (headers != message.headers()) {
+                message = new KafkaMessage(message.key(), message.value(), headers, message.partition());
+            }
         }
         if (idempotencyHeader) {
             message = message.withHeader(Header.of(KafkaSink.IDEMPOTENCY_KEY_HEADER, idempotencyKey(meta, outputIndex)));

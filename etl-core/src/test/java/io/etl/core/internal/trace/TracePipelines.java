@@ -1,0 +1,140 @@
+package io.etl.core.internal.trace;
+
+import io.etl.core.config.SinkPoolConfig;
+import io.etl.core.record.Header;
+import io.etl.core.record.RecordMeta;
+import io.etl.core.record.TraceContext;
+import io.etl.core.sink.Encoder;
+import io.etl.core.sink.Sink;
+import io.etl.core.sink.SinkContext;
+import io.etl.core.sink.SinkWriter;
+import io.etl.core.source.CommitCallback;
+import io.etl.core.source.Source;
+import io.etl.core.source.SourceContext;
+import io.etl.core.source.SourceOutput;
+import io.etl.core.source.SourcePartition;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/** A source that emits prepared records once and a sink that keeps what its encoder was given. */
+final class TracePipelines {
+
+    static final String TOPIC = "in";
+
+    private TracePipelines() {
+    }
+
+    /** A record of the input topic at {@code offset}, carrying {@code headers}. */
+    static RecordMeta meta(long offset, Header... headers) {
+        return new RecordMeta(TOPIC, 0, offset, -1L, null, List.of(headers));
+    }
+
+    /** What the sink's encoder was called with: the trace is null when the pipeline passed none. */
+    record Encoded(String value, RecordMeta meta, int outputIndex, TraceContext trace) {
+    }
+
+    static final class ListSource implements Source<String> {
+        private final List<RecordMeta> records;
+        private SourceContext context;
+        private boolean emitted;
+
+        ListSource(List<RecordMeta> records) {
+            this.records = records;
+        }
+
+        @Override
+        public String name() {
+            return "list";
+        }
+
+        @Override
+        public Duration pollTimeout() {
+            return Duration.ofMillis(5);
+        }
+
+        @Override
+        public void open(SourceContext ctx) {
+            this.context = ctx;
+        }
+
+        @Override
+        public void poll(Duration timeout, SourceOutput<String> output) {
+            if (!emitted) {
+                emitted = true;
+                context.listener().onAssigned(List.of(new SourcePartition(TOPIC, 0)));
+                for (RecordMeta meta : records) {
+                    output.emit("v" + meta.offset(), meta);
+                }
+            }
+        }
+
+        @Override
+        public void commit(Map<SourcePartition, Long> offsets, boolean sync, CommitCallback done) {
+            done.completed(offsets, null);
+        }
+
+        @Override
+        public void pause() {
+        }
+
+        @Override
+        public void resume() {
+        }
+
+        @Override
+        public void close(Duration timeout) {
+        }
+    }
+
+    static class CapturingSink implements Sink<String, Encoded> {
+        final List<Encoded> encoded = new CopyOnWriteArrayList<>();
+        final List<Encoded> written = new CopyOnWriteArrayList<>();
+
+        @Override
+        public String name() {
+            return "out";
+        }
+
+        @Override
+        public SinkPoolConfig pool() {
+            return SinkPoolConfig.defaults();
+        }
+
+        @Override
+        public Encoder<String, Encoded> encoder() {
+            return new Encoder<>() {
+                @Override
+                public Encoded encode(String value, RecordMeta meta, int outputIndex) {
+                    return keep(new Encoded(value, meta, outputIndex, null));
+                }
+
+                @Override
+                public Encoded encode(String value, RecordMeta meta, int outputIndex, TraceContext trace) {
+                    return keep(new Encoded(value, meta, outputIndex, trace));
+                }
+
+                @Override
+                public long sizeOf(Encoded message) {
+                    return 1;
+                }
+            };
+        }
+
+        private Encoded keep(Encoded e) {
+            encoded.add(e);
+            return e;
+        }
+
+        @Override
+        public SinkWriter<Encoded> openWriter(SinkContext context) {
+            return batch -> {
+                written.addAll(new ArrayList<>(batch.messages()));
+                return CompletableFuture.completedFuture(null);
+            };
+        }
+    }
+}

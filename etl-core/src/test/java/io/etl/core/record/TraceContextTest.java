@@ -1,0 +1,96 @@
+package io.etl.core.record;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class TraceContextTest {
+
+    static final String PARENT = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    static final String CHILD = "00-4bf92f3577b34da6a3ce929d0e0e4736-b7ad6b7169203331-01";
+    static final String OTHER = "00-0af7651916cd43dd8448eb211c80319c-b9c7c989f97918e1-01";
+
+    private static final List<Header> INPUT = List.of(Header.of("region", "eu"),
+            Header.of(TraceContext.TRACEPARENT, PARENT), Header.of(TraceContext.TRACESTATE, "vendor=a"));
+
+    @Test
+    void shouldFindTheInputsTraceparentAndTracestate() {
+        TraceContext found = TraceContext.find(INPUT);
+
+        assertThat(found.traceparent().valueAsString()).isEqualTo(PARENT);
+        assertThat(found.tracestate().valueAsString()).isEqualTo("vendor=a");
+        assertThat(found.inputTraceparent()).isSameAs(found.traceparent());
+    }
+
+    @Test
+    void shouldFindNothingWithoutATraceparent() {
+        assertThat(TraceContext.find(List.of(Header.of("region", "eu"), Header.of(TraceContext.TRACESTATE, "x=1"))))
+                .isNull();
+        assertThat(TraceContext.find(List.of())).isNull();
+    }
+
+    @Test
+    void shouldTakeTheLastOfRepeatedTraceparentHeaders() {
+        TraceContext found = TraceContext.find(List.of(Header.of(TraceContext.TRACEPARENT, OTHER),
+                Header.of(TraceContext.TRACEPARENT, PARENT)));
+
+        assertThat(found.traceparent().valueAsString()).isEqualTo(PARENT);
+        assertThat(found.tracestate()).isNull();
+    }
+
+    @Test
+    void shouldLeaveACopyOfTheInputsHeadersAsTheyAreWhenPropagating() {
+        TraceContext input = TraceContext.find(INPUT);
+
+        assertThat(input.applyTo(INPUT)).isSameAs(INPUT);
+    }
+
+    @Test
+    void shouldAddTheTraceHeadersToAMessageThatHasNone() {
+        TraceContext input = TraceContext.find(INPUT);
+
+        List<Header> out = input.applyTo(List.of(Header.of("own", "1")));
+
+        assertThat(out).containsExactly(Header.of("own", "1"), Header.of(TraceContext.TRACEPARENT, PARENT),
+                Header.of(TraceContext.TRACESTATE, "vendor=a"));
+    }
+
+    @Test
+    void shouldKeepATraceparentTheEncoderSetItself() {
+        TraceContext input = TraceContext.find(INPUT);
+        List<Header> own = List.of(Header.of(TraceContext.TRACEPARENT, OTHER));
+
+        assertThat(input.applyTo(own)).isSameAs(own);
+        assertThat(TraceContext.of(CHILD, null, input).applyTo(own)).isSameAs(own);
+    }
+
+    @Test
+    void shouldReplaceACopiedTraceparentByTheOutputsOwnContext() {
+        TraceContext output = TraceContext.of(CHILD, "vendor=b", TraceContext.find(INPUT));
+
+        List<Header> out = output.applyTo(INPUT);
+
+        assertThat(out).containsExactly(Header.of("region", "eu"), Header.of(TraceContext.TRACEPARENT, CHILD),
+                Header.of(TraceContext.TRACESTATE, "vendor=b"));
+    }
+
+    @Test
+    void shouldDropACopiedTracestateWhenTheOutputHasNone() {
+        TraceContext output = TraceContext.of(CHILD, "", TraceContext.find(INPUT));
+
+        assertThat(output.tracestate()).isNull();
+        assertThat(output.applyTo(INPUT)).containsExactly(Header.of("region", "eu"),
+                Header.of(TraceContext.TRACEPARENT, CHILD));
+    }
+
+    @Test
+    void shouldAddANewRootContextWhenTheInputHadNone() {
+        TraceContext output = TraceContext.of(CHILD, null, null);
+
+        assertThat(output.inputTraceparent()).isNull();
+        assertThat(output.applyTo(List.of())).containsExactly(Header.of(TraceContext.TRACEPARENT, CHILD));
+        List<Header> own = List.of(Header.of(TraceContext.TRACEPARENT, OTHER));
+        assertThat(output.applyTo(own)).isSameAs(own);
+    }
+}

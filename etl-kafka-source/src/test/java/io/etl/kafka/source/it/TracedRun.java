@@ -1,0 +1,111 @@
+package io.etl.kafka.source.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.etl.core.Pipeline;
+import io.etl.core.PipelineResult;
+import io.etl.core.RunningPipeline;
+import io.etl.core.config.PipelineConfig;
+import io.etl.core.record.TraceContext;
+import io.etl.kafka.sink.KafkaMessage;
+import io.etl.kafka.sink.KafkaSink;
+import io.etl.kafka.source.KafkaSource;
+import io.etl.testkit.KafkaTestCluster;
+import io.etl.testkit.TestRecord;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One run of the trace-context ITs: input records {@code r-<i>}, even ones with a traceparent of their own
+ * trace (every fourth with a tracestate), odd ones without; every record goes to three sinks: {@code bytes}
+ * (copies the input headers), {@code fresh} (a user encoder that builds a message without headers) and
+ * {@code own} (a user encoder that sets its own traceparent).
+ */
+final class TracedRun {
+
+    static final int RECORDS = 40;
+    static final String OWN = "00-0af7651916cd43dd8448eb211c80319c-b9c7c989f97918e1-01";
+    static final List<String> SINKS = List.of("bytes", "fresh", "own");
+
+    final Map<String, TestRecord> inputs = new HashMap<>();
+    final Map<String, Map<String, TestRecord>> outputs = new HashMap<>();
+
+    private TracedRun() {
+    }
+
+    static String traceId(int i) {
+        return String.format("%032x", 0x1000L + i);
+    }
+
+    static String spanId(int i) {
+        return String.format("%016x", 0xabc000L + i);
+    }
+
+    static TestRecord input(int i) {
+        TestRecord r = TestRecord.of("k" + i, "r-" + i);
+        if (i % 2 == 0) {
+            r = r.withHeader(TraceContext.TRACEPARENT, "00-" + traceId(i) + "-" + spanId(i) + "-01");
+        }
+        if (i % 4 == 0) {
+            r = r.withHeader(TraceContext.TRACESTATE, "etl=t" + i);
+        }
+        return r.withHeader("region", "eu");
+    }
+
+    /** Produces the inputs, runs the pipeline until its group caught up, stops it and reads the three topics. */
+    static TracedRun run(KafkaTestCluster kafka, String prefix) {
+        String uid = Delivery.unique(prefix);
+        String input = "in-" + uid;
+        String group = "group-" + uid;
+        kafka.createTopic(input, 2);
+        PipelineYaml yaml = PipelineYaml.of(uid, kafka.bootstrapServers(), input, group);
+        for (String sink : SINKS) {
+            kafka.createTopic(sink + "-" + uid, 2);
+            yaml.sink(sink, sink + "-" + uid);
+        }
+        TracedRun run = new TracedRun();
+        List<TestRecord> records = new ArrayList<>();
+        for (int i = 0; i < RECORDS; i++) {
+            TestRecord r = input(i);
+            records.add(r);
+            run.inputs.put(r.valueAsString(), r);
+        }
+        kafka.produce(input, records);
+        PipelineConfig config = yaml.parse();
+
+        RunningPipeline running = pipeline(config).start(config);
+        PipelineResult result;
+        try {
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> Delivery.caughtUp(kafka, group, input) || running.result().isDone());
+        } finally {
+            result = running.stopAndWait(Duration.ofSeconds(30));
+        }
+        assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
+        for (String sink : SINKS) {
+            Map<String, TestRecord> byValue = new HashMap<>();
+            for (TestRecord r : kafka.readAll(sink + "-" + uid)) {
+                byValue.put(r.valueAsString(), r);
+            }
+            assertThat(byValue).as("records on %s", sink).hasSize(RECORDS);
+            run.outputs.put(sink, byValue);
+        }
+        return run;
+    }
+
+    private static Pipeline pipeline(PipelineConfig config) {
+        return Pipeline.named("traced")
+                .from(KafkaSource.from(config.source("orders")).bytes())
+                .split("all", s -> s.toAllMatching()
+                        .branch("bytes", v -> true, KafkaSink.from(config.sink("bytes")).encoderBytes())
+                        .branch("fresh", v -> true, KafkaSink.from(config.sink("fresh")).<byte[]>encoderWith((v, meta) ->
+                                KafkaMessage.builder().key(meta.key()).value(v).build()))
+                        .branch("own", v -> true, KafkaSink.from(config.sink("own")).<byte[]>encoderWith((v, meta) ->
+                                KafkaMessage.builder().key(meta.key()).header(TraceContext.TRACEPARENT, OWN).value(v).build()))
+                        .dropUnmatched());
+    }
+}
