@@ -8,11 +8,13 @@ import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * The {@code etl} launcher: {@code run} a pipeline as a service, {@code validate} its configuration.
+ * The {@code etl} launcher: {@code run} a pipeline as a service, {@code validate} its configuration,
+ * {@code check} the Kafka clusters are ready for it.
  *
  * <pre>
  * java -cp etl-runtime.jar:my-pipeline.jar io.etl.runtime.Main run --config pipeline.yaml
  * java -jar etl-runtime.jar validate pipeline.yaml
+ * java -cp etl-runtime.jar:my-pipeline.jar io.etl.runtime.Main check --config pipeline.yaml
  * </pre>
  *
  * <p>Exit codes: {@link ExitCodes}. Each command has {@code --help}.
@@ -21,7 +23,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "Runs etl pipelines (Kafka to Kafka, at-least-once) as a service.",
-        subcommands = {RunCommand.class, ValidateCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {RunCommand.class, ValidateCommand.class, CheckCommand.class, CommandLine.HelpCommand.class},
         synopsisSubcommandLabel = "COMMAND",
         footer = {"", "Run `etl COMMAND --help` for a command's options."})
 public final class Main implements Runnable {

@@ -69,6 +69,18 @@ public interface ClusterSecurity {
     String caCertificatePem();
 
     /**
+     * Adds (or changes the password of) a SCRAM-SHA-512 user through the Admin API, as the super user, and
+     * waits until the broker knows the credential. Users known before the broker starts are better given to
+     * {@link BrokerSecurity.Builder#user(String, String)}; this one is for a test that needs a principal of
+     * its own. Connect as it with {@link #clientProperties(String, String)}.
+     *
+     * @param user     user name (principal {@code User:user})
+     * @param password its SCRAM password
+     * @throws UnsupportedOperationException for an mTLS broker
+     */
+    void createUser(String user, String password);
+
+    /**
      * Grants an ACL ({@code ALLOW} from any host) as the super user and waits until the broker applies it.
      *
      * @param user      user name (principal {@code User:user})

@@ -27,6 +27,9 @@ public interface Sink<T, M> {
         return pool().onError();
     }
 
-    /** Opens the writer; called once when the pipeline starts, may do I/O and fail with a config error. */
+    /**
+     * Opens the writer; called once when the pipeline starts, may do I/O and fail with a config error. The
+     * sinks of a pipeline are opened concurrently, each on a thread of its own, before the source is opened.
+     */
     SinkWriter<M> openWriter(SinkContext context);
 }

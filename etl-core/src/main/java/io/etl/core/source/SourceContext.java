@@ -11,8 +11,17 @@ import io.micrometer.core.instrument.Tags;
  * @param meterRegistry where the source registers its own meters
  * @param tags          tags every meter of this source carries: {@code pipeline}, {@code source} and the
  *                      configured {@code metrics.common_tags}
+ * @param runId         unique per run of a pipeline, the same as the sinks' {@code SinkContext.runId()}: a
+ *                      connector may share client resources (a connection check) between the source and the
+ *                      sinks of one run
  */
-public record SourceContext(String pipeline, PartitionListener listener, MeterRegistry meterRegistry, Tags tags) {
+public record SourceContext(String pipeline, PartitionListener listener, MeterRegistry meterRegistry, Tags tags,
+                            String runId) {
+
+    /** A context of a run of its own (its {@code runId} is shared with nothing). */
+    public SourceContext(String pipeline, PartitionListener listener, MeterRegistry meterRegistry, Tags tags) {
+        this(pipeline, listener, meterRegistry, tags, java.util.UUID.randomUUID().toString());
+    }
 
     /** A context whose tags are {@code pipeline} only. */
     public SourceContext(String pipeline, PartitionListener listener, MeterRegistry meterRegistry) {

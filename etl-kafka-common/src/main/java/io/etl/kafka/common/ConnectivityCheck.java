@@ -1,7 +1,9 @@
 package io.etl.kafka.common;
 
-import io.etl.core.config.Durations;
 import io.etl.core.error.ConfigException;
+import io.etl.kafka.common.internal.ConnectionFailures;
+import io.etl.kafka.common.internal.ListenerProbe;
+import io.etl.kafka.common.internal.SharedClusterProbe;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -16,11 +18,6 @@ import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Node;
-import org.apache.kafka.common.errors.AuthenticationException;
-import org.apache.kafka.common.errors.AuthorizationException;
-import org.apache.kafka.common.errors.SaslAuthenticationException;
-import org.apache.kafka.common.errors.SslAuthenticationException;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,6 +32,7 @@ import org.slf4j.LoggerFactory;
  *     .timeout(Duration.ofSeconds(30))
  *     .topic("orders-eu")
  *     .principal("User:etl")
+ *     .sharedWithin(context.runId())     // one probe of these brokers for the whole pipeline run
  *     .run();
  * }</pre>
  */
@@ -52,6 +50,7 @@ public final class ConnectivityCheck {
     private Duration timeout = DEFAULT_TIMEOUT;
     private String topic;
     private String principal;
+    private String runId;
 
     private ConnectivityCheck(Map<String, ?> clientProperties, String path) {
         this.clientProperties = Objects.requireNonNull(clientProperties, "clientProperties");
@@ -87,41 +86,49 @@ public final class ConnectivityCheck {
     }
 
     /**
+     * Shares the admin client and the cluster check with every other check of run {@code runId} that reaches
+     * the same brokers with the same security settings: concurrent checks wait for one in-flight probe, later
+     * ones reuse its result and its connected client. Failures read as without it.
+     *
+     * @param runId the pipeline run, e.g. {@code SinkContext.runId()}; {@code null} checks alone
+     */
+    public ConnectivityCheck sharedWithin(String runId) {
+        this.runId = runId;
+        return this;
+    }
+
+    /**
      * Runs the check.
      *
      * @throws ConfigException naming the brokers and the cause when the brokers cannot be reached, refuse
      *                         the credentials, or the topic is missing or not visible
      */
     public void run() {
-        String brokers = String.valueOf(clientProperties.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG));
-        Object protocol = clientProperties.get(AdminClientConfig.SECURITY_PROTOCOL_CONFIG);
-        String protocolName = protocol == null ? "PLAINTEXT" : protocol.toString();
+        ConnectionFailures failures = ConnectionFailures.of(clientProperties, path, principal, timeout);
         long started = System.nanoTime();
-        ListenerProbe.Result probe = plaintextProbe(brokers, protocolName);
+        failures = failures.withProbe(plaintextProbe(failures.brokers(), failures.protocol()));
+        if (runId != null) {
+            runShared(failures, started);
+            return;
+        }
         try (Admin admin = Admin.create(adminProperties())) {
             try {
                 Collection<Node> nodes = admin.describeCluster(new DescribeClusterOptions()
                                 .timeoutMs(millis(timeout)))
                         .nodes().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-                LOG.debug("{}: reached {} broker(s) at {}", path, nodes.size(), brokers);
-                if (topic != null) {
-                    long left = Math.max(1, timeout.toMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
-                    Map<String, TopicDescription> topics = admin.describeTopics(List.of(topic),
-                                    new DescribeTopicsOptions().timeoutMs(millis(Duration.ofMillis(left))))
-                            .allTopicNames().get(left, TimeUnit.MILLISECONDS);
-                    LOG.debug("{}: topic '{}' has {} partition(s)", path, topic, topics.get(topic).partitions().size());
-                }
+                LOG.debug("{}: reached {} broker(s) at {}", path, nodes.size(), failures.brokers());
+                describeTopic(admin, started);
             } catch (ExecutionException e) {
-                throw translate(e.getCause() == null ? e : e.getCause(), brokers, protocolName, probe);
+                throw failures.translate(e.getCause() == null ? e : e.getCause(), topic);
             } catch (java.util.concurrent.TimeoutException e) {
-                throw unreachable(brokers, protocolName, probe, e);
+                throw failures.unreachable(e);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw ConfigException.of(path + ".brokers", "interrupted while checking brokers " + brokers, e);
+                throw failures.interrupted(e);
             }
         } catch (org.apache.kafka.common.KafkaException e) {
             // raised by Admin.create for a client configuration kafka-clients refuses
-            throw ConfigException.of(path, "cannot create a Kafka client: " + describe(e), e);
+            throw failures.clientRefused(e);
         }
     }
 
@@ -143,52 +150,39 @@ public final class ConnectivityCheck {
         return probe;
     }
 
-    private ConfigException translate(Throwable cause, String brokers, String protocolName,
-                                      ListenerProbe.Result probe) {
-        String who = principal == null ? "" : " as " + principal;
-        if (cause instanceof SaslAuthenticationException) {
-            return ConfigException.of(path + ".security", "authentication to brokers " + brokers + who
-                    + " failed: " + cause.getMessage(), cause);
+    private void runShared(ConnectionFailures failures, long started) {
+        SharedClusterProbe probe;
+        try {
+            probe = SharedClusterProbe.lease(runId, adminProperties());
+        } catch (org.apache.kafka.common.KafkaException e) {
+            throw failures.clientRefused(e);
         }
-        if (cause instanceof SslAuthenticationException) {
-            return ConfigException.of(path + ".security", "TLS handshake with brokers " + brokers
-                    + " failed (check the trust and client certificate settings): " + rootMessage(cause), cause);
+        try {
+            Collection<Node> nodes = probe.nodes(timeout);
+            LOG.debug("{}: reached {} broker(s) at {}", path, nodes.size(), failures.brokers());
+            describeTopic(probe.admin(), started);
+        } catch (ExecutionException e) {
+            throw failures.translate(e.getCause() == null ? e : e.getCause(), topic);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw failures.unreachable(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw failures.interrupted(e);
+        } finally {
+            probe.release();
         }
-        if (cause instanceof AuthenticationException) {
-            return ConfigException.of(path + ".security", "authentication to brokers " + brokers + who + " failed: "
-                    + cause.getMessage(), cause);
-        }
-        if (cause instanceof UnknownTopicOrPartitionException) {
-            return ConfigException.of(path + ".topic", "topic '" + topic + "' does not exist on brokers " + brokers
-                    + " (create it first, or list it under topics to have it created at startup)", cause);
-        }
-        if (cause instanceof AuthorizationException) {
-            return ConfigException.of(path + (topic != null ? ".topic" : ".security"),
-                    (principal == null ? "the client" : "principal " + principal) + " is not authorized"
-                            + (topic != null ? " to describe topic '" + topic + "'" : "") + " on brokers " + brokers
-                            + ": " + cause.getMessage(), cause);
-        }
-        if (cause instanceof org.apache.kafka.common.errors.TimeoutException) {
-            return unreachable(brokers, protocolName, probe, cause);
-        }
-        return ConfigException.of(path + ".brokers", "checking brokers " + brokers + " failed: " + describe(cause), cause);
     }
 
-    private ConfigException unreachable(String brokers, String protocolName, ListenerProbe.Result probe,
-                                        Throwable cause) {
-        String hint = probe != null && probe.answer() == ListenerProbe.Answer.KAFKA
-                && protocolName.equalsIgnoreCase("PLAINTEXT")
-                ? "; " + probe.address() + " answers plaintext Kafka requests, so the listener probably expects"
-                + " SASL (security.protocol SASL_PLAINTEXT or SASL_SSL with a sasl section)"
-                : probe != null && probe.answer() == ListenerProbe.Answer.SILENT
-                ? "; " + probe.address() + " accepts connections but does not answer plaintext Kafka requests:"
-                + " the listener probably expects TLS or SASL"
-                : probe != null && probe.answer() == ListenerProbe.Answer.UNREACHABLE
-                ? "; none of them accepted a connection when the check began"
-                : "";
-        return ConfigException.of(path + ".brokers", "could not reach brokers " + brokers + " within "
-                + Durations.format(timeout) + "; check that they are up and that security.protocol ("
-                + protocolName + ") matches the listener" + hint, cause);
+    private void describeTopic(Admin admin, long started)
+            throws ExecutionException, InterruptedException, java.util.concurrent.TimeoutException {
+        if (topic == null) {
+            return;
+        }
+        long left = Math.max(1, timeout.toMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        Map<String, TopicDescription> topics = admin.describeTopics(List.of(topic),
+                        new DescribeTopicsOptions().timeoutMs(millis(Duration.ofMillis(left))))
+                .allTopicNames().get(left, TimeUnit.MILLISECONDS);
+        LOG.debug("{}: topic '{}' has {} partition(s)", path, topic, topics.get(topic).partitions().size());
     }
 
     private Properties adminProperties() {
@@ -209,17 +203,5 @@ public final class ConnectivityCheck {
 
     private static int millis(Duration d) {
         return (int) Math.max(1, Math.min(Integer.MAX_VALUE, d.toMillis()));
-    }
-
-    private static String rootMessage(Throwable t) {
-        Throwable root = t;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root == t ? String.valueOf(t.getMessage()) : t.getMessage() + " (" + root.getMessage() + ")";
-    }
-
-    private static String describe(Throwable t) {
-        return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
     }
 }

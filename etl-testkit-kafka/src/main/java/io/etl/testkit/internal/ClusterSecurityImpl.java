@@ -13,6 +13,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
 import org.apache.kafka.common.acl.AccessControlEntry;
 import org.apache.kafka.common.acl.AccessControlEntryFilter;
 import org.apache.kafka.common.acl.AclBinding;
@@ -125,6 +128,27 @@ final class ClusterSecurityImpl implements ClusterSecurity {
     @Override
     public String caCertificatePem() {
         return tls.caPemText();
+    }
+
+    @Override
+    public void createUser(String user, String password) {
+        if (settings.mode() != BrokerSecurity.Mode.SASL_SSL_SCRAM) {
+            throw new UnsupportedOperationException("the broker uses mTLS: users are certificates, given to BrokerSecurity");
+        }
+        Admin admin = superAdmin.get();
+        UserScramCredentialUpsertion upsert = new UserScramCredentialUpsertion(user,
+                new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 8192), password);
+        try {
+            admin.alterUserScramCredentials(List.of(upsert)).all().get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new KafkaTestClusterException("interrupted while creating SCRAM user '" + user + "'", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new KafkaTestClusterException("cannot create SCRAM user '" + user + "'", e);
+        }
+        Waits.until("SCRAM user '" + user + "' to be known", Duration.ofSeconds(30),
+                () -> admin.describeUserScramCredentials(List.of(user)).all().get(5, TimeUnit.SECONDS)
+                        .containsKey(user));
     }
 
     @Override

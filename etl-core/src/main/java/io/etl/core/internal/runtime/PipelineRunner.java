@@ -111,8 +111,6 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     private int bufferIndex;
 
     private volatile boolean stopRequested;
-    /** Whether {@link #openSinksAndSource} opened the source (pipeline thread only). */
-    private boolean sourceOpened;
     private volatile Thread thread;
     private boolean paused;
     /** An asynchronous commit was sent and its callback has not come yet: at most one at a time. */
@@ -305,7 +303,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         MDC.put("pipeline", name);
         boolean opened = false;
         try {
-            openSinksAndSource();
+            SinkOpening.openAll(pools, name, runId, registry);
+            source.open(new SourceContext(name, this, registry, tags.and(EtlMetrics.TAG_SOURCE, source.name()), runId));
             opened = true;
             LOG.info("pipeline '{}' started: source '{}', sinks {}", name, source.name(),
                     pools.stream().map(SinkPool::name).toList());
@@ -362,56 +361,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         } catch (Throwable t) {
             fail(t);
         } finally {
-            shutdown(opened || sourceOpened);
-        }
-    }
-
-    /**
-     * Opens every sink's writer, each on a thread of its own, while this thread opens the source: each
-     * open mostly waits for its brokers (connectivity check, metadata, producer warm-up), so start-up
-     * costs the slowest open instead of their sum. Returns once all are open; otherwise throws the first
-     * failure after every open has ended (so that shutdown closes exactly what was opened).
-     */
-    private void openSinksAndSource() throws Throwable {
-        Map<String, String> mdc = MDC.getCopyOfContextMap();
-        List<CompletableFuture<Void>> opening = new ArrayList<>(pools.size());
-        for (SinkPool<Object, ?> pool : pools) {
-            CompletableFuture<Void> done = new CompletableFuture<>();
-            Thread opener = new Thread(() -> {
-                if (mdc != null) {
-                    MDC.setContextMap(mdc);
-                }
-                try {
-                    pool.start(name, runId, registry);
-                    done.complete(null);
-                } catch (Throwable t) {
-                    done.completeExceptionally(t);
-                } finally {
-                    MDC.clear();
-                }
-            }, "etl-" + name + "-open-" + pool.name());
-            opener.setDaemon(true);
-            opener.start();
-            opening.add(done);
-        }
-        Throwable first = null;
-        try {
-            source.open(new SourceContext(name, this, registry, tags.and(EtlMetrics.TAG_SOURCE, source.name())));
-            sourceOpened = true;
-        } catch (Throwable t) {
-            first = t;
-        }
-        for (CompletableFuture<Void> done : opening) {
-            try {
-                done.join();
-            } catch (java.util.concurrent.CompletionException e) {
-                if (first == null) {
-                    first = e.getCause();
-                }
-            }
-        }
-        if (first != null) {
-            throw first;
+            shutdown(opened);
         }
     }
 

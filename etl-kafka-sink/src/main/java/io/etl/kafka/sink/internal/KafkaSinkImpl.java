@@ -7,6 +7,9 @@ import io.etl.core.sink.SinkContext;
 import io.etl.core.sink.SinkWriter;
 import io.etl.kafka.sink.KafkaMessage;
 import io.etl.kafka.sink.KafkaSinkConfig;
+import io.etl.kafka.common.internal.ClusterUse;
+import io.etl.kafka.common.internal.KafkaClusterUser;
+import java.util.List;
 import java.util.OptionalLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -15,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * A configured Kafka sink: name, pool settings, encoder; opens a {@link KafkaSinkWriter} at start and aligns
  * the encoder's size guard with the topic's {@code max.message.bytes}.
  */
-final class KafkaSinkImpl<T> implements Sink<T, KafkaMessage> {
+final class KafkaSinkImpl<T> implements Sink<T, KafkaMessage>, KafkaClusterUser {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaSinkImpl.class);
 
@@ -67,6 +70,18 @@ final class KafkaSinkImpl<T> implements Sink<T, KafkaMessage> {
                     name, config.topic(), topicLimit.getAsLong(), guard.maxBytes(), errorPolicy().name().toLowerCase());
         }
         return writer;
+    }
+
+    /** Writes its topic with its size guard; a topic listed under {@code topics} is created at start-up. */
+    @Override
+    public List<ClusterUse> clusterUses() {
+        boolean created = config.topics().stream().anyMatch(t -> t.name().equals(config.topic()));
+        ClusterUse use = ClusterUse.write(path, ProducerSettings.connection(config, path), config.topic(),
+                config.maxMessageBytes().bytes()).createdAtStart(created);
+        if (config.security() != null && config.security().principal().isPresent()) {
+            use = use.withPrincipal(config.security().principal().get());
+        }
+        return List.of(use);
     }
 
     @Override

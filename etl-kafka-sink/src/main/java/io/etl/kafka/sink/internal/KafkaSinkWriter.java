@@ -92,11 +92,12 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
         LOG.info("sink '{}': writing topic '{}' at {}", context.sink(), config.topic(), config.brokers());
         LOG.debug("sink '{}': producer properties {}", context.sink(), ClientProperties.redacted(props));
         if (!config.topics().isEmpty()) {
-            ConnectivityCheck.of(connection, path).timeout(config.adminTimeout()).principal(principal).run();
+            ConnectivityCheck.of(connection, path).timeout(config.adminTimeout()).principal(principal)
+                    .sharedWithin(context.runId()).run();
             TopicCreator.create(connection, config.topics(), config.adminTimeout(), path);
         }
         ConnectivityCheck.of(connection, path).timeout(config.adminTimeout()).principal(principal)
-                .topic(config.topic()).run();
+                .sharedWithin(context.runId()).topic(config.topic()).run();
         KafkaSinkWriter writer = new KafkaSinkWriter(config, path, context, connection, principal);
         try {
             writer.shared = SharedProducer.acquire(context.runId(), props, writer::newProducer, context.meterRegistry(),

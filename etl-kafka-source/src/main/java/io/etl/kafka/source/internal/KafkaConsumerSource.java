@@ -12,6 +12,8 @@ import io.etl.core.source.SourceContext;
 import io.etl.core.source.SourceOutput;
 import io.etl.core.source.SourcePartition;
 import io.etl.kafka.common.ClientProperties;
+import io.etl.kafka.common.internal.ClusterUse;
+import io.etl.kafka.common.internal.KafkaClusterUser;
 import io.etl.kafka.source.Decoder;
 import io.etl.kafka.source.KafkaSource;
 import io.etl.kafka.source.KafkaSourceConfig;
@@ -63,7 +65,7 @@ import org.slf4j.LoggerFactory;
  *
  * @param <T> decoded value type
  */
-public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerRebalanceListener {
+public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerRebalanceListener, KafkaClusterUser {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaConsumerSource.class);
     /** Bound of a synchronous commit outside a rebalance (the final commit at shutdown). */
@@ -142,6 +144,22 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
         return config.pollTimeout();
     }
 
+    /** Reads each of its topics (or a pattern) in its group. */
+    @Override
+    public List<ClusterUse> clusterUses() {
+        Map<String, Object> connection = ConsumerProperties.connection(config, path);
+        List<String> topics = config.topics().isEmpty() ? java.util.Collections.singletonList(null) : config.topics();
+        List<ClusterUse> uses = new ArrayList<>();
+        for (String topic : topics) {
+            ClusterUse use = ClusterUse.read(path, connection, topic, config.groupId());
+            if (config.security() != null && config.security().principal().isPresent()) {
+                use = use.withPrincipal(config.security().principal().get());
+            }
+            uses.add(use);
+        }
+        return uses;
+    }
+
     // ---- open ----------------------------------------------------------------------------------------------
 
     @Override
@@ -155,7 +173,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
             throw new ConfigException(problems);
         }
         if (startupCheck) {
-            StartupCheck.run(config, ConsumerProperties.connection(config, path), path);
+            StartupCheck.run(config, ConsumerProperties.connection(config, path), path, context.runId());
         }
         Map<String, Object> props = ConsumerProperties.consumer(config, path);
         LOG.debug("source '{}': consumer properties {}", name, ClientProperties.redacted(props));

@@ -1,4 +1,4 @@
-package io.etl.kafka.common;
+package io.etl.kafka.common.internal;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -12,10 +12,10 @@ import java.time.Duration;
  * {@code OutOfMemoryError} (KAFKA-4090); this probe sends one plaintext ApiVersions request on a plain
  * socket and looks at the first byte of the answer instead.
  */
-final class ListenerProbe {
+public final class ListenerProbe {
 
     /** What the first listener that accepted a connection answered. */
-    enum Answer {
+    public enum Answer {
         /** A TLS record (handshake or alert): not plaintext Kafka. */
         TLS,
         /** A Kafka response. */
@@ -38,11 +38,11 @@ final class ListenerProbe {
     }
 
     /** The answer, and the {@code host:port} that gave it (null when unreachable). */
-    record Result(Answer answer, String address) {
+    public record Result(Answer answer, String address) {
     }
 
     /** Probes the listed brokers in turn until one accepts a connection. */
-    static Result probe(String bootstrapServers, Duration timeout) {
+    public static Result probe(String bootstrapServers, Duration timeout) {
         int millis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
         for (String server : bootstrapServers.split(",")) {
             String hostPort = server.trim();

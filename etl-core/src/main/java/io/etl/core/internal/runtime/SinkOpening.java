@@ -1,0 +1,90 @@
+package io.etl.core.internal.runtime;
+
+import io.etl.core.internal.pool.SinkPool;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.slf4j.MDC;
+
+/**
+ * Opens the sinks of a pipeline side by side. Opening a writer may connect to brokers, check topics and warm up
+ * a client; done one after another these waits add up, done together they overlap (and connectors that share a
+ * check or a client between the sinks of a run share it while it is in flight). Every sink is waited for, so
+ * when one fails the pipeline knows which writers are open and closes them; the failure reported is that of the
+ * first failing sink in declaration order.
+ */
+final class SinkOpening {
+
+    /** At most this many sinks open at a time. */
+    static final int MAX_PARALLEL = 8;
+
+    private SinkOpening() {
+    }
+
+    static void openAll(List<SinkPool<Object, ?>> pools, String pipeline, String runId, MeterRegistry registry) {
+        if (pools.size() <= 1) {
+            pools.forEach(pool -> pool.start(pipeline, runId, registry));
+            return;
+        }
+        ExecutorService opener = Executors.newFixedThreadPool(Math.min(MAX_PARALLEL, pools.size()), r -> {
+            Thread t = new Thread(r, "etl-" + pipeline + "-open");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            // the opening threads log as the pipeline thread does (its MDC names the pipeline)
+            Map<String, String> mdc = MDC.getCopyOfContextMap();
+            List<Future<?>> opening = new ArrayList<>();
+            for (SinkPool<Object, ?> pool : pools) {
+                opening.add(opener.submit(() -> {
+                    if (mdc != null) {
+                        MDC.setContextMap(mdc);
+                    }
+                    try {
+                        pool.start(pipeline, runId, registry);
+                    } finally {
+                        MDC.clear();
+                    }
+                }));
+            }
+            RuntimeException first = null;
+            for (Future<?> future : opening) {
+                RuntimeException failure = outcome(future);
+                if (failure != null && first == null) {
+                    first = failure;
+                } else if (failure != null) {
+                    first.addSuppressed(failure);
+                }
+            }
+            if (first != null) {
+                throw first;
+            }
+        } finally {
+            opener.shutdown();
+        }
+    }
+
+    private static RuntimeException outcome(Future<?> future) {
+        try {
+            future.get();
+            return null;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return new IllegalStateException("interrupted while opening sinks", e);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (cause instanceof RuntimeException runtime) {
+                return runtime;
+            }
+            if (cause instanceof Error error) {
+                throw error;
+            }
+            return new IllegalStateException(cause);
+        }
+    }
+}

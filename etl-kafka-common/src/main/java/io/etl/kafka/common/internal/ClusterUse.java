@@ -1,0 +1,98 @@
+package io.etl.kafka.common.internal;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * One way a pipeline uses a Kafka cluster, as the readiness inspection sees it: a connector section reading a
+ * topic in a consumer group, or writing a topic with a message size guard. Neutral input: built from any
+ * connector's configuration, with no I/O.
+ *
+ * <pre>{@code
+ * ClusterUse.write("sinks.eu.kafka", connection, "orders-eu", 1_000_000)
+ * ClusterUse.read("source.orders.kafka", connection, "orders", "kafka_to_kafka_split")
+ * }</pre>
+ *
+ * @param path             the connector section's key path, e.g. {@code sinks.eu.kafka}; every finding starts
+ *                         with it
+ * @param clientProperties {@code bootstrap.servers} and the security settings (any client's properties: the
+ *                         inspection keeps those an admin client knows)
+ * @param topic            the topic read or written; {@code null} for a {@link Role#READ} that subscribes by
+ *                         pattern (only the cluster and the group are checked)
+ * @param role             read or write
+ * @param groupId          the consumer group of a {@link Role#READ}, or {@code null}
+ * @param maxMessageBytes  the largest message a {@link Role#WRITE} sends (its size guard), or 0
+ * @param createdAtStart   whether the connector creates {@code topic} when it starts, so a missing topic is
+ *                         expected
+ * @param principal        the principal to name in findings, e.g. {@code User:etl}; derived from a SCRAM/PLAIN
+ *                         JAAS {@code username} when {@code null}
+ */
+public record ClusterUse(String path, Map<String, Object> clientProperties, String topic, Role role, String groupId,
+                         long maxMessageBytes, boolean createdAtStart, String principal) {
+
+    private static final Pattern JAAS_USERNAME = Pattern.compile("username=\"([^\"]*)\"");
+
+    /** What the connector does with the topic. */
+    public enum Role {
+        /** A consumer group member: needs READ on the topic and the group. */
+        READ,
+        /** An idempotent producer: needs WRITE on the topic (and IDEMPOTENT_WRITE, implied by any WRITE). */
+        WRITE
+    }
+
+    /** Validates and copies. */
+    public ClusterUse {
+        Objects.requireNonNull(path, "path");
+        Objects.requireNonNull(role, "role");
+        if (topic == null && role == Role.WRITE) {
+            throw new IllegalArgumentException(path + ": a write use needs a topic");
+        }
+        clientProperties = Map.copyOf(Objects.requireNonNull(clientProperties, "clientProperties"));
+        if (principal == null) {
+            principal = jaasPrincipal(clientProperties);
+        }
+    }
+
+    /** A consumer of {@code topic} in group {@code groupId}. */
+    public static ClusterUse read(String path, Map<String, ?> clientProperties, String topic, String groupId) {
+        return new ClusterUse(path, Map.copyOf(clientProperties), topic, Role.READ, groupId, 0, false, null);
+    }
+
+    /** A producer to {@code topic} whose messages are at most {@code maxMessageBytes}. */
+    public static ClusterUse write(String path, Map<String, ?> clientProperties, String topic, long maxMessageBytes) {
+        return new ClusterUse(path, Map.copyOf(clientProperties), topic, Role.WRITE, null, maxMessageBytes, false,
+                null);
+    }
+
+    /** A copy whose topic the connector creates at start-up when it is missing. */
+    public ClusterUse createdAtStart(boolean value) {
+        return new ClusterUse(path, clientProperties, topic, role, groupId, maxMessageBytes, value, principal);
+    }
+
+    /** A copy naming {@code value} as the principal. */
+    public ClusterUse withPrincipal(String value) {
+        return new ClusterUse(path, clientProperties, topic, role, groupId, maxMessageBytes, createdAtStart, value);
+    }
+
+    /** {@code principal User:x}, or {@code the client} when unknown. */
+    String who() {
+        return principal == null ? "the client" : "principal " + principal;
+    }
+
+    private static String jaasPrincipal(Map<String, ?> props) {
+        Object jaas = props.get("sasl.jaas.config");
+        if (jaas == null) {
+            return null;
+        }
+        Matcher m = JAAS_USERNAME.matcher(jaas.toString());
+        return m.find() ? "User:" + m.group(1) : null;
+    }
+
+    @Override
+    public String toString() {
+        // client properties may hold secrets
+        return "ClusterUse[" + path + " " + role + " " + topic + "]";
+    }
+}

@@ -1,0 +1,123 @@
+package io.etl.runtime;
+
+import io.etl.core.Pipeline;
+import io.etl.core.config.PipelineConfig;
+import io.etl.core.error.ConfigException;
+import io.etl.core.error.ConfigProblem;
+import io.etl.kafka.common.internal.ClusterInspection;
+import io.etl.kafka.common.internal.Finding;
+import io.etl.kafka.common.internal.ReadinessReport;
+import io.etl.runtime.internal.Factories;
+import io.etl.runtime.internal.PipelineUses;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code check --config FILE}: before deploying, asks the Kafka clusters whether they are ready for the pipeline a
+ * {@link PipelineFactory} builds: brokers reachable and accepting the credentials, topics present (with their
+ * partition counts), the principal authorized to READ the source topics and group, WRITE the sink topics and
+ * produce idempotently, and topics accepting the sinks' largest messages. Prints one line per finding, key
+ * path first; exit 0 when ready, 1 when not, 2 for a usage or configuration error. Nothing is created or
+ * changed on the cluster.
+ */
+@Command(name = "check",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
+        description = {"Checks, against the Kafka clusters, that they are ready for the pipeline: brokers reachable and",
+                "credentials accepted, topics present (partition counts), READ on source topics and group, WRITE on",
+                "sink topics, IDEMPOTENT_WRITE, topic max.message.bytes not below a sink's max_message_bytes.",
+                "One line per finding, key path first. Creates and changes nothing."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:the clusters are ready for the pipeline",
+                "1:not ready: every problem is printed, key path first",
+                "2:usage or configuration error; no cluster was asked"})
+public final class CheckCommand implements Callable<Integer> {
+
+    /** Default bound of the whole check. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+
+    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m)");
+
+    @Option(names = "--config", required = true, paramLabel = "FILE", description = "The pipeline YAML file.")
+    private Path config;
+
+    @Option(names = "--pipeline", paramLabel = "NAME",
+            description = "Which pipeline factory to check; optional when exactly one is on the class path.")
+    private String pipeline;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
+            description = "Bounds the whole check, e.g. 10s or 500ms; clusters are checked in parallel."
+                    + " Default: ${DEFAULT-VALUE}.")
+    private Duration timeout;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        // the findings say what the clients would log, once and with the key path
+        Logging.level("org.apache.kafka", "OFF");
+        PipelineUses uses;
+        try {
+            PipelineConfig loaded = PipelineConfig.load(config);
+            PipelineFactory factory = Factories.discover(Thread.currentThread().getContextClassLoader()).select(pipeline);
+            Pipeline built = factory.create(loaded);
+            if (built == null) {
+                err.println("error: pipeline factory '" + factory.name() + "' (" + factory.getClass().getName()
+                        + ") returned no pipeline");
+                return ExitCodes.USAGE;
+            }
+            uses = PipelineUses.of(built.build());
+        } catch (ConfigException e) {
+            err.println("error: invalid configuration in " + config);
+            for (ConfigProblem problem : e.problems()) {
+                err.println("  " + problem);
+            }
+            return ExitCodes.USAGE;
+        } catch (Factories.SelectionException | IllegalArgumentException e) {
+            err.println("error: " + e.getMessage());
+            return ExitCodes.USAGE;
+        }
+        for (String path : uses.skipped()) {
+            out.println(path + ": info: not a Kafka connector, not checked");
+        }
+        ReadinessReport report = ClusterInspection.inspect(uses.uses(), timeout);
+        for (Finding problem : report.problems()) {
+            out.println(problem);
+        }
+        for (Finding note : report.notes()) {
+            out.println(note.path() + ": info: " + note.message());
+        }
+        int problems = report.problems().size();
+        out.println(problems == 0 ? "ready" : "not ready: " + problems + (problems == 1 ? " problem" : " problems"));
+        return problems == 0 ? ExitCodes.OK : ExitCodes.FAILED;
+    }
+
+    /** {@code 500ms}, {@code 30s}, {@code 2m}. */
+    static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
+        @Override
+        public Duration convert(String value) {
+            Matcher m = DURATION.matcher(value.trim().toLowerCase(Locale.ROOT));
+            if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
+                throw new CommandLine.TypeConversionException("expected a positive duration such as 500ms, 30s or 2m,"
+                        + " got '" + value + "'");
+            }
+            long n = Long.parseLong(m.group(1));
+            return switch (m.group(2)) {
+                case "ms" -> Duration.ofMillis(n);
+                case "s" -> Duration.ofSeconds(n);
+                default -> Duration.ofMinutes(n);
+            };
+        }
+    }
+}

@@ -1,0 +1,203 @@
+package io.etl.runtime.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.etl.runtime.ExitCodes;
+import io.etl.runtime.Main;
+import io.etl.testkit.BrokerOptions;
+import io.etl.testkit.BrokerSecurity;
+import io.etl.testkit.ClusterSecurity;
+import io.etl.testkit.KafkaTestCluster;
+import java.io.File;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.acl.AclOperation;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code check} against a SASL_SSL/SCRAM broker with ACLs: the copy pipeline's source topic, group and sink topic
+ * as the command reads them from the YAML through the pipeline factory.
+ */
+class CheckCommandIT {
+
+    private static KafkaTestCluster kafka;
+    private static ClusterSecurity security;
+
+    @TempDir
+    Path dir;
+
+    private record Result(int exit, String out, String err) {
+    }
+
+    @BeforeAll
+    static void startBroker() {
+        kafka = KafkaTestCluster.embedded(BrokerOptions.builder()
+                .brokerProperty("auto.create.topics.enable", "false")
+                .security(BrokerSecurity.saslScram().aclAuthorizer(true).build())
+                .build());
+        security = kafka.security().orElseThrow();
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+
+    private static String uid() {
+        return UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    private Path config(String uid, String user, String password, String input, String output) throws Exception {
+        String securitySection = """
+                      security:
+                        protocol: SASL_SSL
+                        tls: {ca_file: "%s"}
+                        sasl: {mechanism: SCRAM-SHA-512, username: %s, password: "${CHECK_PASSWORD}"}
+                """.formatted(security.caCertificatePemPath(), user);
+        String yaml = """
+                pipeline:
+                  name: copy-%1$s
+                source:
+                  in:
+                    kafka:
+                      brokers: "%2$s"
+                      topics: [%3$s]
+                      group_id: group-%1$s
+                %5$s
+                sinks:
+                  out:
+                    kafka:
+                      brokers: "%2$s"
+                      topic: %4$s
+                      max_message_bytes: 1MiB
+                %5$s
+                """.formatted(uid, kafka.bootstrapServers(), input, output, securitySection.stripTrailing());
+        return Files.writeString(dir.resolve(uid + ".yaml"), yaml);
+    }
+
+    /** {@code java -cp etl-runtime.jar:copy-pipeline.jar io.etl.runtime.Main check ...}, as a user runs it. */
+    private Result checkInChild(Path config, String password) throws Exception {
+        Path out = dir.resolve("check.out");
+        Path err = dir.resolve("check.err");
+        ProcessBuilder pb = new ProcessBuilder(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                "-cp", ChildRuntime.runtimeJar() + File.pathSeparator + ChildRuntime.pipelineJar(dir),
+                "io.etl.runtime.Main", "check", "--config", config.toString(), "--pipeline", CopyPipelineFactory.NAME,
+                "--timeout", "20s"))
+                .redirectOutput(out.toFile())
+                .redirectError(err.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
+        pb.environment().put("CHECK_PASSWORD", password);
+        Process process = pb.start();
+        if (!process.waitFor(90, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("check did not exit within 90 s; stderr:\n" + Files.readString(err));
+        }
+        return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                Files.readString(err, StandardCharsets.UTF_8));
+    }
+
+    @Test
+    @Timeout(120)
+    void missingSinkTopicExitsOneNamingItThenZeroOnceItExists() throws Exception {
+        String uid = uid();
+        String input = "in-" + uid;
+        String output = "out-" + uid;
+        kafka.createTopic(input, 3);
+        Path config = config(uid, BrokerSecurity.DEFAULT_SUPER_USER, BrokerSecurity.DEFAULT_SUPER_USER_PASSWORD,
+                input, output);
+
+        Result missing = checkInChild(config, BrokerSecurity.DEFAULT_SUPER_USER_PASSWORD);
+
+        assertThat(missing.exit()).as(missing.toString()).isEqualTo(ExitCodes.FAILED);
+        assertThat(missing.out()).contains("sinks.out.kafka.topic: topic '" + output + "' does not exist on brokers "
+                + kafka.bootstrapServers()).contains("source.in.kafka.topics: info: topic '" + input
+                + "' has 3 partition(s)").endsWith("not ready: 1 problem" + System.lineSeparator());
+
+        kafka.createTopic(output, 2);
+        Result ready = checkInChild(config, BrokerSecurity.DEFAULT_SUPER_USER_PASSWORD);
+
+        assertThat(ready.exit()).as(ready.toString()).isEqualTo(ExitCodes.OK);
+        assertThat(ready.out()).contains("sinks.out.kafka.topic: info: topic '" + output + "' has 2 partition(s)")
+                .endsWith("ready" + System.lineSeparator());
+        assertThat(ready.out() + ready.err()).doesNotContain(BrokerSecurity.DEFAULT_SUPER_USER_PASSWORD);
+    }
+
+    @Test
+    @Timeout(120)
+    void principalWithoutWriteOnTheSinkTopicExitsOneNamingTopicAndOperation() throws Exception {
+        String uid = uid();
+        String input = "in-" + uid;
+        String output = "out-" + uid;
+        kafka.createTopic(input, 1);
+        kafka.createTopic(output, 1);
+        String user = "etl-" + uid;
+        String password = "pw-" + uid;
+        security.createUser(user, password);
+        security.allowTopic(user, input, AclOperation.READ, AclOperation.DESCRIBE);
+        security.allowGroup(user, "group-" + uid);
+        security.allowTopic(user, output, AclOperation.DESCRIBE);
+        Path config = config(uid, user, password, input, output);
+
+        Result denied = checkInChild(config, password);
+
+        assertThat(denied.exit()).as(denied.toString()).isEqualTo(ExitCodes.FAILED);
+        assertThat(denied.out()).contains("sinks.out.kafka.topic: principal User:" + user
+                + " is not authorized to WRITE topic '" + output + "'");
+        assertThat(denied.out().lines().filter(l -> !l.contains(": info: ")).toList())
+                .allSatisfy(l -> assertThat(l).matches("(sinks\\.out\\.kafka.*|source\\.in\\.kafka.*|not ready: \\d+ problems?)"));
+        assertThat(denied.out() + denied.err()).doesNotContain(password);
+
+        security.allowTopic(user, output, AclOperation.WRITE);
+        Result allowed = checkInChild(config, password);
+        assertThat(allowed.exit()).as(allowed.toString()).isEqualTo(ExitCodes.OK);
+    }
+
+    @Test
+    @Timeout(120)
+    void sinkTopicWithSmallerMaxMessageBytesThanTheGuardIsNamed() throws Exception {
+        String uid = uid();
+        String input = "in-" + uid;
+        String output = "out-" + uid;
+        kafka.createTopic(input, 1);
+        kafka.createTopic(output, 1, -1, Map.of("max.message.bytes", "65536"));
+        Path config = config(uid, BrokerSecurity.DEFAULT_SUPER_USER, BrokerSecurity.DEFAULT_SUPER_USER_PASSWORD,
+                input, output);
+
+        Result small = checkInChild(config, BrokerSecurity.DEFAULT_SUPER_USER_PASSWORD);
+
+        assertThat(small.exit()).as(small.toString()).isEqualTo(ExitCodes.FAILED);
+        assertThat(small.out()).contains("sinks.out.kafka.max_message_bytes: 1048576 bytes is more than topic '"
+                + output + "' accepts: max.message.bytes is 65536");
+    }
+
+    @Test
+    void unknownPipelineIsAUsageErrorListingTheNames() throws Exception {
+        Path config = Files.writeString(dir.resolve("plain.yaml"), """
+                source: {in: {kafka: {brokers: "127.0.0.1:1", topics: [in], group_id: g}}}
+                sinks: {out: {kafka: {brokers: "127.0.0.1:1", topic: out}}}
+                """);
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+
+        int exit = Main.execute(new PrintWriter(out), new PrintWriter(err), "check", "--config", config.toString(),
+                "--pipeline", "nope");
+
+        assertThat(exit).isEqualTo(ExitCodes.USAGE);
+        assertThat(err.toString()).contains("unknown pipeline 'nope'", CopyPipelineFactory.NAME);
+    }
+}
