@@ -232,7 +232,7 @@ public final class ProcessRace {
                     }
                     if (seen >= expected && RaceRunner.committed(admin, topics.group(), inputEnds)) {
                         if (seen > expected) {
-                            System.err.println(contestant.label() + " wrote " + (seen - expected) + " duplicates");
+                            System.err.println(contestant.label() + " wrote " + (seen - expected) + " records more than expected (written twice)");
                         }
                         break;
                     }
