@@ -187,7 +187,7 @@ public final class RaceRunner {
                 ? os.getProcessCpuTime() : 0;
     }
 
-    private static Map<TopicPartition, Long> ends(Admin admin, Map<TopicPartition, OffsetSpec> specs)
+    static Map<TopicPartition, Long> ends(Admin admin, Map<TopicPartition, OffsetSpec> specs)
             throws InterruptedException {
         try {
             Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> infos = admin.listOffsets(specs).all().get();
@@ -199,7 +199,7 @@ public final class RaceRunner {
         }
     }
 
-    private static boolean committed(Admin admin, String group, Map<TopicPartition, Long> inputEnds)
+    static boolean committed(Admin admin, String group, Map<TopicPartition, Long> inputEnds)
             throws InterruptedException {
         try {
             Map<TopicPartition, OffsetAndMetadata> offsets =

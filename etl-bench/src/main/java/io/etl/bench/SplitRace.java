@@ -26,6 +26,10 @@ import java.util.Locale;
  * mvn -q -pl etl-bench -am -DskipTests package && java -jar etl-bench/target/etl-bench.jar --records 200000
  * }</pre>
  *
+ * <p>{@code --mode process} forks every contestant as a program of its own ({@link ProcessRace});
+ * {@code --mode latency} paces the input ({@link LatencyRace}); without {@code --mode} (or with
+ * {@code --mode in-jvm}) the race below runs.
+ *
  * <p>Options: {@code --records N} (200000), {@code --runs R} (2), {@code --warmup-records W} (N/10),
  * {@code --only etl,streams,clients}, {@code --jvm-arg ARG} (repeatable, added to every forked JVM, e.g.
  * {@code -XX:StartFlightRecording=...}), {@code --out FILE}. {@code KAFKA_BROKERS} selects an external
@@ -43,6 +47,15 @@ public final class SplitRace {
 
     /** Entry point; see the class documentation for the options. */
     public static void main(String[] args) throws Exception {
+        if (args.length >= 2 && args[0].equals("--mode") && !args[1].equals("in-jvm")) {
+            String[] rest = Arrays.copyOfRange(args, 2, args.length);
+            switch (args[1]) {
+                case "process" -> ProcessRace.main(rest);
+                case "latency" -> LatencyRace.main(rest);
+                default -> throw new IllegalArgumentException("unknown mode " + args[1] + "; expected in-jvm, process or latency");
+            }
+            return;
+        }
         int records = 200_000;
         int runs = 2;
         int warmup = -1;

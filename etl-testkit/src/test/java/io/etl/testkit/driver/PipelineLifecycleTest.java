@@ -20,24 +20,31 @@ class PipelineLifecycleTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
 
     @Test
-    void stopForceSealsPartialBatchesAndCommitsThemBeforeExiting() {
+    void stopForceSealsPartialBatchesAndCommitsThemBeforeExiting() throws Exception {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 1);
-            // a batch that would only seal after a minute or at 10,000 records
-            TestSink<String> out = driver.sink("out", PipelineTestDriver.DEFAULT_POOL
-                    .withBatch(new BatchConfig(10_000, null, Duration.ofMinutes(1))));
+            // a batch that would only seal after a minute or at 10,000 records, and that keeps lingering
+            // because the shard's first batch stays unacknowledged (adaptive batching seals only idle shards)
+            TestSink<String> out = driver.<String>sink("out", PipelineTestDriver.DEFAULT_POOL
+                    .withBatch(new BatchConfig(10_000, null, Duration.ofMinutes(1)))).holdAcks();
             RunningPipeline running = driver.start(Pipeline.named("drain").from(in).to(out));
+            in.send("k", "first");
+            await().atMost(WAIT).until(() -> out.heldWrites() == 1);
             for (int i = 0; i < 10; i++) {
                 in.send("k", "v" + i);
             }
-            await().atMost(WAIT).until(() -> pending(driver) == 10.0);
-            assertThat(out.values()).isEmpty();
+            await().atMost(WAIT).until(() -> pending(driver) == 11.0);
+            assertThat(out.writeAttempts()).isEqualTo(1);
 
-            PipelineResult result = running.stopAndWait(WAIT);
+            running.stop();
+            // the drain seals the open batch although neither its linger expired nor the first batch is acknowledged
+            await().atMost(WAIT).until(() -> out.writeAttempts() == 2);
+            out.releaseAcks();
+            PipelineResult result = running.result().get(WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
             assertThat(result.status()).isEqualTo(PipelineResult.Status.COMPLETED);
             assertThat(result.exitCode()).isZero();
-            assertThat(out.values()).hasSize(10);
-            assertThat(in.committed(0)).isEqualTo(10L);
+            assertThat(out.values()).hasSize(11);
+            assertThat(in.committed(0)).isEqualTo(11L);
         }
     }
 

@@ -54,8 +54,23 @@ final class ConfigValidator {
 
     private static final class Holder {
 
+        /**
+         * Hibernate Validator logs through JBoss Logging, which prefers Log4j 2 whenever its API is on the
+         * class path (a broker or another library may bring it) and then starts a whole Log4j 2 runtime
+         * (~700 classes) next to the SLF4J binding etl logs with. Unless the application chose a provider,
+         * send those few lines to SLF4J as well.
+         */
+        private static final String JBOSS_LOGGING_PROVIDER = "org.jboss.logging.provider";
+
+        static {
+            if (System.getProperty(JBOSS_LOGGING_PROVIDER) == null) {
+                System.setProperty(JBOSS_LOGGING_PROVIDER, "slf4j");
+            }
+        }
+
         static final ValidatorFactory FACTORY = Validation.byProvider(HibernateValidator.class)
                 .configure()
+                .ignoreXmlConfiguration()
                 .messageInterpolator(new ParameterMessageInterpolator(Set.of(Locale.ENGLISH), Locale.ENGLISH, false))
                 .buildValidatorFactory();
 

@@ -1,0 +1,307 @@
+package io.etl.bench;
+
+import io.etl.bench.impl.RaceTopics;
+import io.etl.bench.orders.BenchOrders;
+import io.etl.testkit.KafkaTestCluster;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.record.TimestampType;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * End-to-end latency at a fixed input rate: every contestant is forked as in {@link ProcessRace}; a
+ * paced producer writes orders at {@code --rate} records/s, each stamped with its send time; the output
+ * topics use {@code LogAppendTime}, so an output's timestamp is when the broker appended it. Pacing starts
+ * once the contestant's group is stable and owns every input partition. Latency is
+ * output append time minus input send time, for the orders sent during the measured window (after the
+ * first output appeared and a warm-up), as p50/p99/p99.9/max.
+ *
+ * <pre>{@code
+ * java -jar etl-bench/target/etl-bench.jar --mode latency --rate 20000 --seconds 20 --runs 3
+ * }</pre>
+ *
+ * <p>Options: {@code --rate R} (20,000), {@code --warmup-seconds W} (10), {@code --seconds S} (20),
+ * {@code --runs N} (3), {@code --only}, {@code --jvm-arg}, {@code --etl-jar}, {@code --appcds}, {@code --out} as in
+ * {@link ProcessRace}.
+ */
+public final class LatencyRace {
+
+    private LatencyRace() {
+    }
+
+    /** The latency figures of one run, milliseconds. */
+    record Result(String label, long orders, double achievedRate, long p50, long p99, long p999, long max, double load) {
+    }
+
+    /** Entry point; see the class documentation. */
+    public static void main(String[] args) throws Exception {
+        int rate = 20_000;
+        int warmupSeconds = 10;
+        int seconds = 20;
+        int runs = 3;
+        List<ProcessContestant> contestants = new ArrayList<>(List.of(ProcessContestant.parse("etl"),
+                ProcessContestant.parse("clients"), ProcessContestant.parse("streams")));
+        List<String> jvmArgs = new ArrayList<>();
+        Path etlJar = Path.of("etl-examples/target/etl-examples.jar");
+        Path out = Path.of("etl-bench/target/latency-race.md");
+        boolean appCds = false;
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--rate" -> rate = Integer.parseInt(args[++i]);
+                case "--warmup-seconds" -> warmupSeconds = Integer.parseInt(args[++i]);
+                case "--seconds" -> seconds = Integer.parseInt(args[++i]);
+                case "--runs" -> runs = Integer.parseInt(args[++i]);
+                case "--only" -> contestants = Arrays.stream(args[++i].split(",")).map(ProcessContestant::parse).toList();
+                case "--jvm-arg" -> jvmArgs.add(args[++i]);
+                case "--etl-jar" -> etlJar = Path.of(args[++i]);
+                case "--out" -> out = Path.of(args[++i]);
+                case "--appcds" -> appCds = true;
+                default -> throw new IllegalArgumentException("unknown option " + args[i] + "; usage: --mode latency"
+                        + " [--rate R] [--warmup-seconds W] [--seconds S] [--runs N] [--only etl,clients,streams]"
+                        + " [--jvm-arg ARG]... [--etl-jar FILE] [--appcds] [--out FILE]");
+            }
+        }
+        Path logs = out.toAbsolutePath().getParent().resolve("latency-race-logs");
+        Files.createDirectories(logs);
+        List<Result> results = new ArrayList<>();
+        String runId = Long.toString(System.currentTimeMillis(), 36);
+        String external = System.getenv("KAFKA_BROKERS");
+        try (KafkaTestCluster cluster = external == null || external.isBlank()
+                ? KafkaTestCluster.forkedSingle() : KafkaTestCluster.external(external)) {
+            Map<String, Path> archives = appCds ? ProcessRace.train(cluster, contestants, jvmArgs, etlJar, logs) : Map.of();
+            for (int run = 1; run <= runs; run++) {
+                for (ProcessContestant contestant : contestants) {
+                    String prefix = "lat-" + runId + "-" + contestant.contestant().name().toLowerCase(Locale.ROOT)
+                            + "-" + results.size() + "-r" + run;
+                    RaceTopics topics = RaceTopics.of(prefix);
+                    cluster.createTopic(topics.input(), RaceTopics.PARTITIONS);
+                    for (String topic : topics.outputs()) {
+                        cluster.createTopic(topic, RaceTopics.PARTITIONS, -1, Map.of("message.timestamp.type", "LogAppendTime"));
+                    }
+                    try {
+                        List<String> flags = new ArrayList<>(ProcessRace.COMMON_FLAGS);
+                        flags.addAll(jvmArgs);
+                        if (archives.containsKey(contestant.label())) {
+                            flags.add("-XX:SharedArchiveFile=" + archives.get(contestant.label()));
+                        }
+                        Result r = runOne(cluster, contestant, topics,
+                                contestant.command(cluster.bootstrapServers(), topics, ProcessRace.etlCommand(etlJar), flags),
+                                logs.resolve(contestant.fileName() + "-r" + run + ".log"), rate, warmupSeconds, seconds);
+                        System.err.printf("run %d/%d %s: p50 %d ms, p99 %d ms, p99.9 %d ms, max %d ms over %,d orders at %,.0f/s, load %.1f%n",
+                                run, runs, r.label(), r.p50(), r.p99(), r.p999(), r.max(), r.orders(), r.achievedRate(), r.load());
+                        results.add(r);
+                    } finally {
+                        RaceTopicsSetup.delete(cluster, topics);
+                    }
+                }
+            }
+        }
+        String table = table(results, rate, warmupSeconds, seconds, jvmArgs);
+        System.out.println(table);
+        Files.writeString(out, table, StandardCharsets.UTF_8);
+        System.err.println("written to " + out.toAbsolutePath());
+    }
+
+    private static Result runOne(KafkaTestCluster cluster, ProcessContestant contestant, RaceTopics topics,
+                                 List<String> command, Path log, int rate, int warmupSeconds, int seconds)
+            throws IOException, InterruptedException {
+        int capacity = rate * (warmupSeconds + seconds + 120);
+        long[] sentAtMillis = new long[capacity];
+        AtomicInteger sent = new AtomicInteger();
+        AtomicInteger limit = new AtomicInteger(capacity);
+        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        builder.environment().putAll(ProcessContestant.environment(cluster.bootstrapServers(), topics));
+        double load = ProcStat.loadAverage();
+        Process process = builder.start();
+        Thread pacer = new Thread(() -> pace(cluster.bootstrapServers(), topics.input(), rate, sentAtMillis, sent, limit),
+                "paced-producer");
+        try {
+            Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> outputSpecs = new HashMap<>();
+            for (int p = 0; p < RaceTopics.PARTITIONS; p++) {
+                for (String topic : topics.outputs()) {
+                    outputSpecs.put(new TopicPartition(topic, p), org.apache.kafka.clients.admin.OffsetSpec.latest());
+                }
+            }
+            try (var admin = cluster.newAdmin()) {
+                long giveUp = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+                // pacing starts once the contestant owns every input partition: no start-up backlog in the figures
+                while (!assignedEverything(admin, topics.group())) {
+                    check(process, contestant, log, giveUp);
+                    Thread.sleep(20);   // the pacing of a watcher
+                }
+                pacer.start();
+                while (total(RaceRunner.ends(admin, outputSpecs)) == 0) {
+                    check(process, contestant, log, giveUp);
+                    Thread.sleep(20);   // the pacing of a watcher
+                }
+                Thread.sleep(TimeUnit.SECONDS.toMillis(warmupSeconds));   // warm-up at the paced rate
+                int from = sent.get();
+                long windowStart = System.nanoTime();
+                Thread.sleep(TimeUnit.SECONDS.toMillis(seconds));   // the measured window
+                int to = sent.get();
+                limit.set(to);
+                double achieved = (to - from) * 1e9 / (System.nanoTime() - windowStart);
+                pacer.join(TimeUnit.SECONDS.toMillis(30));
+                int all = sent.get();
+                long expected = BenchOrders.expectedOutputs(all);
+                giveUp = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+                while (total(RaceRunner.ends(admin, outputSpecs)) < expected) {
+                    check(process, contestant, log, giveUp);
+                    Thread.sleep(20);   // the pacing of a watcher
+                }
+                load = Math.max(load, ProcStat.loadAverage());
+                long[] latencies = latencies(cluster.bootstrapServers(), topics, sentAtMillis, from, to, expected);
+                Arrays.sort(latencies);
+                return new Result(contestant.label(), latencies.length, achieved, percentile(latencies, 50),
+                        percentile(latencies, 99), percentile(latencies, 99.9), latencies[latencies.length - 1], load);
+            }
+        } finally {
+            limit.set(0);
+            if (pacer.isAlive()) {
+                pacer.join(TimeUnit.SECONDS.toMillis(30));
+            }
+            process.destroy();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        }
+    }
+
+    /** Whether the group is stable and its members hold all {@value RaceTopics#PARTITIONS} input partitions. */
+    private static boolean assignedEverything(org.apache.kafka.clients.admin.Admin admin, String group)
+            throws InterruptedException {
+        try {
+            var description = admin.describeConsumerGroups(List.of(group)).describedGroups().get(group).get();
+            int assigned = description.members().stream().mapToInt(m -> m.assignment().topicPartitions().size()).sum();
+            return description.groupState() == org.apache.kafka.common.GroupState.STABLE && assigned == RaceTopics.PARTITIONS;
+        } catch (java.util.concurrent.ExecutionException e) {
+            return false;   // not there yet
+        }
+    }
+
+    private static void check(Process process, ProcessContestant contestant, Path log, long giveUp) {
+        if (!process.isAlive()) {
+            throw new IllegalStateException(contestant.label() + " exited with " + process.exitValue() + "; see " + log);
+        }
+        if (System.nanoTime() > giveUp) {
+            throw new IllegalStateException(contestant.label() + " wrote too little within 2 minutes; see " + log);
+        }
+    }
+
+    private static long total(Map<TopicPartition, Long> ends) {
+        return ends.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /** Sends order after order at {@code rate}/s, each stamped with (and remembering) its send time. */
+    private static void pace(String bootstrap, String topic, int rate, long[] sentAtMillis, AtomicInteger sent,
+                             AtomicInteger limit) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+            long start = System.nanoTime();
+            int i = 0;
+            while (i < limit.get()) {
+                long due = (System.nanoTime() - start) * rate / 1_000_000_000L;
+                while (i < due && i < limit.get()) {
+                    long now = System.currentTimeMillis();
+                    sentAtMillis[i] = now;
+                    producer.send(new ProducerRecord<>(topic, null, now,
+                            BenchOrders.id(i).getBytes(StandardCharsets.UTF_8), BenchOrders.jsonBytes(i)));
+                    i++;
+                    sent.set(i);
+                }
+                LockSupport.parkNanos(200_000);   // the pacing of the producer
+            }
+            producer.flush();
+        }
+    }
+
+    /** Append time minus send time of every output whose order was sent in [from, to). */
+    private static long[] latencies(String bootstrap, RaceTopics topics, long[] sentAtMillis, int from, int to,
+                                    long expected) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+        List<TopicPartition> partitions = new ArrayList<>();
+        for (String topic : topics.outputs()) {
+            for (int p = 0; p < RaceTopics.PARTITIONS; p++) {
+                partitions.add(new TopicPartition(topic, p));
+            }
+        }
+        long[] result = new long[to - from];
+        int n = 0;
+        long read = 0;
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            long giveUp = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+            while (read < expected && System.nanoTime() < giveUp) {
+                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
+                    read++;
+                    if (r.timestampType() != TimestampType.LOG_APPEND_TIME) {
+                        throw new IllegalStateException(r.topic() + " does not use LogAppendTime");
+                    }
+                    int index = Integer.parseInt(new String(r.key(), StandardCharsets.UTF_8).substring(4));
+                    if (index >= from && index < to && n < result.length) {
+                        result[n++] = r.timestamp() - sentAtMillis[index];
+                    }
+                }
+            }
+        }
+        if (n == 0) {
+            throw new IllegalStateException("no output of the measured window found");
+        }
+        return Arrays.copyOf(result, n);
+    }
+
+    private static long percentile(long[] sorted, double p) {
+        int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
+        return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
+    }
+
+    private static String table(List<Result> results, int rate, int warmupSeconds, int seconds, List<String> jvmArgs) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format(Locale.ROOT, "*Paced input at %,d orders/s; latency = output LogAppendTime minus input send time,"
+                        + " orders sent in a %d s window after the first output and a %d s warm-up; every contestant forked;"
+                        + " JVM flags for all: `%s`*%n%n", rate, seconds, warmupSeconds,
+                String.join(" ", jvmArgs.isEmpty() ? ProcessRace.COMMON_FLAGS : jvmArgs)));
+        sb.append("| run | p50 (ms) | p99 (ms) | p99.9 (ms) | max (ms) | orders measured | achieved rate | load avg |\n");
+        sb.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        Map<String, Integer> round = new HashMap<>();
+        for (Result r : results) {
+            sb.append(String.format(Locale.ROOT, "| %s #%d | %d | %d | %d | %d | %,d | %,.0f/s | %.1f |%n", r.label(),
+                    round.merge(r.label(), 1, Integer::sum), r.p50(), r.p99(), r.p999(), r.max(), r.orders(),
+                    r.achievedRate(), r.load()));
+        }
+        sb.append("\n| contestant | median p50 (ms) | median p99 (ms) | median p99.9 (ms) | runs |\n|---|---:|---:|---:|---:|\n");
+        Map<String, List<Result>> byLabel = new java.util.LinkedHashMap<>();
+        results.forEach(r -> byLabel.computeIfAbsent(r.label(), k -> new ArrayList<>()).add(r));
+        byLabel.forEach((label, rs) -> sb.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %d |%n", label,
+                ProcessRace.median(rs.stream().map(r -> (double) r.p50()).toList()),
+                ProcessRace.median(rs.stream().map(r -> (double) r.p99()).toList()),
+                ProcessRace.median(rs.stream().map(r -> (double) r.p999()).toList()), rs.size())));
+        return sb.toString();
+    }
+}

@@ -1,0 +1,61 @@
+package io.etl.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.etl.bench.impl.Contestant;
+import io.etl.bench.impl.RaceTopics;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** What the process race reads: contestant specifications, GC logs, and the commands it forks. */
+class ProcessRaceInputsTest {
+
+    @Test
+    void aContestantMayCarryItsOwnJvmFlags() {
+        ProcessContestant plain = ProcessContestant.parse("clients");
+        assertThat(plain.contestant()).isEqualTo(Contestant.CLIENTS);
+        assertThat(plain.jvmFlags()).isEmpty();
+        assertThat(plain.label()).isEqualTo("kafka-clients");
+
+        ProcessContestant small = ProcessContestant.parse("etl:-Xmx256m  -XX:+UseSerialGC");
+        assertThat(small.contestant()).isEqualTo(Contestant.ETL);
+        assertThat(small.jvmFlags()).containsExactly("-Xmx256m", "-XX:+UseSerialGC");
+        assertThat(small.label()).isEqualTo("etl -Xmx256m -XX:+UseSerialGC");
+        assertThat(small.fileName()).isEqualTo("etl-xmx256m-xx-useserialgc");
+
+        assertThatThrownBy(() -> ProcessContestant.parse("flink")).hasMessageContaining("flink");
+    }
+
+    @Test
+    void etlRunsFromItsRunnableJarAndTheBaselinesFromTheirOwnMain() {
+        RaceTopics topics = RaceTopics.of("p");
+        List<String> etl = ProcessContestant.parse("etl:-Xmx1g").command("b:9092", topics,
+                List.of("-jar", "x.jar", "kafka_to_kafka_split"), List.of("-Dcommon=1"));
+        assertThat(etl.subList(1, etl.size())).containsExactly("-Dcommon=1", "-Xmx1g", "-jar", "x.jar", "kafka_to_kafka_split");
+
+        List<String> clients = ProcessContestant.parse("clients").command("b:9092", topics, List.of("-jar", "x.jar"), List.of());
+        assertThat(clients).contains("io.etl.bench.impl.ContestantMain").endsWith("CLIENTS", "b:9092", "p");
+        assertThat(ProcessContestant.environment("b:9092", topics)).containsEntry("KAFKA_BROKERS", "b:9092")
+                .containsEntry("GROUP_ID", "p-group").containsEntry("ORDERS_EU_TOPIC", "p-orders-eu");
+    }
+
+    @Test
+    void thePeakHeapIsTheLargestOccupancyBeforeACollection() {
+        String log = """
+                [0.011s][info][gc] Using G1
+                [0.412s][info][gc] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 25M->4M(256M) 3.100ms
+                [1.200s][info][gc] GC(1) Pause Young (Normal) (G1 Evacuation Pause) 1G->300M(2G) 9.000ms
+                [1.900s][info][gc] GC(2) Pause Young (Normal) (G1 Evacuation Pause) 700M->310M(2G) 8.000ms
+                """;
+        assertThat(GcLog.peakHeapMiB(log)).isEqualTo(1024);
+        assertThat(GcLog.peakHeapMiB("[0.011s][info][gc] Using G1\n")).isZero();
+    }
+
+    @Test
+    void medianOfAnEvenCountIsTheMeanOfTheMiddleTwo() {
+        assertThat(ProcessRace.median(List.of(3.0, 1.0, 2.0))).isEqualTo(2.0);
+        assertThat(ProcessRace.median(List.of(4.0, 1.0, 3.0, 2.0))).isEqualTo(2.5);
+        assertThat(ProcessRace.median(List.of())).isNaN();
+    }
+}
