@@ -1,6 +1,7 @@
 package io.etl.examples;
 
 import io.etl.examples.split.KafkaToKafkaSplitCommand;
+import io.etl.runtime.CommandLines;
 import io.etl.runtime.ValidateCommand;
 import java.io.IOException;
 import java.io.InputStream;
@@ -57,25 +58,12 @@ public final class EtlExamples implements Runnable {
      * @return the exit code
      */
     public static int execute(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine cli = commandLine();
-        cli.setOut(out);
-        cli.setErr(err);
-        try {
-            return cli.execute(args);
-        } finally {
-            out.flush();
-            err.flush();
-        }
+        return CommandLines.execute(commandLine(), out, err, args);
     }
 
     /** The configured command line, with every subcommand. */
     public static CommandLine commandLine() {
-        return new CommandLine(new EtlExamples())
-                .setCaseInsensitiveEnumValuesAllowed(true)
-                .setExecutionExceptionHandler((e, cli, parsed) -> {
-                    cli.getErr().println("error: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
-                    return CommandLine.ExitCode.SOFTWARE;
-                });
+        return CommandLines.configure(new CommandLine(new EtlExamples()), CommandLine.ExitCode.SOFTWARE);
     }
 
     @Override

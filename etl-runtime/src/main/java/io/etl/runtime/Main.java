@@ -46,25 +46,12 @@ public final class Main implements Runnable {
 
     /** Runs the command line without exiting the JVM, writing picocli's output to the given streams (for tests). */
     public static int execute(PrintWriter out, PrintWriter err, String... args) {
-        CommandLine cli = commandLine();
-        cli.setOut(out);
-        cli.setErr(err);
-        try {
-            return cli.execute(args);
-        } finally {
-            out.flush();
-            err.flush();
-        }
+        return CommandLines.execute(commandLine(), out, err, args);
     }
 
     /** The configured command line with every subcommand; usage errors exit {@link ExitCodes#USAGE}. */
     public static CommandLine commandLine() {
-        return new CommandLine(new Main())
-                .setCaseInsensitiveEnumValuesAllowed(true)
-                .setExecutionExceptionHandler((e, cli, parsed) -> {
-                    cli.getErr().println("error: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
-                    return ExitCodes.FAILED;
-                });
+        return CommandLines.configure(new CommandLine(new Main()), ExitCodes.FAILED);
     }
 
     @Override

@@ -108,27 +108,48 @@ public final class ConnectivityCheck {
         long started = System.nanoTime();
         failures = failures.withProbe(plaintextProbe(failures.brokers(), failures.protocol()));
         if (runId != null) {
-            runShared(failures, started);
+            SharedClusterProbe shared;
+            try {
+                shared = SharedClusterProbe.lease(runId, adminProperties());
+            } catch (org.apache.kafka.common.KafkaException e) {
+                throw failures.clientRefused(e);
+            }
+            try {
+                ask(shared.admin(), shared::nodes, failures, started);
+            } finally {
+                shared.release();
+            }
             return;
         }
         try (Admin admin = Admin.create(adminProperties())) {
-            try {
-                Collection<Node> nodes = admin.describeCluster(new DescribeClusterOptions()
-                                .timeoutMs(millis(timeout)))
-                        .nodes().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-                LOG.debug("{}: reached {} broker(s) at {}", path, nodes.size(), failures.brokers());
-                describeTopic(admin, started);
-            } catch (ExecutionException e) {
-                throw failures.translate(e.getCause() == null ? e : e.getCause(), topic);
-            } catch (java.util.concurrent.TimeoutException e) {
-                throw failures.unreachable(e);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw failures.interrupted(e);
-            }
+            ask(admin, t -> admin.describeCluster(new DescribeClusterOptions().timeoutMs(millis(t)))
+                    .nodes().get(t.toMillis(), TimeUnit.MILLISECONDS), failures, started);
         } catch (org.apache.kafka.common.KafkaException e) {
             // raised by Admin.create for a client configuration kafka-clients refuses
             throw failures.clientRefused(e);
+        }
+    }
+
+    /** How the brokers are listed: by a client of this check's own, or through a probe shared within the run. */
+    @FunctionalInterface
+    private interface ClusterNodes {
+        Collection<Node> within(Duration timeout)
+                throws ExecutionException, InterruptedException, java.util.concurrent.TimeoutException;
+    }
+
+    /** Lists the brokers, then describes the topic, turning every failure into one worded for the key path. */
+    private void ask(Admin admin, ClusterNodes nodes, ConnectionFailures failures, long started) {
+        try {
+            Collection<Node> reached = nodes.within(timeout);
+            LOG.debug("{}: reached {} broker(s) at {}", path, reached.size(), failures.brokers());
+            describeTopic(admin, started);
+        } catch (ExecutionException e) {
+            throw failures.translate(e.getCause() == null ? e : e.getCause(), topic);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw failures.unreachable(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw failures.interrupted(e);
         }
     }
 
@@ -148,29 +169,6 @@ public final class ConnectivityCheck {
                     + "; set security.protocol and the tls settings to match the listener");
         }
         return probe;
-    }
-
-    private void runShared(ConnectionFailures failures, long started) {
-        SharedClusterProbe probe;
-        try {
-            probe = SharedClusterProbe.lease(runId, adminProperties());
-        } catch (org.apache.kafka.common.KafkaException e) {
-            throw failures.clientRefused(e);
-        }
-        try {
-            Collection<Node> nodes = probe.nodes(timeout);
-            LOG.debug("{}: reached {} broker(s) at {}", path, nodes.size(), failures.brokers());
-            describeTopic(probe.admin(), started);
-        } catch (ExecutionException e) {
-            throw failures.translate(e.getCause() == null ? e : e.getCause(), topic);
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw failures.unreachable(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw failures.interrupted(e);
-        } finally {
-            probe.release();
-        }
     }
 
     private void describeTopic(Admin admin, long started)
