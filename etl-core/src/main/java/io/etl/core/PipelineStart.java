@@ -16,5 +16,5 @@ public interface PipelineStart {
     PipelineStart deadLetter(DeadLetterHandler handler);
 
     /** The source the chain reads from. */
-    <T> Stream<T> from(Source<T> source);
+    <T> RecordStream<T> from(Source<T> source);
 }

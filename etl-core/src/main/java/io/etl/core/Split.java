@@ -4,7 +4,7 @@ import io.etl.core.sink.Sink;
 import java.util.function.Predicate;
 
 /**
- * Branches of a {@link Stream#split} terminal. By default a value goes to the first branch whose
+ * Branches of a {@link RecordStream#split} terminal. By default a value goes to the first branch whose
  * predicate holds (as in Kafka Streams); after {@link #toAllMatching()} it goes to every matching branch,
  * and its source record is done only when every one of those outputs is durable. Values no branch
  * takes go to {@link #otherwise} or are dropped by {@link #dropUnmatched()}; one of the two is required.

@@ -1,7 +1,7 @@
 package io.etl.core.internal.dsl;
 
 import io.etl.core.PipelineStart;
-import io.etl.core.Stream;
+import io.etl.core.RecordStream;
 import io.etl.core.error.DeadLetterHandler;
 import io.etl.core.source.Source;
 import java.util.ArrayList;
@@ -33,12 +33,12 @@ public final class PipelineDraft implements PipelineStart {
     }
 
     @Override
-    public <T> Stream<T> from(Source<T> source) {
+    public <T> RecordStream<T> from(Source<T> source) {
         if (this.source != null) {
             throw new IllegalStateException("pipeline '" + name + "' already has a source");
         }
         this.source = Objects.requireNonNull(source, "source");
-        return new StreamImpl<>(this, 0);
+        return new RecordStreamImpl<>(this, 0);
     }
 
     /** A stable generated name: {@code map-1}, {@code map-2}, ... in definition order. */

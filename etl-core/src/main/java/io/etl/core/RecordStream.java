@@ -10,8 +10,9 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * The operator chain between a source and a terminal, read top to bottom as the data flows. Streams
- * are linear: each call returns the next stage; use {@link #split} to fan out to several sinks.
+ * A stream of records whose values have type {@code T}: the operator chain between a source and a
+ * terminal, read top to bottom as the data flows. It is linear: each call returns the next stage; use
+ * {@link #split} to fan out to several sinks.
  *
  * <pre>{@code
  * Pipeline.named("orders")
@@ -27,43 +28,43 @@ import java.util.function.Predicate;
  *
  * @param <T> value type at this point of the chain
  */
-public interface Stream<T> {
+public interface RecordStream<T> {
 
     /** Keeps the values for which {@code predicate} holds; the others are done at once. */
-    Stream<T> filter(String name, Predicate<? super T> predicate);
+    RecordStream<T> filter(String name, Predicate<? super T> predicate);
 
     /** {@link #filter(String, Predicate)} with a generated name. */
-    Stream<T> filter(Predicate<? super T> predicate);
+    RecordStream<T> filter(Predicate<? super T> predicate);
 
     /** Keeps the values for which {@code predicate} holds, seeing their source metadata. */
-    Stream<T> filterRecord(String name, BiPredicate<? super T, RecordMeta> predicate);
+    RecordStream<T> filterRecord(String name, BiPredicate<? super T, RecordMeta> predicate);
 
     /** Replaces each value by {@code mapper}'s result. A null result drops the record. */
-    <R> Stream<R> map(String name, Function<? super T, ? extends R> mapper);
+    <R> RecordStream<R> map(String name, Function<? super T, ? extends R> mapper);
 
     /** {@link #map(String, Function)} with a generated name. */
-    <R> Stream<R> map(Function<? super T, ? extends R> mapper);
+    <R> RecordStream<R> map(Function<? super T, ? extends R> mapper);
 
     /** Replaces each value, seeing its source metadata. A null result drops the record. */
-    <R> Stream<R> mapRecord(String name, BiFunction<? super T, RecordMeta, ? extends R> mapper);
+    <R> RecordStream<R> mapRecord(String name, BiFunction<? super T, RecordMeta, ? extends R> mapper);
 
     /** Replaces each value by zero or more values; the record is done when all of them are durable. */
-    <R> Stream<R> flatMap(String name, Function<? super T, ? extends Iterable<? extends R>> mapper);
+    <R> RecordStream<R> flatMap(String name, Function<? super T, ? extends Iterable<? extends R>> mapper);
 
     /** {@link #flatMap(String, Function)} with a generated name. */
-    <R> Stream<R> flatMap(Function<? super T, ? extends Iterable<? extends R>> mapper);
+    <R> RecordStream<R> flatMap(Function<? super T, ? extends Iterable<? extends R>> mapper);
 
     /** The general record-level operator: value and metadata in, any number of outputs. */
-    <R> Stream<R> process(String name, RecordProcessor<? super T, R> processor);
+    <R> RecordStream<R> process(String name, RecordProcessor<? super T, R> processor);
 
     /** Looks at each value without changing it. */
-    Stream<T> peek(String name, Consumer<? super T> action);
+    RecordStream<T> peek(String name, Consumer<? super T> action);
 
     /** {@link #peek(String, Consumer)} with a generated name. */
-    Stream<T> peek(Consumer<? super T> action);
+    RecordStream<T> peek(Consumer<? super T> action);
 
     /** Sets the error policy of the operator just added. */
-    Stream<T> onError(ErrorPolicy policy);
+    RecordStream<T> onError(ErrorPolicy policy);
 
     /** Ends the chain in one sink. */
     Pipeline to(Sink<? super T, ?> sink);

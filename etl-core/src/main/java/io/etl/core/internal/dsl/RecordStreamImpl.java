@@ -3,7 +3,7 @@ package io.etl.core.internal.dsl;
 import io.etl.core.Pipeline;
 import io.etl.core.RecordProcessor;
 import io.etl.core.Split;
-import io.etl.core.Stream;
+import io.etl.core.RecordStream;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.record.RecordMeta;
 import io.etl.core.sink.Sink;
@@ -15,22 +15,22 @@ import java.util.function.Function;
 import java.util.function.Predicate;
 
 /** A position in a draft's chain. Streams are linear: only the newest position may be extended. */
-final class StreamImpl<T> implements Stream<T> {
+final class RecordStreamImpl<T> implements RecordStream<T> {
 
     private final PipelineDraft draft;
     private final int position;
 
-    StreamImpl(PipelineDraft draft, int position) {
+    RecordStreamImpl(PipelineDraft draft, int position) {
         this.draft = draft;
         this.position = position;
     }
 
-    private <R> Stream<R> add(OperatorSpec.Kind kind, String name, Object function) {
+    private <R> RecordStream<R> add(OperatorSpec.Kind kind, String name, Object function) {
         checkCurrent();
         Objects.requireNonNull(function, "operator function");
         String n = name != null ? name : draft.generatedName(kind.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
         draft.operators.add(new OperatorSpec(kind, n, function, null));
-        return new StreamImpl<>(draft, position + 1);
+        return new RecordStreamImpl<>(draft, position + 1);
     }
 
     private void checkCurrent() {
@@ -44,66 +44,66 @@ final class StreamImpl<T> implements Stream<T> {
     }
 
     @Override
-    public Stream<T> filter(String name, Predicate<? super T> predicate) {
+    public RecordStream<T> filter(String name, Predicate<? super T> predicate) {
         Objects.requireNonNull(predicate, "predicate");
         BiPredicate<T, RecordMeta> p = (v, m) -> predicate.test(v);
         return add(OperatorSpec.Kind.FILTER, name, p);
     }
 
     @Override
-    public Stream<T> filter(Predicate<? super T> predicate) {
+    public RecordStream<T> filter(Predicate<? super T> predicate) {
         return filter(null, predicate);
     }
 
     @Override
-    public Stream<T> filterRecord(String name, BiPredicate<? super T, RecordMeta> predicate) {
+    public RecordStream<T> filterRecord(String name, BiPredicate<? super T, RecordMeta> predicate) {
         return add(OperatorSpec.Kind.FILTER, name, predicate);
     }
 
     @Override
-    public <R> Stream<R> map(String name, Function<? super T, ? extends R> mapper) {
+    public <R> RecordStream<R> map(String name, Function<? super T, ? extends R> mapper) {
         Objects.requireNonNull(mapper, "mapper");
         BiFunction<T, RecordMeta, R> f = (v, m) -> mapper.apply(v);
         return add(OperatorSpec.Kind.MAP, name, f);
     }
 
     @Override
-    public <R> Stream<R> map(Function<? super T, ? extends R> mapper) {
+    public <R> RecordStream<R> map(Function<? super T, ? extends R> mapper) {
         return map(null, mapper);
     }
 
     @Override
-    public <R> Stream<R> mapRecord(String name, BiFunction<? super T, RecordMeta, ? extends R> mapper) {
+    public <R> RecordStream<R> mapRecord(String name, BiFunction<? super T, RecordMeta, ? extends R> mapper) {
         return add(OperatorSpec.Kind.MAP, name, mapper);
     }
 
     @Override
-    public <R> Stream<R> flatMap(String name, Function<? super T, ? extends Iterable<? extends R>> mapper) {
+    public <R> RecordStream<R> flatMap(String name, Function<? super T, ? extends Iterable<? extends R>> mapper) {
         return add(OperatorSpec.Kind.FLAT_MAP, name, mapper);
     }
 
     @Override
-    public <R> Stream<R> flatMap(Function<? super T, ? extends Iterable<? extends R>> mapper) {
+    public <R> RecordStream<R> flatMap(Function<? super T, ? extends Iterable<? extends R>> mapper) {
         return flatMap(null, mapper);
     }
 
     @Override
-    public <R> Stream<R> process(String name, RecordProcessor<? super T, R> processor) {
+    public <R> RecordStream<R> process(String name, RecordProcessor<? super T, R> processor) {
         return add(OperatorSpec.Kind.PROCESS, name, processor);
     }
 
     @Override
-    public Stream<T> peek(String name, Consumer<? super T> action) {
+    public RecordStream<T> peek(String name, Consumer<? super T> action) {
         return add(OperatorSpec.Kind.PEEK, name, action);
     }
 
     @Override
-    public Stream<T> peek(Consumer<? super T> action) {
+    public RecordStream<T> peek(Consumer<? super T> action) {
         return peek(null, action);
     }
 
     @Override
-    public Stream<T> onError(ErrorPolicy policy) {
+    public RecordStream<T> onError(ErrorPolicy policy) {
         Objects.requireNonNull(policy, "policy");
         if (position == 0 || draft.operators.size() != position) {
             throw new IllegalStateException("onError(..) applies to the operator just added; there is none here");
