@@ -20,7 +20,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 public interface Pipeline {
 
     /** Starts a definition. */
-    static PipelineStart named(String name) {
+    static PipelineBuilder named(String name) {
         return PipelineDraft.start(name);
     }
 

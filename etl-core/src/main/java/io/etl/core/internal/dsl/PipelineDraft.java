@@ -1,6 +1,6 @@
 package io.etl.core.internal.dsl;
 
-import io.etl.core.PipelineStart;
+import io.etl.core.PipelineBuilder;
 import io.etl.core.RecordStream;
 import io.etl.core.error.DeadLetterHandler;
 import io.etl.core.source.Source;
@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Objects;
 
 /** The mutable state behind a definition while the DSL is being called. */
-public final class PipelineDraft implements PipelineStart {
+public final class PipelineDraft implements PipelineBuilder {
 
     final String name;
     DeadLetterHandler deadLetter;
@@ -22,12 +22,12 @@ public final class PipelineDraft implements PipelineStart {
         this.name = Objects.requireNonNull(name, "name");
     }
 
-    public static PipelineStart start(String name) {
+    public static PipelineBuilder start(String name) {
         return new PipelineDraft(name);
     }
 
     @Override
-    public PipelineStart deadLetter(DeadLetterHandler handler) {
+    public PipelineBuilder deadLetter(DeadLetterHandler handler) {
         this.deadLetter = handler;
         return this;
     }
