@@ -12,8 +12,10 @@ import com.fasterxml.jackson.databind.deser.DeserializationProblemHandler;
 import com.fasterxml.jackson.databind.deser.ValueInstantiator;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import io.etl.core.config.DataSize;
+import io.etl.core.config.RenamedFrom;
 import io.etl.core.config.Secrets;
 import java.io.IOException;
+import java.lang.reflect.RecordComponent;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Duration;
@@ -26,8 +28,8 @@ import java.util.stream.Collectors;
 
 /**
  * Turns every Jackson complaint into a recorded problem with its full key path and lets binding go on:
- * unknown keys are skipped, bad values become null (so the record's default applies and nothing else
- * fails on them).
+ * unknown keys are skipped (a key the record marks as {@link RenamedFrom renamed} names its new key), bad
+ * values become null (so the record's default applies and nothing else fails on them).
  *
  * <p>Values are echoed only for durations, sizes and enums, and only when neither the key looks secret
  * nor the value came from a variable.
@@ -47,9 +49,27 @@ final class ProblemHandler extends DeserializationProblemHandler {
         if (own != null) {
             own.forEach(name -> known.add(String.valueOf(name)));
         }
-        scope.problems().add(KeyPaths.of(scope.basePath(), context), Suggestions.unknownKey(propertyName, known));
+        String renamedTo = renamedTo(deserializer, propertyName);
+        scope.problems().add(KeyPaths.of(scope.basePath(), context), renamedTo != null
+                ? "unknown key (renamed to " + renamedTo + ")"
+                : Suggestions.unknownKey(propertyName, known));
         p.skipChildren();
         return true;
+    }
+
+    /** The key that replaced {@code name} in the bound record (see {@link RenamedFrom}), or null. */
+    static String renamedTo(JsonDeserializer<?> deserializer, String name) {
+        Class<?> type = deserializer == null ? null : deserializer.handledType();
+        if (type == null || !type.isRecord()) {
+            return null;
+        }
+        for (RecordComponent component : type.getRecordComponents()) {
+            RenamedFrom renamed = component.getAnnotation(RenamedFrom.class);
+            if (renamed != null && Arrays.asList(renamed.value()).contains(name)) {
+                return KeyPaths.snakeCase(component.getName());
+            }
+        }
+        return null;
     }
 
     @Override

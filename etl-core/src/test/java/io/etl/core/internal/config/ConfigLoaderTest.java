@@ -188,6 +188,17 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void renamedKeyIsRejectedWithItsFullPathAndTheKeyThatReplacedIt() {
+        assertThat(problems("""
+                sinks:
+                  eu:
+                    kafka: {brokers: b, topic: t, timeout: 5s, request_timeout_ms: 5000}
+                """)).containsExactlyInAnyOrder(
+                "sinks.eu.kafka.timeout: unknown key (renamed to request_timeout)",
+                "sinks.eu.kafka.request_timeout_ms: unknown key (renamed to request_timeout)");
+    }
+
+    @Test
     void unknownKeyInANestedCoreRecordIsRejectedWithItsFullPath() {
         assertThat(problems("""
                 sinks:
