@@ -2,6 +2,7 @@ package io.etl.kafka.sink;
 
 import io.etl.core.config.ConfigValidation;
 import io.etl.core.config.DataSize;
+import io.etl.core.config.RenamedFrom;
 import io.etl.kafka.common.KafkaSecurityConfig;
 import io.etl.kafka.sink.internal.KafkaSinkConfigType;
 import jakarta.validation.Valid;
@@ -37,7 +38,8 @@ import java.util.Objects;
  * @param maxMessageBytes    largest message (key + value + headers) accepted; larger ones are record errors
  * @param statisticsInterval how often producer metrics are refreshed into {@code etl_kafka_sink_*}; 0s disables them
  * @param compression        producer batch compression
- * @param linger             producer {@code linger.ms}: how long the producer waits to fill a batch
+ * @param producerLinger     producer {@code linger.ms}: how long the producer waits to fill a batch (not the
+ *                           pool's {@code batch.linger}); formerly {@code linger}
  * @param topics             topics to create at startup when missing
  * @param adminTimeout       bound of the startup connectivity check and of topic creation
  * @param security           typed TLS/SASL settings; absent means PLAINTEXT unless the passthrough says otherwise
@@ -51,7 +53,7 @@ public record KafkaSinkConfig(@NotBlank String brokers,
                               DataSize maxMessageBytes,
                               Duration statisticsInterval,
                               Compression compression,
-                              Duration linger,
+                              @RenamedFrom("linger") Duration producerLinger,
                               List<@Valid TopicSpec> topics,
                               Duration adminTimeout,
                               @Valid KafkaSecurityConfig security,
@@ -63,7 +65,7 @@ public record KafkaSinkConfig(@NotBlank String brokers,
     public static final DataSize DEFAULT_MAX_MESSAGE_BYTES = DataSize.ofBytes(1_000_000);
     public static final Duration DEFAULT_STATISTICS_INTERVAL = Duration.ofSeconds(5);
     public static final Compression DEFAULT_COMPRESSION = Compression.NONE;
-    public static final Duration DEFAULT_LINGER = Duration.ofMillis(5);
+    public static final Duration DEFAULT_PRODUCER_LINGER = Duration.ofMillis(5);
     public static final Duration DEFAULT_ADMIN_TIMEOUT = Duration.ofSeconds(30);
 
     public KafkaSinkConfig {
@@ -71,7 +73,7 @@ public record KafkaSinkConfig(@NotBlank String brokers,
         maxMessageBytes = maxMessageBytes == null ? DEFAULT_MAX_MESSAGE_BYTES : maxMessageBytes;
         statisticsInterval = statisticsInterval == null ? DEFAULT_STATISTICS_INTERVAL : statisticsInterval;
         compression = compression == null ? DEFAULT_COMPRESSION : compression;
-        linger = linger == null ? DEFAULT_LINGER : linger;
+        producerLinger = producerLinger == null ? DEFAULT_PRODUCER_LINGER : producerLinger;
         topics = topics == null ? List.of() : List.copyOf(topics);
         adminTimeout = adminTimeout == null ? DEFAULT_ADMIN_TIMEOUT : adminTimeout;
         producer = io.etl.core.config.Secrets.protect(producer == null ? Map.of() : producer);
@@ -87,43 +89,43 @@ public record KafkaSinkConfig(@NotBlank String brokers,
     /** A copy with another passthrough map. */
     public KafkaSinkConfig withProducer(Map<String, String> value) {
         return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, statisticsInterval, compression,
-                linger, topics, adminTimeout, security, value, annotations);
+                producerLinger, topics, adminTimeout, security, value, annotations);
     }
 
     /** A copy with another security section. */
     public KafkaSinkConfig withSecurity(KafkaSecurityConfig value) {
         return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, statisticsInterval, compression,
-                linger, topics, adminTimeout, value, producer, annotations);
+                producerLinger, topics, adminTimeout, value, producer, annotations);
     }
 
     /** A copy with another statistics interval. */
     public KafkaSinkConfig withStatisticsInterval(Duration value) {
         return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, value,
-                compression, linger, topics, adminTimeout, security, producer, annotations);
+                compression, producerLinger, topics, adminTimeout, security, producer, annotations);
     }
 
     /** A copy with another size limit. */
     public KafkaSinkConfig withMaxMessageBytes(DataSize value) {
-        return new KafkaSinkConfig(brokers, topic, deliveryTimeout, value, statisticsInterval, compression, linger,
-                topics, adminTimeout, security, producer, annotations);
+        return new KafkaSinkConfig(brokers, topic, deliveryTimeout, value, statisticsInterval, compression,
+                producerLinger, topics, adminTimeout, security, producer, annotations);
     }
 
     /** A copy with topics to create at startup. */
     public KafkaSinkConfig withTopics(List<TopicSpec> value) {
         return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, statisticsInterval, compression,
-                linger, value, adminTimeout, security, producer, annotations);
+                producerLinger, value, adminTimeout, security, producer, annotations);
     }
 
     /** A copy with another delivery timeout. */
     public KafkaSinkConfig withDeliveryTimeout(Duration value) {
-        return new KafkaSinkConfig(brokers, topic, value, maxMessageBytes, statisticsInterval, compression, linger,
-                topics, adminTimeout, security, producer, annotations);
+        return new KafkaSinkConfig(brokers, topic, value, maxMessageBytes, statisticsInterval, compression,
+                producerLinger, topics, adminTimeout, security, producer, annotations);
     }
 
     /** A copy with envelope annotations. */
     public KafkaSinkConfig withAnnotations(Map<String, String> value) {
         return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, statisticsInterval, compression,
-                linger, topics, adminTimeout, security, producer, value);
+                producerLinger, topics, adminTimeout, security, producer, value);
     }
 
     /** A builder starting from the defaults, without brokers or topic (both required). */
@@ -139,7 +141,7 @@ public record KafkaSinkConfig(@NotBlank String brokers,
     /**
      * Builds a {@link KafkaSinkConfig} in code. Each setter rejects a value out of range at once, with the
      * message YAML validation gives; {@link #build()} checks the whole, including the rules that tie settings
-     * together ({@code linger} below {@code delivery_timeout}, the {@code producer} denylist).
+     * together ({@code producer_linger} below {@code delivery_timeout}, the {@code producer} denylist).
      */
     public static final class Builder {
 
@@ -149,7 +151,7 @@ public record KafkaSinkConfig(@NotBlank String brokers,
         private DataSize maxMessageBytes;
         private Duration statisticsInterval;
         private Compression compression;
-        private Duration linger;
+        private Duration producerLinger;
         private List<TopicSpec> topics;
         private Duration adminTimeout;
         private KafkaSecurityConfig security;
@@ -163,7 +165,7 @@ public record KafkaSinkConfig(@NotBlank String brokers,
             maxMessageBytes = base.maxMessageBytes();
             statisticsInterval = base.statisticsInterval();
             compression = base.compression();
-            linger = base.linger();
+            producerLinger = base.producerLinger();
             topics = base.topics();
             adminTimeout = base.adminTimeout();
             security = base.security();
@@ -211,8 +213,8 @@ public record KafkaSinkConfig(@NotBlank String brokers,
         }
 
         /** Producer {@code linger.ms}, zero or more and below {@code delivery_timeout}; default 5ms. */
-        public Builder linger(Duration value) {
-            linger = ConfigValidation.checkDuration("linger", value);
+        public Builder producerLinger(Duration value) {
+            producerLinger = ConfigValidation.checkDuration("producerLinger", value);
             return this;
         }
 
@@ -264,7 +266,7 @@ public record KafkaSinkConfig(@NotBlank String brokers,
 
         private KafkaSinkConfig candidate() {
             return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, statisticsInterval,
-                    compression, linger, topics, adminTimeout, security, producer, annotations);
+                    compression, producerLinger, topics, adminTimeout, security, producer, annotations);
         }
 
         /** Throws the problems the sink's own rules find at {@code property} (a minimum, the denylist). */

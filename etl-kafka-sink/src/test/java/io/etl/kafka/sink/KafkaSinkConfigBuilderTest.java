@@ -16,7 +16,7 @@ class KafkaSinkConfigBuilderTest {
         KafkaSinkConfig config = KafkaSinkConfig.custom().brokers("b:9092").topic("t").build();
 
         assertThat(config).isEqualTo(KafkaSinkConfig.of("b:9092", "t"));
-        assertThat(config.linger()).isEqualTo(KafkaSinkConfig.DEFAULT_LINGER);
+        assertThat(config.producerLinger()).isEqualTo(KafkaSinkConfig.DEFAULT_PRODUCER_LINGER);
     }
 
     @Test
@@ -67,13 +67,14 @@ class KafkaSinkConfigBuilderTest {
     }
 
     @Test
-    void lingerNotBelowDeliveryTimeoutShouldFailAtBuild() {
+    void producerLingerNotBelowDeliveryTimeoutShouldFailAtBuild() {
         KafkaSinkConfig.Builder builder = KafkaSinkConfig.custom().brokers("b").topic("t")
-                .linger(Duration.ofSeconds(40));
+                .producerLinger(Duration.ofSeconds(40));
 
-        assertThatThrownBy(builder::build)
-                .hasMessage("invalid configuration: linger: must be at least 0ms and below delivery_timeout (30s)");
-        assertThat(builder.deliveryTimeout(Duration.ofSeconds(60)).build().linger()).isEqualTo(Duration.ofSeconds(40));
+        assertThatThrownBy(builder::build).hasMessage(
+                "invalid configuration: producer_linger: must be at least 0ms and below delivery_timeout (30s)");
+        assertThat(builder.deliveryTimeout(Duration.ofSeconds(60)).build().producerLinger())
+                .isEqualTo(Duration.ofSeconds(40));
     }
 
     @Test

@@ -38,7 +38,7 @@ class KafkaSinkConfigTest {
         assertThat(config.maxMessageBytes()).isEqualTo(DataSize.ofBytes(1_000_000));
         assertThat(config.statisticsInterval()).isEqualTo(Duration.ofSeconds(5));
         assertThat(config.compression()).isEqualTo(Compression.NONE);
-        assertThat(config.linger()).isEqualTo(Duration.ofMillis(5));
+        assertThat(config.producerLinger()).isEqualTo(Duration.ofMillis(5));
         assertThat(config.adminTimeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(config.topics()).isEmpty();
         assertThat(config.security()).isNull();
@@ -57,9 +57,10 @@ class KafkaSinkConfigTest {
                       max_message_bytes: 2MiB
                       statistics_interval: 0s
                       compression: lz4
-                      linger: 20ms
+                      producer_linger: 20ms
                       admin_timeout: 5s
                       shards: 2
+                      batch: {linger: 50ms}
                       on_error: fail
                       topics:
                         - {name: orders-eu, partitions: 6, replication_factor: 1, configs: {cleanup.policy: compact}}
@@ -78,6 +79,14 @@ class KafkaSinkConfigTest {
         assertThat(config.security().sasl().password()).isEqualTo("pw");
         assertThat(config.producer()).containsEntry("batch.size", "524288");
         assertThat(section.pool().shards()).isEqualTo(2);
+        assertThat(config.producerLinger()).isEqualTo(Duration.ofMillis(20));
+        assertThat(section.pool().batch().linger()).isEqualTo(Duration.ofMillis(50));
+    }
+
+    @Test
+    void formerLingerKeyFailsWithItsPathAndTheKeyThatReplacedIt() {
+        assertThat(problems("sinks: {eu: {kafka: {brokers: b, topic: t, linger: 20ms}}}"))
+                .containsExactly("sinks.eu.kafka.linger: unknown key (renamed to producer_linger)");
     }
 
     static List<String> deniedKeys() {
@@ -110,7 +119,7 @@ class KafkaSinkConfigTest {
     void librdkafkaNamesAPortedConfigCarriesAreDeniedWithTheTypedReplacement() {
         assertThat(ProducerSettings.DENIED.get("statistics.interval.ms")).contains("'statistics_interval'");
         assertThat(ProducerSettings.DENIED.get("message.timeout.ms")).contains("'delivery_timeout'");
-        assertThat(ProducerSettings.DENIED.get("queue.buffering.max.ms")).contains("'linger'");
+        assertThat(ProducerSettings.DENIED.get("queue.buffering.max.ms")).contains("'producer_linger'");
         assertThat(ProducerSettings.DENIED.get("message.max.bytes")).contains("'max_message_bytes'");
         assertThat(ProducerSettings.DENIED.get("request.required.acks")).contains("at-most-once");
         assertThat(ProducerSettings.DENIED.get("delivery.report.only.error")).contains("acknowledge");

@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes sealed batches with a {@link KafkaProducer} shared by the sink's shards, and by the other Kafka sinks
  * of the same pipeline run whose producer settings are identical ({@link SharedProducer}). A batch is sent
- * record by record into the producer (which batches on its own, by {@code linger} and {@code batch.size})
+ * record by record into the producer (which batches on its own, by {@code producer_linger} and {@code batch.size})
  * with a single {@link BatchDelivery} callback; its future completes when every report is in. A full
  * producer buffer is absorbed by a short, bounded backoff on the calling worker.
  */

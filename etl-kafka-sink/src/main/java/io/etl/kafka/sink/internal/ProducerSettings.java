@@ -58,9 +58,9 @@ public final class ProducerSettings {
         d.put("value.serializer", serializers);
         d.put("compression.type", "owned by the typed 'compression' field");
         d.put("compression.codec", "owned by the typed 'compression' field (compression.codec is librdkafka's alias)");
-        d.put("linger.ms", "owned by the typed 'linger' field");
-        d.put("queue.buffering.max.ms", "owned by the typed 'linger' field (queue.buffering.max.ms is librdkafka's"
-                + " name for linger.ms)");
+        d.put("linger.ms", "owned by the typed 'producer_linger' field");
+        d.put("queue.buffering.max.ms", "owned by the typed 'producer_linger' field (queue.buffering.max.ms is"
+                + " librdkafka's name for linger.ms)");
         d.put("statistics.interval.ms", "owned by the typed 'statistics_interval' field, which refreshes the"
                 + " etl_kafka_sink_* meters (librdkafka's name; the Java producer has no statistics callback)");
         d.put("delivery.report.only.error", "the sink counts a delivery report for every message to acknowledge a"
@@ -88,9 +88,10 @@ public final class ProducerSettings {
         if (config.deliveryTimeout().compareTo(Duration.ofSeconds(1)) < 0) {
             problems.add(new ConfigProblem(path + ".delivery_timeout", "must be at least 1s"));
         }
-        if (config.linger().isNegative() || config.linger().compareTo(config.deliveryTimeout()) >= 0) {
-            problems.add(new ConfigProblem(path + ".linger", "must be at least 0ms and below delivery_timeout ("
-                    + Durations.format(config.deliveryTimeout()) + ")"));
+        Duration linger = config.producerLinger();
+        if (linger.isNegative() || linger.compareTo(config.deliveryTimeout()) >= 0) {
+            problems.add(new ConfigProblem(path + ".producer_linger", "must be at least 0ms and below"
+                    + " delivery_timeout (" + Durations.format(config.deliveryTimeout()) + ")"));
         }
         long max = config.maxMessageBytes().bytes();
         if (max < 1 || max > Integer.MAX_VALUE - 2L * REQUEST_HEADROOM) {
@@ -143,7 +144,7 @@ public final class ProducerSettings {
     static Map<String, Object> producer(KafkaSinkConfig config, String path, String clientId) {
         Map<String, Object> props = new LinkedHashMap<>();
         int maxRequest = (int) config.maxMessageBytes().bytes() + REQUEST_HEADROOM;
-        long lingerMs = config.linger().toMillis();
+        long lingerMs = config.producerLinger().toMillis();
         long deliveryMs = config.deliveryTimeout().toMillis();
         // defaults the passthrough may change
         props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);

@@ -14,7 +14,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One {@link KafkaProducer} shared by the Kafka sinks of one pipeline run whose producer settings are
- * identical (brokers, security, passthrough, timeouts, compression, linger). One producer means one
+ * identical (brokers, security, passthrough, timeouts, compression, producer linger). One producer means one
  * record accumulator, one network thread, and one produce request to a broker covering every topic, where
  * a producer per sink would send one request per topic. Reference-counted: the last sink to close it
  * closes it. A sink that finds the producer unusable replaces it for all of them.
