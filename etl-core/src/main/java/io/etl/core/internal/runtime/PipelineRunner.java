@@ -117,6 +117,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     private volatile boolean stopRequested;
     private volatile Thread thread;
     private boolean paused;
+    private boolean sourceOpened;
     /** An asynchronous commit was sent and its callback has not come yet: at most one at a time. */
     private boolean commitInFlight;
     private long lastCommitNanos;
@@ -309,9 +310,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         MDC.put("pipeline", name);
         boolean opened = false;
         try {
-            SinkOpening.openAll(pools, name, run, registry);
-            source.open(new SourceContext(name, this, registry, tags.and(EtlMetrics.TAG_SOURCE, source.name()), runId,
-                    run));
+            open();
             opened = true;
             if (run.exactlyOnce()) {
                 transactions = new TransactionRun(run.find(io.etl.core.checkpoint.TransactionalCheckpoint.class)
@@ -384,6 +383,37 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             fail(t);
         } finally {
             shutdown(opened);
+        }
+    }
+
+    /**
+     * Opens the sinks in the background and the source meanwhile on this thread: their connectivity checks,
+     * client start-up and class loading overlap. Waits for every sink; a sink's failure is reported first (as
+     * if the sinks had opened before the source), a source's failure then.
+     */
+    private void open() {
+        SinkOpening sinks = SinkOpening.start(pools, name, run, registry);
+        Throwable sourceFailure = null;
+        try {
+            source.open(new SourceContext(name, this, registry, tags.and(EtlMetrics.TAG_SOURCE, source.name()), runId,
+                    run));
+            sourceOpened = true;
+        } catch (RuntimeException | Error e) {
+            sourceFailure = e;
+        }
+        try {
+            sinks.await();
+        } catch (RuntimeException e) {
+            if (sourceFailure != null) {
+                e.addSuppressed(sourceFailure);
+            }
+            throw e;
+        }
+        if (sourceFailure instanceof Error error) {
+            throw error;
+        }
+        if (sourceFailure != null) {
+            throw (RuntimeException) sourceFailure;
         }
     }
 
@@ -745,7 +775,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             failure.compareAndSet(null, t);
         } finally {
             try {
-                if (opened) {
+                if (sourceOpened) {
                     source.close(remaining(stopDeadline, Duration.ofSeconds(10)));
                 }
             } catch (RuntimeException e) {
