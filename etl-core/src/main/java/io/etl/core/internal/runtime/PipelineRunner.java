@@ -118,6 +118,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     private volatile Thread thread;
     private boolean paused;
     private boolean sourceOpened;
+    /** Source and every sink open (pipeline thread). */
+    private boolean opened;
     /** An asynchronous commit was sent and its callback has not come yet: at most one at a time. */
     private boolean commitInFlight;
     private long lastCommitNanos;
@@ -308,10 +310,13 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     private void runLoop() {
         startNanos = System.nanoTime();
         MDC.put("pipeline", name);
-        boolean opened = false;
         try {
             open();
             opened = true;
+            if (!assignedView.isEmpty() && !stopRequested && failure.get() == null) {
+                // a source that took partitions while it opened runs only now that every sink is open
+                transition(PipelineState.RUNNING);
+            }
             if (run.exactlyOnce()) {
                 transactions = new TransactionRun(run.find(io.etl.core.checkpoint.TransactionalCheckpoint.class)
                         .orElseThrow(() -> io.etl.core.error.ConfigException.of("pipeline.delivery", "is exactly_once"
@@ -382,7 +387,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         } catch (Throwable t) {
             fail(t);
         } finally {
-            shutdown(opened);
+            shutdown();
         }
     }
 
@@ -717,7 +722,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         }
     }
 
-    private void shutdown(boolean opened) {
+    private void shutdown() {
         transition(PipelineState.DRAINING);
         long begun = stopRequested ? stopRequestedNanos : System.nanoTime();
         long deadline = begun + checkpoint.drainTimeout().toNanos();
@@ -848,7 +853,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         checkpointer.assigned(partitions);
         assignedView.addAll(partitions);
         lastTracker = null;
-        if (!partitions.isEmpty() && !stopRequested && failure.get() == null) {
+        if (!partitions.isEmpty() && opened && !stopRequested && failure.get() == null) {
             transition(paused ? PipelineState.BACKPRESSURED : PipelineState.RUNNING);
         }
         LOG.info("pipeline '{}': assigned {}", name, partitions);
