@@ -9,15 +9,22 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.DescribeConfigsOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.Node;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,6 +40,7 @@ import org.slf4j.LoggerFactory;
  *     .topic("orders-eu")
  *     .principal("User:etl")
  *     .sharedWithin(context.runId())     // one probe of these brokers for the whole pipeline run
+ *     .readMaxMessageBytes()             // and the topic's max.message.bytes, on the same connection
  *     .run();
  * }</pre>
  */
@@ -51,6 +59,7 @@ public final class ConnectivityCheck {
     private String topic;
     private String principal;
     private String runId;
+    private boolean readMaxMessageBytes;
 
     private ConnectivityCheck(Map<String, ?> clientProperties, String path) {
         this.clientProperties = Objects.requireNonNull(clientProperties, "clientProperties");
@@ -98,12 +107,32 @@ public final class ConnectivityCheck {
     }
 
     /**
+     * Also reads the topic's effective {@code max.message.bytes} (its own setting, else the broker default)
+     * with the client that checked it, into {@link Outcome#topicMaxMessageBytes()}. A limit that cannot be read
+     * (for example without {@code DESCRIBE_CONFIGS}) is left empty and never fails the check.
+     */
+    public ConnectivityCheck readMaxMessageBytes() {
+        this.readMaxMessageBytes = true;
+        return this;
+    }
+
+    /**
+     * What a passed check learned on the way.
+     *
+     * @param topicMaxMessageBytes the topic's {@code max.message.bytes} when {@link #readMaxMessageBytes()}
+     *                             asked for it and it could be read
+     */
+    public record Outcome(OptionalLong topicMaxMessageBytes) {
+    }
+
+    /**
      * Runs the check.
      *
+     * @return what the check learned
      * @throws ConfigException naming the brokers and the cause when the brokers cannot be reached, refuse
      *                         the credentials, or the topic is missing or not visible
      */
-    public void run() {
+    public Outcome run() {
         ConnectionFailures failures = ConnectionFailures.of(clientProperties, path, principal, timeout);
         long started = System.nanoTime();
         failures = failures.withProbe(plaintextProbe(failures.brokers(), failures.protocol()));
@@ -115,14 +144,13 @@ public final class ConnectivityCheck {
                 throw failures.clientRefused(e);
             }
             try {
-                ask(shared.admin(), shared::nodes, failures, started);
+                return ask(shared.admin(), shared::nodes, failures, started);
             } finally {
                 shared.release();
             }
-            return;
         }
         try (Admin admin = Admin.create(adminProperties())) {
-            ask(admin, t -> admin.describeCluster(new DescribeClusterOptions().timeoutMs(millis(t)))
+            return ask(admin, t -> admin.describeCluster(new DescribeClusterOptions().timeoutMs(millis(t)))
                     .nodes().get(t.toMillis(), TimeUnit.MILLISECONDS), failures, started);
         } catch (org.apache.kafka.common.KafkaException e) {
             // raised by Admin.create for a client configuration kafka-clients refuses
@@ -134,18 +162,20 @@ public final class ConnectivityCheck {
     @FunctionalInterface
     private interface ClusterNodes {
         Collection<Node> within(Duration timeout)
-                throws ExecutionException, InterruptedException, java.util.concurrent.TimeoutException;
+                throws ExecutionException, InterruptedException, TimeoutException;
     }
 
     /** Lists the brokers, then describes the topic, turning every failure into one worded for the key path. */
-    private void ask(Admin admin, ClusterNodes nodes, ConnectionFailures failures, long started) {
+    private Outcome ask(Admin admin, ClusterNodes nodes, ConnectionFailures failures, long started) {
         try {
             Collection<Node> reached = nodes.within(timeout);
             LOG.debug("{}: reached {} broker(s) at {}", path, reached.size(), failures.brokers());
             describeTopic(admin, started);
+            return new Outcome(readMaxMessageBytes && topic != null ? maxMessageBytes(admin, started)
+                    : OptionalLong.empty());
         } catch (ExecutionException e) {
             throw failures.translate(e.getCause() == null ? e : e.getCause(), topic);
-        } catch (java.util.concurrent.TimeoutException e) {
+        } catch (TimeoutException e) {
             throw failures.unreachable(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -172,7 +202,7 @@ public final class ConnectivityCheck {
     }
 
     private void describeTopic(Admin admin, long started)
-            throws ExecutionException, InterruptedException, java.util.concurrent.TimeoutException {
+            throws ExecutionException, InterruptedException, TimeoutException {
         if (topic == null) {
             return;
         }
@@ -181,6 +211,32 @@ public final class ConnectivityCheck {
                         new DescribeTopicsOptions().timeoutMs(millis(Duration.ofMillis(left))))
                 .allTopicNames().get(left, TimeUnit.MILLISECONDS);
         LOG.debug("{}: topic '{}' has {} partition(s)", path, topic, topics.get(topic).partitions().size());
+    }
+
+    /** The topic's effective {@code max.message.bytes}, or empty when it cannot be read in the time left. */
+    private OptionalLong maxMessageBytes(Admin admin, long started) {
+        long left = Math.max(1, timeout.toMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+        try {
+            Config config = admin.describeConfigs(List.of(resource),
+                            new DescribeConfigsOptions().timeoutMs(millis(Duration.ofMillis(left))))
+                    .all().get(left, TimeUnit.MILLISECONDS).get(resource);
+            ConfigEntry entry = config == null ? null : config.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
+            if (entry == null || entry.value() == null) {
+                return OptionalLong.empty();
+            }
+            long value = Long.parseLong(entry.value());
+            LOG.debug("{}: topic '{}' max.message.bytes = {} ({})", path, topic, value, entry.source());
+            return OptionalLong.of(value);
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+            LOG.info("{}: cannot read max.message.bytes of topic '{}' ({}: {})", path, topic,
+                    cause.getClass().getSimpleName(), cause.getMessage());
+            return OptionalLong.empty();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return OptionalLong.empty();
+        }
     }
 
     private Properties adminProperties() {

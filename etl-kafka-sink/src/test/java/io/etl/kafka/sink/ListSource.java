@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** A one-partition in-memory source over a fixed list, for sink ITs: records opens, polls and commits. */
@@ -25,7 +24,6 @@ final class ListSource<T> implements Source<T> {
     private final String topic;
     private final List<Entry<T>> entries;
     private final Map<SourcePartition, Long> committed = new ConcurrentHashMap<>();
-    final AtomicBoolean opened = new AtomicBoolean();
     final AtomicInteger polls = new AtomicInteger();
     private volatile int next;
     private boolean paused;
@@ -62,7 +60,6 @@ final class ListSource<T> implements Source<T> {
 
     @Override
     public void open(SourceContext context) {
-        opened.set(true);
         PartitionListener listener = context.listener();
         listener.onAssigned(List.of(partition()));
     }

@@ -94,32 +94,34 @@ final class Shard<M> implements Runnable {
     }
 
     /**
-     * Adaptive batching: seals the open batch at once when nothing of this shard is queued or in flight
-     * (waiting would only add latency), otherwise once it has lingered for {@code lingerNanos}.
+     * Adaptive batching: seals the open batch at once when the shard's write window has room for it (the
+     * worker would write it now: waiting would only add latency), otherwise once it has lingered for
+     * {@code lingerNanos}. Under load the window stays full, so batches grow while earlier ones are in flight.
      */
     void sealIfLingered(long nowNanos, long lingerNanos) {
-        if (!open.isEmpty() && (nothingInFlight() || nowNanos - open.openedAtNanos() >= lingerNanos)) {
+        if (!open.isEmpty() && (windowHasRoom() || nowNanos - open.openedAtNanos() >= lingerNanos)) {
             seal();
         }
     }
 
     /**
-     * Nanosecond time at which the open batch must be sealed (its opening time when nothing of this shard
-     * is in flight), or Long.MAX_VALUE when it is empty.
+     * Nanosecond time at which the open batch must be sealed (its opening time when the write window has
+     * room), or Long.MAX_VALUE when it is empty.
      */
     long lingerDeadline(long lingerNanos) {
         if (open.isEmpty()) {
             return Long.MAX_VALUE;
         }
-        return nothingInFlight() ? open.openedAtNanos() : open.openedAtNanos() + lingerNanos;
+        return windowHasRoom() ? open.openedAtNanos() : open.openedAtNanos() + lingerNanos;
     }
 
     /**
-     * Whether no sealed batch of this shard waits, is queued, is being written or waits for a retry.
-     * Reads the queue before the window: the worker counts a batch into the window before taking it.
+     * Whether a batch sealed now would be written at once: no sealed batch of this shard waits or is queued,
+     * none waits for a retry, and fewer than {@code inflight} are unacknowledged. Reads the queue before the
+     * window: the worker counts a batch into the window before taking it.
      */
-    private boolean nothingInFlight() {
-        return overflow.isEmpty() && queue.isEmpty() && windowSize == 0 && resendSize == 0;
+    private boolean windowHasRoom() {
+        return overflow.isEmpty() && queue.isEmpty() && resendSize == 0 && windowSize < inflight;
     }
 
     /** Moves sealed batches into the queue as far as it has room; true when nothing is left waiting. */
@@ -246,7 +248,7 @@ final class Shard<M> implements Runnable {
             if (next == null || !breakerPermits()) {
                 return sent;
             }
-            windowSize = window.size() + 1;   // before the batch leaves the queue: see nothingInFlight()
+            windowSize = window.size() + 1;   // before the batch leaves the queue: see windowHasRoom()
             if (retry) {
                 resend.pollFirst();
                 resendSize = resend.size();

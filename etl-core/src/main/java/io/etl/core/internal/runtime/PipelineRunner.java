@@ -117,6 +117,9 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     private volatile boolean stopRequested;
     private volatile Thread thread;
     private boolean paused;
+    private boolean sourceOpened;
+    /** Source and every sink open (pipeline thread). */
+    private boolean opened;
     /** An asynchronous commit was sent and its callback has not come yet: at most one at a time. */
     private boolean commitInFlight;
     private long lastCommitNanos;
@@ -307,12 +310,13 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     private void runLoop() {
         startNanos = System.nanoTime();
         MDC.put("pipeline", name);
-        boolean opened = false;
         try {
-            SinkOpening.openAll(pools, name, run, registry);
-            source.open(new SourceContext(name, this, registry, tags.and(EtlMetrics.TAG_SOURCE, source.name()), runId,
-                    run));
+            open();
             opened = true;
+            if (!assignedView.isEmpty() && !stopRequested && failure.get() == null) {
+                // a source that took partitions while it opened runs only now that every sink is open
+                transition(PipelineState.RUNNING);
+            }
             if (run.exactlyOnce()) {
                 transactions = new TransactionRun(run.find(io.etl.core.checkpoint.TransactionalCheckpoint.class)
                         .orElseThrow(() -> io.etl.core.error.ConfigException.of("pipeline.delivery", "is exactly_once"
@@ -383,7 +387,38 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         } catch (Throwable t) {
             fail(t);
         } finally {
-            shutdown(opened);
+            shutdown();
+        }
+    }
+
+    /**
+     * Opens the sinks in the background and the source meanwhile on this thread: their connectivity checks,
+     * client start-up and class loading overlap. Waits for every sink; a sink's failure is reported first (as
+     * if the sinks had opened before the source), a source's failure then.
+     */
+    private void open() {
+        SinkOpening sinks = SinkOpening.start(pools, name, run, registry);
+        Throwable sourceFailure = null;
+        try {
+            source.open(new SourceContext(name, this, registry, tags.and(EtlMetrics.TAG_SOURCE, source.name()), runId,
+                    run));
+            sourceOpened = true;
+        } catch (RuntimeException | Error e) {
+            sourceFailure = e;
+        }
+        try {
+            sinks.await();
+        } catch (RuntimeException e) {
+            if (sourceFailure != null) {
+                e.addSuppressed(sourceFailure);
+            }
+            throw e;
+        }
+        if (sourceFailure instanceof Error error) {
+            throw error;
+        }
+        if (sourceFailure != null) {
+            throw (RuntimeException) sourceFailure;
         }
     }
 
@@ -687,7 +722,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         }
     }
 
-    private void shutdown(boolean opened) {
+    private void shutdown() {
         transition(PipelineState.DRAINING);
         long begun = stopRequested ? stopRequestedNanos : System.nanoTime();
         long deadline = begun + checkpoint.drainTimeout().toNanos();
@@ -745,7 +780,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             failure.compareAndSet(null, t);
         } finally {
             try {
-                if (opened) {
+                if (sourceOpened) {
                     source.close(remaining(stopDeadline, Duration.ofSeconds(10)));
                 }
             } catch (RuntimeException e) {
@@ -818,7 +853,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         checkpointer.assigned(partitions);
         assignedView.addAll(partitions);
         lastTracker = null;
-        if (!partitions.isEmpty() && !stopRequested && failure.get() == null) {
+        if (!partitions.isEmpty() && opened && !stopRequested && failure.get() == null) {
             transition(paused ? PipelineState.BACKPRESSURED : PipelineState.RUNNING);
         }
         LOG.info("pipeline '{}': assigned {}", name, partitions);

@@ -1,5 +1,6 @@
 package io.etl.core.internal.runtime;
 
+import io.etl.core.checkpoint.RunContext;
 import io.etl.core.internal.pool.SinkPool;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
@@ -12,42 +13,49 @@ import java.util.concurrent.Future;
 import org.slf4j.MDC;
 
 /**
- * Opens the sinks of a pipeline side by side. Opening a writer may connect to brokers, check topics and warm up
- * a client; done one after another these waits add up, done together they overlap (and connectors that share a
- * check or a client between the sinks of a run share it while it is in flight). Every sink is waited for, so
- * when one fails the pipeline knows which writers are open and closes them; the failure reported is that of the
- * first failing sink in declaration order.
+ * Opens the sinks of a pipeline side by side, in the background. Opening a writer may connect to brokers, check
+ * topics and warm up a client; done one after another these waits add up, done together they overlap (and
+ * connectors that share a check or a client between the sinks of a run share it while it is in flight), and the
+ * caller may open the source meanwhile. {@link #await()} waits for every sink, so when one fails the pipeline knows
+ * which writers are open and closes them; the failure reported is that of the first failing sink in declaration
+ * order.
+ *
+ * <pre>{@code
+ * SinkOpening sinks = SinkOpening.start(pools, "orders", run, registry);
+ * source.open(context);         // overlaps with the sinks' opening
+ * sinks.await();                // throws the first sink's failure
+ * }</pre>
  */
 final class SinkOpening {
 
     /** At most this many sinks open at a time. */
     static final int MAX_PARALLEL = 8;
 
-    private SinkOpening() {
+    private final ExecutorService opener;
+    private final List<Future<?>> opening = new ArrayList<>();
+
+    private SinkOpening(ExecutorService opener) {
+        this.opener = opener;
     }
 
-    /** Opens the sinks of an at-least-once run {@code runId}. */
+    /** Opens the sinks of an at-least-once run {@code runId} and waits for all of them. */
     static void openAll(List<SinkPool<Object, ?>> pools, String pipeline, String runId, MeterRegistry registry) {
-        openAll(pools, pipeline, io.etl.core.checkpoint.RunContext.atLeastOnce(runId), registry);
+        start(pools, pipeline, RunContext.atLeastOnce(runId), registry).await();
     }
 
-    static void openAll(List<SinkPool<Object, ?>> pools, String pipeline, io.etl.core.checkpoint.RunContext run,
-                        MeterRegistry registry) {
-        if (pools.size() <= 1) {
-            pools.forEach(pool -> pool.start(pipeline, run, registry));
-            return;
-        }
-        ExecutorService opener = Executors.newFixedThreadPool(Math.min(MAX_PARALLEL, pools.size()), r -> {
+    /** Starts opening every sink of {@code run} on background threads; call {@link #await()} once. */
+    static SinkOpening start(List<SinkPool<Object, ?>> pools, String pipeline, RunContext run, MeterRegistry registry) {
+        ExecutorService opener = Executors.newFixedThreadPool(Math.max(1, Math.min(MAX_PARALLEL, pools.size())), r -> {
             Thread t = new Thread(r, "etl-" + pipeline + "-open");
             t.setDaemon(true);
             return t;
         });
+        SinkOpening sinks = new SinkOpening(opener);
+        // the opening threads log as the caller does (its MDC names the pipeline)
+        Map<String, String> mdc = MDC.getCopyOfContextMap();
         try {
-            // the opening threads log as the pipeline thread does (its MDC names the pipeline)
-            Map<String, String> mdc = MDC.getCopyOfContextMap();
-            List<Future<?>> opening = new ArrayList<>();
             for (SinkPool<Object, ?> pool : pools) {
-                opening.add(opener.submit(() -> {
+                sinks.opening.add(opener.submit(() -> {
                     if (mdc != null) {
                         MDC.setContextMap(mdc);
                     }
@@ -58,20 +66,25 @@ final class SinkOpening {
                     }
                 }));
             }
-            RuntimeException first = null;
-            for (Future<?> future : opening) {
-                RuntimeException failure = outcome(future);
-                if (failure != null && first == null) {
-                    first = failure;
-                } else if (failure != null) {
-                    first.addSuppressed(failure);
-                }
-            }
-            if (first != null) {
-                throw first;
-            }
         } finally {
-            opener.shutdown();
+            opener.shutdown();   // the submitted openings still run; the threads end with them
+        }
+        return sinks;
+    }
+
+    /** Waits until every sink has opened or failed; throws the first failure in declaration order. */
+    void await() {
+        RuntimeException first = null;
+        for (Future<?> future : opening) {
+            RuntimeException failure = outcome(future);
+            if (failure != null && first == null) {
+                first = failure;
+            } else if (failure != null) {
+                first.addSuppressed(failure);
+            }
+        }
+        if (first != null) {
+            throw first;
         }
     }
 

@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -62,6 +63,8 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
     /** Exactly-once mode: the run's transaction, whose producer every sink shares; null at least once. */
     private KafkaTransaction transaction;
     private volatile boolean closed;
+    /** The topic's max.message.bytes as the start-up check read it, when it could. */
+    private OptionalLong topicMaxMessageBytes = OptionalLong.empty();
 
     private KafkaSinkWriter(KafkaSinkConfig config, String path, SinkContext context, Map<String, Object> connection,
                             String principal) {
@@ -98,9 +101,10 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
                     .sharedWithin(context.runId()).run();
             TopicCreator.create(connection, config.topics(), config.adminTimeout(), path);
         }
-        ConnectivityCheck.of(connection, path).timeout(config.adminTimeout()).principal(principal)
-                .sharedWithin(context.runId()).topic(config.topic()).run();
+        ConnectivityCheck.Outcome checked = ConnectivityCheck.of(connection, path).timeout(config.adminTimeout())
+                .principal(principal).sharedWithin(context.runId()).topic(config.topic()).readMaxMessageBytes().run();
         KafkaSinkWriter writer = new KafkaSinkWriter(config, path, context, connection, principal);
+        writer.topicMaxMessageBytes = checked.topicMaxMessageBytes();
         if (context.run().exactlyOnce()) {
             writer.transaction = KafkaTransaction.of(context.pipeline(), context.run(), path);
             writer.transaction.join(path, props);
@@ -116,6 +120,11 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
             throw e;
         }
         return writer;
+    }
+
+    /** The topic's effective {@code max.message.bytes}, read once at start-up; empty when it could not be read. */
+    OptionalLong topicMaxMessageBytes() {
+        return topicMaxMessageBytes;
     }
 
     private static String principal(KafkaSinkConfig config) {
