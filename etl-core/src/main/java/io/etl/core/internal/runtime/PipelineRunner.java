@@ -4,14 +4,18 @@ import io.etl.core.PipelineResult;
 import io.etl.core.PipelineState;
 import io.etl.core.PipelineStateListener;
 import io.etl.core.RunningPipeline;
+import io.etl.core.checkpoint.RunContext;
+import io.etl.core.checkpoint.TransactionalCheckpoint;
 import io.etl.core.config.CheckpointConfig;
 import io.etl.core.config.Durations;
 import io.etl.core.config.PipelineConfig;
+import io.etl.core.error.ConfigException;
 import io.etl.core.error.DeadLetter;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.EtlException;
 import io.etl.core.error.FatalException;
 import io.etl.core.error.RecordException;
+import io.etl.core.error.RetryableException;
 import io.etl.core.internal.chain.ChainCompiler;
 import io.etl.core.internal.chain.DeadLetters;
 import io.etl.core.internal.chain.Node;
@@ -34,7 +38,6 @@ import io.etl.core.sink.Sink;
 import io.etl.core.source.PartitionListener;
 import io.etl.core.source.Source;
 import io.etl.core.source.SourceContext;
-import io.etl.core.source.SourceOutput;
 import io.etl.core.source.SourcePartition;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -50,9 +53,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
@@ -66,7 +70,7 @@ import org.slf4j.MDC;
  * Runs one pipeline on one thread: polls the source, pushes each record through the chain into the sink
  * pools, commits watermarks, pauses the source while the pools are full, and drains on the way out.
  */
-public final class PipelineRunner implements RunningPipeline, PartitionListener, PoolEvents, SourceOutput<Object> {
+public final class PipelineRunner implements RunningPipeline, PartitionListener, PoolEvents {
 
     private static final Logger LOG = LoggerFactory.getLogger(PipelineRunner.class);
     private static final long BLOCKED_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
@@ -76,7 +80,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     private static final int PENDING_CHECK_MASK = 255;
 
     private final String name;
-    private final String runId = java.util.UUID.randomUUID().toString();
+    private final PipelineStateMachine state;
+    private final String runId = UUID.randomUUID().toString();
     private final Source<Object> source;
     private final CheckpointConfig checkpoint;
     private final MeterRegistry registry;
@@ -98,21 +103,16 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     private final AtomicLong pausedGauge = new AtomicLong();
     private final AtomicLong pendingGauge = new AtomicLong();
     private final Duration shutdownTimeout;
-    private final io.etl.core.checkpoint.RunContext run;
+    private final RunContext run;
     /** Exactly-once mode only: the open transaction; null at least once. */
     private TransactionRun transactions;
-    private final AtomicReference<PipelineState> state = new AtomicReference<>(PipelineState.STARTING);
-    private final List<PipelineStateListener> stateListeners = new CopyOnWriteArrayList<>();
     private final Set<SourcePartition> assignedView = ConcurrentHashMap.newKeySet();
     private volatile long lastCommitMillis;
     private volatile long lastActivityMillis = System.currentTimeMillis();
     private volatile long stopRequestedNanos;
     private final AtomicLong replayGauge = new AtomicLong();
 
-    // the poll buffer: values (or DecodeFailure) and metas, consumed from bufferIndex
-    private final ArrayList<Object> values = new ArrayList<>();
-    private final ArrayList<RecordMeta> metas = new ArrayList<>();
-    private int bufferIndex;
+    private final PollBuffer buffer = new PollBuffer();
 
     private volatile boolean stopRequested;
     private volatile Thread thread;
@@ -130,10 +130,11 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     @SuppressWarnings("unchecked")
     private PipelineRunner(PipelineDefinition definition, PipelineConfig config, MeterRegistry registry) {
         this.name = config.pipeline().name() != null ? config.pipeline().name() : definition.name();
+        this.state = new PipelineStateMachine(name);
         this.source = (Source<Object>) definition.source();
         this.checkpoint = config.checkpoint();
         this.shutdownTimeout = config.pipeline().shutdownTimeout();
-        this.run = io.etl.core.checkpoint.RunContext.of(runId, config.pipeline().delivery(),
+        this.run = RunContext.of(runId, config.pipeline().delivery(),
                 config.pipeline().transactionalId(), config.pipeline().transactionTimeout());
         this.registry = registry;
         Tags common = Tags.of(EtlMetrics.TAG_PIPELINE, name);
@@ -205,12 +206,12 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
 
     @Override
     public PipelineState state() {
-        return state.get();
+        return state.current();
     }
 
     @Override
     public void addStateListener(PipelineStateListener listener) {
-        stateListeners.add(java.util.Objects.requireNonNull(listener, "listener"));
+        state.addListener(listener);
     }
 
     @Override
@@ -235,27 +236,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             stopRequestedNanos = System.nanoTime();
         }
         stopRequested = true;
-        transition(PipelineState.DRAINING);
+        state.transition(PipelineState.DRAINING);
         wake();
-    }
-
-    /** Moves to {@code to} unless the pipeline already ended; tells the listeners. */
-    private void transition(PipelineState to) {
-        PipelineState from;
-        do {
-            from = state.get();
-            if (from == to || from.isTerminal() || (from == PipelineState.DRAINING && !to.isTerminal())) {
-                return;
-            }
-        } while (!state.compareAndSet(from, to));
-        LOG.debug("pipeline '{}': {} -> {}", name, from, to);
-        for (PipelineStateListener listener : stateListeners) {
-            try {
-                listener.onChange(from, to);
-            } catch (RuntimeException e) {
-                LOG.warn("pipeline '{}': state listener failed on {} -> {}: {}", name, from, to, e.toString());
-            }
-        }
     }
 
     @Override
@@ -278,7 +260,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while stopping pipeline '" + name + "'", e);
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             throw new IllegalStateException(e.getCause());
         }
     }
@@ -314,8 +296,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
                     run));
             opened = true;
             if (run.exactlyOnce()) {
-                transactions = new TransactionRun(run.find(io.etl.core.checkpoint.TransactionalCheckpoint.class)
-                        .orElseThrow(() -> io.etl.core.error.ConfigException.of("pipeline.delivery", "is exactly_once"
+                transactions = new TransactionRun(run.find(TransactionalCheckpoint.class)
+                        .orElseThrow(() -> ConfigException.of("pipeline.delivery", "is exactly_once"
                                 + " but no sink of this pipeline writes in transactions (sinks "
                                 + pools.stream().map(SinkPool::name).toList() + ")")), registry, tags);
             }
@@ -340,9 +322,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
                 if (blocked) {
                     wait = BLOCKED_POLL_NANOS;
                 } else {
-                    values.clear();
-                    metas.clear();
-                    bufferIndex = 0;
+                    buffer.clear();
                     wait = Math.min(maxPoll, nextHousekeeping - now);
                     if (commitInFlight || !checkpointer.allIdle()) {
                         // a watermark may move while we wait: come back for it after the floor
@@ -352,9 +332,9 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
                         wait = Math.min(wait, pool.nextDeadline() - now);
                     }
                 }
-                int before = values.size();
-                source.poll(Duration.ofNanos(Math.max(0, wait)), this);
-                int polled = values.size() - before;
+                int before = buffer.size();
+                source.poll(Duration.ofNanos(Math.max(0, wait)), buffer);
+                int polled = buffer.size() - before;
                 if (polled > 0) {
                     recordsIn.increment(polled);
                     recordCount += polled;
@@ -392,18 +372,18 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
      * checkpointer tracks, or too many dead letters in flight stopped it.
      */
     private boolean processBuffer() {
-        int size = values.size();
-        while (bufferIndex < size) {
+        int size = buffer.size();
+        while (buffer.position() < size) {
             for (int p = 0; p < pools.size(); p++) {
                 if (pools.get(p).blocked()) {
                     return false;
                 }
             }
-            if ((bufferIndex & PENDING_CHECK_MASK) == 0 && trackingFull()) {
+            if ((buffer.position() & PENDING_CHECK_MASK) == 0 && trackingFull()) {
                 return false;
             }
-            int i = bufferIndex++;
-            process(values.get(i), metas.get(i));
+            int i = buffer.next();
+            process(buffer.value(i), buffer.meta(i));
         }
         return true;
     }
@@ -415,7 +395,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             transactions.entering(meta);
         }
         ctx.begin(meta, owner, System.nanoTime());
-        if (value instanceof DecodeFailure failed) {
+        if (value instanceof PollBuffer.DecodeFailure failed) {
             RecordException error = RecordException.at(meta, source.name(), RecordException.DECODE,
                     failed.cause().getMessage() == null ? failed.cause().getClass().getName() : failed.cause().getMessage(),
                     failed.cause());
@@ -456,8 +436,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             }
             paused = blocked;
             pausedGauge.set(blocked ? 1 : 0);
-            if (state.get() != PipelineState.STARTING) {
-                transition(blocked ? PipelineState.BACKPRESSURED : PipelineState.RUNNING);
+            if (state.current() != PipelineState.STARTING) {
+                state.transition(blocked ? PipelineState.BACKPRESSURED : PipelineState.RUNNING);
             }
         }
     }
@@ -556,7 +536,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         long started = System.nanoTime();
         if (!awaitAllAcknowledged(deadline)) {
             abortAndRewind(transactions.failure() != null ? transactions.failure()
-                    : new io.etl.core.error.RetryableException("outputs still unacknowledged after "
+                    : new RetryableException("outputs still unacknowledged after "
                     + checkpoint.drainTimeout() + " at the checkpoint"));
             return;
         }
@@ -564,7 +544,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         Map<SourcePartition, Long> positions = next.offsets();
         try {
             transactions.commit(positions, started);
-        } catch (io.etl.core.error.RetryableException e) {
+        } catch (RetryableException e) {
             transactions.abortedByCommit();
             LOG.warn("pipeline '{}': transaction aborted at commit ({}); reading again from the last commit", name,
                     e.getMessage());
@@ -597,7 +577,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
      * Aborts the open transaction (after every write of it has completed, so none lands in the next one)
      * and rewinds the source to the last committed positions. A fatal {@code cause} fails the pipeline.
      */
-    private void abortAndRewind(io.etl.core.error.EtlException cause) {
+    private void abortAndRewind(EtlException cause) {
         if (cause instanceof FatalException fatal) {
             throw fatal;
         }
@@ -625,11 +605,9 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
 
     /** Forgets every record since the last commit and makes the source read them again. */
     private void rewind() {
-        Map<SourcePartition, Long> points = transactions.rewindPoints(metas.subList(bufferIndex, metas.size()));
-        values.clear();
-        metas.clear();
-        bufferIndex = 0;
-        java.util.List<SourcePartition> tracked = new ArrayList<>(checkpointer.trackers().stream()
+        Map<SourcePartition, Long> points = transactions.rewindPoints(buffer.unprocessed());
+        buffer.clear();
+        List<SourcePartition> tracked = new ArrayList<>(checkpointer.trackers().stream()
                 .map(PartitionTracker::partition).toList());
         checkpointer.released(tracked);
         checkpointer.assigned(tracked);
@@ -688,7 +666,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     }
 
     private void shutdown(boolean opened) {
-        transition(PipelineState.DRAINING);
+        state.transition(PipelineState.DRAINING);
         long begun = stopRequested ? stopRequestedNanos : System.nanoTime();
         long deadline = begun + checkpoint.drainTimeout().toNanos();
         // the whole stop fits in pipeline.shutdown_timeout: the drain first, then what is left for the rest
@@ -764,7 +742,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
                     : abandoned > 0 ? PipelineResult.Status.ABANDONED : PipelineResult.Status.COMPLETED;
             Duration elapsed = Duration.ofNanos(System.nanoTime() - startNanos);
             LOG.info("pipeline '{}' stopped: {} ({} records in {} ms)", name, status, recordCount, elapsed.toMillis());
-            transition(f != null ? PipelineState.FAILED : PipelineState.STOPPED);
+            state.transition(f != null ? PipelineState.FAILED : PipelineState.STOPPED);
             MDC.remove("pipeline");
             result.complete(new PipelineResult(name, status, f, recordCount, abandoned, elapsed));
         }
@@ -794,23 +772,6 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         return true;
     }
 
-    // ---- SourceOutput ------------------------------------------------------------------------------------
-
-    @Override
-    public void emit(Object value, RecordMeta meta) {
-        values.add(value);
-        metas.add(meta);
-    }
-
-    @Override
-    public void decodeFailed(RecordMeta meta, Throwable cause) {
-        values.add(new DecodeFailure(cause));
-        metas.add(meta);
-    }
-
-    private record DecodeFailure(Throwable cause) {
-    }
-
     // ---- PartitionListener (called inside source.poll, on this thread) ----------------------------------
 
     @Override
@@ -819,7 +780,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
         assignedView.addAll(partitions);
         lastTracker = null;
         if (!partitions.isEmpty() && !stopRequested && failure.get() == null) {
-            transition(paused ? PipelineState.BACKPRESSURED : PipelineState.RUNNING);
+            state.transition(paused ? PipelineState.BACKPRESSURED : PipelineState.RUNNING);
         }
         LOG.info("pipeline '{}': assigned {}", name, partitions);
     }
@@ -827,7 +788,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     @Override
     public Map<SourcePartition, Long> onRevoked(Collection<SourcePartition> partitions, Duration waitUpTo) {
         Set<SourcePartition> revoked = new HashSet<>(partitions);
-        dropBuffered(revoked);
+        buffer.drop(revoked);
         if (transactions != null) {
             return revokedInTransaction(revoked, waitUpTo);
         }
@@ -864,7 +825,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
     @Override
     public void onLost(Collection<SourcePartition> partitions) {
         Set<SourcePartition> lost = new HashSet<>(partitions);
-        dropBuffered(lost);
+        buffer.drop(lost);
         failIfFatal(lost, "lost");
         if (transactions != null && transactions.isOpen()) {
             // the open transaction holds output of partitions this instance no longer owns: it must not commit
@@ -890,20 +851,6 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener,
             fail(new FatalException("partition " + failed.getKey().partition() + " was " + how + " while offset "
                     + failed.getValue().offset() + " waited behind a batch that failed: " + cause.getMessage(), cause));
         }
-    }
-
-    private void dropBuffered(Set<SourcePartition> partitions) {
-        int w = bufferIndex;
-        for (int r = bufferIndex; r < values.size(); r++) {
-            RecordMeta m = metas.get(r);
-            if (!partitions.contains(new SourcePartition(m.topic(), m.partition()))) {
-                values.set(w, values.get(r));
-                metas.set(w, m);
-                w++;
-            }
-        }
-        values.subList(w, values.size()).clear();
-        metas.subList(w, metas.size()).clear();
     }
 
     // ---- PoolEvents (worker threads) ---------------------------------------------------------------------
