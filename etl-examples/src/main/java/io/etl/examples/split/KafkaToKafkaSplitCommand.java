@@ -153,7 +153,7 @@ public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
             return ExitCodes.USAGE;
         }
         if (records != null && records > 0) {
-            SplitRun.writeSampleOrders(config, records, err);
+            SampleOrders.writeTo(config, records, err);
         }
         long started = System.nanoTime();
         return PipelineService.of(new KafkaToKafkaSplitFactory(), config)
@@ -161,7 +161,7 @@ public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
                 .httpHost(httpHost)
                 .err(err)
                 .onListening(http -> err.println("metrics and health: http://" + http.address()))
-                .onFinished(running -> SplitRun.serviceSummary(config, running.meterRegistry(),
+                .onFinished(running -> SplitMeters.serviceSummary(config, running.meterRegistry(),
                         (System.nanoTime() - started) / 1_000_000).print(System.out))
                 .run();
     }

@@ -1,0 +1,87 @@
+package io.etl.core.internal.runtime;
+
+import io.etl.core.record.RecordMeta;
+import io.etl.core.source.SourceOutput;
+import io.etl.core.source.SourcePartition;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The records of the last poll, in the order the source emitted them, and how far the pipeline thread has
+ * pushed them through the chain. The source fills it as its {@link SourceOutput}; a record that could not
+ * be decoded keeps its place as a {@link DecodeFailure}. Used on the pipeline thread only.
+ */
+final class PollBuffer implements SourceOutput<Object> {
+
+    // values (or DecodeFailure) and metas side by side, consumed from position
+    private final ArrayList<Object> values = new ArrayList<>();
+    private final ArrayList<RecordMeta> metas = new ArrayList<>();
+    private int position;
+
+    /** A record the source could not decode, in its place in the buffer. */
+    record DecodeFailure(Throwable cause) {
+    }
+
+    @Override
+    public void emit(Object value, RecordMeta meta) {
+        values.add(value);
+        metas.add(meta);
+    }
+
+    @Override
+    public void decodeFailed(RecordMeta meta, Throwable cause) {
+        values.add(new DecodeFailure(cause));
+        metas.add(meta);
+    }
+
+    /** Records buffered, processed or not. */
+    int size() {
+        return values.size();
+    }
+
+    /** The index of the next record to process. */
+    int position() {
+        return position;
+    }
+
+    /** The index of the next record to process; moves past it. */
+    int next() {
+        return position++;
+    }
+
+    Object value(int index) {
+        return values.get(index);
+    }
+
+    RecordMeta meta(int index) {
+        return metas.get(index);
+    }
+
+    /** Forgets every record, processed or not. */
+    void clear() {
+        values.clear();
+        metas.clear();
+        position = 0;
+    }
+
+    /** The records not processed yet (a view). */
+    List<RecordMeta> unprocessed() {
+        return metas.subList(position, metas.size());
+    }
+
+    /** Removes the records of {@code partitions} that were not processed yet, keeping the others in order. */
+    void drop(Set<SourcePartition> partitions) {
+        int w = position;
+        for (int r = position; r < values.size(); r++) {
+            RecordMeta m = metas.get(r);
+            if (!partitions.contains(new SourcePartition(m.topic(), m.partition()))) {
+                values.set(w, values.get(r));
+                metas.set(w, m);
+                w++;
+            }
+        }
+        values.subList(w, values.size()).clear();
+        metas.subList(w, metas.size()).clear();
+    }
+}

@@ -1,0 +1,75 @@
+package io.etl.core.internal.runtime;
+
+import io.etl.core.config.Durations;
+import java.time.Duration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * How a pipeline stops, in order: drain the sinks within {@code checkpoint.drain_timeout}, give up the
+ * batches still unacknowledged, make the final commit (or finish the last transaction), then close the source
+ * and the writers in what is left of {@code pipeline.shutdown_timeout}. A failure on the way becomes the run's
+ * failure unless one came first.
+ *
+ * @param parts           the run's parts
+ * @param drainTimeout    {@code checkpoint.drain_timeout}
+ * @param shutdownTimeout {@code pipeline.shutdown_timeout}, the whole stop's budget
+ */
+record ShutdownSequence(RunParts parts, Duration drainTimeout, Duration shutdownTimeout) {
+
+    // part of the runner: logs under its name
+    private static final Logger LOG = LoggerFactory.getLogger(PipelineRunner.class);
+
+    /**
+     * Runs the sequence.
+     *
+     * @param begun        when the stop began ({@link System#nanoTime()}): both budgets count from there
+     * @param opened       whether the source and every sink were opened (else there is nothing to commit)
+     * @param sourceOpened whether the source was opened (else there is nothing to close)
+     * @param transactions the exactly-once steps, or null at least once
+     */
+    void run(long begun, boolean opened, boolean sourceOpened, TransactionSteps transactions) {
+        long deadline = begun + drainTimeout.toNanos();
+        // the whole stop fits in pipeline.shutdown_timeout: the drain first, then what is left for the rest
+        long stopDeadline = begun + shutdownTimeout.toNanos();
+        try {
+            if (!parts.sinks().drain(deadline)) {
+                LOG.error("pipeline '{}': drain timeout of {} reached with batches still unacknowledged",
+                        parts.pipeline(), Durations.format(drainTimeout));
+            }
+            parts.sinks().abortAll(stopDeadline, Duration.ofSeconds(5));
+            if (opened && transactions != null) {
+                transactions.finish(deadline);
+            } else if (opened) {
+                Throwable commitFailure;
+                try {
+                    commitFailure = parts.commits().commitSync();
+                } catch (RuntimeException e) {
+                    commitFailure = e;
+                }
+                if (commitFailure != null) {
+                    LOG.error("pipeline '{}': final commit failed: {}", parts.pipeline(), commitFailure.getMessage());
+                    parts.signals().keepFirst(commitFailure);
+                }
+            }
+        } catch (Throwable t) {
+            parts.signals().keepFirst(t);
+        } finally {
+            try {
+                if (sourceOpened) {
+                    parts.source().close(remaining(stopDeadline, Duration.ofSeconds(10)));
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("pipeline '{}': closing source '{}' failed: {}", parts.pipeline(), parts.source().name(),
+                        e.getMessage());
+            }
+            parts.sinks().closeWriters(stopDeadline, Duration.ofSeconds(5));
+        }
+    }
+
+    /** {@code cap}, or less when the stop budget ends sooner (never below zero). */
+    static Duration remaining(long stopDeadline, Duration cap) {
+        long left = Math.max(0, stopDeadline - System.nanoTime());
+        return left < cap.toNanos() ? Duration.ofNanos(left) : cap;
+    }
+}
