@@ -1,10 +1,11 @@
 package io.etl.runtime;
 
 import io.etl.runtime.internal.LogbackSupport;
+import java.util.Locale;
 import org.slf4j.MDC;
 
 /**
- * The runtime's logging set-up. The runnable jar ships logback with a configuration ({@code logback.xml})
+ * The runtime's logging set-up. The runnable jar ships logback with a configuration built in code
  * that writes text or JSON lines to standard error; a {@code -Dlogback.configurationFile=...} of your own
  * wins. Without logback on the class path (an application embedding the runtime with another binding)
  * these methods only set the MDC.
@@ -18,7 +19,7 @@ public final class Logging {
 
     /** The MDC key holding the pipeline's name on every line the process logs. */
     public static final String MDC_PIPELINE = "pipeline";
-    /** The system property {@code logback.xml} reads to pick the format ({@code text} or {@code json}). */
+    /** The system property the runtime's logback configuration reads to pick the format ({@code text} or {@code json}). */
     public static final String FORMAT_PROPERTY = "etl.log.format";
 
     private Logging() {
@@ -30,10 +31,16 @@ public final class Logging {
         return env == null || env.isBlank() ? LogFormat.TEXT : LogFormat.parse(env, LogFormat.ENV);
     }
 
-    /** Switches the process's log lines to {@code format} (reloading logback's configuration if it was loaded). */
+    /**
+     * Switches the process's log lines to {@code format}, reloading logback's configuration when it was loaded
+     * with another one.
+     */
     public static void configure(LogFormat format) {
-        System.setProperty(FORMAT_PROPERTY, format.name().toLowerCase(java.util.Locale.ROOT));
-        if (LogbackSupport.available()) {
+        String wanted = format.name().toLowerCase(Locale.ROOT);
+        String before = System.setProperty(FORMAT_PROPERTY, wanted);
+        String loadedWith = before != null && !before.isBlank() ? before : System.getenv(LogFormat.ENV);
+        boolean changed = !wanted.equalsIgnoreCase(loadedWith == null ? "text" : loadedWith.strip());
+        if (changed && LogbackSupport.available()) {
             LogbackSupport.reload();
         }
     }

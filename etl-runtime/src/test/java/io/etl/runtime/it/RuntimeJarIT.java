@@ -33,7 +33,7 @@ class RuntimeJarIT {
                 "picocli/CommandLine.class",
                 "io/micrometer/prometheusmetrics/PrometheusMeterRegistry.class",
                 "ch/qos/logback/classic/LoggerContext.class",
-                "logback.xml");
+                "META-INF/services/ch.qos.logback.classic.spi.Configurator");
     }
 
     @Test

@@ -52,6 +52,11 @@ final class ConfigValidator {
                 .toList();
     }
 
+    /** Builds the validator now (a few hundred milliseconds of class loading), for a background thread. */
+    static void warmUp() {
+        Holder.VALIDATOR.getClass();
+    }
+
     private static final class Holder {
 
         /**

@@ -1,5 +1,6 @@
 package io.etl.kafka.sink.internal;
 
+import io.etl.kafka.common.internal.KafkaClientWarmUp;
 import io.etl.core.config.ConnectorConfigType;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.config.SinkSection;
@@ -30,6 +31,12 @@ public final class KafkaSinkConfigType implements ConnectorConfigType<KafkaSinkC
     @Override
     public String key() {
         return KafkaSink.CONNECTOR;
+    }
+
+    /** Initializes the kafka-clients classes a client's construction needs first. */
+    @Override
+    public void warmUp() {
+        KafkaClientWarmUp.run();
     }
 
     @Override
