@@ -1,6 +1,7 @@
 package io.etl.runtime;
 
 import io.etl.runtime.internal.LogbackSupport;
+import java.util.Locale;
 import org.slf4j.MDC;
 
 /**
@@ -32,7 +33,7 @@ public final class Logging {
 
     /** Switches the process's log lines to {@code format} (reloading logback's configuration if it was loaded). */
     public static void configure(LogFormat format) {
-        System.setProperty(FORMAT_PROPERTY, format.name().toLowerCase(java.util.Locale.ROOT));
+        System.setProperty(FORMAT_PROPERTY, format.name().toLowerCase(Locale.ROOT));
         if (LogbackSupport.available()) {
             LogbackSupport.reload();
         }

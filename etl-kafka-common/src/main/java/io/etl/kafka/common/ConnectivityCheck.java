@@ -12,11 +12,13 @@ import java.util.Objects;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.Node;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -111,7 +113,7 @@ public final class ConnectivityCheck {
             SharedClusterProbe shared;
             try {
                 shared = SharedClusterProbe.lease(runId, adminProperties());
-            } catch (org.apache.kafka.common.KafkaException e) {
+            } catch (KafkaException e) {
                 throw failures.clientRefused(e);
             }
             try {
@@ -124,7 +126,7 @@ public final class ConnectivityCheck {
         try (Admin admin = Admin.create(adminProperties())) {
             ask(admin, t -> admin.describeCluster(new DescribeClusterOptions().timeoutMs(millis(t)))
                     .nodes().get(t.toMillis(), TimeUnit.MILLISECONDS), failures, started);
-        } catch (org.apache.kafka.common.KafkaException e) {
+        } catch (KafkaException e) {
             // raised by Admin.create for a client configuration kafka-clients refuses
             throw failures.clientRefused(e);
         }
@@ -134,7 +136,7 @@ public final class ConnectivityCheck {
     @FunctionalInterface
     private interface ClusterNodes {
         Collection<Node> within(Duration timeout)
-                throws ExecutionException, InterruptedException, java.util.concurrent.TimeoutException;
+                throws ExecutionException, InterruptedException, TimeoutException;
     }
 
     /** Lists the brokers, then describes the topic, turning every failure into one worded for the key path. */
@@ -145,7 +147,7 @@ public final class ConnectivityCheck {
             describeTopic(admin, started);
         } catch (ExecutionException e) {
             throw failures.translate(e.getCause() == null ? e : e.getCause(), topic);
-        } catch (java.util.concurrent.TimeoutException e) {
+        } catch (TimeoutException e) {
             throw failures.unreachable(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -172,7 +174,7 @@ public final class ConnectivityCheck {
     }
 
     private void describeTopic(Admin admin, long started)
-            throws ExecutionException, InterruptedException, java.util.concurrent.TimeoutException {
+            throws ExecutionException, InterruptedException, TimeoutException {
         if (topic == null) {
             return;
         }

@@ -1,5 +1,6 @@
 package io.etl.core.internal.runtime;
 
+import io.etl.core.checkpoint.RunContext;
 import io.etl.core.internal.pool.SinkPool;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
@@ -28,10 +29,10 @@ final class SinkOpening {
 
     /** Opens the sinks of an at-least-once run {@code runId}. */
     static void openAll(List<SinkPool<Object, ?>> pools, String pipeline, String runId, MeterRegistry registry) {
-        openAll(pools, pipeline, io.etl.core.checkpoint.RunContext.atLeastOnce(runId), registry);
+        openAll(pools, pipeline, RunContext.atLeastOnce(runId), registry);
     }
 
-    static void openAll(List<SinkPool<Object, ?>> pools, String pipeline, io.etl.core.checkpoint.RunContext run,
+    static void openAll(List<SinkPool<Object, ?>> pools, String pipeline, RunContext run,
                         MeterRegistry registry) {
         if (pools.size() <= 1) {
             pools.forEach(pool -> pool.start(pipeline, run, registry));

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
@@ -51,7 +52,7 @@ final class TopicLimits {
             long value = Long.parseLong(entry.value());
             LOG.debug("{}: topic '{}' max.message.bytes = {} ({})", path, topic, value, entry.source());
             return OptionalLong.of(value);
-        } catch (ExecutionException | java.util.concurrent.TimeoutException | RuntimeException e) {
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
             Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
             LOG.info("{}: cannot read max.message.bytes of topic '{}' ({}); the size guard uses max_message_bytes only",
                     path, topic, cause.getClass().getSimpleName() + ": " + cause.getMessage());
