@@ -11,18 +11,23 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -136,10 +141,10 @@ public final class LatencyRace {
         Thread pacer = new Thread(() -> pace(cluster.bootstrapServers(), topics.input(), rate, sentAtMillis, sent, limit),
                 "paced-producer");
         try {
-            Map<TopicPartition, org.apache.kafka.clients.admin.OffsetSpec> outputSpecs = new HashMap<>();
+            Map<TopicPartition, OffsetSpec> outputSpecs = new HashMap<>();
             for (int p = 0; p < RaceTopics.PARTITIONS; p++) {
                 for (String topic : topics.outputs()) {
-                    outputSpecs.put(new TopicPartition(topic, p), org.apache.kafka.clients.admin.OffsetSpec.latest());
+                    outputSpecs.put(new TopicPartition(topic, p), OffsetSpec.latest());
                 }
             }
             try (var admin = cluster.newAdmin()) {
@@ -188,13 +193,13 @@ public final class LatencyRace {
     }
 
     /** Whether the group is stable and its members hold all {@value RaceTopics#PARTITIONS} input partitions. */
-    private static boolean assignedEverything(org.apache.kafka.clients.admin.Admin admin, String group)
+    private static boolean assignedEverything(Admin admin, String group)
             throws InterruptedException {
         try {
             var description = admin.describeConsumerGroups(List.of(group)).describedGroups().get(group).get();
             int assigned = description.members().stream().mapToInt(m -> m.assignment().topicPartitions().size()).sum();
-            return description.groupState() == org.apache.kafka.common.GroupState.STABLE && assigned == RaceTopics.PARTITIONS;
-        } catch (java.util.concurrent.ExecutionException e) {
+            return description.groupState() == GroupState.STABLE && assigned == RaceTopics.PARTITIONS;
+        } catch (ExecutionException e) {
             return false;   // not there yet
         }
     }
@@ -296,7 +301,7 @@ public final class LatencyRace {
                     r.achievedRate(), r.load()));
         }
         sb.append("\n| contestant | median p50 (ms) | median p99 (ms) | median p99.9 (ms) | runs |\n|---|---:|---:|---:|---:|\n");
-        Map<String, List<Result>> byLabel = new java.util.LinkedHashMap<>();
+        Map<String, List<Result>> byLabel = new LinkedHashMap<>();
         results.forEach(r -> byLabel.computeIfAbsent(r.label(), k -> new ArrayList<>()).add(r));
         byLabel.forEach((label, rs) -> sb.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %d |%n", label,
                 ProcessRace.median(rs.stream().map(r -> (double) r.p50()).toList()),

@@ -10,12 +10,17 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -294,7 +299,7 @@ public final class ProcessRace {
     }
 
     private static void alterMinIsr(Admin admin, RaceTopics topics, String value) {
-        Map<ConfigResource, java.util.Collection<AlterConfigOp>> ops = new HashMap<>();
+        Map<ConfigResource, Collection<AlterConfigOp>> ops = new HashMap<>();
         for (String topic : topics.outputs()) {
             ConfigEntry entry = new ConfigEntry("min.insync.replicas", value == null ? "" : value);
             ops.put(new ConfigResource(ConfigResource.Type.TOPIC, topic), List.of(new AlterConfigOp(entry,
@@ -302,7 +307,7 @@ public final class ProcessRace {
         }
         try {
             admin.incrementalAlterConfigs(ops).all().get(30, TimeUnit.SECONDS);
-        } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+        } catch (ExecutionException | TimeoutException e) {
             throw new IllegalStateException("cannot set min.insync.replicas on " + topics.outputs() + ": " + e, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -316,7 +321,7 @@ public final class ProcessRace {
         try {
             run(List.of(jcmd, Long.toString(pid), "GC.run"));
             String info = run(List.of(jcmd, Long.toString(pid), "GC.heap_info"));
-            java.util.regex.Matcher m = java.util.regex.Pattern.compile("used (\\d+)K").matcher(info);
+            Matcher m = Pattern.compile("used (\\d+)K").matcher(info);
             return m.find() ? Long.parseLong(m.group(1)) / 1024 : -1;
         } catch (IOException e) {
             return -1;
@@ -364,7 +369,7 @@ public final class ProcessRace {
         sb.append('\n').append("| contestant | median records/s from process start | vs kafka-clients | vs kafka-streams"
                 + " | median first output (s) | median records/s after first output | median CPU µs/record (process + broker)"
                 + " | max peak heap (MiB) | runs |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        Map<String, List<Result>> byLabel = new java.util.LinkedHashMap<>();
+        Map<String, List<Result>> byLabel = new LinkedHashMap<>();
         results.forEach(r -> byLabel.computeIfAbsent(r.label(), k -> new ArrayList<>()).add(r));
         double clients = median(results.stream().filter(r -> r.label().equals("kafka-clients")).map(Result::recordsPerSecond).toList());
         double streams = median(results.stream().filter(r -> r.label().equals("kafka-streams")).map(Result::recordsPerSecond).toList());

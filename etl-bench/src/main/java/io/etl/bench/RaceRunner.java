@@ -1,15 +1,22 @@
 package io.etl.bench;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.etl.bench.impl.RaceTopics;
 import io.etl.bench.impl.SplitImplementation;
 import io.etl.bench.orders.BenchOrders;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -19,8 +26,11 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
 import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Times one contestant on one set of prepared topics: starts it, watches the broker until the sum of the
@@ -148,15 +158,15 @@ public final class RaceRunner {
      */
     private Map<TopicPartition, Long> readCommittedCounts(Admin admin, Map<TopicPartition, OffsetSpec> specs)
             throws InterruptedException {
-        java.util.Collection<TopicPartition> partitions = specs.keySet();
+        Collection<TopicPartition> partitions = specs.keySet();
         Map<String, Object> props = new HashMap<>(clientProperties);
-        props.put(org.apache.kafka.clients.consumer.ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(org.apache.kafka.clients.consumer.ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        props.put(org.apache.kafka.clients.consumer.ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         Map<TopicPartition, Long> counts = new HashMap<>();
-        try (var consumer = new org.apache.kafka.clients.consumer.KafkaConsumer<>(props,
-                new org.apache.kafka.common.serialization.ByteArrayDeserializer(),
-                new org.apache.kafka.common.serialization.ByteArrayDeserializer())) {
+        try (var consumer = new KafkaConsumer<>(props,
+                new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
             List<TopicPartition> all = List.copyOf(partitions);
             consumer.assign(all);
             consumer.seekToBeginning(all);
@@ -174,7 +184,7 @@ public final class RaceRunner {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("cannot read the outputs to their end within 60 s");
                 }
-                for (var r : consumer.poll(java.time.Duration.ofMillis(200))) {
+                for (var r : consumer.poll(Duration.ofMillis(200))) {
                     counts.merge(new TopicPartition(r.topic(), r.partition()), 1L, Long::sum);
                 }
             }
@@ -183,7 +193,7 @@ public final class RaceRunner {
     }
 
     private static long processCpuNanos() {
-        return ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os
+        return ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os
                 ? os.getProcessCpuTime() : 0;
     }
 
@@ -194,7 +204,7 @@ public final class RaceRunner {
             Map<TopicPartition, Long> ends = new HashMap<>();
             infos.forEach((tp, info) -> ends.put(tp, info.offset()));
             return ends;
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             throw new IllegalStateException("cannot list offsets: " + e.getCause(), e.getCause());
         }
     }
@@ -212,7 +222,7 @@ public final class RaceRunner {
                 }
             }
             return true;
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             return false;   // the group may not exist yet
         }
     }
@@ -222,10 +232,10 @@ public final class RaceRunner {
         private final MemoryMXBean memory = ManagementFactory.getMemoryMXBean();
         private final AtomicLong peak = new AtomicLong();
         private final AtomicLong maxLoadMillis = new AtomicLong();
-        private final java.lang.management.ThreadMXBean threads = ManagementFactory.getThreadMXBean();
-        private final Map<Long, String> threadNames = new java.util.concurrent.ConcurrentHashMap<>();
-        private final Map<Long, Long> baselineCpu = new java.util.concurrent.ConcurrentHashMap<>();
-        private final Map<Long, Long> lastCpu = new java.util.concurrent.ConcurrentHashMap<>();
+        private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        private final Map<Long, String> threadNames = new ConcurrentHashMap<>();
+        private final Map<Long, Long> baselineCpu = new ConcurrentHashMap<>();
+        private final Map<Long, Long> lastCpu = new ConcurrentHashMap<>();
         private final ScheduledExecutorService timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "heap-sampler");
             t.setDaemon(true);
@@ -245,7 +255,7 @@ public final class RaceRunner {
         private void sample() {
             long used = memory.getHeapMemoryUsage().getUsed();
             peak.accumulateAndGet(used, Math::max);
-            for (java.lang.management.ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
+            for (ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds())) {
                 if (info == null) {
                     continue;
                 }
@@ -264,7 +274,7 @@ public final class RaceRunner {
          * digits folded); threads that ended lose at most their last 100 ms.
          */
         Map<String, Long> cpuByThreadGroup() {
-            Map<String, Long> groups = new java.util.TreeMap<>();
+            Map<String, Long> groups = new TreeMap<>();
             lastCpu.forEach((id, cpu) -> {
                 long used = cpu - baselineCpu.getOrDefault(id, 0L);
                 String name = threadNames.getOrDefault(id, "?")

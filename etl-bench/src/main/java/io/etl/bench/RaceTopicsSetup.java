@@ -5,6 +5,7 @@ import io.etl.bench.orders.BenchOrders;
 import io.etl.testkit.KafkaTestCluster;
 import io.etl.testkit.TestRecord;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -41,7 +42,7 @@ public final class RaceTopicsSetup {
     public static void delete(KafkaTestCluster cluster, RaceTopics topics) {
         try (Admin admin = cluster.newAdmin()) {
             admin.deleteTopics(topics.all()).all().get(30, TimeUnit.SECONDS);
-            admin.deleteConsumerGroups(java.util.List.of(topics.group())).all().get(30, TimeUnit.SECONDS);
+            admin.deleteConsumerGroups(List.of(topics.group())).all().get(30, TimeUnit.SECONDS);
         } catch (ExecutionException | TimeoutException e) {
             System.err.println("could not clean up " + topics.prefix() + ": " + e);
         } catch (InterruptedException e) {

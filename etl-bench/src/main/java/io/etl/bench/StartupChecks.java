@@ -4,6 +4,7 @@ import io.etl.kafka.common.ConnectivityCheck;
 import io.etl.kafka.common.internal.SharedClusterProbe;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -68,7 +69,7 @@ public final class StartupChecks {
     }
 
     private void createTopics() throws Exception {
-        try (Admin admin = Admin.create(new java.util.HashMap<>(connection))) {
+        try (Admin admin = Admin.create(new HashMap<>(connection))) {
             List<String> wanted = new ArrayList<>(SINK_TOPICS);
             wanted.add(SOURCE_TOPIC);
             wanted.removeAll(admin.listTopics().names().get(30, TimeUnit.SECONDS));
@@ -86,7 +87,7 @@ public final class StartupChecks {
             ConnectivityCheck.of(connection, "sinks." + topic + ".kafka").topic(topic).run();
         }
         ConnectivityCheck.of(connection, "source.orders.kafka").run();
-        try (Admin admin = Admin.create(new java.util.HashMap<>(connection))) {
+        try (Admin admin = Admin.create(new HashMap<>(connection))) {
             admin.describeTopics(List.of(SOURCE_TOPIC)).allTopicNames().get(30, TimeUnit.SECONDS);
         }
         return System.nanoTime() - started;

@@ -2,6 +2,7 @@ package io.etl.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etl.bench.impl.Contestant;
@@ -29,7 +30,7 @@ class SplitRaceIT {
 
     private static final int ORDERS = 2_000;
     private final ObjectMapper mapper = new ObjectMapper()
-            .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
     @ParameterizedTest
     @EnumSource(Contestant.class)

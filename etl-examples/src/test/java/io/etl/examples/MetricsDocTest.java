@@ -6,7 +6,6 @@ import io.etl.core.metrics.EtlMetrics;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 
 /** docs/metrics.md must name every meter and tag of {@link EtlMetrics}, so a new meter cannot go undocumented. */

@@ -3,6 +3,8 @@ package io.etl.archetype;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.etl.runtime.Main;
+import io.etl.runtime.PipelineFactory;
 import io.etl.testkit.EmbeddedKafka;
 import io.etl.testkit.KafkaTestCluster;
 import io.etl.testkit.TestRecord;
@@ -99,9 +101,9 @@ class ArchetypeIT {
         Path jar = project.resolve("target/" + ARTIFACT_ID + ".jar");
         try (JarFile file = new JarFile(jar.toFile())) {
             assertThat(file.getManifest().getMainAttributes().getValue("Main-Class"))
-                    .isEqualTo(io.etl.runtime.Main.class.getName());
+                    .isEqualTo(Main.class.getName());
             assertThat(new String(file.getInputStream(
-                    file.getEntry("META-INF/services/" + io.etl.runtime.PipelineFactory.class.getName())).readAllBytes(),
+                    file.getEntry("META-INF/services/" + PipelineFactory.class.getName())).readAllBytes(),
                     StandardCharsets.UTF_8)).contains(PACKAGE + ".AppPipelineFactory");
         }
 

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.etl.core.Pipeline;
 import io.etl.core.config.PipelineConfig;
 import io.etl.runtime.internal.Factories;
+import io.etl.runtime.it.CopyPipelineFactory;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -61,6 +62,6 @@ class FactoriesTest {
     @Test
     void discoveryFindsTheFactoriesRegisteredOnTheClassPath() {
         Factories found = Factories.discover(getClass().getClassLoader());
-        assertThat(found.names()).contains(io.etl.runtime.it.CopyPipelineFactory.NAME, FailingFactory.NAME);
+        assertThat(found.names()).contains(CopyPipelineFactory.NAME, FailingFactory.NAME);
     }
 }

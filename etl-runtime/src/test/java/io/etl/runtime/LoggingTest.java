@@ -1,6 +1,7 @@
 package io.etl.runtime;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -67,7 +68,7 @@ class LoggingTest {
     @Test
     void formatNamesAreCaseInsensitiveAndOthersAreRejectedWithWhereTheyCameFrom() {
         assertThat(LogFormat.parse(" Json ", "x")).isEqualTo(LogFormat.JSON);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> LogFormat.parse("xml", LogFormat.ENV))
+        assertThatThrownBy(() -> LogFormat.parse("xml", LogFormat.ENV))
                 .hasMessage("ETL_LOG_FORMAT: 'xml' is not a log format; use text or json");
     }
 }

@@ -6,6 +6,8 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -101,7 +103,7 @@ class MainTest {
                 source: {in: {kafka: {brokers: "127.0.0.1:1", topics: [t], group_id: g}}}
                 sinks: {out: {kafka: {brokers: "127.0.0.1:1", topic: t2}}}
                 """);
-        try (java.net.ServerSocket taken = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             Run run = run("run", "--config", file.toString(), "--pipeline", "copy",
                     "--http-host", "127.0.0.1", "--http-port", Integer.toString(taken.getLocalPort()));
             assertThat(run.exit()).isEqualTo(ExitCodes.USAGE);

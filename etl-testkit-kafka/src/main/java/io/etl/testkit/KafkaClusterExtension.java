@@ -3,6 +3,7 @@ package io.etl.testkit;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -93,7 +94,7 @@ public final class KafkaClusterExtension implements BeforeAllCallback, TestInsta
 
     private static BrokerOptions options(Optional<EmbeddedKafka> annotation) {
         BrokerOptions.Builder builder = BrokerOptions.builder();
-        annotation.map(a -> Arrays.asList(a.brokerProperties())).orElse(java.util.List.of()).forEach(kv -> {
+        annotation.map(a -> Arrays.asList(a.brokerProperties())).orElse(List.of()).forEach(kv -> {
             int eq = kv.indexOf('=');
             if (eq <= 0) {
                 throw new IllegalArgumentException("@EmbeddedKafka brokerProperties entry '" + kv + "' is not key=value");

@@ -11,10 +11,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
@@ -114,7 +116,7 @@ class ForkedSingleNodeIT {
             kafka.pause(NODE);
             assertThat(kafka.isAlive(NODE)).isTrue();
             assertThatThrownBy(() -> admin.listTopics().names().get(3, TimeUnit.SECONDS))
-                    .isInstanceOfAny(java.util.concurrent.TimeoutException.class, java.util.concurrent.ExecutionException.class);
+                    .isInstanceOfAny(TimeoutException.class, ExecutionException.class);
 
             kafka.resume(NODE);
             await().atMost(Duration.ofSeconds(20)).ignoreExceptions()

@@ -14,9 +14,11 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -43,8 +45,8 @@ class NoLeftoversIT {
 
         kafka.close();
 
-        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).isIn(java.util.Optional.empty(),
-                java.util.Optional.of(false));
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).isIn(Optional.empty(),
+                Optional.of(false));
         assertThat(forkedBrokerDescendants()).isEmpty();
         assertThat(workDir).doesNotExist();
         // only clusters that other test classes still hold (shared, embedded ones) may have directories
@@ -102,7 +104,7 @@ class NoLeftoversIT {
             return;
         }
         try (Stream<Path> paths = Files.walk(root)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).collect(Collectors.toList())) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).collect(Collectors.toList())) {
                 Files.deleteIfExists(p);
             }
         }

@@ -2,10 +2,13 @@ package io.etl.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.etl.testkit.internal.EmbeddedKafkaCluster;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
+import org.junit.platform.engine.discovery.DiscoverySelectors;
+import org.junit.platform.testkit.engine.EngineTestKit;
 
 /** Two unrelated test classes that ask for a shared cluster get the same one. */
 class SharedClusterIT {
@@ -44,14 +47,14 @@ class SharedClusterIT {
         @Test
         void shouldShareOneClusterBetweenClasses() {
             FIRST.set(null);
-            var results = org.junit.platform.testkit.engine.EngineTestKit.engine("junit-jupiter")
+            var results = EngineTestKit.engine("junit-jupiter")
                     .configurationParameter("junit.jupiter.conditions.deactivate", "org.junit.*DisabledCondition")
-                    .selectors(org.junit.platform.engine.discovery.DiscoverySelectors.selectClass(FirstUser.class),
-                            org.junit.platform.engine.discovery.DiscoverySelectors.selectClass(SecondUser.class))
+                    .selectors(DiscoverySelectors.selectClass(FirstUser.class),
+                            DiscoverySelectors.selectClass(SecondUser.class))
                     .execute();
             results.testEvents().assertStatistics(stats -> stats.succeeded(2).failed(0));
             // the shared cluster lives until the end of the run (here: of that engine execution)
-            if (FIRST.get() instanceof io.etl.testkit.internal.EmbeddedKafkaCluster embedded) {
+            if (FIRST.get() instanceof EmbeddedKafkaCluster embedded) {
                 assertThat(embedded.workDirectory()).doesNotExist();
             }
         }

@@ -22,6 +22,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RetriableException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -186,7 +187,7 @@ final class ClientsSplit implements SplitImplementation {
                 consumer.commitSync(commit);
             } else {
                 consumer.commitAsync(commit, (o, e) -> {
-                    if (e != null && !(e instanceof org.apache.kafka.common.errors.RetriableException)) {
+                    if (e != null && !(e instanceof RetriableException)) {
                         failure.compareAndSet(null, e);     // a retriable failure is superseded by the next commit
                     }
                 });

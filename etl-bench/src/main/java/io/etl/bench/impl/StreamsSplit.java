@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
@@ -129,7 +130,7 @@ final class StreamsSplit implements SplitImplementation {
                     streams.cleanUp();
                 }
                 try (var files = Files.walk(stateDir)) {
-                    files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                    files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
                 } catch (IOException ignored) {
                     // a temp directory left behind is harmless
                 }

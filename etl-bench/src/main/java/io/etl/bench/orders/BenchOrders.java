@@ -1,5 +1,6 @@
 package io.etl.bench.orders;
 
+import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -60,8 +61,8 @@ public final class BenchOrders {
         String status = isTest(i) ? "test" : STATUSES[(int) Long.remainderUnsigned(h >>> 8, STATUSES.length)];
         long thousandths = 100 + Long.remainderUnsigned(h >>> 40, 999_900L);
         String amount = Long.remainderUnsigned(h >>> 20, 10) == 0
-                ? java.math.BigDecimal.valueOf(thousandths, 3).toPlainString()
-                : java.math.BigDecimal.valueOf(thousandths / 10, 2).toPlainString();
+                ? BigDecimal.valueOf(thousandths, 3).toPlainString()
+                : BigDecimal.valueOf(thousandths / 10, 2).toPlainString();
         int noteLength = 115 + (int) Long.remainderUnsigned(h >>> 48, 20);
         StringBuilder sb = new StringBuilder(260);
         sb.append("{\"id\":\"").append(id(i))

@@ -2,6 +2,7 @@ package io.etl.bench.orders;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etl.examples.split.Order;
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class BenchOrdersTest {
 
     private final ObjectMapper mapper = new ObjectMapper()
-            .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
     @Test
     void shouldGenerateTheSameOrderForTheSameIndex() {

@@ -1,6 +1,8 @@
 package io.etl.core.checkpoint;
 
 import io.etl.core.config.DeliveryGuarantee;
+import io.etl.core.config.PipelineSection;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -22,11 +24,11 @@ public final class RunContext {
     private final String runId;
     private final DeliveryGuarantee delivery;
     private final String transactionalId;
-    private final java.time.Duration transactionTimeout;
+    private final Duration transactionTimeout;
     private final Map<Class<?>, Object> shared = new ConcurrentHashMap<>();
 
     private RunContext(String runId, DeliveryGuarantee delivery, String transactionalId,
-                       java.time.Duration transactionTimeout) {
+                       Duration transactionTimeout) {
         this.runId = Objects.requireNonNull(runId, "runId");
         this.delivery = Objects.requireNonNull(delivery, "delivery");
         this.transactionalId = transactionalId;
@@ -40,14 +42,14 @@ public final class RunContext {
      *                        derive one
      */
     public static RunContext of(String runId, DeliveryGuarantee delivery, String transactionalId,
-                                java.time.Duration transactionTimeout) {
+                                Duration transactionTimeout) {
         return new RunContext(runId, delivery, transactionalId, transactionTimeout);
     }
 
     /** An at-least-once context, for connectors opened outside a pipeline (tests, tools). */
     public static RunContext atLeastOnce(String runId) {
         return new RunContext(runId, DeliveryGuarantee.AT_LEAST_ONCE, null,
-                io.etl.core.config.PipelineSection.DEFAULT_TRANSACTION_TIMEOUT);
+                PipelineSection.DEFAULT_TRANSACTION_TIMEOUT);
     }
 
     /** Unique per run of a pipeline. */
@@ -70,7 +72,7 @@ public final class RunContext {
     }
 
     /** {@code pipeline.transaction_timeout}. */
-    public java.time.Duration transactionTimeout() {
+    public Duration transactionTimeout() {
         return transactionTimeout;
     }
 

@@ -1,5 +1,7 @@
 package io.etl.core.config;
 
+import java.util.Locale;
+
 /**
  * A size in bytes, written in configuration as {@code 1048576}, {@code 512KiB}, {@code 1MiB} (binary) or
  * {@code 1MB} (decimal).
@@ -41,7 +43,7 @@ public record DataSize(long bytes) {
         if (i == 0) {
             throw new IllegalArgumentException(invalid(text));
         }
-        String unit = s.substring(i).trim().toLowerCase(java.util.Locale.ROOT);
+        String unit = s.substring(i).trim().toLowerCase(Locale.ROOT);
         long multiplier = switch (unit) {
             case "", "b" -> 1L;
             case "kb" -> 1000L;

@@ -1,10 +1,12 @@
 package io.etl.core.config;
 
+import java.util.AbstractMap;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Recognises configuration keys that hold secrets, and hides their values, for connectors that log their
@@ -66,7 +68,7 @@ public final class Secrets {
     }
 
     /** The map behind {@link #protect}: equal to any map with the same entries, printed redacted. */
-    private static final class ProtectedMap extends java.util.AbstractMap<String, String> {
+    private static final class ProtectedMap extends AbstractMap<String, String> {
 
         private final Map<String, String> entries;
 
@@ -75,7 +77,7 @@ public final class Secrets {
         }
 
         @Override
-        public java.util.Set<Entry<String, String>> entrySet() {
+        public Set<Entry<String, String>> entrySet() {
             return entries.entrySet();
         }
 

@@ -3,6 +3,7 @@ package io.etl.core.config;
 import io.etl.core.error.ErrorPolicy;
 import jakarta.validation.Valid;
 import java.util.Objects;
+import java.util.Set;
 import org.hibernate.validator.constraints.Range;
 
 /**
@@ -34,8 +35,8 @@ public record SinkPoolConfig(@Range(min = 1, max = 256) Integer shards,
     public static final ErrorPolicy DEFAULT_ON_ERROR = ErrorPolicy.SKIP;
 
     /** The keys this record owns inside a connector section. */
-    public static final java.util.Set<String> KEYS =
-            java.util.Set.of("shards", "inflight", "queue", "batch", "retry", "breaker", "on_error");
+    public static final Set<String> KEYS =
+            Set.of("shards", "inflight", "queue", "batch", "retry", "breaker", "on_error");
 
     public SinkPoolConfig {
         shards = shards == null ? DEFAULT_SHARDS : shards;

@@ -1,6 +1,7 @@
 package io.etl.core.record;
 
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -28,12 +29,12 @@ public record Header(String key, byte[] value) {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof Header h && key.equals(h.key) && java.util.Arrays.equals(value, h.value);
+        return o instanceof Header h && key.equals(h.key) && Arrays.equals(value, h.value);
     }
 
     @Override
     public int hashCode() {
-        return 31 * key.hashCode() + java.util.Arrays.hashCode(value);
+        return 31 * key.hashCode() + Arrays.hashCode(value);
     }
 
     @Override

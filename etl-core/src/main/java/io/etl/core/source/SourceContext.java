@@ -1,8 +1,10 @@
 package io.etl.core.source;
 
 import io.etl.core.checkpoint.RunContext;
+import io.etl.core.metrics.EtlMetrics;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import java.util.UUID;
 
 /**
  * What a source gets when the pipeline opens it.
@@ -28,11 +30,11 @@ public record SourceContext(String pipeline, PartitionListener listener, MeterRe
 
     /** A context of a run of its own (its {@code runId} is shared with nothing). */
     public SourceContext(String pipeline, PartitionListener listener, MeterRegistry meterRegistry, Tags tags) {
-        this(pipeline, listener, meterRegistry, tags, java.util.UUID.randomUUID().toString());
+        this(pipeline, listener, meterRegistry, tags, UUID.randomUUID().toString());
     }
 
     /** A context whose tags are {@code pipeline} only. */
     public SourceContext(String pipeline, PartitionListener listener, MeterRegistry meterRegistry) {
-        this(pipeline, listener, meterRegistry, Tags.of(io.etl.core.metrics.EtlMetrics.TAG_PIPELINE, pipeline));
+        this(pipeline, listener, meterRegistry, Tags.of(EtlMetrics.TAG_PIPELINE, pipeline));
     }
 }

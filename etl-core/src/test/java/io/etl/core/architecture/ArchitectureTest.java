@@ -2,6 +2,8 @@ package io.etl.core.architecture;
 
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -39,8 +41,8 @@ class ArchitectureTest {
                 .should().dependOnClassesThat().resideInAPackage("io.etl.core.internal..")
                 .allowEmptyShould(true)
                 .because("API packages must stay free of internal types")
-                .check(CORE.that(com.tngtech.archunit.base.DescribedPredicate.not(
-                        com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage(
+                .check(CORE.that(DescribedPredicate.not(
+                        JavaClass.Predicates.resideInAnyPackage(
                                 "io.etl.core", "io.etl.core.config"))));
     }
 }

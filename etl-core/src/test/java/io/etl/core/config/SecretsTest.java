@@ -1,6 +1,7 @@
 package io.etl.core.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -49,7 +50,7 @@ class SecretsTest {
 
     @Test
     void aProtectedMapReadsRealValuesButPrintsRedacted() {
-        Map<String, String> raw = new java.util.LinkedHashMap<>();
+        Map<String, String> raw = new LinkedHashMap<>();
         raw.put("linger.ms", "20");
         raw.put("sasl.jaas.config", "ScramLoginModule required username=\"u\" password=\"hunter2\";");
         Map<String, String> protectedMap = Secrets.protect(raw);
@@ -58,7 +59,7 @@ class SecretsTest {
         assertThat(protectedMap).isEqualTo(raw);
         assertThat(protectedMap.toString()).contains("linger.ms=20").doesNotContain("hunter2").contains(Secrets.REDACTED);
         assertThat(Secrets.protect(protectedMap)).isSameAs(protectedMap);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> protectedMap.put("x", "y"))
+        assertThatThrownBy(() -> protectedMap.put("x", "y"))
                 .isInstanceOf(UnsupportedOperationException.class);
     }
 }

@@ -22,6 +22,7 @@ import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeConfigsOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
@@ -140,7 +141,7 @@ public final class ConnectivityCheck {
             SharedClusterProbe shared;
             try {
                 shared = SharedClusterProbe.lease(runId, adminProperties());
-            } catch (org.apache.kafka.common.KafkaException e) {
+            } catch (KafkaException e) {
                 throw failures.clientRefused(e);
             }
             try {
@@ -152,7 +153,7 @@ public final class ConnectivityCheck {
         try (Admin admin = Admin.create(adminProperties())) {
             return ask(admin, t -> admin.describeCluster(new DescribeClusterOptions().timeoutMs(millis(t)))
                     .nodes().get(t.toMillis(), TimeUnit.MILLISECONDS), failures, started);
-        } catch (org.apache.kafka.common.KafkaException e) {
+        } catch (KafkaException e) {
             // raised by Admin.create for a client configuration kafka-clients refuses
             throw failures.clientRefused(e);
         }

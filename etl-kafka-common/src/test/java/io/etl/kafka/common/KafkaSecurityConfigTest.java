@@ -3,6 +3,7 @@ package io.etl.kafka.common;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
 import io.etl.kafka.common.internal.ClientProperties;
 import java.nio.file.Files;
@@ -136,7 +137,7 @@ class KafkaSecurityConfigTest {
                 + " software.amazon.msk:aws-msk-iam-auth on the class path (class"
                 + " software.amazon.msk.auth.iam.IAMLoginModule not found); add that dependency to the application");
         assertThatThrownBy(() -> config.toClientProperties("sinks.eu.kafka.security"))
-                .isInstanceOf(io.etl.core.error.ConfigException.class)
+                .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("sinks.eu.kafka.security.sasl.mechanism")
                 .hasMessageContaining(KafkaSecurityConfig.AWS_MSK_IAM_ARTIFACT);
     }

@@ -3,11 +3,14 @@ package io.etl.kafka.sink;
 import io.etl.core.config.ConfigValidation;
 import io.etl.core.config.DataSize;
 import io.etl.core.config.RenamedFrom;
+import io.etl.core.config.Secrets;
 import io.etl.kafka.common.KafkaSecurityConfig;
 import io.etl.kafka.sink.internal.KafkaSinkConfigType;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -76,9 +79,9 @@ public record KafkaSinkConfig(@NotBlank String brokers,
         producerLinger = producerLinger == null ? DEFAULT_PRODUCER_LINGER : producerLinger;
         topics = topics == null ? List.of() : List.copyOf(topics);
         adminTimeout = adminTimeout == null ? DEFAULT_ADMIN_TIMEOUT : adminTimeout;
-        producer = io.etl.core.config.Secrets.protect(producer == null ? Map.of() : producer);
+        producer = Secrets.protect(producer == null ? Map.of() : producer);
         annotations = annotations == null ? Map.of()
-                : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(annotations));
+                : Collections.unmodifiableMap(new LinkedHashMap<>(annotations));
     }
 
     /** Defaults for everything but the brokers and the topic. */

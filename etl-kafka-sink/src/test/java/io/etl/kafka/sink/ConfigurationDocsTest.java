@@ -10,9 +10,9 @@ import io.etl.testkit.docs.ConfigDocumentation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /** docs/configuration.md documents every key of the sink's records, and every denied passthrough key. */
 class ConfigurationDocsTest {

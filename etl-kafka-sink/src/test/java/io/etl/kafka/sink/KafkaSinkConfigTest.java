@@ -14,9 +14,9 @@ import io.etl.kafka.sink.internal.ProducerSettings;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 class KafkaSinkConfigTest {
 

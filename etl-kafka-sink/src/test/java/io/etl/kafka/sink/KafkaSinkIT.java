@@ -243,11 +243,11 @@ class KafkaSinkIT {
         String first = topic(kafka);
         String second = topic(kafka);
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
-        List<String> values = java.util.stream.IntStream.range(0, 100).mapToObj(i -> "v" + i).toList();
+        List<String> values = IntStream.range(0, 100).mapToObj(i -> "v" + i).toList();
         ListSource<String> source = ListSource.of("in", values);
         var a = KafkaSink.from("a", config(kafka, first).withStatisticsInterval(Duration.ofMillis(100)), null).encoderJson();
         var b = KafkaSink.from("b", config(kafka, second).withStatisticsInterval(Duration.ofMillis(100)), null).encoderJson();
-        RunningPipeline running = io.etl.core.Pipeline.named(unique("shared")).from(source)
+        RunningPipeline running = Pipeline.named(unique("shared")).from(source)
                 .split("halves", s -> s.branch("a", v -> Integer.parseInt(v.substring(1)) % 2 == 0, a).otherwise(b))
                 .start(SinkIts.CONFIG, registry);
 

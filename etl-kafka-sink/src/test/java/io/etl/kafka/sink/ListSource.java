@@ -2,6 +2,7 @@ package io.etl.kafka.sink;
 
 import io.etl.core.record.Header;
 import io.etl.core.record.RecordMeta;
+import io.etl.core.source.CommitCallback;
 import io.etl.core.source.PartitionListener;
 import io.etl.core.source.Source;
 import io.etl.core.source.SourceContext;
@@ -13,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
 
 /** A one-partition in-memory source over a fixed list, for sink ITs: records opens, polls and commits. */
 final class ListSource<T> implements Source<T> {
@@ -68,7 +70,7 @@ final class ListSource<T> implements Source<T> {
     public void poll(Duration timeout, SourceOutput<T> output) {
         polls.incrementAndGet();
         if (paused || next >= entries.size()) {
-            java.util.concurrent.locks.LockSupport.parkNanos(Math.min(timeout.toNanos(), 5_000_000L));
+            LockSupport.parkNanos(Math.min(timeout.toNanos(), 5_000_000L));
             return;
         }
         int end = Math.min(entries.size(), next + 500);
@@ -80,7 +82,7 @@ final class ListSource<T> implements Source<T> {
     }
 
     @Override
-    public void commit(Map<SourcePartition, Long> offsets, boolean sync, io.etl.core.source.CommitCallback done) {
+    public void commit(Map<SourcePartition, Long> offsets, boolean sync, CommitCallback done) {
         committed.putAll(offsets);
         done.completed(offsets, null);
     }

@@ -16,6 +16,7 @@ import io.etl.testkit.ClusterSecurity;
 import io.etl.testkit.KafkaTestCluster;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -157,7 +158,7 @@ class SecuredKafkaSinkIT {
         }
 
         @Override
-        public void write(int c) throws java.io.IOException {
+        public void write(int c) throws IOException {
             a.write(c);
             synchronized (b) {
                 b.write(c);
@@ -165,7 +166,7 @@ class SecuredKafkaSinkIT {
         }
 
         @Override
-        public void write(byte[] buf, int off, int len) throws java.io.IOException {
+        public void write(byte[] buf, int off, int len) throws IOException {
             a.write(buf, off, len);
             synchronized (b) {
                 b.write(buf, off, len);

@@ -1,6 +1,7 @@
 package io.etl.kafka.source;
 
 import io.etl.core.config.ConfigValidation;
+import io.etl.core.config.Secrets;
 import io.etl.kafka.common.KafkaSecurityConfig;
 import io.etl.kafka.source.internal.KafkaSourceConfigType;
 import jakarta.validation.Valid;
@@ -127,7 +128,7 @@ public record KafkaSourceConfig(@NotBlank String brokers,
         sessionTimeout = sessionTimeout == null ? DEFAULT_SESSION_TIMEOUT : sessionTimeout;
         startupTimeout = startupTimeout == null ? DEFAULT_STARTUP_TIMEOUT : startupTimeout;
         statisticsInterval = statisticsInterval == null ? DEFAULT_STATISTICS_INTERVAL : statisticsInterval;
-        consumer = io.etl.core.config.Secrets.protect(consumer == null ? Map.of() : consumer);
+        consumer = Secrets.protect(consumer == null ? Map.of() : consumer);
     }
 
     /**

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etl.core.config.PipelineConfig;
+import io.etl.core.config.SourceSection;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
 import io.etl.core.error.ErrorPolicy;
@@ -305,7 +306,7 @@ class KafkaSourceConfigTest {
         KafkaSourceConfig config = KafkaSourceConfig.of("b:9092", List.of("t"), "g").withGroupInstanceId("i-1");
         assertThat(config.groupInstanceId()).isEqualTo("i-1");
         assertThat(config.maxPollRecords()).isEqualTo(KafkaSourceConfig.DEFAULT_MAX_POLL_RECORDS);
-        assertThatThrownBy(() -> KafkaSource.from(new io.etl.core.config.SourceSection("x", "other", "cfg", null)))
+        assertThatThrownBy(() -> KafkaSource.from(new SourceSection("x", "other", "cfg", null)))
                 .isInstanceOf(ConfigException.class).hasMessageContaining("source.x");
     }
 }

@@ -7,6 +7,8 @@ import ch.qos.logback.classic.turbo.TurboFilter;
 import ch.qos.logback.classic.util.ContextInitializer;
 import ch.qos.logback.core.joran.spi.JoranException;
 import ch.qos.logback.core.spi.FilterReply;
+import java.util.ArrayList;
+import java.util.List;
 import org.slf4j.ILoggerFactory;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -37,7 +39,7 @@ public final class LogbackSupport {
     /** Runs logback's configuration again, so that changed system properties take effect. */
     public static void reload() {
         LoggerContext context = context();
-        java.util.List<TurboFilter> kept = new java.util.ArrayList<>(context.getTurboFilterList());
+        List<TurboFilter> kept = new ArrayList<>(context.getTurboFilterList());
         context.reset();
         try {
             new ContextInitializer(context).autoConfig();

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -181,7 +182,7 @@ public abstract class AbstractKafkaTestCluster implements KafkaTestCluster {
                 }
                 for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(200))) {
                     if (r.offset() < end.get(new TopicPartition(r.topic(), r.partition()))) {
-                        Map<String, byte[]> headers = new java.util.LinkedHashMap<>();
+                        Map<String, byte[]> headers = new LinkedHashMap<>();
                         for (Header h : r.headers()) {
                             headers.put(h.key(), h.value());
                         }

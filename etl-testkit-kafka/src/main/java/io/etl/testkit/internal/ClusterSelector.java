@@ -3,6 +3,7 @@ package io.etl.testkit.internal;
 import io.etl.testkit.BrokerOptions;
 import io.etl.testkit.KafkaTestCluster;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -39,7 +40,7 @@ public final class ClusterSelector {
             } else {
                 LOG.info("Using the external Kafka cluster {}", external.get());
             }
-            return new ExternalKafkaCluster(external.get(), java.util.Map.of());
+            return new ExternalKafkaCluster(external.get(), Map.of());
         }
         String mode = System.getProperty(MODE_PROPERTY, "embedded").trim().toLowerCase(Locale.ROOT);
         switch (mode) {

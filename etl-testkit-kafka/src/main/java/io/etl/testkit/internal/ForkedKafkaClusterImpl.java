@@ -3,6 +3,7 @@ package io.etl.testkit.internal;
 import io.etl.testkit.BrokerOptions;
 import io.etl.testkit.ForkedKafkaCluster;
 import io.etl.testkit.KafkaTestClusterException;
+import io.etl.testkit.KerberosListener;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -225,7 +226,7 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
         }
         return nodes.values().stream()
                 .filter(n -> n.config.role().servesClients())
-                .map(n -> io.etl.testkit.KerberosListener.ADVERTISED_HOST + ":" + n.config.kerberosPort())
+                .map(n -> KerberosListener.ADVERTISED_HOST + ":" + n.config.kerberosPort())
                 .collect(Collectors.joining(","));
     }
 

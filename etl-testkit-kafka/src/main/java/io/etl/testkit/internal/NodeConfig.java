@@ -2,6 +2,7 @@ package io.etl.testkit.internal;
 
 import io.etl.testkit.BrokerOptions;
 import io.etl.testkit.BrokerSecurity;
+import io.etl.testkit.KerberosListener;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.PrintStream;
@@ -105,7 +106,7 @@ record NodeConfig(
                     throw new IllegalStateException("node " + nodeId + " has a Kerberos listener but no port for it");
                 }
                 listeners.add(KERBEROS_LISTENER + "://" + HOST + ":" + kerberosPort);
-                advertised.add(KERBEROS_LISTENER + "://" + io.etl.testkit.KerberosListener.ADVERTISED_HOST + ":"
+                advertised.add(KERBEROS_LISTENER + "://" + KerberosListener.ADVERTISED_HOST + ":"
                         + kerberosPort);
             }
         }

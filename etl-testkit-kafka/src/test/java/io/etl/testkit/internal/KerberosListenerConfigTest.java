@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etl.testkit.BrokerOptions;
-import io.etl.testkit.KerberosListener;
 import io.etl.testkit.KafkaTestCluster;
+import io.etl.testkit.KerberosListener;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;

@@ -206,7 +206,7 @@ public final class TestSink<T> implements Sink<T, TestSink.Received<T>> {
             return later(CompletableFuture.failedFuture(new RetryableException("injected retryable failure of " + name)),
                     delay);
         }
-        List<Received<T>> messages = new java.util.ArrayList<>(batch.size());
+        List<Received<T>> messages = new ArrayList<>(batch.size());
         for (int i = 0; i < batch.size(); i++) {
             Received<T> m = batch.messages().get(i);
             if (batch.rejected(i)) {

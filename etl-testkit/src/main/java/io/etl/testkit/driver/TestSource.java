@@ -13,9 +13,11 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -95,7 +97,7 @@ public final class TestSource<T> implements Source<T> {
 
     /** The next offset each partition will get: what a fully caught-up pipeline has committed. */
     public synchronized Map<SourcePartition, Long> endOffsets() {
-        Map<SourcePartition, Long> out = new java.util.HashMap<>();
+        Map<SourcePartition, Long> out = new HashMap<>();
         for (int p = 0; p < partitions; p++) {
             out.put(new SourcePartition(name, p), (long) logs.get(p).size());
         }
@@ -141,8 +143,8 @@ public final class TestSource<T> implements Source<T> {
      * pipeline waits up to {@code waitUpTo} for in-flight output, and the returned offsets are committed.
      * The returned future completes with the offsets committed for it. Reading resumes after {@link #reassign}, from the committed offset, as after a real rebalance.
      */
-    public java.util.concurrent.CompletableFuture<Map<SourcePartition, Long>> revoke(int partition, Duration waitUpTo) {
-        var done = new java.util.concurrent.CompletableFuture<Map<SourcePartition, Long>>();
+    public CompletableFuture<Map<SourcePartition, Long>> revoke(int partition, Duration waitUpTo) {
+        var done = new CompletableFuture<Map<SourcePartition, Long>>();
         onPollThread.add(() -> {
             SourcePartition sp = new SourcePartition(name, partition);
             assigned.remove(partition);
@@ -228,7 +230,7 @@ public final class TestSource<T> implements Source<T> {
     @Override
     public void commit(Map<SourcePartition, Long> offsets, boolean sync, CommitCallback done) {
         commitRequests.incrementAndGet();
-        Map<SourcePartition, Long> sent = new java.util.HashMap<>();
+        Map<SourcePartition, Long> sent = new HashMap<>();
         for (Map.Entry<SourcePartition, Long> e : offsets.entrySet()) {
             if (assigned.contains(e.getKey().partition())) {
                 sent.put(e.getKey(), e.getValue());

@@ -1,6 +1,7 @@
 package io.etl.testkit.driver;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import io.etl.core.Pipeline;
@@ -8,10 +9,12 @@ import io.etl.core.PipelineResult;
 import io.etl.core.RunningPipeline;
 import io.etl.core.config.CheckpointConfig;
 import io.etl.core.config.PipelineConfig;
+import io.etl.core.error.ConfigException;
 import io.etl.core.error.DeadLetter;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.FatalException;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
@@ -102,10 +105,10 @@ class PipelineDeadLetterSinkTest {
         try (PipelineTestDriver driver = PipelineTestDriver.create(config("both", deadLetterSink()))) {
             TestSource<String> in = driver.source("in", 1);
             Pipeline pipeline = Pipeline.named("dlq-both")
-                    .deadLetter((meta, value, error) -> java.util.concurrent.CompletableFuture.completedFuture(null))
+                    .deadLetter((meta, value, error) -> CompletableFuture.completedFuture(null))
                     .from(in).map("parse", Integer::parseInt).onError(ErrorPolicy.DEAD_LETTER).to(driver.sink("out"));
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> driver.start(pipeline))
-                    .isInstanceOf(io.etl.core.error.ConfigException.class).hasMessageContaining("keep one");
+            assertThatThrownBy(() -> driver.start(pipeline))
+                    .isInstanceOf(ConfigException.class).hasMessageContaining("keep one");
         }
     }
 

@@ -6,7 +6,9 @@ import static org.awaitility.Awaitility.await;
 import io.etl.core.Pipeline;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -114,7 +116,7 @@ class PipelineDeliveryTest {
     }
 
     static void assertPerKeyOrder(List<String> values) {
-        java.util.Map<String, Integer> last = new java.util.HashMap<>();
+        Map<String, Integer> last = new HashMap<>();
         for (String v : values) {
             String[] parts = v.split(":");
             int seq = Integer.parseInt(parts[1]);

@@ -1,19 +1,29 @@
 package io.etl.testkit.driver;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etl.core.Pipeline;
 import io.etl.core.PipelineResult;
 import io.etl.core.RunningPipeline;
+import io.etl.core.config.CheckpointConfig;
+import io.etl.core.config.PipelineConfig;
+import io.etl.core.config.PipelineSection;
+import io.etl.core.error.ConfigException;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.RecordException;
+import io.etl.core.error.RetryableException;
 import io.etl.core.metrics.EtlMetrics;
 import io.etl.core.record.RecordMeta;
 import java.time.Duration;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 class PipelineErrorPolicyTest {
@@ -58,7 +68,7 @@ class PipelineErrorPolicyTest {
             assertThat(error.offset()).isEqualTo(37L);
             assertThat(error.operator()).isEqualTo("parse");
             assertThat(in.committed(0)).isEqualTo(37L);
-            assertThat(out.values()).containsExactlyElementsOf(java.util.stream.IntStream.range(0, 37).boxed().toList());
+            assertThat(out.values()).containsExactlyElementsOf(IntStream.range(0, 37).boxed().toList());
         }
     }
 
@@ -113,8 +123,8 @@ class PipelineErrorPolicyTest {
             in.send("k", "1");
             in.send("k", "bad");
             in.send("k", "3");
-            org.awaitility.Awaitility.await().atMost(WAIT).until(() -> out.values().size() == 2);
-            org.awaitility.Awaitility.await().during(Duration.ofMillis(150)).atMost(WAIT)
+            Awaitility.await().atMost(WAIT).until(() -> out.values().size() == 2);
+            Awaitility.await().during(Duration.ofMillis(150)).atMost(WAIT)
                     .until(() -> in.committed(0) <= 1L);
 
             stored.complete(null);
@@ -131,8 +141,8 @@ class PipelineErrorPolicyTest {
             Pipeline pipeline = Pipeline.named("no-dlq").from(in)
                     .map("parse", Integer::parseInt).onError(ErrorPolicy.DEAD_LETTER).to(out);
             assertThat(pipeline.build().name()).as("build() needs no configuration").isEqualTo("no-dlq");
-            org.assertj.core.api.Assertions.assertThatThrownBy(() -> driver.start(pipeline))
-                    .isInstanceOf(io.etl.core.error.ConfigException.class)
+            assertThatThrownBy(() -> driver.start(pipeline))
+                    .isInstanceOf(ConfigException.class)
                     .hasMessageContaining("operator 'parse'")
                     .hasMessageContaining("sink 'out'")
                     .hasMessageContaining("dead_letter section");
@@ -177,8 +187,8 @@ class PipelineErrorPolicyTest {
             for (int i = 0; i < 5; i++) {
                 in.send("k", i);
             }
-            org.awaitility.Awaitility.await().atMost(WAIT).until(() -> out.values().size() == 4);
-            org.awaitility.Awaitility.await().during(Duration.ofMillis(150)).atMost(WAIT)
+            Awaitility.await().atMost(WAIT).until(() -> out.values().size() == 4);
+            Awaitility.await().during(Duration.ofMillis(150)).atMost(WAIT)
                     .until(() -> in.committed(0) <= 2L);
 
             stored.complete(null);
@@ -196,7 +206,7 @@ class PipelineErrorPolicyTest {
     @Test
     void anOperatorThrowingRetryableIsCalledAgainAndDeadLetteredOnlyWhenItKeepsFailing() {
         CopyOnWriteArrayList<RecordException> letters = new CopyOnWriteArrayList<>();
-        java.util.concurrent.atomic.AtomicInteger flakyCalls = new java.util.concurrent.atomic.AtomicInteger();
+        AtomicInteger flakyCalls = new AtomicInteger();
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<Integer> in = driver.source("in", 1);
             TestSink<Integer> out = driver.sink("out");
@@ -208,10 +218,10 @@ class PipelineErrorPolicyTest {
                     .from(in)
                     .map("lookup", (Integer v) -> {
                         if (v == 3 && flakyCalls.getAndIncrement() == 0) {
-                            throw new io.etl.core.error.RetryableException("lookup timed out");
+                            throw new RetryableException("lookup timed out");
                         }
                         if (v == 7) {
-                            throw new io.etl.core.error.RetryableException("lookup keeps timing out");
+                            throw new RetryableException("lookup keeps timing out");
                         }
                         if (v == 8) {
                             throw new IllegalArgumentException("a bug is not retried");
@@ -238,7 +248,7 @@ class PipelineErrorPolicyTest {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> out = driver.sink("out");
             RunningPipeline running = driver.start(Pipeline.named("lazy").from(in)
-                    .<String>flatMap("explode", v -> () -> new java.util.Iterator<String>() {
+                    .<String>flatMap("explode", v -> () -> new Iterator<String>() {
                         private int n;
 
                         @Override
@@ -268,9 +278,9 @@ class PipelineErrorPolicyTest {
 
     @Test
     void aThrowingSplitPredicateLeavesNoBranchHoldingTheValueWhenSendingToAllMatching() {
-        io.etl.core.config.PipelineConfig skip = new io.etl.core.config.PipelineConfig(
-                new io.etl.core.config.PipelineSection(null, ErrorPolicy.SKIP), null, null,
-                new io.etl.core.config.CheckpointConfig(Duration.ofMillis(10), Duration.ofSeconds(10),
+        PipelineConfig skip = new PipelineConfig(
+                new PipelineSection(null, ErrorPolicy.SKIP), null, null,
+                new CheckpointConfig(Duration.ofMillis(10), Duration.ofSeconds(10),
                         Duration.ofSeconds(2)), null);
         try (PipelineTestDriver driver = PipelineTestDriver.create(skip)) {
             TestSource<String> in = driver.source("in", 1);

@@ -14,8 +14,10 @@ import io.etl.core.error.FatalException;
 import io.etl.core.metrics.EtlMetrics;
 import java.time.Duration;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class PipelineFaultTest {
@@ -41,7 +43,7 @@ class PipelineFaultTest {
             driver.awaitCommitted(WAIT);
 
             assertThat(out.writeAttempts()).isGreaterThan(5);
-            assertThat(new java.util.HashSet<>(out.values())).hasSize(500);
+            assertThat(new HashSet<>(out.values())).hasSize(500);
             assertLastWriteOfEachKeyIsItsNewest(out.values());
             assertThat(driver.meterRegistry().get(EtlMetrics.SINK_RETRIES).counter().count()).isGreaterThan(0);
         }
@@ -75,7 +77,7 @@ class PipelineFaultTest {
             in.send("k", "b");
             in.send("k", "c");
 
-            PipelineResult result = running.result().orTimeout(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS).join();
+            PipelineResult result = running.result().orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
             assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
             assertThat(result.failure()).isInstanceOf(FatalException.class)
                     .hasMessageContaining("orders-0").hasMessageContaining("offset 1");
@@ -101,7 +103,7 @@ class PipelineFaultTest {
             await().atMost(WAIT).until(() -> healthy(driver) == 0.0);
             driver.awaitCommitted(WAIT);
             await().atMost(WAIT).until(() -> healthy(driver) == 1.0);
-            assertThat(new java.util.HashSet<>(out.values())).hasSize(20);
+            assertThat(new HashSet<>(out.values())).hasSize(20);
             assertLastWriteOfEachKeyIsItsNewest(out.values());
         }
     }

@@ -9,10 +9,19 @@ import io.etl.core.PipelineResult;
 import io.etl.core.RunningPipeline;
 import io.etl.core.config.BatchConfig;
 import io.etl.core.config.CheckpointConfig;
+import io.etl.core.config.MetricsConfig;
 import io.etl.core.config.PipelineConfig;
+import io.etl.core.config.SinkPoolConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.metrics.EtlMetrics;
+import io.etl.core.record.RecordMeta;
+import io.etl.core.sink.Encoder;
+import io.etl.core.sink.Sink;
+import io.etl.core.sink.SinkContext;
+import io.etl.core.sink.SinkWriter;
+import io.etl.core.source.SourcePartition;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class PipelineLifecycleTest {
@@ -40,7 +49,7 @@ class PipelineLifecycleTest {
             running.stop();
             out.releaseAcks();
             // the drain seals the open batch although its linger (a minute) is far from expired
-            PipelineResult result = running.result().get(WAIT.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+            PipelineResult result = running.result().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
             assertThat(out.writeAttempts()).isEqualTo(2);
             assertThat(result.status()).isEqualTo(PipelineResult.Status.COMPLETED);
             assertThat(result.exitCode()).isZero();
@@ -81,9 +90,9 @@ class PipelineLifecycleTest {
             out.holdAcks();
             in.send(0, "a", "a1");
             await().atMost(WAIT).until(() -> out.heldWrites() == 1);
-            var revoked = in.revoke(0, Duration.ofMillis(200)).orTimeout(10, java.util.concurrent.TimeUnit.SECONDS).join();
+            var revoked = in.revoke(0, Duration.ofMillis(200)).orTimeout(10, TimeUnit.SECONDS).join();
             // the revoke could not wait for the held write: it commits only what was durable
-            assertThat(revoked).containsEntry(new io.etl.core.source.SourcePartition("in", 0), 1L);
+            assertThat(revoked).containsEntry(new SourcePartition("in", 0), 1L);
 
             out.releaseAcks();
             in.send(1, "b", "b0");
@@ -126,22 +135,22 @@ class PipelineLifecycleTest {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> ok = driver.sink("ok");
-            io.etl.core.sink.Sink<String, String> broken = new io.etl.core.sink.Sink<>() {
+            Sink<String, String> broken = new Sink<>() {
                 @Override
                 public String name() {
                     return "broken";
                 }
 
                 @Override
-                public io.etl.core.config.SinkPoolConfig pool() {
+                public SinkPoolConfig pool() {
                     return PipelineTestDriver.DEFAULT_POOL;
                 }
 
                 @Override
-                public io.etl.core.sink.Encoder<String, String> encoder() {
-                    return new io.etl.core.sink.Encoder<>() {
+                public Encoder<String, String> encoder() {
+                    return new Encoder<>() {
                         @Override
-                        public String encode(String value, io.etl.core.record.RecordMeta meta, int outputIndex) {
+                        public String encode(String value, RecordMeta meta, int outputIndex) {
                             return value;
                         }
 
@@ -153,14 +162,14 @@ class PipelineLifecycleTest {
                 }
 
                 @Override
-                public io.etl.core.sink.SinkWriter<String> openWriter(io.etl.core.sink.SinkContext context) {
+                public SinkWriter<String> openWriter(SinkContext context) {
                     throw ConfigException.of("sinks.broken.kafka.topic", "topic 'nope' does not exist");
                 }
             };
             RunningPipeline running = driver.start(Pipeline.named("cannot-open").from(in)
                     .split("s", s -> s.branch("a", v -> true, ok).otherwise(broken)));
 
-            PipelineResult result = running.result().orTimeout(10, java.util.concurrent.TimeUnit.SECONDS).join();
+            PipelineResult result = running.result().orTimeout(10, TimeUnit.SECONDS).join();
             assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
             assertThat(result.failure()).isInstanceOf(ConfigException.class).hasMessageContaining("sinks.broken.kafka.topic");
             assertThat(result.elapsed()).isLessThan(Duration.ofSeconds(5));
@@ -186,11 +195,11 @@ class PipelineLifecycleTest {
     void poolSettingsBuiltInCodeAreValidatedLikeYamlOnesBeforeAnythingRuns() {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 1);
-            TestSink<String> out = driver.sink("out", io.etl.core.config.SinkPoolConfig.defaults().withShards(0)
+            TestSink<String> out = driver.sink("out", SinkPoolConfig.defaults().withShards(0)
                     .withQueue(5000));
 
             assertThatThrownBy(() -> driver.start(Pipeline.named("bad-pool").from(in).to(out)))
-                    .isInstanceOf(io.etl.core.error.ConfigException.class)
+                    .isInstanceOf(ConfigException.class)
                     .hasMessageContaining("sinks.out.shards: must be between 1 and 256")
                     .hasMessageContaining("sinks.out.queue: must be between 1 and 1024");
         }
@@ -199,7 +208,7 @@ class PipelineLifecycleTest {
     @Test
     void metricsDisabledRegistersNoMeterInTheGivenRegistry() {
         PipelineConfig quiet = new PipelineConfig(null, null, null, new CheckpointConfig(Duration.ofMillis(10),
-                Duration.ofSeconds(10), Duration.ofSeconds(2)), new io.etl.core.config.MetricsConfig(false, null));
+                Duration.ofSeconds(10), Duration.ofSeconds(2)), new MetricsConfig(false, null));
         try (PipelineTestDriver driver = PipelineTestDriver.create(quiet)) {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> out = driver.sink("out");

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 class PipelineStateTest {
@@ -91,7 +92,7 @@ class PipelineStateTest {
             running.addStateListener((from, to) -> seen.add(to));
             in.send("k", "v");
 
-            PipelineResult result = running.result().orTimeout(WAIT.toSeconds(), java.util.concurrent.TimeUnit.SECONDS).join();
+            PipelineResult result = running.result().orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
             assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
             assertThat(running.state()).isEqualTo(PipelineState.FAILED);
             assertThat(seen).endsWith(PipelineState.DRAINING, PipelineState.FAILED);

@@ -7,6 +7,7 @@ import io.etl.core.internal.dsl.TerminalSpec;
 import io.etl.core.internal.pool.SinkPool;
 import io.etl.core.metrics.EtlMetrics;
 import io.etl.core.sink.Sink;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.util.List;
@@ -49,7 +50,7 @@ public final class ChainCompiler {
         return next;
     }
 
-    private static io.micrometer.core.instrument.Counter filtered(MeterRegistry registry, Tags tags, String stage) {
+    private static Counter filtered(MeterRegistry registry, Tags tags, String stage) {
         return registry.counter(EtlMetrics.RECORDS_FILTERED, tags.and(EtlMetrics.TAG_STAGE, stage));
     }
 }

@@ -1,6 +1,7 @@
 package io.etl.core.internal.chain;
 
 import io.etl.core.RecordProcessor;
+import io.etl.core.error.DeadLetter;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.internal.dsl.OperatorSpec;
 import io.micrometer.core.instrument.Counter;
@@ -31,7 +32,7 @@ final class OperatorNode extends Node {
     OperatorNode(OperatorSpec spec, ErrorPolicy policy, RecordContext ctx, Node next, Counter filtered) {
         this.kind = spec.kind();
         this.name = spec.name();
-        this.dlqStage = io.etl.core.error.DeadLetter.operatorStage(spec.name());
+        this.dlqStage = DeadLetter.operatorStage(spec.name());
         this.policy = policy;
         this.ctx = ctx;
         this.next = next;

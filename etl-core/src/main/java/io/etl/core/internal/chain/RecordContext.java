@@ -7,8 +7,8 @@ import io.etl.core.error.RetryableException;
 import io.etl.core.internal.checkpoint.PendingRecord;
 import io.etl.core.internal.trace.RecordTracing;
 import io.etl.core.record.RecordMeta;
-import java.util.concurrent.locks.LockSupport;
 import io.etl.core.record.TraceContext;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * The source record the chain is working on: its metadata, its pending-record counter, and the next

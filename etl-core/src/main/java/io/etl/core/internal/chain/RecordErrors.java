@@ -1,5 +1,6 @@
 package io.etl.core.internal.chain;
 
+import io.etl.core.error.DeadLetter;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.RecordException;
 import io.etl.core.internal.checkpoint.PendingRecord;
@@ -72,7 +73,7 @@ public final class RecordErrors {
             }
             case DEAD_LETTER -> {
                 counted(sink, error);
-                deadLetters().handOver(io.etl.core.error.DeadLetter.produceStage(sink), source, error, attempts, owner);
+                deadLetters().handOver(DeadLetter.produceStage(sink), source, error, attempts, owner);
             }
             case FAIL -> {
                 LOG.error("stopping the pipeline: {}", error.getMessage());

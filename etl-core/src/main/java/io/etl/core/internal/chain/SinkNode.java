@@ -1,5 +1,6 @@
 package io.etl.core.internal.chain;
 
+import io.etl.core.error.DeadLetter;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.RecordException;
 import io.etl.core.internal.pool.SinkPool;
@@ -16,7 +17,7 @@ final class SinkNode extends Node {
     SinkNode(SinkPool<Object, ?> pool, RecordContext ctx) {
         this.pool = pool;
         this.policy = pool.sink().errorPolicy();
-        this.dlqStage = io.etl.core.error.DeadLetter.encodeStage(pool.name());
+        this.dlqStage = DeadLetter.encodeStage(pool.name());
         this.ctx = ctx;
     }
 

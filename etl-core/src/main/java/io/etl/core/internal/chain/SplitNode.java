@@ -1,5 +1,6 @@
 package io.etl.core.internal.chain;
 
+import io.etl.core.error.DeadLetter;
 import io.etl.core.error.ErrorPolicy;
 import io.micrometer.core.instrument.Counter;
 import java.util.function.Predicate;
@@ -22,7 +23,7 @@ final class SplitNode extends Node {
     SplitNode(String name, ErrorPolicy policy, RecordContext ctx, Predicate<Object>[] predicates, Node[] branches,
               Node otherwise, boolean allMatching, Counter unmatched) {
         this.name = name;
-        this.dlqStage = io.etl.core.error.DeadLetter.splitStage(name);
+        this.dlqStage = DeadLetter.splitStage(name);
         this.policy = policy;
         this.ctx = ctx;
         this.predicates = predicates;

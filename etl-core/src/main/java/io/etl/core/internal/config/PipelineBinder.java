@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.etl.core.config.CheckpointConfig;
 import io.etl.core.config.ConnectorConfigType;
 import io.etl.core.config.ConnectorConfigType.Role;
+import io.etl.core.config.DeliveryGuarantee;
 import io.etl.core.config.MetricsConfig;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.config.PipelineSection;
@@ -14,9 +15,11 @@ import io.etl.core.config.SinkSection;
 import io.etl.core.config.SourceSection;
 import io.etl.core.error.ConfigProblem;
 import io.etl.core.error.ErrorPolicy;
+import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -88,8 +91,8 @@ final class PipelineBinder {
             }
         }
         PipelineConfig config = new PipelineConfig(pipeline, sources, sinks, checkpoint, metrics,
-                java.util.Optional.ofNullable(deadLetter));
-        if (config.pipeline().delivery() == io.etl.core.config.DeliveryGuarantee.EXACTLY_ONCE
+                Optional.ofNullable(deadLetter));
+        if (config.pipeline().delivery() == DeliveryGuarantee.EXACTLY_ONCE
                 && !root.path("checkpoint").has("interval")) {
             // one transaction per checkpoint: the at-least-once default would commit a transaction every few ms
             CheckpointConfig c = config.checkpoint();
@@ -110,12 +113,12 @@ final class PipelineBinder {
         if (p.transactionalId() != null && p.transactionalId().isBlank()) {
             problems.add(TRANSACTIONAL_ID, "must not be blank when set");
         }
-        if (p.delivery() != io.etl.core.config.DeliveryGuarantee.EXACTLY_ONCE || problems.touches(TRANSACTION_TIMEOUT)
+        if (p.delivery() != DeliveryGuarantee.EXACTLY_ONCE || problems.touches(TRANSACTION_TIMEOUT)
                 || problems.touches(CHECKPOINT_INTERVAL)) {
             return;
         }
-        java.time.Duration timeout = p.transactionTimeout();
-        java.time.Duration interval = config.checkpoint().interval();
+        Duration timeout = p.transactionTimeout();
+        Duration interval = config.checkpoint().interval();
         if (timeout.compareTo(interval.multipliedBy(2)) < 0) {
             problems.add(TRANSACTION_TIMEOUT, "is " + human(timeout) + " but must be at least twice "
                     + CHECKPOINT_INTERVAL + " (" + human(interval) + "): a transaction stays open for an interval and"
@@ -128,8 +131,8 @@ final class PipelineBinder {
         if (problems.touches(SHUTDOWN_TIMEOUT) || problems.touches(DRAIN_TIMEOUT)) {
             return;
         }
-        java.time.Duration budget = config.pipeline().shutdownTimeout();
-        java.time.Duration drain = config.checkpoint().drainTimeout();
+        Duration budget = config.pipeline().shutdownTimeout();
+        Duration drain = config.checkpoint().drainTimeout();
         if (budget.compareTo(drain) <= 0) {
             problems.add(SHUTDOWN_TIMEOUT, "is " + human(budget) + " but must be greater than "
                     + DRAIN_TIMEOUT + " (" + human(drain) + "), which has to fit inside it with time"
@@ -269,7 +272,7 @@ final class PipelineBinder {
         return config;
     }
 
-    private static String human(java.time.Duration d) {
+    private static String human(Duration d) {
         long ms = d.toMillis();
         if (ms % 1000 != 0) {
             return ms + "ms";

@@ -1,7 +1,8 @@
 package io.etl.core.internal.config;
 
-import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -42,8 +43,8 @@ final class SectionBinder {
             .build();
 
     @SuppressWarnings("unchecked")
-    private static <T> com.fasterxml.jackson.databind.JsonDeserializer<T> whole(Class<T> type) {
-        return (com.fasterxml.jackson.databind.JsonDeserializer<T>) (Object) new WholeNumberDeserializer(type);
+    private static <T> JsonDeserializer<T> whole(Class<T> type) {
+        return (JsonDeserializer<T>) (Object) new WholeNumberDeserializer(type);
     }
 
     private final ProblemCollector problems;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.DeserializationContext;
 import com.fasterxml.jackson.databind.JsonDeserializer;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.deser.std.NumberDeserializers;
 import com.fasterxml.jackson.databind.deser.std.StdScalarDeserializer;
 import java.io.IOException;
@@ -40,7 +41,7 @@ final class WholeNumberDeserializer extends StdScalarDeserializer<Object> {
     }
 
     @Override
-    public Object getNullValue(DeserializationContext ctxt) throws com.fasterxml.jackson.databind.JsonMappingException {
+    public Object getNullValue(DeserializationContext ctxt) throws JsonMappingException {
         return standard.getNullValue(ctxt);
     }
 }

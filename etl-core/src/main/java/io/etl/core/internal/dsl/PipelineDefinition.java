@@ -13,6 +13,7 @@ import io.etl.core.internal.runtime.PipelineRunner;
 import io.etl.core.sink.Sink;
 import io.etl.core.source.Source;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -21,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
 
 /** A finished definition: validated by {@link #build()}, run by {@link PipelineRunner}. */
 public final class PipelineDefinition implements Pipeline {
@@ -142,7 +144,7 @@ public final class PipelineDefinition implements Pipeline {
         checkDeadLetters(config);
         // metrics.enabled: false: every meter goes to a registry with no backend, so none reaches the caller's
         return PipelineRunner.start(this, config, config.metrics().enabled() ? registry
-                : new io.micrometer.core.instrument.composite.CompositeMeterRegistry());
+                : new CompositeMeterRegistry());
     }
 
     /** The stages whose policy under {@code config} is {@code dead_letter}, each named as its setting is. */
@@ -218,7 +220,7 @@ public final class PipelineDefinition implements Pipeline {
             PipelineResult result = running.stopAndWait(config.pipeline().shutdownTimeout());
             Thread.currentThread().interrupt();
             return result;
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             throw new IllegalStateException("pipeline '" + running.name() + "' ended abnormally", e.getCause());
         }
     }

@@ -5,7 +5,9 @@ import io.etl.core.RecordStream;
 import io.etl.core.error.DeadLetterHandler;
 import io.etl.core.source.Source;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /** The mutable state behind a definition while the DSL is being called. */
@@ -16,7 +18,7 @@ public final class PipelineDraft implements PipelineBuilder {
     Source<?> source;
     final List<OperatorSpec> operators = new ArrayList<>();
     TerminalSpec terminal;
-    private final java.util.Map<String, Integer> generated = new java.util.HashMap<>();
+    private final Map<String, Integer> generated = new HashMap<>();
 
     private PipelineDraft(String name) {
         this.name = Objects.requireNonNull(name, "name");

@@ -7,6 +7,7 @@ import io.etl.core.RecordStream;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.record.RecordMeta;
 import io.etl.core.sink.Sink;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.function.BiFunction;
 import java.util.function.BiPredicate;
@@ -28,7 +29,7 @@ final class RecordStreamImpl<T> implements RecordStream<T> {
     private <R> RecordStream<R> add(OperatorSpec.Kind kind, String name, Object function) {
         checkCurrent();
         Objects.requireNonNull(function, "operator function");
-        String n = name != null ? name : draft.generatedName(kind.name().toLowerCase(java.util.Locale.ROOT).replace('_', '-'));
+        String n = name != null ? name : draft.generatedName(kind.name().toLowerCase(Locale.ROOT).replace('_', '-'));
         draft.operators.add(new OperatorSpec(kind, n, function, null));
         return new RecordStreamImpl<>(draft, position + 1);
     }

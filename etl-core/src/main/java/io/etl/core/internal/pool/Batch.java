@@ -7,6 +7,7 @@ import io.etl.core.record.RecordMeta;
 import io.etl.core.sink.SealedBatch;
 import java.util.Collections;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * A sealed batch plus the pending records its messages belong to and their source records (one entry per
@@ -81,7 +82,7 @@ final class Batch<M> implements SealedBatch<M> {
 
     @Override
     public synchronized void reject(int index, RecordException error) {
-        java.util.Objects.checkIndex(index, owners.length);
+        Objects.checkIndex(index, owners.length);
         RecordException[] r = refused;
         if (r == null) {
             r = new RecordException[owners.length];

@@ -9,10 +9,12 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -382,7 +384,7 @@ final class Shard<M> implements Runnable {
             try {
                 a.future.get(50, TimeUnit.MILLISECONDS);
                 return null;
-            } catch (java.util.concurrent.TimeoutException e) {
+            } catch (TimeoutException e) {
                 // keep waiting, checking for abort
             } catch (ExecutionException e) {
                 return e.getCause();
@@ -451,7 +453,7 @@ final class Shard<M> implements Runnable {
         try {
             future.join();
             return null;
-        } catch (CompletionException | java.util.concurrent.CancellationException e) {
+        } catch (CompletionException | CancellationException e) {
             return e.getCause() != null ? e.getCause() : e;
         }
     }

@@ -1,5 +1,6 @@
 package io.etl.core.internal.pool;
 
+import io.etl.core.checkpoint.RunContext;
 import io.etl.core.config.BreakerConfig;
 import io.etl.core.config.SinkPoolConfig;
 import io.etl.core.error.RecordException;
@@ -83,7 +84,7 @@ public final class SinkPool<T, M> {
     }
 
     /** Opens the writer and starts one worker thread per shard. */
-    public void start(String pipeline, io.etl.core.checkpoint.RunContext run, MeterRegistry registry) {
+    public void start(String pipeline, RunContext run, MeterRegistry registry) {
         writer = sink.openWriter(new SinkContext(pipeline, name, registry, tags, run.runId(), run));
         for (int i = 0; i < shards.length; i++) {
             shards[i].start("etl-" + pipeline + "-" + name + "-" + i);

@@ -1,6 +1,7 @@
 package io.etl.core.internal.trace;
 
 import io.etl.core.config.TracingConfig;
+import io.etl.core.internal.trace.otel.OtelRecordTracing;
 import io.etl.core.record.RecordMeta;
 import io.etl.core.record.TraceContext;
 import org.slf4j.Logger;
@@ -54,7 +55,7 @@ public abstract class RecordTracing {
             return PROPAGATE;
         }
         RecordTracing spans = openTelemetryPresent()
-                ? io.etl.core.internal.trace.otel.OtelRecordTracing.ifSdkRegistered(pipeline, source) : null;
+                ? OtelRecordTracing.ifSdkRegistered(pipeline, source) : null;
         if (spans == null) {
             LOG.debug("pipeline '{}': no OpenTelemetry SDK registered; propagating trace context only", pipeline);
             return PROPAGATE;

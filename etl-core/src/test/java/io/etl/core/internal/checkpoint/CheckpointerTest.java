@@ -1,6 +1,7 @@
 package io.etl.core.internal.checkpoint;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etl.core.source.SourcePartition;
 import java.util.ArrayList;
@@ -140,7 +141,7 @@ class CheckpointerTest {
     void releasingMoreThanRetainedIsABug() {
         PendingRecord r = new PendingRecord(1);
         r.release();
-        org.assertj.core.api.Assertions.assertThatThrownBy(r::release).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(r::release).isInstanceOf(IllegalStateException.class)
                 .hasMessageContaining("offset 1");
     }
 

@@ -9,6 +9,7 @@ import io.etl.core.config.BatchConfig;
 import io.etl.core.config.BreakerConfig;
 import io.etl.core.config.CheckpointConfig;
 import io.etl.core.config.DataSize;
+import io.etl.core.config.DeliveryGuarantee;
 import io.etl.core.config.MetricsConfig;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.config.PipelineSection;
@@ -129,24 +130,24 @@ class ConfigLoaderTest {
     @Test
     void deliveryDefaultsToAtLeastOnceAndBindsExactlyOnceWithItsTransactionKeys() {
         assertThat(parse("pipeline: {name: p}\n").pipeline().delivery())
-                .isEqualTo(io.etl.core.config.DeliveryGuarantee.AT_LEAST_ONCE);
+                .isEqualTo(DeliveryGuarantee.AT_LEAST_ONCE);
         var section = parse("pipeline: {delivery: exactly_once, transactional_id: p-1, transaction_timeout: 30s}\n")
                 .pipeline();
-        assertThat(section.delivery()).isEqualTo(io.etl.core.config.DeliveryGuarantee.EXACTLY_ONCE);
+        assertThat(section.delivery()).isEqualTo(DeliveryGuarantee.EXACTLY_ONCE);
         assertThat(section.configuredTransactionalId()).contains("p-1");
         assertThat(section.transactionTimeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(parse("pipeline: {delivery: exactly_once}\n").pipeline().transactionTimeout())
-                .isEqualTo(io.etl.core.config.PipelineSection.DEFAULT_TRANSACTION_TIMEOUT);
+                .isEqualTo(PipelineSection.DEFAULT_TRANSACTION_TIMEOUT);
     }
 
     @Test
     void exactlyOnceCommitsATransactionEveryHundredMillisecondsUnlessTheIntervalIsSet() {
         assertThat(parse("pipeline: {delivery: exactly_once}\n").checkpoint().interval())
-                .isEqualTo(io.etl.core.config.CheckpointConfig.DEFAULT_EXACTLY_ONCE_INTERVAL);
+                .isEqualTo(CheckpointConfig.DEFAULT_EXACTLY_ONCE_INTERVAL);
         assertThat(parse("pipeline: {delivery: exactly_once}\ncheckpoint: {interval: 2s, drain_timeout: 5s}\n")
                 .checkpoint().interval()).isEqualTo(Duration.ofSeconds(2));
         assertThat(parse("pipeline: {name: p}\n").checkpoint().interval())
-                .isEqualTo(io.etl.core.config.CheckpointConfig.DEFAULT_INTERVAL);
+                .isEqualTo(CheckpointConfig.DEFAULT_INTERVAL);
     }
 
     @Test

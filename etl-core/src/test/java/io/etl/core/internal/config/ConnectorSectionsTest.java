@@ -3,7 +3,9 @@ package io.etl.core.internal.config;
 import static io.etl.core.internal.config.Configs.parse;
 import static io.etl.core.internal.config.Configs.problems;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.etl.core.config.ConnectorConfigType;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.config.SinkSection;
 import io.etl.core.error.ErrorPolicy;
@@ -115,13 +117,13 @@ class ConnectorSectionsTest {
         assertThat(config.source("in").config()).isInstanceOf(FakeSourceConfig.class);
         assertThat(config.sink("out").config()).isInstanceOf(FakeSinkConfig.class);
         assertThat(config.sink("out").pool().shards()).isEqualTo(3);
-        assertThat(ConnectorRegistry.discovered().keys(io.etl.core.config.ConnectorConfigType.Role.SINK))
+        assertThat(ConnectorRegistry.discovered().keys(ConnectorConfigType.Role.SINK))
                 .containsExactly("fake");
     }
 
     @Test
     void withoutRegisteredConnectorsTheProblemSaysSo() {
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> ConfigLoader.parse(
+        assertThatThrownBy(() -> ConfigLoader.parse(
                         "sinks: {eu: {kafka: {topic: t}}}", name -> null, List.of()))
                 .hasMessageContaining("sinks.eu.kafka: unknown connector 'kafka' (known: none)");
     }

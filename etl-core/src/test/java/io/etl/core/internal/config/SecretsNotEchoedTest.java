@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etl.core.config.ConnectorConfigType;
 import io.etl.core.error.ConfigException;
+import io.etl.core.error.ErrorPolicy;
 import java.time.Duration;
 import java.util.List;
 import org.assertj.core.api.Assertions;
@@ -13,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class SecretsNotEchoedTest {
 
     /** A connector whose secret-looking keys are durations and enums, the only kinds whose values are echoed. */
-    public record TokenConfig(Duration tokenTtl, io.etl.core.error.ErrorPolicy keyPolicy, Integer saslPassword) {
+    public record TokenConfig(Duration tokenTtl, ErrorPolicy keyPolicy, Integer saslPassword) {
     }
 
     static final class TokenType implements ConnectorConfigType<TokenConfig> {

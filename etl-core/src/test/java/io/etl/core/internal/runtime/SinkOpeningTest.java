@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.etl.core.config.SinkPoolConfig;
 import io.etl.core.error.ConfigException;
+import io.etl.core.error.ErrorPolicy;
+import io.etl.core.error.RecordException;
+import io.etl.core.internal.checkpoint.PendingRecord;
 import io.etl.core.internal.pool.PoolEvents;
 import io.etl.core.internal.pool.SinkPool;
 import io.etl.core.record.RecordMeta;
@@ -153,9 +156,9 @@ class SinkOpeningTest {
         }
 
         @Override
-        public void refused(String sink, io.etl.core.error.ErrorPolicy policy, io.etl.core.record.RecordMeta source,
-                            io.etl.core.internal.checkpoint.PendingRecord owner,
-                            io.etl.core.error.RecordException error, int attempts) {
+        public void refused(String sink, ErrorPolicy policy, RecordMeta source,
+                            PendingRecord owner,
+                            RecordException error, int attempts) {
         }
     }
 }

@@ -6,6 +6,7 @@ import static io.etl.core.internal.trace.SpansTest.withTracing;
 import static io.etl.core.internal.trace.TracePipelines.meta;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.sun.management.ThreadMXBean;
 import io.etl.core.Pipeline;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.config.TracingConfig;
@@ -19,6 +20,7 @@ import io.opentelemetry.sdk.OpenTelemetrySdk;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import io.opentelemetry.sdk.trace.export.SimpleSpanProcessor;
+import java.lang.management.ManagementFactory;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -78,8 +80,8 @@ class PropagationTest {
 
     @Test
     void shouldNotAllocateForARecordWithoutTraceparent() {
-        com.sun.management.ThreadMXBean threads =
-                (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads =
+                (ThreadMXBean) ManagementFactory.getThreadMXBean();
         RecordTracing tracing = RecordTracing.PROPAGATE;
         RecordMeta plain = meta(0, Header.of("region", "eu"), Header.of("source", "crm"));
         for (int i = 0; i < 20_000; i++) {

@@ -13,7 +13,10 @@ import io.etl.core.internal.trace.TracePipelines.CapturingSink;
 import io.etl.core.internal.trace.TracePipelines.Encoded;
 import io.etl.core.internal.trace.TracePipelines.ListSource;
 import io.etl.core.record.Header;
+import io.etl.core.record.RecordMeta;
 import io.etl.core.record.TraceContext;
+import io.etl.core.sink.Encoder;
+import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.SpanKind;
@@ -25,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
+import java.util.stream.Collector;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -122,16 +126,16 @@ class SpansTest {
     void shouldMarkTheSpansOfAnOutputTheEncoderRejected() {
         CapturingSink sink = new CapturingSink() {
             @Override
-            public io.etl.core.sink.Encoder<String, Encoded> encoder() {
-                io.etl.core.sink.Encoder<String, Encoded> base = super.encoder();
-                return new io.etl.core.sink.Encoder<>() {
+            public Encoder<String, Encoded> encoder() {
+                Encoder<String, Encoded> base = super.encoder();
+                return new Encoder<>() {
                     @Override
-                    public Encoded encode(String value, io.etl.core.record.RecordMeta meta, int outputIndex) {
+                    public Encoded encode(String value, RecordMeta meta, int outputIndex) {
                         throw new IllegalStateException("no");
                     }
 
                     @Override
-                    public Encoded encode(String value, io.etl.core.record.RecordMeta meta, int outputIndex,
+                    public Encoded encode(String value, RecordMeta meta, int outputIndex,
                                           TraceContext trace) {
                         if (meta.offset() == 0) {
                             throw new IllegalArgumentException("cannot encode " + value);
@@ -212,7 +216,7 @@ class SpansTest {
         return spans.stream().filter(s -> s.getKind() == kind).collect(single());
     }
 
-    static <T> java.util.stream.Collector<T, ?, T> single() {
+    static <T> Collector<T, ?, T> single() {
         return Collectors.collectingAndThen(Collectors.toList(), list -> {
             assertThat(list).hasSize(1);
             return list.get(0);
@@ -221,11 +225,11 @@ class SpansTest {
 
     /** The attribute keys, read where the test can see them. */
     static final class OtelRecordTraceKeys {
-        static final io.opentelemetry.api.common.AttributeKey<String> DESTINATION =
-                io.opentelemetry.api.common.AttributeKey.stringKey("messaging.destination.name");
-        static final io.opentelemetry.api.common.AttributeKey<Long> OFFSET =
-                io.opentelemetry.api.common.AttributeKey.longKey("etl.source.offset");
-        static final io.opentelemetry.api.common.AttributeKey<String> PIPELINE =
-                io.opentelemetry.api.common.AttributeKey.stringKey("etl.pipeline");
+        static final AttributeKey<String> DESTINATION =
+                AttributeKey.stringKey("messaging.destination.name");
+        static final AttributeKey<Long> OFFSET =
+                AttributeKey.longKey("etl.source.offset");
+        static final AttributeKey<String> PIPELINE =
+                AttributeKey.stringKey("etl.pipeline");
     }
 }

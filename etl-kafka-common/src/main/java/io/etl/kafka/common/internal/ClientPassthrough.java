@@ -13,6 +13,7 @@ import java.util.TreeSet;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
 
 /**
  * Checks a client passthrough map ({@code producer:} or {@code consumer:}) before any client exists:
@@ -134,7 +135,7 @@ public final class ClientPassthrough {
                 definition.validator.ensureValid(key, parsed);
             }
             return null;
-        } catch (org.apache.kafka.common.config.ConfigException e) {
+        } catch (ConfigException e) {
             String expected = definition.type.name().toLowerCase(Locale.ROOT)
                     + (definition.validator == null ? "" : ", " + definition.validator);
             return secret ? "is not a valid value (expected " + expected + ")"

@@ -9,6 +9,7 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -30,6 +31,7 @@ import org.apache.kafka.clients.admin.DescribeConfigsOptions;
 import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
 import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.acl.AclOperation;
@@ -180,7 +182,7 @@ public final class ClusterInspection {
                 checkIdempotentWrite(clusterOperations, topics);
                 checkMessageSizes(admin, topics);
                 return findings;
-            } catch (org.apache.kafka.common.KafkaException e) {
+            } catch (KafkaException e) {
                 return connectionProblems(failures.clientRefused(e), uses);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -232,7 +234,9 @@ public final class ClusterInspection {
                     findings.add(Finding.problem(key, "topic '" + use.topic() + "' does not exist on brokers "
                             + failures.brokers()));
                 } else if (error instanceof TimeoutException
+                        // CHECKSTYLE.OFF: InlineFullyQualifiedName - Kafka's TimeoutException too
                         || error instanceof org.apache.kafka.common.errors.TimeoutException) {
+                        // CHECKSTYLE.ON: InlineFullyQualifiedName
                     findings.add(Finding.problem(key, "could not describe topic '" + use.topic() + "' on brokers "
                             + failures.brokers() + " within " + Durations.format(timeout)));
                 } else if (error != null) {
@@ -356,7 +360,7 @@ public final class ClusterInspection {
                 case DYNAMIC_BROKER_CONFIG, DYNAMIC_DEFAULT_BROKER_CONFIG, STATIC_BROKER_CONFIG ->
                         "the broker's message.max.bytes";
                 case DEFAULT_CONFIG -> "the broker default";
-                default -> String.valueOf(entry.source()).toLowerCase(java.util.Locale.ROOT);
+                default -> String.valueOf(entry.source()).toLowerCase(Locale.ROOT);
             };
         }
 

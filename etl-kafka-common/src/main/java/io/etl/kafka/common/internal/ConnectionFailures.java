@@ -9,6 +9,7 @@ import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.SslAuthenticationException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
@@ -69,7 +70,7 @@ public record ConnectionFailures(String path, String brokers, String protocol, S
                             + (topic != null ? " to describe topic '" + topic + "'" : "") + " on brokers " + brokers
                             + ": " + cause.getMessage(), cause);
         }
-        if (cause instanceof org.apache.kafka.common.errors.TimeoutException) {
+        if (cause instanceof TimeoutException) {
             return unreachable(cause);
         }
         return ConfigException.of(path + ".brokers", "checking brokers " + brokers + " failed: " + describe(cause), cause);

@@ -7,6 +7,7 @@ import io.etl.testkit.BrokerSecurity;
 import io.etl.testkit.ClusterSecurity;
 import io.etl.testkit.KafkaTestCluster;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -153,7 +154,7 @@ class ClusterInspectionIT {
                         + " READ group '" + group + "'"));
 
         // the group exists and the principal may see it, but not read it
-        try (Admin superUser = Admin.create(new java.util.HashMap<String, Object>(admin))) {
+        try (Admin superUser = Admin.create(new HashMap<String, Object>(admin))) {
             superUser.alterConsumerGroupOffsets(group, Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(0)))
                     .all().get(30, TimeUnit.SECONDS);
         }

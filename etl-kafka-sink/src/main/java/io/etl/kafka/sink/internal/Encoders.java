@@ -2,20 +2,22 @@ package io.etl.kafka.sink.internal;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.etl.core.error.RecordException;
 import io.etl.core.record.Header;
-import io.etl.core.record.RecordMeta;
 import io.etl.kafka.sink.KafkaMessage;
 import io.etl.kafka.sink.KafkaSink;
 import io.etl.kafka.sink.MessageEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
@@ -29,9 +31,9 @@ final class Encoders {
             .build();
 
     /** A writer per value class, so the serializer is looked up once per class, not once per record. */
-    private static final ClassValue<com.fasterxml.jackson.databind.ObjectWriter> WRITERS = new ClassValue<>() {
+    private static final ClassValue<ObjectWriter> WRITERS = new ClassValue<>() {
         @Override
-        protected com.fasterxml.jackson.databind.ObjectWriter computeValue(Class<?> type) {
+        protected ObjectWriter computeValue(Class<?> type) {
             return JSON.writerFor(type);
         }
     };
@@ -66,7 +68,7 @@ final class Encoders {
                                                 Function<? super T, ?> documentFn, Map<String, String> annotations) {
         // sorted, so the envelope of a change is the same bytes on every replay whatever map the caller passed
         Map<String, String> ordered = annotations == null || annotations.isEmpty() ? null
-                : java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(annotations));
+                : Collections.unmodifiableMap(new TreeMap<>(annotations));
         return (value, meta, outputIndex) -> {
             Object idValue = idFn.apply(value);
             if (idValue == null) {

@@ -4,6 +4,7 @@ import io.etl.kafka.common.internal.KafkaClientWarmUp;
 import io.etl.core.config.ConnectorConfigType;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.config.SinkSection;
+import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
 import io.etl.core.error.DeadLetter;
 import io.etl.core.error.ErrorPolicy;
@@ -59,7 +60,7 @@ public final class KafkaSinkConfigType implements ConnectorConfigType<KafkaSinkC
         String path = PipelineConfig.DEAD_LETTER + "." + KafkaSink.CONNECTOR;
         List<ConfigProblem> problems = ProducerSettings.check(config, path);
         if (!problems.isEmpty()) {
-            throw new io.etl.core.error.ConfigException(problems);
+            throw new ConfigException(problems);
         }
         DeadLetterEncoder encoder = DeadLetterEncoder.create(config.topic(), config.maxMessageBytes().bytes());
         return Optional.of(new KafkaSinkImpl<>(section.name(), path, config, section.pool().withOnError(ErrorPolicy.FAIL),

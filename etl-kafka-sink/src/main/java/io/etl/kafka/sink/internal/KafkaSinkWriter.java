@@ -4,7 +4,9 @@ import io.etl.core.config.Durations;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.EtlException;
 import io.etl.core.error.FatalException;
+import io.etl.core.error.RecordException;
 import io.etl.core.error.RetryableException;
+import io.etl.core.metrics.EtlMetrics;
 import io.etl.core.record.Header;
 import io.etl.core.sink.SealedBatch;
 import io.etl.core.sink.SinkContext;
@@ -13,12 +15,16 @@ import io.etl.kafka.common.ConnectivityCheck;
 import io.etl.kafka.common.internal.ClientProperties;
 import io.etl.kafka.sink.KafkaMessage;
 import io.etl.kafka.sink.KafkaSinkConfig;
+import io.micrometer.core.instrument.Tags;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -27,10 +33,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -142,9 +150,9 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
     }
 
     /** The producer's own meters are per producer, which several sinks may share: no {@code sink} tag. */
-    private static io.micrometer.core.instrument.Tags producerTags(SinkContext context) {
-        return io.micrometer.core.instrument.Tags.of(context.tags().stream()
-                .filter(t -> !t.getKey().equals(io.etl.core.metrics.EtlMetrics.TAG_SINK)).toList());
+    private static Tags producerTags(SinkContext context) {
+        return Tags.of(context.tags().stream()
+                .filter(t -> !t.getKey().equals(EtlMetrics.TAG_SINK)).toList());
     }
 
     private KafkaProducer<byte[], byte[]> newProducer(Map<String, Object> properties) {
@@ -300,7 +308,9 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
     }
 
     private ProducerRecord<byte[], byte[]> toRecord(KafkaMessage m) {
+        // CHECKSTYLE.OFF: InlineFullyQualifiedName - Kafka's Header besides ours
         List<org.apache.kafka.common.header.Header> headers = null;
+        // CHECKSTYLE.ON: InlineFullyQualifiedName
         if (!m.headers().isEmpty()) {
             headers = new ArrayList<>(m.headers().size());
             for (Header h : m.headers()) {
@@ -327,7 +337,7 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
         // which messages the broker refused on their own account can only be read off the producer's thread
         try {
             timer.execute(() -> settle(batch, delivery, error, used));
-        } catch (java.util.concurrent.RejectedExecutionException closing) {
+        } catch (RejectedExecutionException closing) {
             failed(delivery, error, used);
         }
     }
@@ -339,7 +349,7 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
      */
     private void settle(SealedBatch<KafkaMessage> batch, BatchDelivery delivery, Throwable error,
                         KafkaProducer<byte[], byte[]> used) {
-        java.util.concurrent.Future<org.apache.kafka.clients.producer.RecordMetadata>[] futures = delivery.futures();
+        Future<RecordMetadata>[] futures = delivery.futures();
         Throwable other = null;
         boolean refusedAny = false;
         for (int i = 0; i < futures.length; i++) {
@@ -370,16 +380,18 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
      * The failure of one message's send, or null when it succeeded or was never sent. An outcome that cannot be
      * read counts as a retryable failure: a message is never taken for durable without its report.
      */
-    private Throwable failureOf(java.util.concurrent.Future<?> future) {
+    private Throwable failureOf(Future<?> future) {
         if (future == null) {
             return null;
         }
         try {
             future.get(TOPIC_CHECK_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
             return null;
-        } catch (java.util.concurrent.ExecutionException e) {
+        } catch (ExecutionException e) {
             return e.getCause();
+        // CHECKSTYLE.OFF: InlineFullyQualifiedName - the JDK's TimeoutException too
         } catch (java.util.concurrent.TimeoutException e) {
+        // CHECKSTYLE.ON: InlineFullyQualifiedName
             return new RetryableException("sink '" + context.sink() + "': a delivery report for topic '" + topic
                     + "' could not be read", e);
         } catch (InterruptedException e) {
@@ -389,9 +401,9 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
     }
 
     /** The record error for a message the destination refused on its own account. */
-    private io.etl.core.error.RecordException refusal(Throwable cause) {
+    private RecordException refusal(Throwable cause) {
         Throwable e = KafkaErrorClassifier.unwrap(cause);
-        return io.etl.core.error.RecordException.of(io.etl.core.error.RecordException.PRODUCE, "topic '" + topic
+        return RecordException.of(RecordException.PRODUCE, "topic '" + topic
                 + "' refused the message: " + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": "
                 + e.getMessage()), e);
     }
@@ -416,7 +428,7 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
             ConnectivityCheck.of(connection, path).timeout(TOPIC_CHECK_TIMEOUT).topic(topic).run();
             return true;
         } catch (ConfigException e) {
-            boolean missing = e.getCause() instanceof org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
+            boolean missing = e.getCause() instanceof UnknownTopicOrPartitionException;
             return !missing;
         }
     }

@@ -7,6 +7,7 @@ import io.etl.kafka.sink.KafkaSinkConfig;
 import io.etl.kafka.sink.TopicSpec;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -69,7 +70,7 @@ public final class ProducerSettings {
         d.put("enable.gapless.guarantee", "it makes any gap in a partition's sequence a fatal producer error,"
                 + " which conflicts with the sink's retry-and-replay of whole batches; the forced enable.idempotence"
                 + " already keeps order within a producer session (librdkafka's name)");
-        DENIED = java.util.Collections.unmodifiableMap(d);
+        DENIED = Collections.unmodifiableMap(d);
     }
 
     static final ClientPassthrough PASSTHROUGH = ClientPassthrough.producer(DENIED);

@@ -6,6 +6,8 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.function.Function;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -99,7 +101,7 @@ final class SharedProducer {
     }
 
     /** Drops {@code used} if it is still the current producer; the next {@link #current()} makes a new one. */
-    void replace(KafkaProducer<byte[], byte[]> used, Throwable cause, java.util.concurrent.Executor closer) {
+    void replace(KafkaProducer<byte[], byte[]> used, Throwable cause, Executor closer) {
         synchronized (this) {
             if (producer != used) {
                 return;
@@ -111,7 +113,7 @@ final class SharedProducer {
         }
         try {
             closer.execute(() -> used.close(Duration.ZERO));
-        } catch (java.util.concurrent.RejectedExecutionException closing) {
+        } catch (RejectedExecutionException closing) {
             used.close(Duration.ZERO);
         }
     }

@@ -5,11 +5,13 @@ import io.etl.core.error.ConfigException;
 import io.etl.kafka.sink.TopicSpec;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -38,7 +40,7 @@ final class TopicCreator {
             return;
         }
         long deadline = System.nanoTime() + timeout.toNanos();
-        Map<String, Object> props = new java.util.HashMap<>();
+        Map<String, Object> props = new HashMap<>();
         connection.forEach((k, v) -> {
             if (AdminClientConfig.configNames().contains(k)) {
                 props.put(k, v);
@@ -72,7 +74,7 @@ final class TopicCreator {
             for (int i = 0; i < topics.size(); i++) {
                 awaitLeaders(admin, topics.get(i).name(), deadline, path + ".topics[" + i + "]", timeout);
             }
-        } catch (java.util.concurrent.TimeoutException e) {
+        } catch (TimeoutException e) {
             throw ConfigException.of(path + ".topics", "topic creation did not finish within admin_timeout "
                     + Durations.format(timeout), e);
         } catch (InterruptedException e) {
@@ -82,7 +84,7 @@ final class TopicCreator {
     }
 
     private static void awaitLeaders(Admin admin, String topic, long deadline, String path, Duration timeout)
-            throws InterruptedException, java.util.concurrent.TimeoutException {
+            throws InterruptedException, TimeoutException {
         while (true) {
             try {
                 TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames()

@@ -15,6 +15,8 @@ import io.etl.kafka.sink.KafkaMessage;
 import io.etl.kafka.sink.KafkaSink;
 import io.etl.kafka.sink.KafkaSinkConfig;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -83,7 +85,7 @@ class EncodersTest {
         assertThat(empty.value()).isEmpty();
         assertThat(empty.isTombstone()).isFalse();
         assertThat(empty.headers()).containsExactly(Header.of("h", "1"));
-        assertThat(e.shardHash(empty, META)).isEqualTo(java.util.Arrays.hashCode(bytes("a")));
+        assertThat(e.shardHash(empty, META)).isEqualTo(Arrays.hashCode(bytes("a")));
     }
 
     @Test
@@ -108,7 +110,7 @@ class EncodersTest {
 
     @Test
     void envelopeEchoesTheSectionsAnnotationsInEveryValue() throws Exception {
-        Map<String, String> annotations = new java.util.LinkedHashMap<>();
+        Map<String, String> annotations = new LinkedHashMap<>();
         annotations.put("team", "catalog");
         annotations.put("env", "prod");
         Encoder<Change<Map<String, Object>>, KafkaMessage> e = KafkaSink.from("s",

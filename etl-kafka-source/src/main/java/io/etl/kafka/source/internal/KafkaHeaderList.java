@@ -13,6 +13,7 @@ import org.apache.kafka.common.header.Headers;
  */
 final class KafkaHeaderList extends AbstractList<Header> implements RandomAccess {
 
+    // CHECKSTYLE.OFF: InlineFullyQualifiedName - Kafka's Header besides ours
     private final org.apache.kafka.common.header.Header[] headers;
 
     private KafkaHeaderList(org.apache.kafka.common.header.Header[] headers) {
@@ -28,6 +29,7 @@ final class KafkaHeaderList extends AbstractList<Header> implements RandomAccess
     @Override
     public Header get(int index) {
         org.apache.kafka.common.header.Header h = headers[index];
+    // CHECKSTYLE.ON: InlineFullyQualifiedName
         return new Header(h.key(), h.value());
     }
 

@@ -3,6 +3,7 @@ package io.etl.kafka.source.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.etl.core.record.RecordMeta;
 import java.nio.charset.StandardCharsets;
@@ -43,9 +44,9 @@ class DecodersTest {
     @Test
     void malformedJsonFails() {
         assertThatThrownBy(() -> Decoders.json(Order.class, Decoders.MAPPER).decode(utf8("{\"id\": "), META))
-                .isInstanceOf(com.fasterxml.jackson.core.JsonProcessingException.class);
+                .isInstanceOf(JsonProcessingException.class);
         assertThatThrownBy(() -> Decoders.json(Order.class, Decoders.MAPPER).decode(new byte[0], META))
-                .isInstanceOf(com.fasterxml.jackson.core.JsonProcessingException.class);
+                .isInstanceOf(JsonProcessingException.class);
     }
 
     @Test

@@ -7,6 +7,7 @@ import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.FatalException;
 import io.etl.core.record.Header;
 import io.etl.core.record.RecordMeta;
+import io.etl.core.source.CommitCallback;
 import io.etl.core.source.PartitionListener;
 import io.etl.core.source.SourceContext;
 import io.etl.core.source.SourceOutput;
@@ -24,11 +25,14 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.NoOffsetForPartitionException;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.OffsetCommitCallback;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.BeforeEach;
@@ -58,7 +62,7 @@ class KafkaConsumerSourceTest {
 
         @Override
         public synchronized void commitAsync(Map<TopicPartition, OffsetAndMetadata> offsets,
-                                             org.apache.kafka.clients.consumer.OffsetCommitCallback callback) {
+                                             OffsetCommitCallback callback) {
             if (commitError != null) {
                 callback.onComplete(offsets, commitError);
                 return;
@@ -72,7 +76,7 @@ class KafkaConsumerSourceTest {
     private KafkaConsumerSource<String> source;
     /** Every commit callback, in order: the offsets sent and the error (null on success). */
     private final List<Map.Entry<Map<SourcePartition, Long>, Optional<Throwable>>> completions = new ArrayList<>();
-    private final io.etl.core.source.CommitCallback done =
+    private final CommitCallback done =
             (offsets, error) -> completions.add(Map.entry(offsets, Optional.ofNullable(error)));
 
     @BeforeEach
@@ -276,25 +280,25 @@ class KafkaConsumerSourceTest {
     @Test
     void shouldReportAFailedAsynchronousCommitToThePipeline() {
         rebalanceTo(P0);
-        commitError = new org.apache.kafka.common.errors.RebalanceInProgressException("rebalancing");
+        commitError = new RebalanceInProgressException("rebalancing");
         source.commit(Map.of(S0, 3L), false, done);
         source.poll(Duration.ZERO, output);
 
         assertThat(completions).hasSize(1);
         assertThat(completions.get(0).getKey()).isEqualTo(Map.of(S0, 3L));
         assertThat(completions.get(0).getValue()).containsInstanceOf(
-                org.apache.kafka.common.errors.RebalanceInProgressException.class);
+                RebalanceInProgressException.class);
     }
 
     @Test
     void shouldReportAFailedSynchronousCommitInsteadOfOnlyLoggingIt() {
         rebalanceTo(P0);
-        commitError = new org.apache.kafka.clients.consumer.CommitFailedException("group rebalanced");
+        commitError = new CommitFailedException("group rebalanced");
         source.commit(Map.of(S0, 4L), true, done);
 
         assertThat(completions).hasSize(1);
         assertThat(completions.get(0).getValue()).containsInstanceOf(
-                org.apache.kafka.clients.consumer.CommitFailedException.class);
+                CommitFailedException.class);
     }
 
     @Test

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import io.etl.core.PipelineResult;
 import io.etl.core.RunningPipeline;
 import io.etl.core.config.PipelineConfig;
+import io.etl.core.error.ConfigException;
 import io.etl.core.error.DeadLetter;
 import io.etl.core.error.RecordException;
 import io.etl.core.metrics.EtlMetrics;
@@ -20,6 +21,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -274,10 +276,10 @@ class DeadLetterIT {
         PipelineConfig config = t.yaml(kafka).parse();
 
         PipelineResult result = DeadLetterOrders.pipeline(config).start(config, new SimpleMeterRegistry()).result()
-                .orTimeout(45, java.util.concurrent.TimeUnit.SECONDS).join();
+                .orTimeout(45, TimeUnit.SECONDS).join();
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
-        assertThat(result.failure()).isInstanceOf(io.etl.core.error.ConfigException.class)
+        assertThat(result.failure()).isInstanceOf(ConfigException.class)
                 .hasMessageContaining("dead_letter.kafka").hasMessageContaining(t.dlt);
         assertThat(kafka.committedOffsets(t.group)).doesNotContainKey(new TopicPartition(t.input, 0));
     }

@@ -12,8 +12,10 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -123,7 +125,7 @@ class ExactlyOnceIT {
         Topics t = topics(kafka, "eos-zombie");
         Path yaml = t.yaml(kafka).groupInstanceId("eos-zombie-instance").write(dir);
         try (LoadProducer load = LoadProducer.start(kafka, t.input, PARTITIONS, orders, 3_000);
-             org.apache.kafka.clients.admin.Admin admin = kafka.newAdmin()) {
+             Admin admin = kafka.newAdmin()) {
             ChildPipeline zombie = start("split-rejects", yaml, t.uid + "-zombie");
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
                     .until(() -> committedTotal(kafka, t.group) >= orders / 10);
@@ -138,7 +140,7 @@ class ExactlyOnceIT {
             zombie.sigcont();
             int zombieExit = zombie.waitFor(Duration.ofSeconds(40));
             assertThat(zombieExit).as("the zombie fails once it wakes up:%n%s", zombie.tail()).isNotIn(0, -1);
-            assertThat(zombie.tail().toLowerCase(java.util.Locale.ROOT)).contains("fenced");
+            assertThat(zombie.tail().toLowerCase(Locale.ROOT)).contains("fenced");
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
                     .until(() -> load.done() && Delivery.caughtUp(kafka, t.group, t.input));
             assertThat(replacement.isAlive()).as("replacement:%n%s", replacement.tail()).isTrue();
@@ -161,7 +163,7 @@ class ExactlyOnceIT {
         }
         // slow enough input that the three JVMs start, scale and lose one while it still arrives
         try (LoadProducer load = LoadProducer.start(kafka, t.input, PARTITIONS, orders, 1_500);
-             org.apache.kafka.clients.admin.Admin admin = kafka.newAdmin()) {
+             Admin admin = kafka.newAdmin()) {
             ChildPipeline first = start("split-rejects", yaml[0], t.uid + "-0");
             awaitCommitted(kafka, t.group, orders / 10);
             ChildPipeline second = start("split-rejects", yaml[1], t.uid + "-1");
@@ -189,7 +191,7 @@ class ExactlyOnceIT {
         t.audit(kafka, orders).assertExactlyOnce();
     }
 
-    private static int membersWithPartitions(org.apache.kafka.clients.admin.Admin admin, String group)
+    private static int membersWithPartitions(Admin admin, String group)
             throws Exception {
         return (int) admin.describeConsumerGroups(List.of(group)).all().get().get(group).members().stream()
                 .filter(m -> !m.assignment().topicPartitions().isEmpty()).count();

@@ -2,6 +2,7 @@ package io.etl.kafka.source.it;
 
 import io.etl.testkit.KafkaTestCluster;
 import io.etl.testkit.TestRecord;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -100,6 +101,6 @@ final class LoadProducer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
-        producer.close(java.time.Duration.ofSeconds(5));
+        producer.close(Duration.ofSeconds(5));
     }
 }

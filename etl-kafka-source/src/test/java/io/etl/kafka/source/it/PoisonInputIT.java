@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -91,7 +92,7 @@ class PoisonInputIT {
                 .onError("fail").sink("out", output).parse();
 
         RunningPipeline running = Pipelines.copy(config).start(config, new SimpleMeterRegistry());
-        PipelineResult result = running.result().orTimeout(60, java.util.concurrent.TimeUnit.SECONDS).join();
+        PipelineResult result = running.result().orTimeout(60, TimeUnit.SECONDS).join();
 
         long firstPoison = EVERY - 1;
         assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);

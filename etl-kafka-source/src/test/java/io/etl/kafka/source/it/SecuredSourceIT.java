@@ -14,6 +14,9 @@ import io.etl.testkit.BrokerSecurity;
 import io.etl.testkit.ClusterSecurity;
 import io.etl.testkit.KafkaTestCluster;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -102,9 +105,9 @@ class SecuredSourceIT {
     @Test
     @Timeout(30)
     void shouldFailWithinStartupTimeoutWhenThePlaintextProtocolMeetsATlsListener() {
-        java.io.PrintStream err = System.err;
-        java.io.ByteArrayOutputStream logged = new java.io.ByteArrayOutputStream();
-        System.setErr(new java.io.PrintStream(logged, true, java.nio.charset.StandardCharsets.UTF_8));
+        PrintStream err = System.err;
+        ByteArrayOutputStream logged = new ByteArrayOutputStream();
+        System.setErr(new PrintStream(logged, true, StandardCharsets.UTF_8));
         PipelineResult result;
         try {
             result = start(PipelineConfig.parse("""
@@ -121,7 +124,7 @@ class SecuredSourceIT {
         assertThat(result.failure()).isInstanceOf(ConfigException.class)
                 .hasMessageContaining(kafka.bootstrapServers()).hasMessageContaining("security.protocol")
                 .hasMessageContaining("looks like TLS").hasMessageNotContaining("PT");
-        String log = logged.toString(java.nio.charset.StandardCharsets.UTF_8);
+        String log = logged.toString(StandardCharsets.UTF_8);
         assertThat(log).as("the pipeline logged its failure").contains("pipeline 'secured' failed");
         assertThat(log).doesNotContain("OutOfMemoryError");
     }
