@@ -33,7 +33,7 @@ class SplitRaceIT {
 
     @ParameterizedTest
     @EnumSource(Contestant.class)
-    void shouldRouteEveryOrderOnceAndCommit(Contestant contestant, KafkaTestCluster kafka) throws Exception {
+    void routesEveryOrderOnceAndCommits(Contestant contestant, KafkaTestCluster kafka) throws Exception {
         String prefix = "it-" + contestant.name().toLowerCase() + "-" + System.nanoTime();
         RaceTopics topics = RaceTopicsSetup.prepare(kafka, prefix, ORDERS);
 

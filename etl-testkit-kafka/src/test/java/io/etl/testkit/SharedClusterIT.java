@@ -24,7 +24,7 @@ class SharedClusterIT {
     @Disabled(ONLY_FROM_RUNS_BOTH)
     static class FirstUser {
         @Test
-        void shouldGetTheSharedCluster(KafkaTestCluster kafka) {
+        void getsTheSharedCluster(KafkaTestCluster kafka) {
             checkSameCluster(kafka);
             kafka.createTopic("shared-first", 1);
         }
@@ -34,7 +34,7 @@ class SharedClusterIT {
     @Disabled(ONLY_FROM_RUNS_BOTH)
     static class SecondUser {
         @Test
-        void shouldGetTheSameSharedCluster(KafkaTestCluster kafka) {
+        void getsTheSameSharedCluster(KafkaTestCluster kafka) {
             checkSameCluster(kafka);
         }
     }
@@ -42,7 +42,7 @@ class SharedClusterIT {
     @Nested
     class RunsBoth {
         @Test
-        void shouldShareOneClusterBetweenClasses() {
+        void sharesOneClusterBetweenClasses() {
             FIRST.set(null);
             var results = org.junit.platform.testkit.engine.EngineTestKit.engine("junit-jupiter")
                     .configurationParameter("junit.jupiter.conditions.deactivate", "org.junit.*DisabledCondition")

@@ -16,7 +16,7 @@ class TestRecordTest {
     }
 
     @Test
-    void shouldKeepHeadersInInsertionOrderAndTheLastValueOfARepeatedName() {
+    void keepsHeadersInInsertionOrderAndTheLastValueOfARepeatedName() {
         TestRecord r = TestRecord.of("k", "v").withHeader("b", "1").withHeader("a", "2").withHeader("b", "3");
         assertThat(r.headers().keySet()).containsExactly("b", "a");
         assertThat(r.headerAsString("b")).isEqualTo("3");

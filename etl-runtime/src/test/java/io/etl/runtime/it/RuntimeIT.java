@@ -75,7 +75,7 @@ class RuntimeIT {
 
     @Test
     @Timeout(180)
-    void shouldBeReadyAfterAssignmentServeMetricsAndDrainOnSigtermWithEverythingCommitted(KafkaTestCluster kafka)
+    void isReadyAfterAssignmentServesMetricsAndDrainsOnSigtermWithEverythingCommitted(KafkaTestCluster kafka)
             throws Exception {
         String uid = UUID.randomUUID().toString().substring(0, 8);
         String input = "in-" + uid;

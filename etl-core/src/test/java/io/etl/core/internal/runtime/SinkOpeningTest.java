@@ -46,7 +46,7 @@ class SinkOpeningTest {
     }
 
     @Test
-    void shouldOpenTheSinksSideBySide() {
+    void opensTheSinksSideBySide() {
         // each writer opens only once every other one is opening too: one after another it would never finish
         CyclicBarrier allOpening = new CyclicBarrier(3);
         for (String name : List.of("eu", "us", "apac")) {
@@ -62,7 +62,7 @@ class SinkOpeningTest {
     }
 
     @Test
-    void shouldReportTheFirstFailingSinkInOrderAfterEveryOtherOpened() {
+    void reportsTheFirstFailingSinkInOrderAfterEveryOtherOpened() {
         CompletableFuture<Void> usFailed = new CompletableFuture<>();
         add("eu", () -> {
             // fails last, yet is reported: it comes first

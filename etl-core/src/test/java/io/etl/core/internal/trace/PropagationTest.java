@@ -32,14 +32,14 @@ class PropagationTest {
     }
 
     @Test
-    void shouldPickPropagationWhenNoSdkIsRegistered() {
+    void picksPropagationWhenNoSdkIsRegistered() {
         assertThat(RecordTracing.create(TracingConfig.defaults(), "p", "s")).isSameAs(RecordTracing.PROPAGATE);
         assertThat(RecordTracing.create(new TracingConfig(false, null), "p", "s")).isSameAs(RecordTracing.OFF);
         assertThat(RecordTracing.create(new TracingConfig(false, true), "p", "s")).isSameAs(RecordTracing.OFF);
     }
 
     @Test
-    void shouldLeaveTheGlobalUnsetSoTheApplicationCanRegisterItsSdkLater() {
+    void leavesTheGlobalUnsetSoTheApplicationCanRegisterItsSdkLater() {
         RecordTracing.create(TracingConfig.defaults(), "p", "s");
 
         assertThat(GlobalOpenTelemetry.isSet()).isFalse();
@@ -50,7 +50,7 @@ class PropagationTest {
     }
 
     @Test
-    void shouldHandEveryOutputItsInputsTraceContext() {
+    void handsEveryOutputItsInputsTraceContext() {
         CapturingSink sink = new CapturingSink();
         RecordMeta traced = meta(0, Header.of("region", "eu"), Header.of(TraceContext.TRACEPARENT, PARENT),
                 Header.of(TraceContext.TRACESTATE, "vendor=a"));
@@ -67,7 +67,7 @@ class PropagationTest {
     }
 
     @Test
-    void shouldPassNoTraceContextWhenPropagationIsOff() {
+    void passesNoTraceContextWhenPropagationIsOff() {
         CapturingSink sink = new CapturingSink();
 
         run(Pipeline.named("off").from(new ListSource(List.of(meta(0, Header.of(TraceContext.TRACEPARENT, PARENT)))))
@@ -77,7 +77,7 @@ class PropagationTest {
     }
 
     @Test
-    void shouldNotAllocateForARecordWithoutTraceparent() {
+    void allocatesNothingForARecordWithoutTraceparent() {
         com.sun.management.ThreadMXBean threads =
                 (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
         RecordTracing tracing = RecordTracing.PROPAGATE;

@@ -40,7 +40,7 @@ class SpansTest {
     static final OpenTelemetryExtension OTEL = OpenTelemetryExtension.create();
 
     @Test
-    void shouldCreateAProcessSpanPerRecordAndASendSpanPerOutputUnderTheInputsTrace() {
+    void createsAProcessSpanPerRecordAndASendSpanPerOutputUnderTheInputsTrace() {
         Map<Long, SpanContext> currentInOperator = new ConcurrentHashMap<>();
         CapturingSink sink = new CapturingSink();
         ListSource source = new ListSource(List.of(meta(0, Header.of(TraceContext.TRACEPARENT, PARENT),
@@ -82,7 +82,7 @@ class SpansTest {
     }
 
     @Test
-    void shouldStartANewTraceForARecordWithoutTraceparent() {
+    void startsANewTraceForARecordWithoutTraceparent() {
         CapturingSink sink = new CapturingSink();
 
         run(Pipeline.named("roots").from(new ListSource(List.of(meta(0), meta(1)))).to(sink), sink, 2,
@@ -103,7 +103,7 @@ class SpansTest {
     }
 
     @Test
-    void shouldStartANewTraceWhenTheInputsTraceparentIsMalformed() {
+    void startsANewTraceWhenTheInputsTraceparentIsMalformed() {
         CapturingSink sink = new CapturingSink();
         String malformed = "00-not-a-trace-01";
 
@@ -119,7 +119,7 @@ class SpansTest {
     }
 
     @Test
-    void shouldMarkTheSpansOfAnOutputTheEncoderRejected() {
+    void marksTheSpansOfAnOutputTheEncoderRejected() {
         CapturingSink sink = new CapturingSink() {
             @Override
             public io.etl.core.sink.Encoder<String, Encoded> encoder() {
@@ -161,7 +161,7 @@ class SpansTest {
     }
 
     @Test
-    void shouldCreateNoSpansWhenSpansAreOff() {
+    void createsNoSpansWhenSpansAreOff() {
         CapturingSink sink = new CapturingSink();
         PipelineConfig config = withTracing(new TracingConfig(true, false));
 

@@ -96,7 +96,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldEmitValuesWithPositionKeyAndHeadersInPartitionOrder() {
+    void emitsValuesWithPositionKeyAndHeadersInPartitionOrder() {
         rebalanceTo(P0, P1);
         RecordHeaders headers = new RecordHeaders();
         headers.add("trace", "abc".getBytes(StandardCharsets.UTF_8));
@@ -119,7 +119,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldRewindAndRejoinRatherThanProcessWhatItFetchedAfterBeingAwayLongerThanTheSession() {
+    void rewindsAndRejoinsRatherThanProcessingWhatItFetchedAfterBeingAwayLongerThanTheSession() {
         AtomicLong now = new AtomicLong(1);
         source.clock = now::get;
         rebalanceTo(P0);
@@ -154,7 +154,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldStopRefusingRecordsWhenTheGroupNeverCallsBackWithinTheSession() {
+    void stopsRefusingRecordsWhenTheGroupNeverCallsBackWithinTheSession() {
         AtomicLong now = new AtomicLong(1);
         source.clock = now::get;
         rebalanceTo(P0);
@@ -174,7 +174,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldProcessNormallyAfterAWaitThatIsShorterThanTheSession() {
+    void processesNormallyAfterAWaitThatIsShorterThanTheSession() {
         AtomicLong now = new AtomicLong(1);
         source.clock = now::get;
         rebalanceTo(P0);
@@ -187,7 +187,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldReportUndecodableRecordsWithTheirPosition() {
+    void reportsUndecodableRecordsWithTheirPosition() {
         KafkaConsumerSource<Integer> ints = new KafkaConsumerSource<>("ints",
                 KafkaSourceConfig.of("b:9092", List.of(TOPIC), "g"), ErrorPolicy.SKIP,
                 (payload, meta) -> Integer.parseInt(new String(payload, StandardCharsets.UTF_8)), props -> consumer, false);
@@ -210,7 +210,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldPauseEveryAssignedPartitionAndOnesAssignedWhilePaused() {
+    void pausesEveryAssignedPartitionAndOnesAssignedWhilePaused() {
         rebalanceTo(P0);
         source.pause();
         assertThat(consumer.paused()).containsExactly(P0);
@@ -225,7 +225,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldNotReturnRecordsWhilePaused() {
+    void returnsNoRecordsWhilePaused() {
         rebalanceTo(P0);
         source.pause();
         consumer.addRecord(record(P0, 0, null, "v", new RecordHeaders()));
@@ -237,7 +237,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldCommitWhatThePipelineReturnsForRevokedPartitionsSynchronously() {
+    void commitsWhatThePipelineReturnsForRevokedPartitionsSynchronously() {
         rebalanceTo(P0, P1);
         listener.safeOffsets = Map.of(S0, 5L);
 
@@ -250,7 +250,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldNeverCommitPartitionsNoLongerAssigned() {
+    void neverCommitsPartitionsNoLongerAssigned() {
         rebalanceTo(P0, P1);
         rebalanceTo(P1);
 
@@ -263,7 +263,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldCommitAsynchronouslyAndCountTheOutcome() {
+    void commitsAsynchronouslyAndCountsTheOutcome() {
         rebalanceTo(P0);
         source.commit(Map.of(S0, 3L), false, done);
         source.poll(Duration.ZERO, output);
@@ -274,7 +274,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldReportAFailedAsynchronousCommitToThePipeline() {
+    void reportsAFailedAsynchronousCommitToThePipeline() {
         rebalanceTo(P0);
         commitError = new org.apache.kafka.common.errors.RebalanceInProgressException("rebalancing");
         source.commit(Map.of(S0, 3L), false, done);
@@ -287,7 +287,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldReportAFailedSynchronousCommitInsteadOfOnlyLoggingIt() {
+    void reportsAFailedSynchronousCommitInsteadOfOnlyLoggingIt() {
         rebalanceTo(P0);
         commitError = new org.apache.kafka.clients.consumer.CommitFailedException("group rebalanced");
         source.commit(Map.of(S0, 4L), true, done);
@@ -298,7 +298,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldConfirmOnlyThePartitionsItCommitted() {
+    void confirmsOnlyThePartitionsItCommitted() {
         rebalanceTo(P0, P1);
         rebalanceTo(P1);
         source.commit(Map.of(S0, 42L, S1, 7L), true, done);
@@ -307,7 +307,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldTellThePipelineAboutLostPartitionsAndNotCommitThem() {
+    void tellsThePipelineAboutLostPartitionsAndDoesNotCommitThem() {
         rebalanceTo(P0, P1);
         consumer.schedulePollTask(() -> consumer.losePartitions(List.of(P0)));
         source.poll(Duration.ZERO, output);
@@ -318,7 +318,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldRethrowAFailureOfThePipelineInsideARebalanceAfterPoll() {
+    void rethrowsAFailureOfThePipelineInsideARebalanceAfterPoll() {
         rebalanceTo(P0);
         listener.failOnRevoke = new IllegalStateException("boom");
         consumer.schedulePollTask(() -> consumer.rebalance(List.of(P1)));
@@ -328,7 +328,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldTurnAMissingOffsetWithResetNoneIntoAFatalError() {
+    void turnsAMissingOffsetWithResetNoneIntoAFatalError() {
         rebalanceTo(P0);
         consumer.setPollException(new NoOffsetForPartitionException(P0));
         assertThatThrownBy(() -> source.poll(Duration.ZERO, output))
@@ -337,7 +337,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldNotCallThePipelineWhileClosing() {
+    void doesNotCallThePipelineWhileClosing() {
         rebalanceTo(P0);
         source.close(Duration.ofSeconds(1));
         assertThat(consumer.closed()).isTrue();

@@ -41,7 +41,7 @@ class BrokersNotYetUpIT {
 
     @Test
     @Timeout(180)
-    void shouldWaitForBrokersThatComeUpWithinTheStartupBoundAndThenProcessEverything() {
+    void waitsForBrokersThatComeUpWithinTheStartupBoundAndThenProcessesEverything() {
         String uid = Delivery.unique("late");
         String input = "in-" + uid;
         String output = "out-" + uid;
@@ -71,7 +71,7 @@ class BrokersNotYetUpIT {
 
     @Test
     @Timeout(60)
-    void shouldFailNamingTheBrokersAndTheBoundWhenTheyStayDown() {
+    void failsNamingTheBrokersAndTheBoundWhenTheyStayDown() {
         String uid = Delivery.unique("down");
         PipelineConfig config = PipelineYaml.of(uid, kafka.bootstrapServers(), "in-" + uid, "group-" + uid)
                 .sink("out", "out-" + uid).startupTimeout("3s").parse();

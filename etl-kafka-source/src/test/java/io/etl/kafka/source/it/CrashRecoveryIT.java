@@ -53,7 +53,7 @@ class CrashRecoveryIT {
 
     @Test
     @Timeout(240)
-    void shouldLoseNothingAndNeverCommitAheadOfOutputAcrossThreeSigkills(KafkaTestCluster kafka, @TempDir Path dir) {
+    void losesNothingAndNeverCommitsAheadOfOutputAcrossThreeSigkills(KafkaTestCluster kafka, @TempDir Path dir) {
         long seed = System.nanoTime();
         Random random = new Random(seed);
         String uid = Delivery.unique("crash");
@@ -135,7 +135,7 @@ class CrashRecoveryIT {
 
     @Test
     @Timeout(300)
-    void shouldKeepDuplicatesSmallAfterThreeSigkillsAtFullSpeed(KafkaTestCluster kafka, @TempDir Path dir) {
+    void keepsDuplicatesSmallAfterThreeSigkillsAtFullSpeed(KafkaTestCluster kafka, @TempDir Path dir) {
         double ratio = duplicateRatioAfterThreeKills(kafka, dir, "full", FULL_SPEED_ORDERS, 0);
         assertThat(ratio).as("duplicates over output, backlog read at full speed")
                 .isLessThanOrEqualTo(FULL_SPEED_MAX_DUPLICATES);
@@ -143,7 +143,7 @@ class CrashRecoveryIT {
 
     @Test
     @Timeout(300)
-    void shouldKeepDuplicatesSmallAfterThreeSigkillsAtASteadyRate(KafkaTestCluster kafka, @TempDir Path dir) {
+    void keepsDuplicatesSmallAfterThreeSigkillsAtASteadyRate(KafkaTestCluster kafka, @TempDir Path dir) {
         double ratio = duplicateRatioAfterThreeKills(kafka, dir, "steady", STEADY_ORDERS, STEADY_RATE);
         assertThat(ratio).as("duplicates over output, input at %d records/s", STEADY_RATE)
                 .isLessThanOrEqualTo(STEADY_MAX_DUPLICATES);
@@ -156,7 +156,7 @@ class CrashRecoveryIT {
      */
     @Test
     @Timeout(120)
-    void shouldProcessAgainWithinThreeSecondsOfARestartWithStaticMembership(KafkaTestCluster kafka,
+    void processesAgainWithinThreeSecondsOfARestartWithStaticMembership(KafkaTestCluster kafka,
                                                                            @TempDir Path dir) {
         String uid = Delivery.unique("static");
         String input = "in-" + uid;

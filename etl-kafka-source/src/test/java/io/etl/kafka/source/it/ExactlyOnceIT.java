@@ -40,7 +40,7 @@ class ExactlyOnceIT {
 
     @Test
     @Timeout(240)
-    void shouldWriteEveryOrderExactlyOnceToItsBranchOrTheDeadLetterTopicAcrossThreeSigkills(KafkaTestCluster kafka,
+    void writesEveryOrderExactlyOnceToItsBranchOrTheDeadLetterTopicAcrossThreeSigkills(KafkaTestCluster kafka,
                                                                                         @TempDir Path dir) {
         int orders = 30_000;
         long seed = System.nanoTime();
@@ -79,7 +79,7 @@ class ExactlyOnceIT {
 
     @Test
     @Timeout(180)
-    void shouldCommitTheOpenTransactionOnSigtermAndExitZero(KafkaTestCluster kafka, @TempDir Path dir) {
+    void commitsTheOpenTransactionOnSigtermAndExitsZero(KafkaTestCluster kafka, @TempDir Path dir) {
         int orders = 40_000;
         Topics t = topics(kafka, "eos-term");
         Path yaml = t.yaml(kafka).groupInstanceId("eos-term-instance").checkpoint("1s", "10s").write(dir);
@@ -117,7 +117,7 @@ class ExactlyOnceIT {
 
     @Test
     @Timeout(180)
-    void shouldFenceAZombieThatWakesUpAfterItsReplacementTookOver(KafkaTestCluster kafka, @TempDir Path dir)
+    void fencesAZombieThatWakesUpAfterItsReplacementTookOver(KafkaTestCluster kafka, @TempDir Path dir)
             throws Exception {
         int orders = 30_000;
         Topics t = topics(kafka, "eos-zombie");
@@ -151,7 +151,7 @@ class ExactlyOnceIT {
 
     @Test
     @Timeout(240)
-    void shouldStayExactlyOnceScalingOneToThreeToOneWithASigkill(KafkaTestCluster kafka, @TempDir Path dir)
+    void staysExactlyOnceScalingOneToThreeToOneWithASigkill(KafkaTestCluster kafka, @TempDir Path dir)
             throws Exception {
         int orders = 45_000;
         Topics t = topics(kafka, "eos-scale");

@@ -54,7 +54,7 @@ class KafkaSourceIT {
 
     @Test
     @Timeout(30)
-    void shouldFailFastNamingTheBrokersWhenNothingAnswers() throws IOException {
+    void failsFastNamingTheBrokersWhenNothingAnswers() throws IOException {
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
@@ -71,7 +71,7 @@ class KafkaSourceIT {
 
     @Test
     @Timeout(30)
-    void shouldFailFastWhenATopicIsMissing(KafkaTestCluster kafka) {
+    void failsFastWhenATopicIsMissing(KafkaTestCluster kafka) {
         String missing = Delivery.unique("missing");
 
         PipelineResult result = runToFailure(source(kafka.bootstrapServers(), missing, Delivery.unique("g"), ""));
@@ -84,7 +84,7 @@ class KafkaSourceIT {
 
     @Test
     @Timeout(60)
-    void shouldConsumeAndCommitWithTheConsumerGroupProtocol(KafkaTestCluster kafka) {
+    void consumesAndCommitsWithTheConsumerGroupProtocol(KafkaTestCluster kafka) {
         String topic = Delivery.unique("kip848");
         String group = Delivery.unique("g");
         kafka.createTopic(topic, 3);
@@ -117,7 +117,7 @@ class KafkaSourceIT {
 
     @Test
     @Timeout(60)
-    void shouldBindTheConsumersOwnMetricsAsTheDocumentedEtlKafkaSourceFamily(KafkaTestCluster kafka) throws Exception {
+    void bindsTheConsumersOwnMetricsAsTheDocumentedEtlKafkaSourceFamily(KafkaTestCluster kafka) throws Exception {
         String topic = Delivery.unique("metrics");
         String group = Delivery.unique("g");
         kafka.createTopic(topic, 2);

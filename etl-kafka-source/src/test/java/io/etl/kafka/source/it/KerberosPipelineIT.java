@@ -93,7 +93,7 @@ class KerberosPipelineIT {
 
     @Test
     @Timeout(90)
-    void shouldCopyEveryRecordWithSourceAndSinkLoggedInByKeytab() {
+    void copiesEveryRecordWithSourceAndSinkLoggedInByKeytab() {
         String input = Delivery.unique("krb-in");
         String output = Delivery.unique("krb-out");
         String group = Delivery.unique("g");
@@ -123,7 +123,7 @@ class KerberosPipelineIT {
 
     @Test
     @Timeout(60)
-    void shouldFailFastNamingThePrincipalWhenTheKeytabDoesNotHoldIt() {
+    void failsFastNamingThePrincipalWhenTheKeytabDoesNotHoldIt() {
         String input = Delivery.unique("krb-in");
         kafka.createTopic(input, 1);
         String wrong = "intruder@" + TestKdc.REALM;
@@ -142,7 +142,7 @@ class KerberosPipelineIT {
 
     @Test
     @Timeout(60)
-    void shouldFailFastNamingThePrincipalWhenTheKdcDoesNotKnowIt() {
+    void failsFastNamingThePrincipalWhenTheKdcDoesNotKnowIt() {
         String ghost = "ghost@" + TestKdc.REALM;
         Path ghostKeytab = kdc.principalWithKeytab(ghost, "ghost.keytab");
         kdc.deletePrincipal(ghost);

@@ -51,7 +51,7 @@ class ScaleOutInIT {
 
     @Test
     @Timeout(180)
-    void shouldScaleOutAndInUnderLoadWithoutLossOrBackwardCommits(KafkaTestCluster kafka) {
+    void scalesOutAndInUnderLoadWithoutLossOrBackwardCommits(KafkaTestCluster kafka) {
         String uid = Delivery.unique("scale");
         String input = "in-" + uid;
         String output = "out-" + uid;

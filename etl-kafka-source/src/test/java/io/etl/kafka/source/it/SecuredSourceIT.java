@@ -66,7 +66,7 @@ class SecuredSourceIT {
 
     @Test
     @Timeout(60)
-    void shouldReadWithTheTypedSecuritySection() {
+    void readsWithTheTypedSecuritySection() {
         String topic = Delivery.unique("secured");
         String group = Delivery.unique("g");
         kafka.createTopic(topic, 2);
@@ -87,7 +87,7 @@ class SecuredSourceIT {
 
     @Test
     @Timeout(30)
-    void shouldFailFastWithAClearErrorOnAWrongPassword() {
+    void failsFastWithAClearErrorOnAWrongPassword() {
         long started = System.nanoTime();
         PipelineResult result = start(config("any", Delivery.unique("g"), "not-the-password", "SASL_SSL"),
                 new CollectingSink<>()).result().orTimeout(20, TimeUnit.SECONDS).join();
@@ -101,7 +101,7 @@ class SecuredSourceIT {
 
     @Test
     @Timeout(30)
-    void shouldFailWithinStartupTimeoutWhenThePlaintextProtocolMeetsATlsListener() {
+    void failsWithinStartupTimeoutWhenThePlaintextProtocolMeetsATlsListener() {
         java.io.PrintStream err = System.err;
         java.io.ByteArrayOutputStream logged = new java.io.ByteArrayOutputStream();
         System.setErr(new java.io.PrintStream(logged, true, java.nio.charset.StandardCharsets.UTF_8));

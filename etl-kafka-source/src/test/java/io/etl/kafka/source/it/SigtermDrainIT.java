@@ -32,7 +32,7 @@ class SigtermDrainIT {
 
     @Test
     @Timeout(180)
-    void shouldDrainOnSigtermExitZeroAndRestartWithoutDuplicates(KafkaTestCluster kafka, @TempDir Path dir) {
+    void drainsOnSigtermExitsZeroAndRestartsWithoutDuplicates(KafkaTestCluster kafka, @TempDir Path dir) {
         String uid = Delivery.unique("sigterm");
         String input = "in-" + uid;
         String output = "out-" + uid;

@@ -52,7 +52,7 @@ class SinkAclRevokedIT {
 
     @Test
     @Timeout(120)
-    void shouldFailFastNamingPrincipalTopicAndOperationAndCommitNothingUnacknowledgedWhenWriteIsRevoked(
+    void failsFastNamingPrincipalTopicAndOperationAndCommitsNothingUnacknowledgedWhenWriteIsRevoked(
             @TempDir Path dir) throws IOException {
         String uid = Delivery.unique("acl");
         String input = "in-" + uid;

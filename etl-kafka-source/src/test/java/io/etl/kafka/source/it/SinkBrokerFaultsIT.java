@@ -79,7 +79,7 @@ class SinkBrokerFaultsIT {
 
     @Test
     @Timeout(300)
-    void shouldLoseNothingWhenTheSinkLeaderIsHardBouncedFiveTimesAndTwoBrokersAreDownForThirtySeconds(
+    void losesNothingWhenTheSinkLeaderIsHardBouncedFiveTimesAndTwoBrokersAreDownForThirtySeconds(
             KafkaTestCluster kafka) {
         String uid = Delivery.unique("bounce");
         String input = "in-" + uid;
@@ -164,7 +164,7 @@ class SinkBrokerFaultsIT {
 
     @Test
     @Timeout(180)
-    void shouldBackPressureWithoutRebalancingUnderAProducerQuotaAndRecoverWhenItIsLifted(KafkaTestCluster kafka)
+    void backPressuresWithoutRebalancingUnderAProducerQuotaAndRecoversWhenItIsLifted(KafkaTestCluster kafka)
             throws Exception {
         String uid = Delivery.unique("quota");
         String input = "in-" + uid;
@@ -237,7 +237,7 @@ class SinkBrokerFaultsIT {
 
     @Test
     @Timeout(180)
-    void shouldLoseNothingAndDuplicateOnlyTheWindowWhenScaledOutDuringASinkOutage(KafkaTestCluster kafka) {
+    void losesNothingAndDuplicatesOnlyTheWindowWhenScaledOutDuringASinkOutage(KafkaTestCluster kafka) {
         String uid = Delivery.unique("pausedscale");
         String input = "in-" + uid;
         String output = "out-" + uid;

@@ -40,7 +40,7 @@ class SinkClusterDownIT {
 
     @Test
     @Timeout(180)
-    void shouldPauseWithoutRebalancingAndDeliverEverythingOnceTheSinkClusterReturns(KafkaTestCluster kafka)
+    void pausesWithoutRebalancingAndDeliversEverythingOnceTheSinkClusterReturns(KafkaTestCluster kafka)
             throws Exception {
         String uid = Delivery.unique("sinkdown");
         String input = "in-" + uid;

@@ -51,7 +51,7 @@ class ZombiePipelineIT {
 
     @Test
     @Timeout(180)
-    void shouldNeverMoveOffsetsBackNorCommitLostPartitionsWhenAFrozenInstanceWakesUp(KafkaTestCluster kafka,
+    void neverMovesOffsetsBackNorCommitsLostPartitionsWhenAFrozenInstanceWakesUp(KafkaTestCluster kafka,
                                                                                      @TempDir Path dir) {
         String uid = Delivery.unique("zombie");
         String input = "in-" + uid;
