@@ -46,7 +46,7 @@ class SplitRaceIT {
         assertThat(result.outputs()).isEqualTo(BenchOrders.expectedOutputs(ORDERS));
         assertThat(result.elapsedMillis()).isPositive();
         assertThat(result.peakHeapBytes()).isPositive();
-        assertThat(kafka.committedOffsets(topics.group()).values().stream().mapToLong(Long::longValue).sum())
+        assertThat(kafka.committedTotal(topics.group()))
                 .isEqualTo(ORDERS);
 
         List<String> outputs = topics.outputs();

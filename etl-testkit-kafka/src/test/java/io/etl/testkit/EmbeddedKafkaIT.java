@@ -63,6 +63,7 @@ class EmbeddedKafkaIT {
 
         assertThat(end).hasSize(4);
         assertThat(end.values()).allMatch(offset -> offset == count / 4);
+        assertThat(kafka.endTotal("bulk")).isEqualTo(count);
         assertThat(kafka.readAll("bulk")).hasSize(count);
         assertThat(millis).as("50k records with acks=all").isLessThan(30_000);
     }
@@ -89,6 +90,8 @@ class EmbeddedKafkaIT {
         assertThat(seen).hasSize(10);
         assertThat(kafka.committedOffsets("grouped-reader")).isEqualTo(kafka.endOffsets("grouped"));
         assertThat(kafka.committedOffsets("nobody")).isEmpty();
+        assertThat(kafka.committedTotal("grouped-reader")).isEqualTo(10);
+        assertThat(kafka.committedTotal("nobody")).isZero();
     }
 
     @Test

@@ -135,7 +135,7 @@ class RuntimeIT {
 
         int exit = child.waitFor(Duration.ofSeconds(30));
         assertThat(exit).as("exit code after SIGTERM; stderr:%n%s", child.err()).isEqualTo(ExitCodes.OK);
-        long written = kafka.endOffsets(output).values().stream().mapToLong(Long::longValue).sum();
+        long written = kafka.endTotal(output);
         assertThat(written).as("stopped halfway").isGreaterThan(0).isLessThan(records);
         assertThat(committed(kafka, "group-" + uid)).as("everything written was committed").isEqualTo(written);
         assertThat(child.err()).contains("SIGTERM received").doesNotContain("error:");
@@ -215,6 +215,6 @@ class RuntimeIT {
     }
 
     private static long committed(KafkaTestCluster kafka, String group) {
-        return kafka.committedOffsets(group).values().stream().mapToLong(Long::longValue).sum();
+        return kafka.committedTotal(group);
     }
 }

@@ -91,7 +91,7 @@ class TracingRuntimeIT {
                 "OTEL_BSP_SCHEDULE_DELAY", "200"))) {
             await("all records copied").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).until(() -> {
                 assertThat(child.isAlive()).as("the runtime exited early; stderr:%n%s", child.err()).isTrue();
-                return kafka.endOffsets(output).values().stream().mapToLong(Long::longValue).sum() >= RECORDS;
+                return kafka.endTotal(output) >= RECORDS;
             });
             child.sigterm();
             assertThat(child.waitFor(Duration.ofSeconds(30))).as("exit code; stderr:%n%s", child.err())
