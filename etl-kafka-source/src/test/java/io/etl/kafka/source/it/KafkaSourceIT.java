@@ -94,13 +94,7 @@ class KafkaSourceIT {
 
         RunningPipeline running = Pipeline.named("kip848").from(KafkaSource.from(config.source("in")).string())
                 .to(sink).start(config, new SimpleMeterRegistry());
-        PipelineResult result;
-        try {
-            await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> Delivery.caughtUp(kafka, group, topic) || running.result().isDone());
-        } finally {
-            result = running.stopAndWait(Duration.ofSeconds(20));
-        }
+        PipelineResult result = Delivery.runUntilCaughtUp(kafka, running, group, topic, Duration.ofSeconds(40));
 
         assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
         Set<String> ids = new HashSet<>();

@@ -1,7 +1,6 @@
 package io.etl.kafka.source.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.etl.core.PipelineResult;
 import io.etl.core.RunningPipeline;
@@ -103,13 +102,7 @@ class KerberosPipelineIT {
         PipelineConfig config = config(input, output, group, CLIENT, CLIENT);
 
         RunningPipeline running = Pipelines.copy(config).start(config, new SimpleMeterRegistry());
-        PipelineResult result;
-        try {
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> Delivery.caughtUp(kafka, group, input) || running.result().isDone());
-        } finally {
-            result = running.stopAndWait(Duration.ofSeconds(20));
-        }
+        PipelineResult result = Delivery.runUntilCaughtUp(kafka, running, group, input, Duration.ofSeconds(60));
 
         assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
         Set<String> ids = new TreeSet<>();

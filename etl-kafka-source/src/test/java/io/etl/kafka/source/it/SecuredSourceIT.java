@@ -1,7 +1,6 @@
 package io.etl.kafka.source.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.etl.core.Pipeline;
 import io.etl.core.PipelineResult;
@@ -74,13 +73,7 @@ class SecuredSourceIT {
         CollectingSink<String> sink = new CollectingSink<>();
 
         RunningPipeline running = start(config(topic, group, "etl-secret", "SASL_SSL"), sink);
-        PipelineResult result;
-        try {
-            await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> Delivery.caughtUp(kafka, group, topic) || running.result().isDone());
-        } finally {
-            result = running.stopAndWait(Duration.ofSeconds(20));
-        }
+        PipelineResult result = Delivery.runUntilCaughtUp(kafka, running, group, topic, Duration.ofSeconds(40));
         assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
         assertThat(sink.received).hasSize(500);
     }

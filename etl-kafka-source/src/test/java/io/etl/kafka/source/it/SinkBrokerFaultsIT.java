@@ -130,13 +130,13 @@ class SinkBrokerFaultsIT {
             // writes acknowledged just before the brokers died may still be committed for a moment
             await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(7))
                     .until(() -> !pipeline.result().isDone());
-            long stalledAt = committedTotal(kafka, group);
+            long stalledAt = kafka.committedTotal(group);
             long rest = TimeUnit.SECONDS.toMillis(30) - (System.nanoTime() - outageStart) / 1_000_000;
             // nothing commits while only one of three replicas is up, and the pipeline keeps running
             await().during(Duration.ofMillis(rest)).atMost(Duration.ofMillis(rest + 5_000))
                     .pollInterval(Duration.ofMillis(250))
-                    .until(() -> !pipeline.result().isDone() && committedTotal(kafka, group) == stalledAt);
-            long afterOutage = committedTotal(kafka, group);
+                    .until(() -> !pipeline.result().isDone() && kafka.committedTotal(group) == stalledAt);
+            long afterOutage = kafka.committedTotal(group);
             assertThat(gauges.paused()).as("the source pauses while the sink is stuck").isTrue();
             assertThat(gauges.breakerOpened()).as("the breaker opens during the outage; %s", gauges).isTrue();
             down.forEach(sinkCluster::restart);
@@ -206,10 +206,10 @@ class SinkBrokerFaultsIT {
             long liftedAt = System.nanoTime();
             // a connection the broker muted stays muted for the throttle time it was given last
             double[] rates = {0};
-            long[] last = {committedTotal(kafka, group), System.nanoTime()};
+            long[] last = {kafka.committedTotal(group), System.nanoTime()};
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1)).until(() -> {
                 long now = System.nanoTime();
-                long total = committedTotal(kafka, group);
+                long total = kafka.committedTotal(group);
                 rates[0] = (total - last[0]) * 1e9 / (now - last[1]);
                 last[0] = total;
                 last[1] = now;
@@ -331,10 +331,10 @@ class SinkBrokerFaultsIT {
 
     /** Records committed per second over {@code span}. */
     private static double commitRate(KafkaTestCluster kafka, String group, Duration span, RunningPipeline pipeline) {
-        long from = committedTotal(kafka, group);
+        long from = kafka.committedTotal(group);
         long start = System.nanoTime();
         await().during(span).atMost(span.plusSeconds(2)).until(() -> !pipeline.result().isDone());
-        long to = committedTotal(kafka, group);
+        long to = kafka.committedTotal(group);
         return (to - from) * 1e9 / (System.nanoTime() - start);
     }
 
@@ -380,13 +380,9 @@ class SinkBrokerFaultsIT {
                 .mapToDouble(g -> g.value()).sum();
     }
 
-    private static long committedTotal(KafkaTestCluster kafka, String group) {
-        return kafka.committedOffsets(group).values().stream().mapToLong(Long::longValue).sum();
-    }
-
     private static void awaitCommitted(KafkaTestCluster kafka, String group, long total, RunningPipeline pipeline) {
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                .until(() -> committedTotal(kafka, group) >= total || pipeline.result().isDone());
+                .until(() -> kafka.committedTotal(group) >= total || pipeline.result().isDone());
         assertThat(pipeline.result()).as("pipeline still running").isNotDone();
     }
 }

@@ -66,7 +66,7 @@ class SinkClusterDownIT {
             try (LoadProducer load = LoadProducer.start(kafka, input, PARTITIONS, ORDERS, 2_000)) {
                 running = Pipelines.copy(config).start(config, registry);
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                        .until(() -> committedTotal(kafka, group) >= 3_000 || running.result().isDone());
+                        .until(() -> kafka.committedTotal(group) >= 3_000 || running.result().isDone());
                 assertThat(running.result()).isNotDone();
                 heapBefore = usedHeap();
 
@@ -135,9 +135,5 @@ class SinkClusterDownIT {
     private static long usedHeap() {
         Runtime rt = Runtime.getRuntime();
         return rt.totalMemory() - rt.freeMemory();
-    }
-
-    private static long committedTotal(KafkaTestCluster kafka, String group) {
-        return kafka.committedOffsets(group).values().stream().mapToLong(Long::longValue).sum();
     }
 }
