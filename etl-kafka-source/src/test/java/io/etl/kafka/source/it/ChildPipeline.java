@@ -65,8 +65,13 @@ final class ChildPipeline implements AutoCloseable {
      */
     void stopOnceAssigned() {
         await().atMost(Duration.ofSeconds(60)).until(() -> tail().contains("assigned"));
+        stopWithin(Duration.ofSeconds(30));
+    }
+
+    /** SIGTERM, then checks that the pipeline drains and exits 0 within {@code timeout}. */
+    void stopWithin(Duration timeout) {
         sigterm();
-        assertThat(waitFor(Duration.ofSeconds(30))).as("exit code after SIGTERM:%n%s", tail()).isZero();
+        assertThat(waitFor(timeout)).as("exit code after SIGTERM:%n%s", tail()).isZero();
     }
 
     /** SIGSTOP: the JVM freezes with its sockets open; it sends nothing, not even heartbeats. */

@@ -109,4 +109,13 @@ final class Delivery {
         }
         return total;
     }
+
+    /**
+     * Checks that a copy of orders {@code 0} to {@code orders - 1} is complete: every id is in {@code output},
+     * and {@code group} committed the end of every partition of {@code input}.
+     */
+    static void assertCopiedAll(KafkaTestCluster kafka, String input, String output, String group, int orders) {
+        assertThat(idCounts(kafka, output).keySet()).hasSize(orders).contains(Orders.id(0), Orders.id(orders - 1));
+        assertThat(kafka.committedOffsets(group)).isEqualTo(kafka.endOffsets(input));
+    }
 }

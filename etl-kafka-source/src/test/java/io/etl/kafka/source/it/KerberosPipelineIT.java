@@ -10,12 +10,9 @@ import io.etl.testkit.BrokerOptions;
 import io.etl.testkit.ForkedKafkaCluster;
 import io.etl.testkit.KafkaTestCluster;
 import io.etl.testkit.KerberosListener;
-import io.etl.testkit.TestRecord;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -105,12 +102,7 @@ class KerberosPipelineIT {
         PipelineResult result = Delivery.runUntilCaughtUp(kafka, running, group, input, Duration.ofSeconds(60));
 
         assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
-        Set<String> ids = new TreeSet<>();
-        for (TestRecord r : kafka.readAll(output)) {
-            ids.add(Orders.idOf(r));
-        }
-        assertThat(ids).hasSize(300).contains(Orders.id(0), Orders.id(299));
-        assertThat(kafka.committedOffsets(group)).isEqualTo(kafka.endOffsets(input));
+        Delivery.assertCopiedAll(kafka, input, output, group, 300);
         assertThat(System.getProperty("java.security.krb5.conf")).isEqualTo(kdc.krb5Conf().toAbsolutePath().toString());
     }
 

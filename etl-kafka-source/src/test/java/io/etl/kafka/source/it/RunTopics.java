@@ -7,11 +7,16 @@ record RunTopics(String uid, String input, String output, String group) {
 
     /** Creates {@code in-<uid>} and {@code out-<uid>}, {@code partitions} each; the group is {@code group-<uid>}. */
     static RunTopics create(KafkaTestCluster kafka, String prefix, int partitions) {
-        String uid = Delivery.unique(prefix);
-        RunTopics t = new RunTopics(uid, "in-" + uid, "out-" + uid, "group-" + uid);
+        RunTopics t = named(prefix);
         kafka.createTopic(t.input, partitions);
         kafka.createTopic(t.output, partitions);
         return t;
+    }
+
+    /** The names only, for a test that creates the topics itself (the output on another cluster, say). */
+    static RunTopics named(String prefix) {
+        String uid = Delivery.unique(prefix);
+        return new RunTopics(uid, "in-" + uid, "out-" + uid, "group-" + uid);
     }
 
     /** The pipeline {@code <uid>} reading the input in the group, with the sink {@code out} writing the output. */

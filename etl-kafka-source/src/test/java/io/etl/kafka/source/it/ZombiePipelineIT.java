@@ -103,9 +103,7 @@ class ZombiePipelineIT {
                             || b.result().isDone());
         }
         if (rejoined) {
-            zombie.sigterm();
-            assertThat(zombie.waitFor(Duration.ofSeconds(30))).as("zombie exit after SIGTERM:%n%s", zombie.tail())
-                    .isZero();
+            zombie.stopWithin(Duration.ofSeconds(30));
         } else {
             assertThat(zombie.waitFor(Duration.ofSeconds(1))).as("a zombie that gives up says so with exit 1:%n%s",
                     zombie.tail()).isEqualTo(1);
@@ -115,12 +113,7 @@ class ZombiePipelineIT {
 
         assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
         Map<String, Integer> out = Delivery.idCounts(kafka, t.output());
-        List<String> missing = new ArrayList<>();
-        for (int i = 0; i < ORDERS; i++) {
-            if (!out.containsKey(Orders.id(i))) {
-                missing.add(Orders.id(i));
-            }
-        }
+        List<String> missing = Delivery.missing(out, ORDERS);
         System.out.printf("zombie: %d duplicates over %d orders, window %s, %d commit samples%n",
                 Delivery.duplicates(out), ORDERS, window, commits.samples());
         assertThat(missing).as("orders missing from the output").isEmpty();
