@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etl.runtime.ExitCodes;
 import io.etl.runtime.Main;
+import io.etl.runtime.it.CopyYaml.Section;
 import io.etl.testkit.BrokerOptions;
 import io.etl.testkit.BrokerSecurity;
 import io.etl.testkit.ClusterSecurity;
@@ -62,30 +63,16 @@ class CheckCommandIT {
 
     private Path config(String uid, String user, String password, String input, String output) throws Exception {
         String securitySection = """
-                      security:
-                        protocol: SASL_SSL
-                        tls: {ca_file: "%s"}
-                        sasl: {mechanism: SCRAM-SHA-512, username: %s, password: "${CHECK_PASSWORD}"}
+                security:
+                  protocol: SASL_SSL
+                  tls: {ca_file: "%s"}
+                  sasl: {mechanism: SCRAM-SHA-512, username: %s, password: "${CHECK_PASSWORD}"}
                 """.formatted(security.caCertificatePemPath(), user);
-        String yaml = """
-                pipeline:
-                  name: copy-%1$s
-                source:
-                  in:
-                    kafka:
-                      brokers: "%2$s"
-                      topics: [%3$s]
-                      group_id: group-%1$s
-                %5$s
-                sinks:
-                  out:
-                    kafka:
-                      brokers: "%2$s"
-                      topic: %4$s
-                      max_message_bytes: 1MiB
-                %5$s
-                """.formatted(uid, kafka.bootstrapServers(), input, output, securitySection.stripTrailing());
-        return Files.writeString(dir.resolve(uid + ".yaml"), yaml);
+        return CopyYaml.of(uid, kafka.bootstrapServers(), input, output)
+                .with(Section.SOURCE, securitySection)
+                .with(Section.SINK, "max_message_bytes: 1MiB")
+                .with(Section.SINK, securitySection)
+                .write(dir);
     }
 
     /** {@code java -cp etl-runtime.jar:copy-pipeline.jar io.etl.runtime.Main check ...}, as a user runs it. */

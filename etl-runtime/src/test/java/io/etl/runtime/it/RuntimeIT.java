@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etl.runtime.ExitCodes;
+import io.etl.runtime.it.CopyYaml.Section;
 import io.etl.testkit.EmbeddedKafka;
 import io.etl.testkit.KafkaTestCluster;
 import io.etl.testkit.TestRecord;
@@ -42,28 +43,19 @@ class RuntimeIT {
     }
 
     private static String yaml(String uid, String brokers, String input, String output) {
-        return """
-                pipeline:
-                  name: copy-%1$s
-                  shutdown_timeout: 25s
-                source:
-                  in:
-                    kafka:
-                      brokers: "%2$s"
-                      topics: [%3$s]
-                      group_id: group-%1$s
-                      auto_offset_reset: earliest
-                      max_poll_records: 100
-                      session_timeout: 10s
-                sinks:
-                  out:
-                    kafka:
-                      brokers: "%2$s"
-                      topic: %4$s
-                      delivery_timeout: 15s
-                      batch: {max_records: 100, linger: 5ms}
-                checkpoint: {interval: 200ms, drain_timeout: 15s}
-                """.formatted(uid, brokers, input, output);
+        return CopyYaml.of(uid, brokers, input, output)
+                .with(Section.PIPELINE, "shutdown_timeout: 25s")
+                .with(Section.SOURCE, """
+                        auto_offset_reset: earliest
+                        max_poll_records: 100
+                        session_timeout: 10s
+                        """)
+                .with(Section.SINK, """
+                        delivery_timeout: 15s
+                        batch: {max_records: 100, linger: 5ms}
+                        """)
+                .with(Section.TOP, "checkpoint: {interval: 200ms, drain_timeout: 15s}")
+                .render();
     }
 
     private ChildRuntime start(String uid, String yaml, Map<String, String> env) throws Exception {

@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
 import io.etl.runtime.ExitCodes;
+import io.etl.runtime.it.CopyYaml.Section;
 import io.etl.testkit.EmbeddedKafka;
 import io.etl.testkit.KafkaTestCluster;
 import io.etl.testkit.TestRecord;
@@ -12,7 +13,6 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -66,24 +66,11 @@ class TracingRuntimeIT {
         });
         collector.start();
         String service = "copy-" + uid;
-        Path config = Files.writeString(dir.resolve(uid + ".yaml"), """
-                pipeline:
-                  name: copy-%1$s
-                source:
-                  in:
-                    kafka:
-                      brokers: "%2$s"
-                      topics: [%3$s]
-                      group_id: group-%1$s
-                      auto_offset_reset: earliest
-                sinks:
-                  out:
-                    kafka:
-                      brokers: "%2$s"
-                      topic: %4$s
-                      batch: {max_records: 100, linger: 5ms}
-                checkpoint: {interval: 200ms, drain_timeout: 10s}
-                """.formatted(uid, kafka.bootstrapServers(), input, output));
+        Path config = CopyYaml.of(uid, kafka.bootstrapServers(), input, output)
+                .with(Section.SOURCE, "auto_offset_reset: earliest")
+                .with(Section.SINK, "batch: {max_records: 100, linger: 5ms}")
+                .with(Section.TOP, "checkpoint: {interval: 200ms, drain_timeout: 10s}")
+                .write(dir);
         try (ChildRuntime child = ChildRuntime.start(dir, uid, config, Map.of(
                 "OTEL_SERVICE_NAME", service,
                 "OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + collector.getAddress().getPort(),
