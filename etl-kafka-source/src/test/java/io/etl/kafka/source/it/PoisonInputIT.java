@@ -37,7 +37,7 @@ class PoisonInputIT {
 
     @Test
     @Timeout(90)
-    void skipShouldCountPoisonAndDeliverEverythingElse(KafkaTestCluster kafka) {
+    void skipCountsPoisonAndDeliversEverythingElse(KafkaTestCluster kafka) {
         RunTopics t = RunTopics.create(kafka, "poison-skip", 1);
         kafka.produce(t.input(), RECORDS, PoisonInputIT::record);
         PipelineConfig config = t.yaml(kafka)
@@ -67,7 +67,7 @@ class PoisonInputIT {
 
     @Test
     @Timeout(90)
-    void failShouldStopWithTheCommittedOffsetAtThePoisonRecord(KafkaTestCluster kafka) {
+    void failStopsWithTheCommittedOffsetAtThePoisonRecord(KafkaTestCluster kafka) {
         RunTopics t = RunTopics.create(kafka, "poison-fail", 1);
         kafka.produce(t.input(), RECORDS, PoisonInputIT::record);
         PipelineConfig config = t.yaml(kafka)
