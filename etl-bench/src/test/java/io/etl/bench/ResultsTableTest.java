@@ -14,7 +14,7 @@ class ResultsTableTest {
     }
 
     @Test
-    void shouldSummariseEachImplementationByItsMedianRun() {
+    void summarisesEachImplementationByItsMedianRun() {
         List<RunResult> runs = List.of(run("etl #1", 1_000), run("etl #2", 4_000), run("etl #3", 2_000),
                 run("kafka-clients #1", 2_000));
 
@@ -28,7 +28,7 @@ class ResultsTableTest {
     }
 
     @Test
-    void shouldComputeCpuPerRecord() {
+    void computesCpuPerRecord() {
         assertThat(run("x #1", 1_000).cpuMicrosPerRecord()).isEqualTo(9.0);
     }
 }

@@ -3,10 +3,7 @@ package io.etl.examples;
 import io.etl.examples.split.KafkaToKafkaSplitCommand;
 import io.etl.runtime.CommandLines;
 import io.etl.runtime.ValidateCommand;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
-import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -74,17 +71,10 @@ public final class EtlExamples implements Runnable {
 
     /** The project version, from a resource filtered by the build; shared by every command's {@code --version}. */
     public static final class Version implements CommandLine.IVersionProvider {
-        /** The lines {@code --version} prints. */
+        /** The lines {@code --version} prints: {@code etl-examples <version>}, then the Java version. */
         @Override
-        public String[] getVersion() throws IOException {
-            Properties p = new Properties();
-            try (InputStream in = EtlExamples.class.getResourceAsStream("version.properties")) {
-                if (in != null) {
-                    p.load(in);
-                }
-            }
-            return new String[] {"etl-examples " + p.getProperty("version", "unknown"),
-                    "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")"};
+        public String[] getVersion() throws Exception {
+            return CommandLines.versionOf("etl-examples", EtlExamples.class).getVersion();
         }
     }
 }

@@ -50,7 +50,7 @@ class ValidateCommandTest {
     }
 
     @Test
-    void shouldNameEveryProblemOnItsOwnLineAndExitOne() throws IOException {
+    void namesEveryProblemOnItsOwnLineAndExitsOne() throws IOException {
         Path file = dir.resolve("broken.yaml");
         Files.writeString(file, """
                 source:
@@ -85,7 +85,7 @@ class ValidateCommandTest {
     }
 
     @Test
-    void shouldNeverEchoSecrets() throws IOException {
+    void neverEchoesSecrets() throws IOException {
         Path file = dir.resolve("secret.yaml");
         Files.writeString(file, """
                 sinks:

@@ -18,7 +18,7 @@ class ValidatePassthroughTest {
     Path dir;
 
     @Test
-    void shouldRejectBadPassthroughValuesAndLibrdkafkaNamesWithTheirKeyPaths() throws Exception {
+    void rejectsBadPassthroughValuesAndLibrdkafkaNamesWithTheirKeyPaths() throws Exception {
         Path file = Files.writeString(dir.resolve("ported.yaml"), """
                 source:
                   orders:

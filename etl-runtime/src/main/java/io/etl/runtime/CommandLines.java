@@ -1,6 +1,10 @@
 package io.etl.runtime;
 
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
+import java.util.Objects;
+import java.util.Properties;
 import picocli.CommandLine;
 
 /**
@@ -11,6 +15,17 @@ import picocli.CommandLine;
  * <pre>{@code
  * CommandLine cli = CommandLines.configure(new CommandLine(new MyProgram()), ExitCodes.FAILED);
  * int code = CommandLines.execute(cli, out, err, args);
+ * }</pre>
+ *
+ * <p>Picocli instantiates a {@code versionProvider} class itself, so a program keeps a small class of its own that
+ * delegates to {@link #versionOf(String, Class)}:
+ *
+ * <pre>{@code
+ * public static final class Version implements CommandLine.IVersionProvider {
+ *     public String[] getVersion() throws Exception {
+ *         return CommandLines.versionOf("my-program", MyProgram.class).getVersion();
+ *     }
+ * }
  * }</pre>
  */
 public final class CommandLines {
@@ -37,5 +52,27 @@ public final class CommandLines {
             out.flush();
             err.flush();
         }
+    }
+
+    /**
+     * The {@code --version} lines of {@code program}: its name and the {@code version} property of the
+     * {@code version.properties} resource beside {@code resourceAnchor} (filtered by the build; {@code unknown} when
+     * absent), then the Java version and VM running it.
+     */
+    public static CommandLine.IVersionProvider versionOf(String program, Class<?> resourceAnchor) {
+        Objects.requireNonNull(program, "program");
+        Objects.requireNonNull(resourceAnchor, "resourceAnchor");
+        return () -> new String[] {program + " " + projectVersion(resourceAnchor),
+                "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")"};
+    }
+
+    private static String projectVersion(Class<?> resourceAnchor) throws IOException {
+        Properties p = new Properties();
+        try (InputStream in = resourceAnchor.getResourceAsStream("version.properties")) {
+            if (in != null) {
+                p.load(in);
+            }
+        }
+        return p.getProperty("version", "unknown");
     }
 }

@@ -1,9 +1,6 @@
 package io.etl.runtime;
 
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
-import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -61,17 +58,10 @@ public final class Main implements Runnable {
 
     /** The project version, from a resource filtered by the build; shared by every command's {@code --version}. */
     public static final class Version implements CommandLine.IVersionProvider {
-        /** The lines {@code --version} prints. */
+        /** The lines {@code --version} prints: {@code etl <version>}, then the Java version. */
         @Override
-        public String[] getVersion() throws IOException {
-            Properties p = new Properties();
-            try (InputStream in = Main.class.getResourceAsStream("version.properties")) {
-                if (in != null) {
-                    p.load(in);
-                }
-            }
-            return new String[] {"etl " + p.getProperty("version", "unknown"),
-                    "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")"};
+        public String[] getVersion() throws Exception {
+            return CommandLines.versionOf("etl", Main.class).getVersion();
         }
     }
 }

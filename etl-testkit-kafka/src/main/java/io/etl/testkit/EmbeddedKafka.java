@@ -17,7 +17,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * @EmbeddedKafka(shared = true)
  * class OrdersIT {
  *     @Test
- *     void shouldCopyOrders(KafkaTestCluster kafka) {        // parameter injection
+ *     void copiesOrders(KafkaTestCluster kafka) {        // parameter injection
  *         kafka.createTopic("orders", 3);
  *         ...
  *     }

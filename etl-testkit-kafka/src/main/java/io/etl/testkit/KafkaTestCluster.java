@@ -242,6 +242,28 @@ public interface KafkaTestCluster extends AutoCloseable {
     Map<TopicPartition, Long> endOffsets(String topic);
 
     /**
+     * The sum of a consumer group's committed offsets over its partitions: for a group that started at
+     * offset 0, how many records of its input it has committed past.
+     *
+     * @param groupId the group
+     * @return the sum of {@link #committedOffsets(String)}; 0 when the group committed nothing
+     */
+    default long committedTotal(String groupId) {
+        return committedOffsets(groupId).values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /**
+     * The sum of the end offsets of every partition of a topic: the records written to it, transaction
+     * markers included, when nothing was deleted.
+     *
+     * @param topic topic name
+     * @return the sum of {@link #endOffsets(String)}
+     */
+    default long endTotal(String topic) {
+        return endOffsets(topic).values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    /**
      * A new admin client for this cluster; the caller closes it.
      *
      * @return an admin client with {@link #clientProperties()}

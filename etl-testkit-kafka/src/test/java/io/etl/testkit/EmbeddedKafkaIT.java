@@ -26,7 +26,7 @@ class EmbeddedKafkaIT {
     KafkaTestCluster instanceField;
 
     @Test
-    void shouldInjectTheSameClusterIntoFieldsAndParameters(KafkaTestCluster kafka) {
+    void injectsTheSameClusterIntoFieldsAndParameters(KafkaTestCluster kafka) {
         assertThat(staticField).isSameAs(kafka);
         assertThat(instanceField).isSameAs(kafka);
         assertThat(kafka.bootstrapServers()).startsWith("127.0.0.1:");
@@ -35,7 +35,7 @@ class EmbeddedKafkaIT {
     }
 
     @Test
-    void shouldReadBackProducedKeysValuesAndHeadersInOffsetOrder(KafkaTestCluster kafka) {
+    void readsBackProducedKeysValuesAndHeadersInOffsetOrder(KafkaTestCluster kafka) {
         kafka.createTopic("roundtrip", 1);
         kafka.produce("roundtrip", List.of(
                 TestRecord.of("k1", "v1").withHeader("trace", "t1"),
@@ -52,7 +52,7 @@ class EmbeddedKafkaIT {
     }
 
     @Test
-    void shouldProduceInBulkAndReportEndOffsetsPerPartition(KafkaTestCluster kafka) {
+    void producesInBulkAndReportsEndOffsetsPerPartition(KafkaTestCluster kafka) {
         kafka.createTopic("bulk", 4);
         int count = 50_000;
         long start = System.nanoTime();
@@ -63,12 +63,13 @@ class EmbeddedKafkaIT {
 
         assertThat(end).hasSize(4);
         assertThat(end.values()).allMatch(offset -> offset == count / 4);
+        assertThat(kafka.endTotal("bulk")).isEqualTo(count);
         assertThat(kafka.readAll("bulk")).hasSize(count);
         assertThat(millis).as("50k records with acks=all").isLessThan(30_000);
     }
 
     @Test
-    void shouldServeConsumerGroupsAndReportTheirCommittedOffsets(KafkaTestCluster kafka) {
+    void servesConsumerGroupsAndReportsTheirCommittedOffsets(KafkaTestCluster kafka) {
         kafka.createTopic("grouped", 2);
         kafka.produce("grouped", 10, i -> TestRecord.of("k" + i, "v" + i));
         Map<String, Object> config = new HashMap<>(kafka.clientProperties());
@@ -89,10 +90,12 @@ class EmbeddedKafkaIT {
         assertThat(seen).hasSize(10);
         assertThat(kafka.committedOffsets("grouped-reader")).isEqualTo(kafka.endOffsets("grouped"));
         assertThat(kafka.committedOffsets("nobody")).isEmpty();
+        assertThat(kafka.committedTotal("grouped-reader")).isEqualTo(10);
+        assertThat(kafka.committedTotal("nobody")).isZero();
     }
 
     @Test
-    void shouldApplyExtraBrokerProperties(KafkaTestCluster kafka) throws Exception {
+    void appliesExtraBrokerProperties(KafkaTestCluster kafka) throws Exception {
         try (Admin admin = kafka.newAdmin()) {
             String nodeId = admin.describeCluster().nodes().get().iterator().next().idString();
             ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, nodeId);
@@ -106,7 +109,7 @@ class EmbeddedKafkaIT {
     }
 
     @Test
-    void shouldRefuseToCreateATopicTwice(KafkaTestCluster kafka) {
+    void refusesToCreateATopicTwice(KafkaTestCluster kafka) {
         kafka.createTopic("twice", 1);
         assertThatThrownBy(() -> kafka.createTopic("twice", 1))
                 .isInstanceOf(KafkaTestClusterException.class)
@@ -116,7 +119,7 @@ class EmbeddedKafkaIT {
     @Nested
     class NestedClass {
         @Test
-        void shouldShareTheOuterClassCluster(KafkaTestCluster kafka) {
+        void sharesTheOuterClassCluster(KafkaTestCluster kafka) {
             assertThat(kafka).isSameAs(staticField);
         }
     }

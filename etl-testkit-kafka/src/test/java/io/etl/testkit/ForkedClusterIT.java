@@ -30,7 +30,7 @@ class ForkedClusterIT {
     }
 
     @Test
-    void shouldKeepAcceptingAcksAllWritesWithOneBrokerKilledAndTakeItBack() throws Exception {
+    void keepsAcceptingAcksAllWritesWithOneBrokerKilledAndTakesItBack() throws Exception {
         assertThat(kafka.nodeIds()).containsExactly(0, 1, 2, 3);
         assertThat(kafka.brokerIds()).containsExactly(1, 2, 3);
         assertThat(liveBrokers()).containsExactlyInAnyOrder(1, 2, 3);

@@ -52,7 +52,7 @@ class ForkedSingleNodeIT {
 
     @Test
     @Order(1)
-    void shouldKeepEveryAcknowledgedRecordWhenKilledWithSigkillAndRestarted() throws Exception {
+    void keepsEveryAcknowledgedRecordWhenKilledWithSigkillAndRestarted() throws Exception {
         kafka.createTopic("durable", 2);
         Set<String> acknowledged = ConcurrentHashMap.newKeySet();
         AtomicLong failed = new AtomicLong();
@@ -108,7 +108,7 @@ class ForkedSingleNodeIT {
 
     @Test
     @Order(2)
-    void shouldAnswerNothingWhilePausedAndEverythingAfterResume() throws Exception {
+    void answersNothingWhilePausedAndEverythingAfterResume() throws Exception {
         Map<String, Object> config = new HashMap<>(kafka.clientProperties());
         config.put("request.timeout.ms", "1000");
         config.put("default.api.timeout.ms", "1500");
@@ -126,7 +126,7 @@ class ForkedSingleNodeIT {
 
     @Test
     @Order(3)
-    void shouldShutDownCleanlyOnSigtermAndRestartOnTheSameData() throws Exception {
+    void shutsDownCleanlyOnSigtermAndRestartsOnTheSameData() throws Exception {
         var endBefore = kafka.endOffsets("durable");
         long logSizeBefore = Files.size(kafka.logFile(NODE));
         kafka.stop(NODE);

@@ -22,7 +22,7 @@ class FromEnvironmentIT {
     }
 
     @Test
-    void shouldUseTheExternalClusterNamedByTheBrokersPropertyAndStartNothing() {
+    void usesTheExternalClusterNamedByTheBrokersPropertyAndStartsNothing() {
         try (KafkaTestCluster embedded = KafkaTestCluster.embedded()) {
             embedded.createTopic("external-view", 1);
             System.setProperty("etl.test.kafka.brokers", embedded.bootstrapServers());
@@ -38,7 +38,7 @@ class FromEnvironmentIT {
     }
 
     @Test
-    void shouldFallBackToTheEmbeddedBrokerWithAReasonWhenTestcontainersCannotRun() {
+    void fallsBackToTheEmbeddedBrokerWithAReasonWhenTestcontainersCannotRun() {
         System.setProperty("etl.test.kafka", "testcontainers");
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
@@ -57,7 +57,7 @@ class FromEnvironmentIT {
     }
 
     @Test
-    void shouldRejectAnUnknownMode() {
+    void rejectsAnUnknownMode() {
         System.setProperty("etl.test.kafka", "zookeeper");
         assertThatThrownBy(KafkaTestCluster::fromEnvironment)
                 .isInstanceOf(IllegalArgumentException.class)

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
 class NoLeftoversIT {
 
     @Test
-    void shouldDeleteTheEmbeddedBrokersDirectoryOnClose() {
+    void deletesTheEmbeddedBrokersDirectoryOnClose() {
         Path workDir;
         try (KafkaTestCluster kafka = KafkaTestCluster.embedded()) {
             workDir = ((EmbeddedKafkaCluster) kafka).workDirectory();
@@ -37,7 +37,7 @@ class NoLeftoversIT {
     }
 
     @Test
-    void shouldEndEveryForkedProcessAndDeleteItsDirectoryOnClose() throws Exception {
+    void endsEveryForkedProcessAndDeletesItsDirectoryOnClose() throws Exception {
         ForkedKafkaCluster kafka = KafkaTestCluster.forkedSingle();
         Path workDir = ((ForkedKafkaClusterImpl) kafka).workDirectory();
         long pid = kafka.pid(ForkedKafkaCluster.SINGLE_NODE_ID);
@@ -55,7 +55,7 @@ class NoLeftoversIT {
     }
 
     @Test
-    void shouldHaltAForkedBrokerWhoseParentJvmDied() throws Exception {
+    void haltsAForkedBrokerWhoseParentJvmDied() throws Exception {
         List<String> command = new ArrayList<>(List.of(
                 Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx256m", "-XX:TieredStopAtLevel=1",

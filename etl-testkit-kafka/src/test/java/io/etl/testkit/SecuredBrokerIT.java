@@ -52,7 +52,7 @@ class SecuredBrokerIT {
         }
 
         @Test
-        void shouldAcceptTheRightPassword() throws Exception {
+        void acceptsTheRightPassword() throws Exception {
             security.allowTopic("alice", "orders", AclOperation.DESCRIBE);
             try (Admin admin = Admin.create(new HashMap<>(security.clientProperties("alice", "alice-secret")))) {
                 assertThat(admin.describeTopics(List.of("orders")).allTopicNames().get(10, TimeUnit.SECONDS))
@@ -61,7 +61,7 @@ class SecuredBrokerIT {
         }
 
         @Test
-        void shouldRejectAWrongPasswordWithSaslAuthenticationExceptionQuickly() {
+        void rejectsAWrongPasswordWithSaslAuthenticationExceptionQuickly() {
             Map<String, Object> config = new HashMap<>(security.clientProperties("alice", "not-her-password"));
             long start = System.nanoTime();
             try (Admin admin = Admin.create(config)) {
@@ -73,7 +73,7 @@ class SecuredBrokerIT {
         }
 
         @Test
-        void shouldDenyWritesToAUserWithoutWriteAclAndAllowThemOnceGranted() throws Exception {
+        void deniesWritesToAUserWithoutWriteAclAndAllowsThemOnceGranted() throws Exception {
             security.allowTopic("bob", "orders", AclOperation.DESCRIBE);
             Map<String, Object> config = new HashMap<>(security.clientProperties("bob"));
             config.put("max.block.ms", "10000");
@@ -94,7 +94,7 @@ class SecuredBrokerIT {
         }
 
         @Test
-        void shouldHandBackTheTrustMaterial() throws Exception {
+        void handsBackTheTrustMaterial() throws Exception {
             assertThat(security.truststorePath()).exists();
             assertThat(security.truststoreType()).isEqualTo("PKCS12");
             assertThat(Files.readString(security.caCertificatePemPath()))
@@ -111,7 +111,7 @@ class SecuredBrokerIT {
     class ForkedScram {
 
         @Test
-        void shouldSecureAForkedBrokerTheSameWay() {
+        void securesAForkedBrokerTheSameWay() {
             try (ForkedKafkaCluster kafka = KafkaTestCluster.forkedSingle(BrokerOptions.builder()
                     .security(BrokerSecurity.saslScram().user("dave", "dave-secret").aclAuthorizer(true).build())
                     .build())) {
@@ -149,7 +149,7 @@ class SecuredBrokerIT {
         }
 
         @Test
-        void shouldAcceptAClientWithACertificateSignedByTheTestCa() {
+        void acceptsAClientWithACertificateSignedByTheTestCa() {
             kafka.createTopic("tls", 1);
             kafka.produce("tls", List.of(TestRecord.of("k", "v")));
             assertThat(kafka.readAll("tls")).hasSize(1);
@@ -159,7 +159,7 @@ class SecuredBrokerIT {
         }
 
         @Test
-        void shouldRejectAClientWithoutACertificate() {
+        void rejectsAClientWithoutACertificate() {
             Map<String, Object> config = new HashMap<>(security.clientPropertiesWithoutCertificate());
             long start = System.nanoTime();
             try (Admin admin = Admin.create(config)) {
@@ -171,7 +171,7 @@ class SecuredBrokerIT {
         }
 
         @Test
-        void shouldNotOfferScramCredentials() {
+        void offersNoScramCredentials() {
             assertThatThrownBy(() -> security.clientProperties("carol", "x"))
                     .isInstanceOf(UnsupportedOperationException.class);
         }

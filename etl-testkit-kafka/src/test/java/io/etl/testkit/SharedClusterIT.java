@@ -27,7 +27,7 @@ class SharedClusterIT {
     @Disabled(ONLY_FROM_RUNS_BOTH)
     static class FirstUser {
         @Test
-        void shouldGetTheSharedCluster(KafkaTestCluster kafka) {
+        void getsTheSharedCluster(KafkaTestCluster kafka) {
             checkSameCluster(kafka);
             kafka.createTopic("shared-first", 1);
         }
@@ -37,7 +37,7 @@ class SharedClusterIT {
     @Disabled(ONLY_FROM_RUNS_BOTH)
     static class SecondUser {
         @Test
-        void shouldGetTheSameSharedCluster(KafkaTestCluster kafka) {
+        void getsTheSameSharedCluster(KafkaTestCluster kafka) {
             checkSameCluster(kafka);
         }
     }
@@ -45,7 +45,7 @@ class SharedClusterIT {
     @Nested
     class RunsBoth {
         @Test
-        void shouldShareOneClusterBetweenClasses() {
+        void sharesOneClusterBetweenClasses() {
             FIRST.set(null);
             var results = EngineTestKit.engine("junit-jupiter")
                     .configurationParameter("junit.jupiter.conditions.deactivate", "org.junit.*DisabledCondition")

@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 class TestRecordTest {
 
     @Test
-    void recordsWithEqualBytesShouldBeEqual() {
+    void recordsWithEqualBytesAreEqual() {
         TestRecord a = TestRecord.of("k", "v").withHeader("h", "1");
         TestRecord b = TestRecord.of("k", "v").withHeader("h", "1");
         assertThat(a).isEqualTo(b).hasSameHashCodeAs(b);
@@ -16,7 +16,7 @@ class TestRecordTest {
     }
 
     @Test
-    void shouldKeepHeadersInInsertionOrderAndTheLastValueOfARepeatedName() {
+    void keepsHeadersInInsertionOrderAndTheLastValueOfARepeatedName() {
         TestRecord r = TestRecord.of("k", "v").withHeader("b", "1").withHeader("a", "2").withHeader("b", "3");
         assertThat(r.headers().keySet()).containsExactly("b", "a");
         assertThat(r.headerAsString("b")).isEqualTo("3");
@@ -24,7 +24,7 @@ class TestRecordTest {
     }
 
     @Test
-    void aRecordToProduceShouldLetTheProducerChooseThePartition() {
+    void aRecordToProduceLetsTheProducerChooseThePartition() {
         TestRecord r = TestRecord.of((String) null, null);
         assertThat(r.partition()).isEqualTo(-1);
         assertThat(r.keyAsString()).isNull();
@@ -32,7 +32,7 @@ class TestRecordTest {
     }
 
     @Test
-    void superUserShouldNotAlsoBeAnOrdinaryUser() {
+    void superUserIsNotAlsoAnOrdinaryUser() {
         assertThatThrownBy(() -> BrokerSecurity.saslScram().user("admin", "x").build())
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("admin");

@@ -17,19 +17,19 @@ class BenchOrdersTest {
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
     @Test
-    void shouldGenerateTheSameOrderForTheSameIndex() {
+    void generatesTheSameOrderForTheSameIndex() {
         assertThat(BenchOrders.json(4711)).isEqualTo(BenchOrders.json(4711));
         assertThat(BenchOrders.json(4711)).isNotEqualTo(BenchOrders.json(4712));
     }
 
     @Test
-    void shouldGenerateOrdersOfAbout250Bytes() {
+    void generatesOrdersOfAbout250Bytes() {
         double mean = IntStream.range(0, 10_000).map(i -> BenchOrders.jsonBytes(i).length).average().orElseThrow();
         assertThat(mean).isBetween(235.0, 265.0);
     }
 
     @Test
-    void shouldMixAboutFivePercentTestOrdersAndTwoPercentUnknownRegions() {
+    void mixesAboutFivePercentTestOrdersAndTwoPercentUnknownRegions() {
         Map<String, Long> counts = BenchOrders.expectedCounts(100_000);
         assertThat(counts.get("dropped")).isBetween(4_500L, 5_500L);
         assertThat(counts.get("unrouted")).isBetween(1_600L, 2_300L);
@@ -39,7 +39,7 @@ class BenchOrdersTest {
     }
 
     @Test
-    void shouldTransformLikeTheEtlExample() throws Exception {
+    void transformsLikeTheEtlExample() throws Exception {
         OrderCodec codec = new OrderCodec();
         for (int i = 0; i < 2_000; i++) {
             byte[] in = BenchOrders.jsonBytes(i);
@@ -61,7 +61,7 @@ class BenchOrdersTest {
     }
 
     @Test
-    void shouldRoundCentsHalfUp() {
+    void roundsCentsHalfUp() {
         OrderCodec codec = new OrderCodec();
         byte[] in = "{\"id\":\"x\",\"customer\":\"c\",\"region\":\"EU\",\"amount\":1.005,\"status\":\"new\",\"ts\":1,\"notes\":\"n\"}"
                 .getBytes();
@@ -71,7 +71,7 @@ class BenchOrdersTest {
     }
 
     @Test
-    void shouldDropWhatIsNotAnOrder() {
+    void dropsWhatIsNotAnOrder() {
         assertThat(new OrderCodec().transform("not json".getBytes())).isNull();
         assertThat(new OrderCodec().transform("{\"id\":\"x\",\"region\":\"eu\",\"status\":\"new\"}".getBytes())).isNull();
     }

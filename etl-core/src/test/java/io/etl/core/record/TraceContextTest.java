@@ -15,7 +15,7 @@ class TraceContextTest {
             Header.of(TraceContext.TRACEPARENT, PARENT), Header.of(TraceContext.TRACESTATE, "vendor=a"));
 
     @Test
-    void shouldFindTheInputsTraceparentAndTracestate() {
+    void findsTheInputsTraceparentAndTracestate() {
         TraceContext found = TraceContext.find(INPUT);
 
         assertThat(found.traceparent().valueAsString()).isEqualTo(PARENT);
@@ -24,14 +24,14 @@ class TraceContextTest {
     }
 
     @Test
-    void shouldFindNothingWithoutATraceparent() {
+    void findsNothingWithoutATraceparent() {
         assertThat(TraceContext.find(List.of(Header.of("region", "eu"), Header.of(TraceContext.TRACESTATE, "x=1"))))
                 .isNull();
         assertThat(TraceContext.find(List.of())).isNull();
     }
 
     @Test
-    void shouldTakeTheLastOfRepeatedTraceparentHeaders() {
+    void takesTheLastOfRepeatedTraceparentHeaders() {
         TraceContext found = TraceContext.find(List.of(Header.of(TraceContext.TRACEPARENT, OTHER),
                 Header.of(TraceContext.TRACEPARENT, PARENT)));
 
@@ -40,14 +40,14 @@ class TraceContextTest {
     }
 
     @Test
-    void shouldLeaveACopyOfTheInputsHeadersAsTheyAreWhenPropagating() {
+    void leavesACopyOfTheInputsHeadersAsTheyAreWhenPropagating() {
         TraceContext input = TraceContext.find(INPUT);
 
         assertThat(input.applyTo(INPUT)).isSameAs(INPUT);
     }
 
     @Test
-    void shouldAddTheTraceHeadersToAMessageThatHasNone() {
+    void addsTheTraceHeadersToAMessageThatHasNone() {
         TraceContext input = TraceContext.find(INPUT);
 
         List<Header> out = input.applyTo(List.of(Header.of("own", "1")));
@@ -57,7 +57,7 @@ class TraceContextTest {
     }
 
     @Test
-    void shouldKeepATraceparentTheEncoderSetItself() {
+    void keepsATraceparentTheEncoderSetItself() {
         TraceContext input = TraceContext.find(INPUT);
         List<Header> own = List.of(Header.of(TraceContext.TRACEPARENT, OTHER));
 
@@ -66,7 +66,7 @@ class TraceContextTest {
     }
 
     @Test
-    void shouldReplaceACopiedTraceparentByTheOutputsOwnContext() {
+    void replacesACopiedTraceparentByTheOutputsOwnContext() {
         TraceContext output = TraceContext.of(CHILD, "vendor=b", TraceContext.find(INPUT));
 
         List<Header> out = output.applyTo(INPUT);
@@ -76,7 +76,7 @@ class TraceContextTest {
     }
 
     @Test
-    void shouldDropACopiedTracestateWhenTheOutputHasNone() {
+    void dropsACopiedTracestateWhenTheOutputHasNone() {
         TraceContext output = TraceContext.of(CHILD, "", TraceContext.find(INPUT));
 
         assertThat(output.tracestate()).isNull();
@@ -85,7 +85,7 @@ class TraceContextTest {
     }
 
     @Test
-    void shouldAddANewRootContextWhenTheInputHadNone() {
+    void addsANewRootContextWhenTheInputHadNone() {
         TraceContext output = TraceContext.of(CHILD, null, null);
 
         assertThat(output.inputTraceparent()).isNull();

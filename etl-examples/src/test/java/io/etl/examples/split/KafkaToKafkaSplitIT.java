@@ -31,7 +31,7 @@ class KafkaToKafkaSplitIT {
     private final ObjectMapper json = new ObjectMapper();
 
     @Test
-    void shouldAccountForEveryOrderAndRouteEachByRegion(KafkaTestCluster kafka) throws Exception {
+    void accountsForEveryOrderAndRoutesEachByRegion(KafkaTestCluster kafka) throws Exception {
         String run = UUID.randomUUID().toString().substring(0, 8);
         Map<String, String> vars = new HashMap<>();
         vars.put("GROUP_ID", "split-it-" + run);

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class AppPipelineTest {
 
     @Test
-    void shouldWriteEveryRecordThroughTheTransformAndCommitIt() {
+    void writesEveryRecordThroughTheTransformAndCommitsIt() {
 ## tag::driver[]
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> input = driver.source("input", 2);

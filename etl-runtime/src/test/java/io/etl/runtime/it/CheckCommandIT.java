@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etl.runtime.ExitCodes;
 import io.etl.runtime.Main;
+import io.etl.runtime.it.CopyYaml.Section;
 import io.etl.testkit.BrokerOptions;
 import io.etl.testkit.BrokerSecurity;
 import io.etl.testkit.ClusterSecurity;
@@ -16,7 +17,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.acl.AclOperation;
 import org.junit.jupiter.api.AfterAll;
@@ -56,36 +56,18 @@ class CheckCommandIT {
         }
     }
 
-    private static String uid() {
-        return UUID.randomUUID().toString().substring(0, 8);
-    }
-
-    private Path config(String uid, String user, String password, String input, String output) throws Exception {
+    private Path config(CopyTopics t, String user) {
         String securitySection = """
-                      security:
-                        protocol: SASL_SSL
-                        tls: {ca_file: "%s"}
-                        sasl: {mechanism: SCRAM-SHA-512, username: %s, password: "${CHECK_PASSWORD}"}
+                security:
+                  protocol: SASL_SSL
+                  tls: {ca_file: "%s"}
+                  sasl: {mechanism: SCRAM-SHA-512, username: %s, password: "${CHECK_PASSWORD}"}
                 """.formatted(security.caCertificatePemPath(), user);
-        String yaml = """
-                pipeline:
-                  name: copy-%1$s
-                source:
-                  in:
-                    kafka:
-                      brokers: "%2$s"
-                      topics: [%3$s]
-                      group_id: group-%1$s
-                %5$s
-                sinks:
-                  out:
-                    kafka:
-                      brokers: "%2$s"
-                      topic: %4$s
-                      max_message_bytes: 1MiB
-                %5$s
-                """.formatted(uid, kafka.bootstrapServers(), input, output, securitySection.stripTrailing());
-        return Files.writeString(dir.resolve(uid + ".yaml"), yaml);
+        return CopyYaml.of(t.uid(), kafka.bootstrapServers(), t.input(), t.output())
+                .with(Section.SOURCE, securitySection)
+                .with(Section.SINK, "max_message_bytes: 1MiB")
+                .with(Section.SINK, securitySection)
+                .write(dir);
     }
 
     /** {@code java -cp etl-runtime.jar:copy-pipeline.jar io.etl.runtime.Main check ...}, as a user runs it. */
@@ -114,25 +96,22 @@ class CheckCommandIT {
     @Test
     @Timeout(120)
     void missingSinkTopicExitsOneNamingItThenZeroOnceItExists() throws Exception {
-        String uid = uid();
-        String input = "in-" + uid;
-        String output = "out-" + uid;
-        kafka.createTopic(input, 3);
-        Path config = config(uid, BrokerSecurity.DEFAULT_SUPER_USER, BrokerSecurity.DEFAULT_SUPER_USER_PASSWORD,
-                input, output);
+        CopyTopics t = CopyTopics.random();
+        kafka.createTopic(t.input(), 3);
+        Path config = config(t, BrokerSecurity.DEFAULT_SUPER_USER);
 
         Result missing = checkInChild(config, BrokerSecurity.DEFAULT_SUPER_USER_PASSWORD);
 
         assertThat(missing.exit()).as(missing.toString()).isEqualTo(ExitCodes.FAILED);
-        assertThat(missing.out()).contains("sinks.out.kafka.topic: topic '" + output + "' does not exist on brokers "
-                + kafka.bootstrapServers()).contains("source.in.kafka.topics: info: topic '" + input
+        assertThat(missing.out()).contains("sinks.out.kafka.topic: topic '" + t.output()
+                + "' does not exist on brokers " + kafka.bootstrapServers()).contains("source.in.kafka.topics: info: topic '" + t.input()
                 + "' has 3 partition(s)").endsWith("not ready: 1 problem" + System.lineSeparator());
 
-        kafka.createTopic(output, 2);
+        kafka.createTopic(t.output(), 2);
         Result ready = checkInChild(config, BrokerSecurity.DEFAULT_SUPER_USER_PASSWORD);
 
         assertThat(ready.exit()).as(ready.toString()).isEqualTo(ExitCodes.OK);
-        assertThat(ready.out()).contains("sinks.out.kafka.topic: info: topic '" + output + "' has 2 partition(s)")
+        assertThat(ready.out()).contains("sinks.out.kafka.topic: info: topic '" + t.output() + "' has 2 partition(s)")
                 .endsWith("ready" + System.lineSeparator());
         assertThat(ready.out() + ready.err()).doesNotContain(BrokerSecurity.DEFAULT_SUPER_USER_PASSWORD);
     }
@@ -140,29 +119,27 @@ class CheckCommandIT {
     @Test
     @Timeout(120)
     void principalWithoutWriteOnTheSinkTopicExitsOneNamingTopicAndOperation() throws Exception {
-        String uid = uid();
-        String input = "in-" + uid;
-        String output = "out-" + uid;
-        kafka.createTopic(input, 1);
-        kafka.createTopic(output, 1);
-        String user = "etl-" + uid;
-        String password = "pw-" + uid;
+        CopyTopics t = CopyTopics.random();
+        kafka.createTopic(t.input(), 1);
+        kafka.createTopic(t.output(), 1);
+        String user = "etl-" + t.uid();
+        String password = "pw-" + t.uid();
         security.createUser(user, password);
-        security.allowTopic(user, input, AclOperation.READ, AclOperation.DESCRIBE);
-        security.allowGroup(user, "group-" + uid);
-        security.allowTopic(user, output, AclOperation.DESCRIBE);
-        Path config = config(uid, user, password, input, output);
+        security.allowTopic(user, t.input(), AclOperation.READ, AclOperation.DESCRIBE);
+        security.allowGroup(user, t.group());
+        security.allowTopic(user, t.output(), AclOperation.DESCRIBE);
+        Path config = config(t, user);
 
         Result denied = checkInChild(config, password);
 
         assertThat(denied.exit()).as(denied.toString()).isEqualTo(ExitCodes.FAILED);
         assertThat(denied.out()).contains("sinks.out.kafka.topic: principal User:" + user
-                + " is not authorized to WRITE topic '" + output + "'");
+                + " is not authorized to WRITE topic '" + t.output() + "'");
         assertThat(denied.out().lines().filter(l -> !l.contains(": info: ")).toList())
                 .allSatisfy(l -> assertThat(l).matches("(sinks\\.out\\.kafka.*|source\\.in\\.kafka.*|not ready: \\d+ problems?)"));
         assertThat(denied.out() + denied.err()).doesNotContain(password);
 
-        security.allowTopic(user, output, AclOperation.WRITE);
+        security.allowTopic(user, t.output(), AclOperation.WRITE);
         Result allowed = checkInChild(config, password);
         assertThat(allowed.exit()).as(allowed.toString()).isEqualTo(ExitCodes.OK);
     }
@@ -170,40 +147,34 @@ class CheckCommandIT {
     @Test
     @Timeout(120)
     void sinkTopicWithSmallerMaxMessageBytesThanTheGuardIsNamed() throws Exception {
-        String uid = uid();
-        String input = "in-" + uid;
-        String output = "out-" + uid;
-        kafka.createTopic(input, 1);
-        kafka.createTopic(output, 1, -1, Map.of("max.message.bytes", "65536"));
-        Path config = config(uid, BrokerSecurity.DEFAULT_SUPER_USER, BrokerSecurity.DEFAULT_SUPER_USER_PASSWORD,
-                input, output);
+        CopyTopics t = CopyTopics.random();
+        kafka.createTopic(t.input(), 1);
+        kafka.createTopic(t.output(), 1, -1, Map.of("max.message.bytes", "65536"));
+        Path config = config(t, BrokerSecurity.DEFAULT_SUPER_USER);
 
         Result small = checkInChild(config, BrokerSecurity.DEFAULT_SUPER_USER_PASSWORD);
 
         assertThat(small.exit()).as(small.toString()).isEqualTo(ExitCodes.FAILED);
         assertThat(small.out()).contains("sinks.out.kafka.max_message_bytes: 1048576 bytes is more than topic '"
-                + output + "' accepts: max.message.bytes is 65536");
+                + t.output() + "' accepts: max.message.bytes is 65536");
     }
 
     @Test
     @Timeout(120)
     void missingDeadLetterTopicIsNamedWhenAStageUsesIt() throws Exception {
-        String uid = uid();
-        String input = "in-" + uid;
-        String output = "out-" + uid;
-        String dlt = "dlt-" + uid;
-        kafka.createTopic(input, 1);
-        kafka.createTopic(output, 1);
-        Path base = config(uid, BrokerSecurity.DEFAULT_SUPER_USER, BrokerSecurity.DEFAULT_SUPER_USER_PASSWORD,
-                input, output);
+        CopyTopics t = CopyTopics.random();
+        String dlt = "dlt-" + t.uid();
+        kafka.createTopic(t.input(), 1);
+        kafka.createTopic(t.output(), 1);
+        Path base = config(t, BrokerSecurity.DEFAULT_SUPER_USER);
         // the source's security section, two spaces less indented: dead_letter.kafka sits one level higher
         String security = Files.readString(base).lines().dropWhile(l -> !l.contains("security:")).limit(4)
                 .map(l -> l.substring(2) + "\n").reduce("", String::concat);
-        String yaml = Files.readString(base).replace("      group_id: group-" + uid,
-                "      group_id: group-" + uid + "\n      on_error: dead_letter")
+        String yaml = Files.readString(base).replace("      group_id: " + t.group(),
+                "      group_id: " + t.group() + "\n      on_error: dead_letter")
                 + "dead_letter:\n  kafka:\n    brokers: \"" + kafka.bootstrapServers() + "\"\n    topic: " + dlt
                 + "\n" + security;
-        Path config = Files.writeString(dir.resolve(uid + "-dlt.yaml"), yaml);
+        Path config = Files.writeString(dir.resolve(t.uid() + "-dlt.yaml"), yaml);
 
         Result missing = checkInChild(config, BrokerSecurity.DEFAULT_SUPER_USER_PASSWORD);
 

@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etl.runtime.ExitCodes;
+import io.etl.runtime.it.CopyYaml.Section;
 import io.etl.testkit.EmbeddedKafka;
 import io.etl.testkit.KafkaTestCluster;
 import io.etl.testkit.TestRecord;
@@ -42,28 +43,19 @@ class RuntimeIT {
     }
 
     private static String yaml(String uid, String brokers, String input, String output) {
-        return """
-                pipeline:
-                  name: copy-%1$s
-                  shutdown_timeout: 25s
-                source:
-                  in:
-                    kafka:
-                      brokers: "%2$s"
-                      topics: [%3$s]
-                      group_id: group-%1$s
-                      auto_offset_reset: earliest
-                      max_poll_records: 100
-                      session_timeout: 10s
-                sinks:
-                  out:
-                    kafka:
-                      brokers: "%2$s"
-                      topic: %4$s
-                      delivery_timeout: 15s
-                      batch: {max_records: 100, linger: 5ms}
-                checkpoint: {interval: 200ms, drain_timeout: 15s}
-                """.formatted(uid, brokers, input, output);
+        return CopyYaml.of(uid, brokers, input, output)
+                .with(Section.PIPELINE, "shutdown_timeout: 25s")
+                .with(Section.SOURCE, """
+                        auto_offset_reset: earliest
+                        max_poll_records: 100
+                        session_timeout: 10s
+                        """)
+                .with(Section.SINK, """
+                        delivery_timeout: 15s
+                        batch: {max_records: 100, linger: 5ms}
+                        """)
+                .with(Section.TOP, "checkpoint: {interval: 200ms, drain_timeout: 15s}")
+                .render();
     }
 
     private ChildRuntime start(String uid, String yaml, Map<String, String> env) throws Exception {
@@ -75,18 +67,16 @@ class RuntimeIT {
 
     @Test
     @Timeout(180)
-    void shouldBeReadyAfterAssignmentServeMetricsAndDrainOnSigtermWithEverythingCommitted(KafkaTestCluster kafka)
+    void isReadyAfterAssignmentServesMetricsAndDrainsOnSigtermWithEverythingCommitted(KafkaTestCluster kafka)
             throws Exception {
-        String uid = UUID.randomUUID().toString().substring(0, 8);
-        String input = "in-" + uid;
-        String output = "out-" + uid;
-        kafka.createTopic(input, 3);
-        kafka.createTopic(output, 3);
+        CopyTopics t = CopyTopics.random();
+        kafka.createTopic(t.input(), 3);
+        kafka.createTopic(t.output(), 3);
         int records = 600;
-        kafka.produce(input, records, i -> TestRecord.of("k" + i, "v" + i));
+        kafka.produce(t.input(), records, i -> TestRecord.of("k" + i, "v" + i));
 
         // 15 ms a record: the copy takes ~9 s, long enough to stop it halfway
-        ChildRuntime child = start(uid, yaml(uid, kafka.bootstrapServers(), input, output),
+        ChildRuntime child = start(t.uid(), yaml(t.uid(), kafka.bootstrapServers(), t.input(), t.output()),
                 Map.of(CopyPipelineFactory.PACE_ENV, "15"));
 
         List<JsonNode> notReady = new ArrayList<>();
@@ -101,7 +91,7 @@ class RuntimeIT {
         JsonNode ready = JSON.readTree(child.get("/health/ready").body());
         assertThat(ready.get("status").asText()).isEqualTo("UP");
         assertThat(ready.get("state").asText()).isIn("RUNNING", "BACKPRESSURED");
-        assertThat(ready.get("pipeline").asText()).isEqualTo("copy-" + uid);
+        assertThat(ready.get("pipeline").asText()).isEqualTo("copy-" + t.uid());
         assertThat(ready.get("assigned_partitions")).hasSize(3);
         assertThat(ready.get("breakers").get("out/0").asText()).isEqualTo("closed");
         assertThat(notReady).as("answers before the first assignment").isNotEmpty()
@@ -112,7 +102,7 @@ class RuntimeIT {
         assertThat(JSON.readTree(live.body()).get("status").asText()).isEqualTo("UP");
 
         await("some records committed").atMost(START).pollInterval(Duration.ofMillis(100))
-                .until(() -> committed(kafka, "group-" + uid) >= 100);
+                .until(() -> committed(kafka, t.group()) >= 100);
         // the pipeline counts a commit once the consumer hands it the broker's answer, a poll after the broker stored it
         await("committed offsets in the metrics").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
                 .until(() -> child.get("/metrics").body().contains("etl_checkpoint_committed_offset"));
@@ -135,9 +125,9 @@ class RuntimeIT {
 
         int exit = child.waitFor(Duration.ofSeconds(30));
         assertThat(exit).as("exit code after SIGTERM; stderr:%n%s", child.err()).isEqualTo(ExitCodes.OK);
-        long written = kafka.endOffsets(output).values().stream().mapToLong(Long::longValue).sum();
+        long written = kafka.endTotal(t.output());
         assertThat(written).as("stopped halfway").isGreaterThan(0).isLessThan(records);
-        assertThat(committed(kafka, "group-" + uid)).as("everything written was committed").isEqualTo(written);
+        assertThat(committed(kafka, t.group())).as("everything written was committed").isEqualTo(written);
         assertThat(child.err()).contains("SIGTERM received").doesNotContain("error:");
     }
 
@@ -165,19 +155,17 @@ class RuntimeIT {
     @Timeout(120)
     void aStopThatOutlastsTheShutdownTimeoutExitsThreeAndASecondSignalExitsAtOnce(KafkaTestCluster kafka)
             throws Exception {
-        String uid = UUID.randomUUID().toString().substring(0, 8);
-        String input = "in-" + uid;
-        String output = "out-" + uid;
-        kafka.createTopic(input, 1);
-        kafka.createTopic(output, 1);
-        kafka.produce(input, 20, i -> TestRecord.of("k" + i, "v" + i));
+        CopyTopics t = CopyTopics.random();
+        kafka.createTopic(t.input(), 1);
+        kafka.createTopic(t.output(), 1);
+        kafka.produce(t.input(), 20, i -> TestRecord.of("k" + i, "v" + i));
         // each record takes 5 s: a stop cannot finish inside a 3 s budget
-        String yaml = yaml(uid, kafka.bootstrapServers(), input, output)
+        String yaml = yaml(t.uid(), kafka.bootstrapServers(), t.input(), t.output())
                 .replace("shutdown_timeout: 25s", "shutdown_timeout: 3s")
                 .replace("drain_timeout: 15s", "drain_timeout: 2s");
         Map<String, String> slow = Map.of(CopyPipelineFactory.PACE_ENV, "5000");
 
-        ChildRuntime budget = start(uid + "-budget", yaml, slow);
+        ChildRuntime budget = start(t.uid() + "-budget", yaml, slow);
         awaitReady(budget);
         awaitRecordsRead(budget);
         long signalled = System.nanoTime();
@@ -188,7 +176,7 @@ class RuntimeIT {
         assertThat(took).isGreaterThanOrEqualTo(Duration.ofSeconds(3)).isLessThan(Duration.ofSeconds(15));
         assertThat(budget.err()).contains("did not stop within pipeline.shutdown_timeout (3s)");
 
-        ChildRuntime impatient = start(uid + "-twice", yaml.replace("group-" + uid, "group2-" + uid), slow);
+        ChildRuntime impatient = start(t.uid() + "-twice", yaml.replace(t.group(), "group2-" + t.uid()), slow);
         awaitReady(impatient);
         awaitRecordsRead(impatient);
         impatient.sigterm();
@@ -215,6 +203,6 @@ class RuntimeIT {
     }
 
     private static long committed(KafkaTestCluster kafka, String group) {
-        return kafka.committedOffsets(group).values().stream().mapToLong(Long::longValue).sum();
+        return kafka.committedTotal(group);
     }
 }

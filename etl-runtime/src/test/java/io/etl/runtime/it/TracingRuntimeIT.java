@@ -5,6 +5,7 @@ import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpServer;
 import io.etl.runtime.ExitCodes;
+import io.etl.runtime.it.CopyYaml.Section;
 import io.etl.testkit.EmbeddedKafka;
 import io.etl.testkit.KafkaTestCluster;
 import io.etl.testkit.TestRecord;
@@ -12,7 +13,6 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -20,7 +20,6 @@ import java.util.Collections;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 import java.util.jar.JarFile;
 import java.util.zip.ZipEntry;
 import org.junit.jupiter.api.Test;
@@ -42,11 +41,9 @@ class TracingRuntimeIT {
     @Test
     @Timeout(120)
     void exportsSpansOverOtlpAndKeepsTheInputsTraceIdsOnTheOutput(KafkaTestCluster kafka) throws Exception {
-        String uid = UUID.randomUUID().toString().substring(0, 8);
-        String input = "in-" + uid;
-        String output = "out-" + uid;
-        kafka.createTopic(input, 1);
-        kafka.createTopic(output, 1);
+        CopyTopics t = CopyTopics.random();
+        kafka.createTopic(t.input(), 1);
+        kafka.createTopic(t.output(), 1);
         List<String> traceIds = new ArrayList<>();
         List<TestRecord> records = new ArrayList<>();
         for (int i = 0; i < RECORDS; i++) {
@@ -55,7 +52,7 @@ class TracingRuntimeIT {
             records.add(TestRecord.of("k" + i, "v" + i)
                     .withHeader("traceparent", "00-" + traceId + "-" + String.format("%016x", 0xfeedL + i) + "-01"));
         }
-        kafka.produce(input, records);
+        kafka.produce(t.input(), records);
 
         List<byte[]> exported = Collections.synchronizedList(new ArrayList<>());
         HttpServer collector = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
@@ -65,33 +62,20 @@ class TracingRuntimeIT {
             exchange.close();
         });
         collector.start();
-        String service = "copy-" + uid;
-        Path config = Files.writeString(dir.resolve(uid + ".yaml"), """
-                pipeline:
-                  name: copy-%1$s
-                source:
-                  in:
-                    kafka:
-                      brokers: "%2$s"
-                      topics: [%3$s]
-                      group_id: group-%1$s
-                      auto_offset_reset: earliest
-                sinks:
-                  out:
-                    kafka:
-                      brokers: "%2$s"
-                      topic: %4$s
-                      batch: {max_records: 100, linger: 5ms}
-                checkpoint: {interval: 200ms, drain_timeout: 10s}
-                """.formatted(uid, kafka.bootstrapServers(), input, output));
-        try (ChildRuntime child = ChildRuntime.start(dir, uid, config, Map.of(
+        String service = "copy-" + t.uid();
+        Path config = CopyYaml.of(t.uid(), kafka.bootstrapServers(), t.input(), t.output())
+                .with(Section.SOURCE, "auto_offset_reset: earliest")
+                .with(Section.SINK, "batch: {max_records: 100, linger: 5ms}")
+                .with(Section.TOP, "checkpoint: {interval: 200ms, drain_timeout: 10s}")
+                .write(dir);
+        try (ChildRuntime child = ChildRuntime.start(dir, t.uid(), config, Map.of(
                 "OTEL_SERVICE_NAME", service,
                 "OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + collector.getAddress().getPort(),
                 "OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf",
                 "OTEL_BSP_SCHEDULE_DELAY", "200"))) {
             await("all records copied").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).until(() -> {
                 assertThat(child.isAlive()).as("the runtime exited early; stderr:%n%s", child.err()).isTrue();
-                return kafka.endOffsets(output).values().stream().mapToLong(Long::longValue).sum() >= RECORDS;
+                return kafka.endTotal(t.output()) >= RECORDS;
             });
             child.sigterm();
             assertThat(child.waitFor(Duration.ofSeconds(30))).as("exit code; stderr:%n%s", child.err())
@@ -101,7 +85,7 @@ class TracingRuntimeIT {
             collector.stop(0);
         }
 
-        for (TestRecord out : kafka.readAll(output)) {
+        for (TestRecord out : kafka.readAll(t.output())) {
             int i = Integer.parseInt(out.valueAsString().substring(1));
             String[] parent = out.headerAsString("traceparent").split("-");
             assertThat(parent[1]).as("trace id of %s", out.valueAsString()).isEqualTo(traceIds.get(i));

@@ -15,7 +15,7 @@ class NodeConfigTest {
     }
 
     @Test
-    void singleNodeShouldSetEveryInternalTopicReplicationFactorToOne() {
+    void singleNodeSetsEveryInternalTopicReplicationFactorToOne() {
         Map<String, String> p = node(NodeConfig.Role.COMBINED, 1, BrokerOptions.defaults()).properties();
         assertThat(p).containsEntry("offsets.topic.replication.factor", "1")
                 .containsEntry("transaction.state.log.replication.factor", "1")
@@ -27,7 +27,7 @@ class NodeConfigTest {
     }
 
     @Test
-    void clusterOfThreeShouldReplicateInternalTopicsThreeTimes() {
+    void clusterOfThreeReplicatesInternalTopicsThreeTimes() {
         Map<String, String> p = node(NodeConfig.Role.BROKER, 3, BrokerOptions.defaults()).properties();
         assertThat(p).containsEntry("offsets.topic.replication.factor", "3")
                 .containsEntry("transaction.state.log.min.isr", "2")
@@ -37,7 +37,7 @@ class NodeConfigTest {
     }
 
     @Test
-    void extraBrokerPropertiesShouldOverrideTheKitsDefaults() {
+    void extraBrokerPropertiesOverrideTheKitsDefaults() {
         BrokerOptions options = BrokerOptions.builder()
                 .brokerProperty("auto.create.topics.enable", "false")
                 .brokerProperty("group.initial.rebalance.delay.ms", "100")
@@ -48,14 +48,14 @@ class NodeConfigTest {
     }
 
     @Test
-    void controllerOnlyNodeShouldServeNoClients() {
+    void controllerOnlyNodeServesNoClients() {
         Map<String, String> p = node(NodeConfig.Role.CONTROLLER, 3, BrokerOptions.defaults()).properties();
         assertThat(p.get("listeners")).isEqualTo("CONTROLLER://127.0.0.1:9094");
         assertThat(p).doesNotContainKeys("advertised.listeners", "inter.broker.listener.name");
     }
 
     @Test
-    void clientProtocolShouldFollowTheSecurityMode() {
+    void clientProtocolFollowsTheSecurityMode() {
         assertThat(NodeConfig.clientProtocol(null)).isEqualTo("PLAINTEXT");
         assertThat(NodeConfig.clientProtocol(BrokerSecurity.saslScram().build())).isEqualTo("SASL_SSL");
         assertThat(NodeConfig.clientProtocol(BrokerSecurity.mutualTls().build())).isEqualTo("SSL");

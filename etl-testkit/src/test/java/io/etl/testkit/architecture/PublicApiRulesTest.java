@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 class PublicApiRulesTest {
 
     @Test
-    void shouldReportEveryKindOfLeakAndNothingElse() {
+    void reportsEveryKindOfLeakAndNothingElse() {
         EvaluationResult result = PublicApiRules.NO_INTERNAL_TYPES_IN_API_SIGNATURES.evaluate(
                 new ClassFileImporter().importClasses(Leaks.class, Leaks.Extends.class, Leaks.Implements.class,
                         Leaks.Field.class, Leaks.Parameter.class, Leaks.Bound.class, Leaks.Clean.class,

@@ -27,7 +27,7 @@ class PipelineCheckpointTest {
     }
 
     @Test
-    void shouldCommitAsSoonAsTheWatermarkMovesNotOnlyEveryInterval() {
+    void commitsAsSoonAsTheWatermarkMovesNotOnlyEveryInterval() {
         try (PipelineTestDriver driver = driver(Duration.ofSeconds(3))) {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> out = driver.sink("out");
@@ -41,7 +41,7 @@ class PipelineCheckpointTest {
     }
 
     @Test
-    void shouldLeaveAtLeastTheIntervalBetweenTwoCommits() {
+    void leavesAtLeastTheIntervalBetweenTwoCommits() {
         try (PipelineTestDriver driver = driver(Duration.ofMillis(200))) {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> out = driver.sink("out");
@@ -60,7 +60,7 @@ class PipelineCheckpointTest {
     }
 
     @Test
-    void shouldSendAFailedCommitAgainAndReportOnlyWhatWasStored() {
+    void sendsAFailedCommitAgainAndReportsOnlyWhatWasStored() {
         try (PipelineTestDriver driver = driver(Duration.ofMillis(10))) {
             TestSource<String> in = driver.<String>source("in", 1).failCommits(3);
             TestSink<String> out = driver.sink("out");
@@ -80,7 +80,7 @@ class PipelineCheckpointTest {
     }
 
     @Test
-    void shouldShowTheReplayWindowUntilTheCommitIsStored() {
+    void showsTheReplayWindowUntilTheCommitIsStored() {
         try (PipelineTestDriver driver = driver(Duration.ofMillis(10))) {
             TestSource<String> in = driver.<String>source("in", 1).failCommits(Integer.MAX_VALUE);
             TestSink<String> out = driver.sink("out");
@@ -102,7 +102,7 @@ class PipelineCheckpointTest {
     }
 
     @Test
-    void shouldNotReportACleanDrainWhenTheFinalCommitFails() {
+    void doesNotReportACleanDrainWhenTheFinalCommitFails() {
         try (PipelineTestDriver driver = driver(Duration.ofMillis(10))) {
             TestSource<String> in = driver.<String>source("in", 1).failCommits(Integer.MAX_VALUE);
             TestSink<String> out = driver.sink("out");
@@ -121,7 +121,7 @@ class PipelineCheckpointTest {
     }
 
     @Test
-    void shouldFailThePipelineWithItsCauseWhenAShardWorkerDies() {
+    void failsThePipelineWithItsCauseWhenAShardWorkerDies() {
         try (PipelineTestDriver driver = driver(Duration.ofMillis(10))) {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> out = driver.<String>sink("out").crashWorkerWith(new LinkageError("writer broke"));
@@ -139,7 +139,7 @@ class PipelineCheckpointTest {
     }
 
     @Test
-    void shouldFailThePipelineWhenAPartitionWithAFatallyFailedBatchIsRevoked() {
+    void failsThePipelineWhenAPartitionWithAFatallyFailedBatchIsRevoked() {
         try (PipelineTestDriver driver = PipelineTestDriver.create(PipelineConfig.defaults().withCheckpoint(
                 new CheckpointConfig(Duration.ofMillis(10), Duration.ofSeconds(10), Duration.ofMinutes(5))))) {
             TestSource<String> in = driver.source("orders", 1);

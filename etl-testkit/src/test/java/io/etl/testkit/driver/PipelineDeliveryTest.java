@@ -17,7 +17,7 @@ class PipelineDeliveryTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
 
     @Test
-    void shouldDeliverEveryRecordThroughTheChainAndCommitBehindIt() {
+    void deliversEveryRecordThroughTheChainAndCommitsBehindIt() {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<Integer> in = driver.source("numbers", 3);
             TestSink<String> out = driver.sink("out");

@@ -22,7 +22,7 @@ class PipelineStateTest {
     private static final Duration WAIT = Duration.ofSeconds(10);
 
     @Test
-    void shouldRunOnceAssignedThenDrainAndStopTellingTheListenerEveryStep() {
+    void runsOnceAssignedThenDrainsAndStopsTellingTheListenerEveryStep() {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 2);
             TestSink<String> out = driver.sink("out");
@@ -46,7 +46,7 @@ class PipelineStateTest {
     }
 
     @Test
-    void shouldBeStartingBeforeAnyPartitionIsAssignedAndHaveNoCommitYet() {
+    void isStartingBeforeAnyPartitionIsAssignedAndHasNoCommitYet() {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 0);
             RunningPipeline running = driver.start(Pipeline.named("idle").from(in).to(driver.sink("out")));
@@ -57,7 +57,7 @@ class PipelineStateTest {
     }
 
     @Test
-    void shouldReportBackpressureWhileTheSinksAreFullAndRunningOnceTheyDrain() {
+    void reportsBackpressureWhileTheSinksAreFullAndRunningOnceTheyDrain() {
         SinkPoolConfig pool = PipelineTestDriver.DEFAULT_POOL.withInflight(1).withQueue(1)
                 .withBatch(new BatchConfig(10, null, Duration.ofMillis(1)));
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
@@ -80,7 +80,7 @@ class PipelineStateTest {
     }
 
     @Test
-    void shouldEndFailedWhenAStageFailsAndNeverLeaveIt() {
+    void endsFailedWhenAStageFailsAndNeverLeavesIt() {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 1);
             RunningPipeline running = driver.start(Pipeline.named("boom").from(in)

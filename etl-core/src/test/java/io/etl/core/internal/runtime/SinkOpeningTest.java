@@ -49,7 +49,7 @@ class SinkOpeningTest {
     }
 
     @Test
-    void shouldOpenTheSinksSideBySide() {
+    void opensTheSinksSideBySide() {
         // each writer opens only once every other one is opening too: one after another it would never finish
         CyclicBarrier allOpening = new CyclicBarrier(3);
         for (String name : List.of("eu", "us", "apac")) {
@@ -65,7 +65,7 @@ class SinkOpeningTest {
     }
 
     @Test
-    void shouldReportTheFirstFailingSinkInOrderAfterEveryOtherOpened() {
+    void reportsTheFirstFailingSinkInOrderAfterEveryOtherOpened() {
         CompletableFuture<Void> usFailed = new CompletableFuture<>();
         add("eu", () -> {
             // fails last, yet is reported: it comes first

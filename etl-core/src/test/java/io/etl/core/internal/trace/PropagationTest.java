@@ -34,14 +34,14 @@ class PropagationTest {
     }
 
     @Test
-    void shouldPickPropagationWhenNoSdkIsRegistered() {
+    void picksPropagationWhenNoSdkIsRegistered() {
         assertThat(RecordTracing.create(TracingConfig.defaults(), "p", "s")).isSameAs(RecordTracing.PROPAGATE);
         assertThat(RecordTracing.create(new TracingConfig(false, null), "p", "s")).isSameAs(RecordTracing.OFF);
         assertThat(RecordTracing.create(new TracingConfig(false, true), "p", "s")).isSameAs(RecordTracing.OFF);
     }
 
     @Test
-    void shouldLeaveTheGlobalUnsetSoTheApplicationCanRegisterItsSdkLater() {
+    void leavesTheGlobalUnsetSoTheApplicationCanRegisterItsSdkLater() {
         RecordTracing.create(TracingConfig.defaults(), "p", "s");
 
         assertThat(GlobalOpenTelemetry.isSet()).isFalse();
@@ -52,7 +52,7 @@ class PropagationTest {
     }
 
     @Test
-    void shouldHandEveryOutputItsInputsTraceContext() {
+    void handsEveryOutputItsInputsTraceContext() {
         CapturingSink sink = new CapturingSink();
         RecordMeta traced = meta(0, Header.of("region", "eu"), Header.of(TraceContext.TRACEPARENT, PARENT),
                 Header.of(TraceContext.TRACESTATE, "vendor=a"));
@@ -69,7 +69,7 @@ class PropagationTest {
     }
 
     @Test
-    void shouldPassNoTraceContextWhenPropagationIsOff() {
+    void passesNoTraceContextWhenPropagationIsOff() {
         CapturingSink sink = new CapturingSink();
 
         run(Pipeline.named("off").from(new ListSource(List.of(meta(0, Header.of(TraceContext.TRACEPARENT, PARENT)))))
@@ -79,7 +79,7 @@ class PropagationTest {
     }
 
     @Test
-    void shouldNotAllocateForARecordWithoutTraceparent() {
+    void allocatesNothingForARecordWithoutTraceparent() {
         ThreadMXBean threads =
                 (ThreadMXBean) ManagementFactory.getThreadMXBean();
         RecordTracing tracing = RecordTracing.PROPAGATE;

@@ -44,7 +44,7 @@ class SpansTest {
     static final OpenTelemetryExtension OTEL = OpenTelemetryExtension.create();
 
     @Test
-    void shouldCreateAProcessSpanPerRecordAndASendSpanPerOutputUnderTheInputsTrace() {
+    void createsAProcessSpanPerRecordAndASendSpanPerOutputUnderTheInputsTrace() {
         Map<Long, SpanContext> currentInOperator = new ConcurrentHashMap<>();
         CapturingSink sink = new CapturingSink();
         ListSource source = new ListSource(List.of(meta(0, Header.of(TraceContext.TRACEPARENT, PARENT),
@@ -86,7 +86,7 @@ class SpansTest {
     }
 
     @Test
-    void shouldStartANewTraceForARecordWithoutTraceparent() {
+    void startsANewTraceForARecordWithoutTraceparent() {
         CapturingSink sink = new CapturingSink();
 
         run(Pipeline.named("roots").from(new ListSource(List.of(meta(0), meta(1)))).to(sink), sink, 2,
@@ -107,7 +107,7 @@ class SpansTest {
     }
 
     @Test
-    void shouldStartANewTraceWhenTheInputsTraceparentIsMalformed() {
+    void startsANewTraceWhenTheInputsTraceparentIsMalformed() {
         CapturingSink sink = new CapturingSink();
         String malformed = "00-not-a-trace-01";
 
@@ -123,7 +123,7 @@ class SpansTest {
     }
 
     @Test
-    void shouldMarkTheSpansOfAnOutputTheEncoderRejected() {
+    void marksTheSpansOfAnOutputTheEncoderRejected() {
         CapturingSink sink = new CapturingSink() {
             @Override
             public Encoder<String, Encoded> encoder() {
@@ -165,7 +165,7 @@ class SpansTest {
     }
 
     @Test
-    void shouldCreateNoSpansWhenSpansAreOff() {
+    void createsNoSpansWhenSpansAreOff() {
         CapturingSink sink = new CapturingSink();
         PipelineConfig config = withTracing(new TracingConfig(true, false));
 

@@ -100,7 +100,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldEmitValuesWithPositionKeyAndHeadersInPartitionOrder() {
+    void emitsValuesWithPositionKeyAndHeadersInPartitionOrder() {
         rebalanceTo(P0, P1);
         RecordHeaders headers = new RecordHeaders();
         headers.add("trace", "abc".getBytes(StandardCharsets.UTF_8));
@@ -123,7 +123,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldRewindAndRejoinRatherThanProcessWhatItFetchedAfterBeingAwayLongerThanTheSession() {
+    void rewindsAndRejoinsRatherThanProcessingWhatItFetchedAfterBeingAwayLongerThanTheSession() {
         AtomicLong now = new AtomicLong(1);
         source.clock = now::get;
         rebalanceTo(P0);
@@ -158,7 +158,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldStopRefusingRecordsWhenTheGroupNeverCallsBackWithinTheSession() {
+    void stopsRefusingRecordsWhenTheGroupNeverCallsBackWithinTheSession() {
         AtomicLong now = new AtomicLong(1);
         source.clock = now::get;
         rebalanceTo(P0);
@@ -178,7 +178,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldProcessNormallyAfterAWaitThatIsShorterThanTheSession() {
+    void processesNormallyAfterAWaitThatIsShorterThanTheSession() {
         AtomicLong now = new AtomicLong(1);
         source.clock = now::get;
         rebalanceTo(P0);
@@ -191,7 +191,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldReportUndecodableRecordsWithTheirPosition() {
+    void reportsUndecodableRecordsWithTheirPosition() {
         KafkaConsumerSource<Integer> ints = new KafkaConsumerSource<>("ints",
                 KafkaSourceConfig.of("b:9092", List.of(TOPIC), "g"), ErrorPolicy.SKIP,
                 (payload, meta) -> Integer.parseInt(new String(payload, StandardCharsets.UTF_8)), props -> consumer, false);
@@ -214,7 +214,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldPauseEveryAssignedPartitionAndOnesAssignedWhilePaused() {
+    void pausesEveryAssignedPartitionAndOnesAssignedWhilePaused() {
         rebalanceTo(P0);
         source.pause();
         assertThat(consumer.paused()).containsExactly(P0);
@@ -229,7 +229,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldNotReturnRecordsWhilePaused() {
+    void returnsNoRecordsWhilePaused() {
         rebalanceTo(P0);
         source.pause();
         consumer.addRecord(record(P0, 0, null, "v", new RecordHeaders()));
@@ -241,7 +241,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldCommitWhatThePipelineReturnsForRevokedPartitionsSynchronously() {
+    void commitsWhatThePipelineReturnsForRevokedPartitionsSynchronously() {
         rebalanceTo(P0, P1);
         listener.safeOffsets = Map.of(S0, 5L);
 
@@ -254,7 +254,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldNeverCommitPartitionsNoLongerAssigned() {
+    void neverCommitsPartitionsNoLongerAssigned() {
         rebalanceTo(P0, P1);
         rebalanceTo(P1);
 
@@ -267,7 +267,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldCommitAsynchronouslyAndCountTheOutcome() {
+    void commitsAsynchronouslyAndCountsTheOutcome() {
         rebalanceTo(P0);
         source.commit(Map.of(S0, 3L), false, done);
         source.poll(Duration.ZERO, output);
@@ -278,7 +278,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldReportAFailedAsynchronousCommitToThePipeline() {
+    void reportsAFailedAsynchronousCommitToThePipeline() {
         rebalanceTo(P0);
         commitError = new RebalanceInProgressException("rebalancing");
         source.commit(Map.of(S0, 3L), false, done);
@@ -291,7 +291,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldReportAFailedSynchronousCommitInsteadOfOnlyLoggingIt() {
+    void reportsAFailedSynchronousCommitInsteadOfOnlyLoggingIt() {
         rebalanceTo(P0);
         commitError = new CommitFailedException("group rebalanced");
         source.commit(Map.of(S0, 4L), true, done);
@@ -302,7 +302,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldConfirmOnlyThePartitionsItCommitted() {
+    void confirmsOnlyThePartitionsItCommitted() {
         rebalanceTo(P0, P1);
         rebalanceTo(P1);
         source.commit(Map.of(S0, 42L, S1, 7L), true, done);
@@ -311,7 +311,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldTellThePipelineAboutLostPartitionsAndNotCommitThem() {
+    void tellsThePipelineAboutLostPartitionsAndDoesNotCommitThem() {
         rebalanceTo(P0, P1);
         consumer.schedulePollTask(() -> consumer.losePartitions(List.of(P0)));
         source.poll(Duration.ZERO, output);
@@ -322,7 +322,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldRethrowAFailureOfThePipelineInsideARebalanceAfterPoll() {
+    void rethrowsAFailureOfThePipelineInsideARebalanceAfterPoll() {
         rebalanceTo(P0);
         listener.failOnRevoke = new IllegalStateException("boom");
         consumer.schedulePollTask(() -> consumer.rebalance(List.of(P1)));
@@ -332,7 +332,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldTurnAMissingOffsetWithResetNoneIntoAFatalError() {
+    void turnsAMissingOffsetWithResetNoneIntoAFatalError() {
         rebalanceTo(P0);
         consumer.setPollException(new NoOffsetForPartitionException(P0));
         assertThatThrownBy(() -> source.poll(Duration.ZERO, output))
@@ -341,7 +341,7 @@ class KafkaConsumerSourceTest {
     }
 
     @Test
-    void shouldNotCallThePipelineWhileClosing() {
+    void doesNotCallThePipelineWhileClosing() {
         rebalanceTo(P0);
         source.close(Duration.ofSeconds(1));
         assertThat(consumer.closed()).isTrue();

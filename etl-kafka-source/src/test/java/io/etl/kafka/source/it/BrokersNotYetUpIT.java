@@ -41,16 +41,11 @@ class BrokersNotYetUpIT {
 
     @Test
     @Timeout(180)
-    void shouldWaitForBrokersThatComeUpWithinTheStartupBoundAndThenProcessEverything() {
-        String uid = Delivery.unique("late");
-        String input = "in-" + uid;
-        String output = "out-" + uid;
-        String group = "group-" + uid;
-        kafka.createTopic(input, 3);
-        kafka.createTopic(output, 3);
-        kafka.produce(input, ORDERS, Orders::record);
-        PipelineConfig config = PipelineYaml.of(uid, kafka.bootstrapServers(), input, group)
-                .sink("out", output).startupTimeout("90s").parse();
+    void waitsForBrokersThatComeUpWithinTheStartupBoundAndThenProcessesEverything() {
+        RunTopics t = RunTopics.create(kafka, "late", 3);
+        kafka.produce(t.input(), ORDERS, Orders::record);
+        PipelineConfig config = t.yaml(kafka)
+                .startupTimeout("90s").parse();
         kafka.stop(ForkedKafkaCluster.SINGLE_NODE_ID);
 
         RunningPipeline running = Pipelines.copy(config).start(config, new SimpleMeterRegistry());
@@ -60,18 +55,18 @@ class BrokersNotYetUpIT {
             kafka.restart(ForkedKafkaCluster.SINGLE_NODE_ID);
 
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> Delivery.caughtUp(kafka, group, input) || running.result().isDone());
+                    .until(() -> Delivery.caughtUp(kafka, t.group(), t.input()) || running.result().isDone());
             assertThat(running.result()).as("the pipeline is still running").isNotDone();
         } finally {
             PipelineResult result = running.stopAndWait(Duration.ofSeconds(40));
             assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
         }
-        assertThat(Delivery.idCounts(kafka, output)).hasSize(ORDERS);
+        assertThat(Delivery.idCounts(kafka, t.output())).hasSize(ORDERS);
     }
 
     @Test
     @Timeout(60)
-    void shouldFailNamingTheBrokersAndTheBoundWhenTheyStayDown() {
+    void failsNamingTheBrokersAndTheBoundWhenTheyStayDown() {
         String uid = Delivery.unique("down");
         PipelineConfig config = PipelineYaml.of(uid, kafka.bootstrapServers(), "in-" + uid, "group-" + uid)
                 .sink("out", "out-" + uid).startupTimeout("3s").parse();

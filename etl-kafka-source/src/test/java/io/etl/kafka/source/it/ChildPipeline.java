@@ -1,5 +1,8 @@
 package io.etl.kafka.source.it;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -54,6 +57,21 @@ final class ChildPipeline implements AutoCloseable {
     /** SIGTERM: the pipeline drains and exits with its exit code. */
     void sigterm() {
         process.destroy();
+    }
+
+    /**
+     * Waits until the pipeline has been assigned partitions (one with nothing left to do may not have
+     * been yet), sends SIGTERM and checks that it drains and exits 0 within 30 seconds.
+     */
+    void stopOnceAssigned() {
+        await().atMost(Duration.ofSeconds(60)).until(() -> tail().contains("assigned"));
+        stopWithin(Duration.ofSeconds(30));
+    }
+
+    /** SIGTERM, then checks that the pipeline drains and exits 0 within {@code timeout}. */
+    void stopWithin(Duration timeout) {
+        sigterm();
+        assertThat(waitFor(timeout)).as("exit code after SIGTERM:%n%s", tail()).isZero();
     }
 
     /** SIGSTOP: the JVM freezes with its sockets open; it sends nothing, not even heartbeats. */

@@ -7,16 +7,15 @@ import io.etl.testkit.EmbeddedKafka;
 import io.etl.testkit.KafkaTestCluster;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -44,29 +43,18 @@ class CrashRecoveryIT {
     private static final double FULL_SPEED_MAX_DUPLICATES = 0.05;
     private static final double STEADY_MAX_DUPLICATES = 0.05;
 
-    private final List<ChildPipeline> children = new ArrayList<>();
-
-    @AfterEach
-    void killChildren() {
-        children.forEach(ChildPipeline::close);
-    }
+    @RegisterExtension
+    final ChildPipelines children = new ChildPipelines();
 
     @Test
     @Timeout(240)
-    void shouldLoseNothingAndNeverCommitAheadOfOutputAcrossThreeSigkills(KafkaTestCluster kafka, @TempDir Path dir) {
+    void losesNothingAndNeverCommitsAheadOfOutputAcrossThreeSigkills(KafkaTestCluster kafka, @TempDir Path dir) {
         long seed = System.nanoTime();
         Random random = new Random(seed);
-        String uid = Delivery.unique("crash");
-        String input = "in-" + uid;
-        String output = "out-" + uid;
-        String group = "group-" + uid;
-        kafka.createTopic(input, PARTITIONS);
-        kafka.createTopic(output, PARTITIONS);
-        Path yaml = PipelineYaml.of(uid, kafka.bootstrapServers(), input, group)
-                .groupInstanceId("crash-instance").sessionTimeout("6s")
-                .sink("out", output).pool(4, 4, 500, "5ms").checkpoint("100ms", "10s")
-                .write(dir);
-        Path logs = Path.of("target", "it-logs");
+        RunTopics t = RunTopics.create(kafka, "crash", PARTITIONS);
+        String group = t.group();
+        Path yaml = t.yaml(kafka).groupInstanceId("crash-instance").sessionTimeout("6s")
+                .pool(4, 4, 500, "5ms").checkpoint("100ms", "10s").write(dir);
         // kill when the committed total first passes each of these
         long[] killAt = {
                 (long) (ORDERS * (0.10 + 0.15 * random.nextDouble())),
@@ -79,24 +67,15 @@ class CrashRecoveryIT {
         int[] samples = {0};
         long[] lastCommitted = {0};
         long[] killedAt = {0};
-        try (LoadProducer load = LoadProducer.start(kafka, input, PARTITIONS, ORDERS, RATE)) {
-            children.add(ChildPipeline.start("copy", yaml, logs.resolve(uid + "-0.log")));
+        try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, ORDERS, RATE)) {
+            children.start("copy", yaml, t.uid() + "-0");
             await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(150)).until(() -> {
-                ChildPipeline current = children.get(children.size() - 1);
+                ChildPipeline current = children.last();
                 assertThat(current.isAlive()).as("pipeline JVM exited early:%n%s", current.tail()).isTrue();
                 Map<TopicPartition, Long> committed = kafka.committedOffsets(group);
                 // every id below a committed offset must already be in the output, read after the commit was seen
-                Map<String, Integer> out = Delivery.idCounts(kafka, output);
-                long total = 0;
-                for (Map.Entry<TopicPartition, Long> e : committed.entrySet()) {
-                    int p = e.getKey().partition();
-                    for (long offset = 0; offset < e.getValue(); offset++) {
-                        String id = LoadProducer.idAt(PARTITIONS, p, offset);
-                        assertThat(out).as("output of %s, below committed offset %d of partition %d (sample %d)",
-                                id, e.getValue(), p, samples[0]).containsKey(id);
-                    }
-                    total += e.getValue();
-                }
+                Map<String, Integer> out = Delivery.idCounts(kafka, t.output());
+                long total = Delivery.assertCommittedIsWritten(committed, out, PARTITIONS, "sample " + samples[0]);
                 samples[0]++;
                 assertThat(total).as("committed total never goes backwards").isGreaterThanOrEqualTo(lastCommitted[0]);
                 lastCommitted[0] = total;
@@ -107,35 +86,27 @@ class CrashRecoveryIT {
                     killedAt[0] = total;
                     kills[0]++;
                     System.out.printf("SIGKILL %d at committed total %d, produced %d%n", kills[0], total, load.sent());
-                    children.add(ChildPipeline.start("copy", yaml, logs.resolve(uid + "-" + kills[0] + ".log")));
+                    children.start("copy", yaml, t.uid() + "-" + kills[0]);
                     return false;
                 }
                 return kills[0] == killAt.length && load.done() && total == ORDERS;
             });
         }
-        ChildPipeline last = children.get(children.size() - 1);
-        await().atMost(Duration.ofSeconds(60)).until(() -> last.tail().contains("assigned"));
-        last.sigterm();
-        assertThat(last.waitFor(Duration.ofSeconds(30))).as("exit code after SIGTERM:%n%s", last.tail()).isZero();
+        children.last().stopOnceAssigned();
 
-        Map<String, Integer> out = Delivery.idCounts(kafka, output);
-        List<String> missing = new ArrayList<>();
-        for (int i = 0; i < ORDERS; i++) {
-            if (!out.containsKey(Orders.id(i))) {
-                missing.add(Orders.id(i));
-            }
-        }
+        Map<String, Integer> out = Delivery.idCounts(kafka, t.output());
+        List<String> missing = Delivery.missing(out, ORDERS);
         System.out.printf("crash test: %d samples, %d kills, %d duplicates over %d orders%n", samples[0], kills[0],
                 Delivery.duplicates(out), ORDERS);
         assertThat(missing).as("orders missing from the output").isEmpty();
         assertThat(kills[0]).isEqualTo(3);
-        Map<TopicPartition, Long> expectedEnd = new HashMap<>(kafka.endOffsets(input));
+        Map<TopicPartition, Long> expectedEnd = new HashMap<>(kafka.endOffsets(t.input()));
         assertThat(kafka.committedOffsets(group)).isEqualTo(expectedEnd);
     }
 
     @Test
     @Timeout(300)
-    void shouldKeepDuplicatesSmallAfterThreeSigkillsAtFullSpeed(KafkaTestCluster kafka, @TempDir Path dir) {
+    void keepsDuplicatesSmallAfterThreeSigkillsAtFullSpeed(KafkaTestCluster kafka, @TempDir Path dir) {
         double ratio = duplicateRatioAfterThreeKills(kafka, dir, "full", FULL_SPEED_ORDERS, 0);
         assertThat(ratio).as("duplicates over output, backlog read at full speed")
                 .isLessThanOrEqualTo(FULL_SPEED_MAX_DUPLICATES);
@@ -143,7 +114,7 @@ class CrashRecoveryIT {
 
     @Test
     @Timeout(300)
-    void shouldKeepDuplicatesSmallAfterThreeSigkillsAtASteadyRate(KafkaTestCluster kafka, @TempDir Path dir) {
+    void keepsDuplicatesSmallAfterThreeSigkillsAtASteadyRate(KafkaTestCluster kafka, @TempDir Path dir) {
         double ratio = duplicateRatioAfterThreeKills(kafka, dir, "steady", STEADY_ORDERS, STEADY_RATE);
         assertThat(ratio).as("duplicates over output, input at %d records/s", STEADY_RATE)
                 .isLessThanOrEqualTo(STEADY_MAX_DUPLICATES);
@@ -156,43 +127,30 @@ class CrashRecoveryIT {
      */
     @Test
     @Timeout(120)
-    void shouldProcessAgainWithinThreeSecondsOfARestartWithStaticMembership(KafkaTestCluster kafka,
+    void processesAgainWithinThreeSecondsOfARestartWithStaticMembership(KafkaTestCluster kafka,
                                                                            @TempDir Path dir) {
-        String uid = Delivery.unique("static");
-        String input = "in-" + uid;
-        String output = "out-" + uid;
-        String group = "group-" + uid;
-        kafka.createTopic(input, PARTITIONS);
-        kafka.createTopic(output, PARTITIONS);
-        Path yaml = PipelineYaml.of(uid, kafka.bootstrapServers(), input, group)
-                .groupInstanceId("static-instance").sessionTimeout("30s")
-                .sink("out", output).checkpoint(null, "10s")
-                .write(dir);
-        Path logs = Path.of("target", "it-logs");
-        try (LoadProducer load = LoadProducer.start(kafka, input, PARTITIONS, 200_000, 2_000)) {
-            ChildPipeline first = ChildPipeline.start("copy", yaml, logs.resolve(uid + "-0.log"));
-            children.add(first);
-            await().atMost(Duration.ofSeconds(60)).until(() -> committedTotal(kafka, group) > 0);
+        RunTopics t = RunTopics.create(kafka, "static", PARTITIONS);
+        String group = t.group();
+        Path yaml = t.yaml(kafka).groupInstanceId("static-instance").sessionTimeout("30s")
+                .checkpoint(null, "10s").write(dir);
+        try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, 200_000, 2_000)) {
+            ChildPipeline first = children.start("copy", yaml, t.uid() + "-0");
+            await().atMost(Duration.ofSeconds(60)).until(() -> kafka.committedTotal(group) > 0);
             first.kill9();
-            long atKill = committedTotal(kafka, group);
+            long atKill = kafka.committedTotal(group);
 
-            ChildPipeline second = ChildPipeline.start("copy", yaml, logs.resolve(uid + "-1.log"));
-            children.add(second);
+            ChildPipeline second = children.start("copy", yaml, t.uid() + "-1");
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
                     .until(() -> second.tail().contains("' started: source"));
             long started = System.nanoTime();
             await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(20))
-                    .until(() -> committedTotal(kafka, group) > atKill);
+                    .until(() -> kafka.committedTotal(group) > atKill);
             Duration resumed = Duration.ofNanos(System.nanoTime() - started);
             System.out.printf("static membership: new commits %d ms after the restarted pipeline started%n",
                     resumed.toMillis());
             assertThat(resumed).as("from pipeline start to new commits after a SIGKILL:%n%s", second.tail())
                     .isLessThan(Duration.ofSeconds(3));
         }
-    }
-
-    private static long committedTotal(KafkaTestCluster kafka, String group) {
-        return kafka.committedOffsets(group).values().stream().mapToLong(Long::longValue).sum();
     }
 
     /**
@@ -204,17 +162,9 @@ class CrashRecoveryIT {
                                                  int rate) {
         long seed = System.nanoTime();
         Random random = new Random(seed);
-        String uid = Delivery.unique("crash-" + label);
-        String input = "in-" + uid;
-        String output = "out-" + uid;
-        String group = "group-" + uid;
-        kafka.createTopic(input, PARTITIONS);
-        kafka.createTopic(output, PARTITIONS);
-        Path yaml = PipelineYaml.of(uid, kafka.bootstrapServers(), input, group)
-                .groupInstanceId("crash-" + label).sessionTimeout("6s")
-                .sink("out", output).checkpoint(null, "10s")
-                .write(dir);
-        Path logs = Path.of("target", "it-logs");
+        RunTopics t = RunTopics.create(kafka, "crash-" + label, PARTITIONS);
+        Path yaml = t.yaml(kafka).groupInstanceId("crash-" + label).sessionTimeout("6s")
+                .checkpoint(null, "10s").write(dir);
         // each copy is killed at a random moment 0.2-0.8 s after it first committed progress of its own:
         // independent of when it commits, so the kill does not favour any commit schedule
         long[] killDue = {0};
@@ -222,16 +172,16 @@ class CrashRecoveryIT {
         long[] lastCommitted = {0};
         long[] killedAt = {0};
         System.out.printf("crash test (%s): seed %d%n", label, seed);
-        try (LoadProducer load = LoadProducer.start(kafka, input, PARTITIONS, orders,
+        try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, orders,
                 rate == 0 ? Integer.MAX_VALUE : rate)) {
             if (rate == 0) {
                 await().atMost(Duration.ofSeconds(60)).until(load::done);
             }
-            children.add(ChildPipeline.start("copy", yaml, logs.resolve(uid + "-0.log")));
+            children.start("copy", yaml, t.uid() + "-0");
             await().atMost(Duration.ofSeconds(240)).pollInterval(Duration.ofMillis(50)).until(() -> {
-                ChildPipeline current = children.get(children.size() - 1);
+                ChildPipeline current = children.last();
                 assertThat(current.isAlive()).as("pipeline JVM exited early:%n%s", current.tail()).isTrue();
-                long total = kafka.committedOffsets(group).values().stream().mapToLong(Long::longValue).sum();
+                long total = kafka.committedTotal(t.group());
                 assertThat(total).as("committed total never goes backwards").isGreaterThanOrEqualTo(lastCommitted[0]);
                 lastCommitted[0] = total;
                 long now = System.nanoTime();
@@ -245,25 +195,16 @@ class CrashRecoveryIT {
                     killedAt[0] = total;
                     System.out.printf("crash test (%s): SIGKILL %d at committed total %d, produced %d%n", label,
                             kills[0], total, load.sent());
-                    children.add(ChildPipeline.start("copy", yaml, logs.resolve(uid + "-" + kills[0] + ".log")));
+                    children.start("copy", yaml, t.uid() + "-" + kills[0]);
                     return false;
                 }
                 return kills[0] == 3 && load.done() && total == orders;
             });
         }
-        ChildPipeline last = children.get(children.size() - 1);
-        // the last copy may have had nothing left to do: let it start before asking it to stop
-        await().atMost(Duration.ofSeconds(60)).until(() -> last.tail().contains("assigned"));
-        last.sigterm();
-        assertThat(last.waitFor(Duration.ofSeconds(30))).as("exit code after SIGTERM:%n%s", last.tail()).isZero();
+        children.last().stopOnceAssigned();
 
-        Map<String, Integer> out = Delivery.idCounts(kafka, output);
-        List<String> missing = new ArrayList<>();
-        for (int i = 0; i < orders; i++) {
-            if (!out.containsKey(Orders.id(i))) {
-                missing.add(Orders.id(i));
-            }
-        }
+        Map<String, Integer> out = Delivery.idCounts(kafka, t.output());
+        List<String> missing = Delivery.missing(out, orders);
         long duplicates = Delivery.duplicates(out);
         long written = orders + duplicates - missing.size();
         double ratio = (double) duplicates / written;

@@ -18,9 +18,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.kafka.common.TopicPartition;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,19 +34,11 @@ class DeadLetterCrashIT {
     private static final int PARTITIONS = 2;
     private static final Kind[] POISON = {Kind.MALFORMED, Kind.EXPLODE, Kind.BOOM, Kind.HUGE, Kind.NO_KEY};
 
-    private final List<ChildPipeline> children = new ArrayList<>();
-
-    @AfterEach
-    void killChildren() {
-        children.forEach(ChildPipeline::close);
-    }
+    @RegisterExtension
+    final ChildPipelines children = new ChildPipelines();
 
     private static Kind kind(int i) {
         return i % 50 == 17 ? POISON[(i / 50) % POISON.length] : Kind.GOOD;
-    }
-
-    private static long committedTotal(KafkaTestCluster kafka, String group) {
-        return kafka.committedOffsets(group).values().stream().mapToLong(Long::longValue).sum();
     }
 
     @Test
@@ -81,27 +73,23 @@ class DeadLetterCrashIT {
                 .onError("dead_letter").pipelineOnError("dead_letter").sinkOnError("dead_letter")
                 .sinkMaxMessageBytes("2KB").pool(4, 4, 500, "5ms").checkpoint("100ms", "10s")
                 .write(dir);
-        Path logs = Path.of("target", "it-logs");
 
-        ChildPipeline first = ChildPipeline.start("dlq", yaml, logs.resolve(uid + "-0.log"));
-        children.add(first);
+        ChildPipeline first = children.start("dlq", yaml, uid + "-0");
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).until(() -> {
             assertThat(first.isAlive()).as("pipeline JVM exited early:%n%s", first.tail()).isTrue();
-            return committedTotal(kafka, group) >= ORDERS / 10;
+            return kafka.committedTotal(group) >= ORDERS / 10;
         });
         first.kill9();
-        long atKill = committedTotal(kafka, group);
+        long atKill = kafka.committedTotal(group);
         assertThat(atKill).as("killed mid-run").isLessThan(ORDERS);
         System.out.printf("dead-letter crash test: SIGKILL at committed total %d of %d%n", atKill, ORDERS);
 
-        ChildPipeline second = ChildPipeline.start("dlq", yaml, logs.resolve(uid + "-1.log"));
-        children.add(second);
+        ChildPipeline second = children.start("dlq", yaml, uid + "-1");
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).until(() -> {
             assertThat(second.isAlive()).as("restarted pipeline JVM exited:%n%s", second.tail()).isTrue();
             return Delivery.caughtUp(kafka, group, input);
         });
-        second.sigterm();
-        assertThat(second.waitFor(Duration.ofSeconds(30))).as("exit code after SIGTERM:%n%s", second.tail()).isZero();
+        second.stopWithin(Duration.ofSeconds(30));
 
         Set<String> delivered = new HashSet<>();
         for (String topic : List.of(eu, rest)) {

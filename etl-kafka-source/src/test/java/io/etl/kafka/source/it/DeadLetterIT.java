@@ -73,13 +73,7 @@ class DeadLetterIT {
     private static PipelineResult runUntilCaughtUp(KafkaTestCluster kafka, Topics t, PipelineConfig config,
                                                    SimpleMeterRegistry registry) {
         RunningPipeline running = DeadLetterOrders.pipeline(config).start(config, registry);
-        try {
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                    .until(() -> Delivery.caughtUp(kafka, t.group, t.input) || running.result().isDone());
-        } finally {
-            running.stopAndWait(Duration.ofSeconds(30));
-        }
-        return running.result().join();
+        return Delivery.runUntilCaughtUp(kafka, running, t.group, t.input, Duration.ofSeconds(60));
     }
 
     private static Map<String, TestRecord> bySource(List<TestRecord> letters) {

@@ -54,7 +54,7 @@ class KafkaSourceIT {
 
     @Test
     @Timeout(30)
-    void shouldFailFastNamingTheBrokersWhenNothingAnswers() throws IOException {
+    void failsFastNamingTheBrokersWhenNothingAnswers() throws IOException {
         int port;
         try (ServerSocket socket = new ServerSocket(0)) {
             port = socket.getLocalPort();
@@ -71,7 +71,7 @@ class KafkaSourceIT {
 
     @Test
     @Timeout(30)
-    void shouldFailFastWhenATopicIsMissing(KafkaTestCluster kafka) {
+    void failsFastWhenATopicIsMissing(KafkaTestCluster kafka) {
         String missing = Delivery.unique("missing");
 
         PipelineResult result = runToFailure(source(kafka.bootstrapServers(), missing, Delivery.unique("g"), ""));
@@ -84,7 +84,7 @@ class KafkaSourceIT {
 
     @Test
     @Timeout(60)
-    void shouldConsumeAndCommitWithTheConsumerGroupProtocol(KafkaTestCluster kafka) {
+    void consumesAndCommitsWithTheConsumerGroupProtocol(KafkaTestCluster kafka) {
         String topic = Delivery.unique("kip848");
         String group = Delivery.unique("g");
         kafka.createTopic(topic, 3);
@@ -94,13 +94,7 @@ class KafkaSourceIT {
 
         RunningPipeline running = Pipeline.named("kip848").from(KafkaSource.from(config.source("in")).string())
                 .to(sink).start(config, new SimpleMeterRegistry());
-        PipelineResult result;
-        try {
-            await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> Delivery.caughtUp(kafka, group, topic) || running.result().isDone());
-        } finally {
-            result = running.stopAndWait(Duration.ofSeconds(20));
-        }
+        PipelineResult result = Delivery.runUntilCaughtUp(kafka, running, group, topic, Duration.ofSeconds(40));
 
         assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
         Set<String> ids = new HashSet<>();
@@ -117,7 +111,7 @@ class KafkaSourceIT {
 
     @Test
     @Timeout(60)
-    void shouldBindTheConsumersOwnMetricsAsTheDocumentedEtlKafkaSourceFamily(KafkaTestCluster kafka) throws Exception {
+    void bindsTheConsumersOwnMetricsAsTheDocumentedEtlKafkaSourceFamily(KafkaTestCluster kafka) throws Exception {
         String topic = Delivery.unique("metrics");
         String group = Delivery.unique("g");
         kafka.createTopic(topic, 2);

@@ -1,7 +1,6 @@
 package io.etl.kafka.source.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.etl.core.PipelineResult;
 import io.etl.core.RunningPipeline;
@@ -11,12 +10,9 @@ import io.etl.testkit.BrokerOptions;
 import io.etl.testkit.ForkedKafkaCluster;
 import io.etl.testkit.KafkaTestCluster;
 import io.etl.testkit.KerberosListener;
-import io.etl.testkit.TestRecord;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -93,7 +89,7 @@ class KerberosPipelineIT {
 
     @Test
     @Timeout(90)
-    void shouldCopyEveryRecordWithSourceAndSinkLoggedInByKeytab() {
+    void copiesEveryRecordWithSourceAndSinkLoggedInByKeytab() {
         String input = Delivery.unique("krb-in");
         String output = Delivery.unique("krb-out");
         String group = Delivery.unique("g");
@@ -103,27 +99,16 @@ class KerberosPipelineIT {
         PipelineConfig config = config(input, output, group, CLIENT, CLIENT);
 
         RunningPipeline running = Pipelines.copy(config).start(config, new SimpleMeterRegistry());
-        PipelineResult result;
-        try {
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> Delivery.caughtUp(kafka, group, input) || running.result().isDone());
-        } finally {
-            result = running.stopAndWait(Duration.ofSeconds(20));
-        }
+        PipelineResult result = Delivery.runUntilCaughtUp(kafka, running, group, input, Duration.ofSeconds(60));
 
         assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
-        Set<String> ids = new TreeSet<>();
-        for (TestRecord r : kafka.readAll(output)) {
-            ids.add(Orders.idOf(r));
-        }
-        assertThat(ids).hasSize(300).contains(Orders.id(0), Orders.id(299));
-        assertThat(kafka.committedOffsets(group)).isEqualTo(kafka.endOffsets(input));
+        Delivery.assertCopiedAll(kafka, input, output, group, 300);
         assertThat(System.getProperty("java.security.krb5.conf")).isEqualTo(kdc.krb5Conf().toAbsolutePath().toString());
     }
 
     @Test
     @Timeout(60)
-    void shouldFailFastNamingThePrincipalWhenTheKeytabDoesNotHoldIt() {
+    void failsFastNamingThePrincipalWhenTheKeytabDoesNotHoldIt() {
         String input = Delivery.unique("krb-in");
         kafka.createTopic(input, 1);
         String wrong = "intruder@" + TestKdc.REALM;
@@ -142,7 +127,7 @@ class KerberosPipelineIT {
 
     @Test
     @Timeout(60)
-    void shouldFailFastNamingThePrincipalWhenTheKdcDoesNotKnowIt() {
+    void failsFastNamingThePrincipalWhenTheKdcDoesNotKnowIt() {
         String ghost = "ghost@" + TestKdc.REALM;
         Path ghostKeytab = kdc.principalWithKeytab(ghost, "ghost.keytab");
         kdc.deletePrincipal(ghost);

@@ -50,7 +50,7 @@ class MutualTlsPipelineIT {
 
     @Test
     @Timeout(60)
-    void shouldCopyWithPkcs12TrustAndKeyStores() {
+    void copiesWithPkcs12TrustAndKeyStores() {
         String tls = "{protocol: SSL, tls: {truststore_file: \"%s\", truststore_password: \"%s\", keystore_file: \"%s\", keystore_password: \"%s\"}}"
                 .formatted(security.truststorePath(), security.truststorePassword(), etl.get("ssl.keystore.location"),
                         etl.get("ssl.keystore.password"));
@@ -60,7 +60,7 @@ class MutualTlsPipelineIT {
 
     @Test
     @Timeout(60)
-    void shouldCopyWithPemCaCertificateAndKey() throws Exception {
+    void copiesWithPemCaCertificateAndKey() throws Exception {
         Path[] pem = SecuredPipelines.toPem(Path.of(etl.get("ssl.keystore.location")), etl.get("ssl.keystore.password"),
                 dir, "etl");
         String tls = "{protocol: SSL, tls: {ca_file: \"%s\", cert_file: \"%s\", key_file: \"%s\"}}"
@@ -70,7 +70,7 @@ class MutualTlsPipelineIT {
 
     @Test
     @Timeout(30)
-    void shouldFailFastWithoutAClientCertificate() {
+    void failsFastWithoutAClientCertificate() {
         String tls = "{protocol: SSL, tls: {ca_file: \"%s\"}}".formatted(security.caCertificatePemPath());
         PipelineConfig config = SecuredPipelines.config(kafka.bootstrapServers(), "any", "any", Delivery.unique("g"), tls);
         long started = System.nanoTime();

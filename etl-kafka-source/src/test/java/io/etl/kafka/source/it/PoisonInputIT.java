@@ -1,7 +1,6 @@
 package io.etl.kafka.source.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.etl.core.PipelineResult;
 import io.etl.core.RunningPipeline;
@@ -39,26 +38,15 @@ class PoisonInputIT {
 
     @Test
     @Timeout(90)
-    void skipShouldCountPoisonAndDeliverEverythingElse(KafkaTestCluster kafka) {
-        String uid = Delivery.unique("poison-skip");
-        String input = "in-" + uid;
-        String output = "out-" + uid;
-        String group = "group-" + uid;
-        kafka.createTopic(input, 1);
-        kafka.createTopic(output, 1);
-        kafka.produce(input, RECORDS, PoisonInputIT::record);
-        PipelineConfig config = PipelineYaml.of(uid, kafka.bootstrapServers(), input, group)
-                .onError("skip").sink("out", output).parse();
+    void skipCountsPoisonAndDeliversEverythingElse(KafkaTestCluster kafka) {
+        RunTopics t = RunTopics.create(kafka, "poison-skip", 1);
+        kafka.produce(t.input(), RECORDS, PoisonInputIT::record);
+        PipelineConfig config = t.yaml(kafka)
+                .onError("skip").parse();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
         RunningPipeline running = Pipelines.copy(config).start(config, registry);
-        PipelineResult result;
-        try {
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> Delivery.caughtUp(kafka, group, input) || running.result().isDone());
-        } finally {
-            result = running.stopAndWait(Duration.ofSeconds(30));
-        }
+        PipelineResult result = Delivery.runUntilCaughtUp(kafka, running, t.group(), t.input(), Duration.ofSeconds(60));
 
         assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
         Set<String> expected = new HashSet<>();
@@ -70,26 +58,21 @@ class PoisonInputIT {
                 expected.add(Orders.id(i));
             }
         }
-        Map<String, Integer> delivered = Delivery.idCounts(kafka, output);
+        Map<String, Integer> delivered = Delivery.idCounts(kafka, t.output());
         assertThat(delivered.keySet()).isEqualTo(expected);
         assertThat(Delivery.duplicates(delivered)).isZero();
         assertThat(registry.get(EtlMetrics.RECORDS_DROPPED).tag(EtlMetrics.TAG_REASON, RecordException.DECODE)
                 .counter().count()).isEqualTo(poison);
-        assertThat(kafka.committedOffsets(group)).containsEntry(new TopicPartition(input, 0), (long) RECORDS);
+        assertThat(kafka.committedOffsets(t.group())).containsEntry(new TopicPartition(t.input(), 0), (long) RECORDS);
     }
 
     @Test
     @Timeout(90)
-    void failShouldStopWithTheCommittedOffsetAtThePoisonRecord(KafkaTestCluster kafka) {
-        String uid = Delivery.unique("poison-fail");
-        String input = "in-" + uid;
-        String output = "out-" + uid;
-        String group = "group-" + uid;
-        kafka.createTopic(input, 1);
-        kafka.createTopic(output, 1);
-        kafka.produce(input, RECORDS, PoisonInputIT::record);
-        PipelineConfig config = PipelineYaml.of(uid, kafka.bootstrapServers(), input, group)
-                .onError("fail").sink("out", output).parse();
+    void failStopsWithTheCommittedOffsetAtThePoisonRecord(KafkaTestCluster kafka) {
+        RunTopics t = RunTopics.create(kafka, "poison-fail", 1);
+        kafka.produce(t.input(), RECORDS, PoisonInputIT::record);
+        PipelineConfig config = t.yaml(kafka)
+                .onError("fail").parse();
 
         RunningPipeline running = Pipelines.copy(config).start(config, new SimpleMeterRegistry());
         PipelineResult result = running.result().orTimeout(60, TimeUnit.SECONDS).join();
@@ -98,11 +81,11 @@ class PoisonInputIT {
         assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
         assertThat(result.exitCode()).isEqualTo(1);
         assertThat(result.failure()).isInstanceOf(RecordException.class)
-                .hasMessageContaining(input + "-0").hasMessageContaining(Long.toString(firstPoison));
+                .hasMessageContaining(t.input() + "-0").hasMessageContaining(Long.toString(firstPoison));
         RecordException error = (RecordException) result.failure();
         assertThat(error.reason()).isEqualTo(RecordException.DECODE);
-        assertThat(kafka.committedOffsets(group)).containsEntry(new TopicPartition(input, 0), firstPoison);
-        Map<String, Integer> delivered = Delivery.idCounts(kafka, output);
+        assertThat(kafka.committedOffsets(t.group())).containsEntry(new TopicPartition(t.input(), 0), firstPoison);
+        Map<String, Integer> delivered = Delivery.idCounts(kafka, t.output());
         for (int i = 0; i < firstPoison; i++) {
             assertThat(delivered).containsKey(Orders.id(i));
         }

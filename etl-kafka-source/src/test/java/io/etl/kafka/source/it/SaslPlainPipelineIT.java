@@ -52,13 +52,13 @@ class SaslPlainPipelineIT {
 
     @Test
     @Timeout(60)
-    void shouldCopyWithPlainCredentialsOverTls() {
+    void copiesWithPlainCredentialsOverTls() {
         SecuredPipelines.copiesEveryRecord(kafka, plain(PASSWORD), 200);
     }
 
     @Test
     @Timeout(30)
-    void shouldFailFastNamingThePrincipalOnAWrongPassword() {
+    void failsFastNamingThePrincipalOnAWrongPassword() {
         PipelineConfig config = SecuredPipelines.config(kafka.bootstrapServers(), "any", "any", Delivery.unique("g"),
                 plain("not-the-password"));
         long started = System.nanoTime();

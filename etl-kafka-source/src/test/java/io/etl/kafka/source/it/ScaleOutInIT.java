@@ -51,19 +51,14 @@ class ScaleOutInIT {
 
     @Test
     @Timeout(180)
-    void shouldScaleOutAndInUnderLoadWithoutLossOrBackwardCommits(KafkaTestCluster kafka) {
-        String uid = Delivery.unique("scale");
-        String input = "in-" + uid;
-        String output = "out-" + uid;
-        String group = "group-" + uid;
-        kafka.createTopic(input, PARTITIONS);
-        kafka.createTopic(output, PARTITIONS);
+    void scalesOutAndInUnderLoadWithoutLossOrBackwardCommits(KafkaTestCluster kafka) {
+        RunTopics t = RunTopics.create(kafka, "scale", PARTITIONS);
         List<String> violations = new CopyOnWriteArrayList<>();
         Map<TopicPartition, Long> highest = new HashMap<>();
         int[] samples = {0};
         sampler.scheduleWithFixedDelay(() -> {
             try {
-                for (Map.Entry<TopicPartition, Long> e : kafka.committedOffsets(group).entrySet()) {
+                for (Map.Entry<TopicPartition, Long> e : kafka.committedOffsets(t.group()).entrySet()) {
                     Long before = highest.put(e.getKey(), e.getValue());
                     if (before != null && e.getValue() < before) {
                         violations.add(e.getKey() + " went back from " + before + " to " + e.getValue());
@@ -75,20 +70,21 @@ class ScaleOutInIT {
             }
         }, 0, 100, TimeUnit.MILLISECONDS);
 
-        try (LoadProducer load = LoadProducer.start(kafka, input, PARTITIONS, ORDERS, 2_500)) {
-            RunningPipeline a = start(kafka, uid, "a", input, group, output);
-            awaitCommitted(kafka, group, ORDERS / 10);
-            RunningPipeline b = start(kafka, uid, "b", input, group, output);
+        try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, ORDERS, 2_500)) {
+            RunningPipeline a = start(kafka, t.uid(), "a", t.input(), t.group(), t.output());
+            awaitCommitted(kafka, t.group(), ORDERS / 10);
+            RunningPipeline b = start(kafka, t.uid(), "b", t.input(), t.group(), t.output());
             awaitAssigned(b);
-            awaitCommitted(kafka, group, committedTotal(kafka, group) + ORDERS / 8);
-            RunningPipeline c = start(kafka, uid, "c", input, group, output);
+            awaitCommitted(kafka, t.group(), kafka.committedTotal(t.group()) + ORDERS / 8);
+            RunningPipeline c = start(kafka, t.uid(), "c", t.input(), t.group(), t.output());
             awaitAssigned(c);
-            awaitCommitted(kafka, group, committedTotal(kafka, group) + ORDERS / 8);
+            awaitCommitted(kafka, t.group(), kafka.committedTotal(t.group()) + ORDERS / 8);
             assertThat(b.stopAndWait(Duration.ofSeconds(30)).status()).isEqualTo(PipelineResult.Status.COMPLETED);
             assertThat(c.stopAndWait(Duration.ofSeconds(30)).status()).isEqualTo(PipelineResult.Status.COMPLETED);
             System.out.printf("scale test: b and c left at %d produced%n", load.sent());
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> (load.done() && Delivery.caughtUp(kafka, group, input)) || a.result().isDone());
+                    .until(() -> (load.done() && Delivery.caughtUp(kafka, t.group(), t.input()))
+                            || a.result().isDone());
             assertThat(a.stopAndWait(Duration.ofSeconds(30)).status()).isEqualTo(PipelineResult.Status.COMPLETED);
         }
         sampler.shutdown();
@@ -98,7 +94,7 @@ class ScaleOutInIT {
             throw new AssertionError(e);
         }
 
-        Map<String, Integer> out = Delivery.idCounts(kafka, output);
+        Map<String, Integer> out = Delivery.idCounts(kafka, t.output());
         long duplicates = Delivery.duplicates(out);
         System.out.printf("scale test: %d commit samples, %d duplicates, rebalances a: [%s] b: [%s] c: [%s]%n",
                 samples[0], duplicates, rebalances(instances.get(0).meterRegistry()),
@@ -106,7 +102,7 @@ class ScaleOutInIT {
         assertThat(violations).as("committed offsets going backwards").isEmpty();
         assertThat(out).hasSize(ORDERS);
         assertThat(duplicates).as("duplicates after clean hand-overs").isZero();
-        assertThat(kafka.committedOffsets(group)).isEqualTo(kafka.endOffsets(input));
+        assertThat(kafka.committedOffsets(t.group())).isEqualTo(kafka.endOffsets(t.input()));
     }
 
     private RunningPipeline start(KafkaTestCluster kafka, String uid, String instance, String input, String group,
@@ -119,13 +115,9 @@ class ScaleOutInIT {
         return running;
     }
 
-    private static long committedTotal(KafkaTestCluster kafka, String group) {
-        return kafka.committedOffsets(group).values().stream().mapToLong(Long::longValue).sum();
-    }
-
     private static void awaitCommitted(KafkaTestCluster kafka, String group, long total) {
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                .until(() -> committedTotal(kafka, group) >= total);
+                .until(() -> kafka.committedTotal(group) >= total);
     }
 
     private static void awaitAssigned(RunningPipeline instance) {

@@ -1,13 +1,11 @@
 package io.etl.kafka.source.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.etl.core.PipelineResult;
 import io.etl.core.RunningPipeline;
 import io.etl.core.config.PipelineConfig;
 import io.etl.testkit.KafkaTestCluster;
-import io.etl.testkit.TestRecord;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -18,8 +16,6 @@ import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.time.Duration;
 import java.util.Base64;
-import java.util.Set;
-import java.util.TreeSet;
 
 /** Shared steps of the secured pipeline ITs: a copy pipeline whose source and sink share one security section. */
 final class SecuredPipelines {
@@ -61,20 +57,9 @@ final class SecuredPipelines {
         PipelineConfig config = config(kafka.bootstrapServers(), input, output, group, security);
 
         RunningPipeline running = Pipelines.copy(config).start(config, new SimpleMeterRegistry());
-        PipelineResult result;
-        try {
-            await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> Delivery.caughtUp(kafka, group, input) || running.result().isDone());
-        } finally {
-            result = running.stopAndWait(Duration.ofSeconds(20));
-        }
+        PipelineResult result = Delivery.runUntilCaughtUp(kafka, running, group, input, Duration.ofSeconds(40));
         assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
-        Set<String> ids = new TreeSet<>();
-        for (TestRecord r : kafka.readAll(output)) {
-            ids.add(Orders.idOf(r));
-        }
-        assertThat(ids).hasSize(records).contains(Orders.id(0), Orders.id(records - 1));
-        assertThat(kafka.committedOffsets(group)).isEqualTo(kafka.endOffsets(input));
+        Delivery.assertCopiedAll(kafka, input, output, group, records);
     }
 
     /**

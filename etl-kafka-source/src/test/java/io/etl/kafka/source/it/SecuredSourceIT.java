@@ -1,7 +1,6 @@
 package io.etl.kafka.source.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.etl.core.Pipeline;
 import io.etl.core.PipelineResult;
@@ -69,7 +68,7 @@ class SecuredSourceIT {
 
     @Test
     @Timeout(60)
-    void shouldReadWithTheTypedSecuritySection() {
+    void readsWithTheTypedSecuritySection() {
         String topic = Delivery.unique("secured");
         String group = Delivery.unique("g");
         kafka.createTopic(topic, 2);
@@ -77,20 +76,14 @@ class SecuredSourceIT {
         CollectingSink<String> sink = new CollectingSink<>();
 
         RunningPipeline running = start(config(topic, group, "etl-secret", "SASL_SSL"), sink);
-        PipelineResult result;
-        try {
-            await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> Delivery.caughtUp(kafka, group, topic) || running.result().isDone());
-        } finally {
-            result = running.stopAndWait(Duration.ofSeconds(20));
-        }
+        PipelineResult result = Delivery.runUntilCaughtUp(kafka, running, group, topic, Duration.ofSeconds(40));
         assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
         assertThat(sink.received).hasSize(500);
     }
 
     @Test
     @Timeout(30)
-    void shouldFailFastWithAClearErrorOnAWrongPassword() {
+    void failsFastWithAClearErrorOnAWrongPassword() {
         long started = System.nanoTime();
         PipelineResult result = start(config("any", Delivery.unique("g"), "not-the-password", "SASL_SSL"),
                 new CollectingSink<>()).result().orTimeout(20, TimeUnit.SECONDS).join();
@@ -104,7 +97,7 @@ class SecuredSourceIT {
 
     @Test
     @Timeout(30)
-    void shouldFailWithinStartupTimeoutWhenThePlaintextProtocolMeetsATlsListener() {
+    void failsWithinStartupTimeoutWhenThePlaintextProtocolMeetsATlsListener() {
         PrintStream err = System.err;
         ByteArrayOutputStream logged = new ByteArrayOutputStream();
         System.setErr(new PrintStream(logged, true, StandardCharsets.UTF_8));

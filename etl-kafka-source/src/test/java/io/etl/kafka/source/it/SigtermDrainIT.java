@@ -7,12 +7,10 @@ import io.etl.testkit.EmbeddedKafka;
 import io.etl.testkit.KafkaTestCluster;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Acceptance 6: SIGTERM under load drains and exits 0 within drain_timeout; the restart duplicates nothing. */
@@ -23,31 +21,21 @@ class SigtermDrainIT {
     private static final int PARTITIONS = 3;
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(10);
 
-    private final List<ChildPipeline> children = new ArrayList<>();
-
-    @AfterEach
-    void killChildren() {
-        children.forEach(ChildPipeline::close);
-    }
+    @RegisterExtension
+    final ChildPipelines children = new ChildPipelines();
 
     @Test
     @Timeout(180)
-    void shouldDrainOnSigtermExitZeroAndRestartWithoutDuplicates(KafkaTestCluster kafka, @TempDir Path dir) {
-        String uid = Delivery.unique("sigterm");
-        String input = "in-" + uid;
-        String output = "out-" + uid;
-        String group = "group-" + uid;
-        kafka.createTopic(input, PARTITIONS);
-        kafka.createTopic(output, PARTITIONS);
-        Path yaml = PipelineYaml.of(uid, kafka.bootstrapServers(), input, group)
-                .groupInstanceId("sigterm-instance").sink("out", output).pool(4, 4, 500, "5ms")
+    void drainsOnSigtermExitsZeroAndRestartsWithoutDuplicates(KafkaTestCluster kafka, @TempDir Path dir) {
+        RunTopics t = RunTopics.create(kafka, "sigterm", PARTITIONS);
+        String group = t.group();
+        Path yaml = t.yaml(kafka).groupInstanceId("sigterm-instance").pool(4, 4, 500, "5ms")
                 .checkpoint("200ms", DRAIN_TIMEOUT.toSeconds() + "s").write(dir);
-        Path logs = Path.of("target", "it-logs");
 
-        ChildPipeline first = start(yaml, logs.resolve(uid + "-first.log"));
-        try (LoadProducer load = LoadProducer.start(kafka, input, PARTITIONS, ORDERS, 2_500)) {
+        ChildPipeline first = children.start("copy", yaml, t.uid() + "-first");
+        try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, ORDERS, 2_500)) {
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                    .until(() -> committedTotal(kafka, group) >= ORDERS / 4);
+                    .until(() -> kafka.committedTotal(group) >= ORDERS / 4);
             long signalled = System.nanoTime();
             first.sigterm();
             int exit = first.waitFor(DRAIN_TIMEOUT.plusSeconds(10));
@@ -57,26 +45,15 @@ class SigtermDrainIT {
             assertThat(took).isLessThan(DRAIN_TIMEOUT.plusSeconds(5));
             assertThat(load.sent()).as("signalled while input was still arriving").isLessThan(ORDERS);
 
-            ChildPipeline second = start(yaml, logs.resolve(uid + "-second.log"));
+            ChildPipeline second = children.start("copy", yaml, t.uid() + "-second");
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> load.done() && Delivery.caughtUp(kafka, group, input));
-            second.sigterm();
-            assertThat(second.waitFor(DRAIN_TIMEOUT.plusSeconds(10))).as("second exit:%n%s", second.tail()).isZero();
+                    .until(() -> load.done() && Delivery.caughtUp(kafka, group, t.input()));
+            second.stopWithin(DRAIN_TIMEOUT.plusSeconds(10));
         }
 
-        Map<String, Integer> out = Delivery.idCounts(kafka, output);
+        Map<String, Integer> out = Delivery.idCounts(kafka, t.output());
         assertThat(out).hasSize(ORDERS);
         assertThat(Delivery.duplicates(out)).as("duplicates after a drained restart").isZero();
-        assertThat(kafka.committedOffsets(group)).isEqualTo(kafka.endOffsets(input));
-    }
-
-    private ChildPipeline start(Path yaml, Path log) {
-        ChildPipeline child = ChildPipeline.start("copy", yaml, log);
-        children.add(child);
-        return child;
-    }
-
-    private static long committedTotal(KafkaTestCluster kafka, String group) {
-        return kafka.committedOffsets(group).values().stream().mapToLong(Long::longValue).sum();
+        assertThat(kafka.committedOffsets(group)).isEqualTo(kafka.endOffsets(t.input()));
     }
 }

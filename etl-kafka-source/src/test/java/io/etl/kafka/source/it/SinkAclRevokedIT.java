@@ -52,21 +52,16 @@ class SinkAclRevokedIT {
 
     @Test
     @Timeout(120)
-    void shouldFailFastNamingPrincipalTopicAndOperationAndCommitNothingUnacknowledgedWhenWriteIsRevoked(
+    void failsFastNamingPrincipalTopicAndOperationAndCommitsNothingUnacknowledgedWhenWriteIsRevoked(
             @TempDir Path dir) throws IOException {
-        String uid = Delivery.unique("acl");
-        String input = "in-" + uid;
-        String output = "out-" + uid;
-        String group = "group-" + uid;
-        kafka.createTopic(input, PARTITIONS);
-        kafka.createTopic(output, PARTITIONS);
-        security.allowTopic(USER, input, AclOperation.READ, AclOperation.DESCRIBE);
-        security.allowGroup(USER, group);
-        security.allowTopic(USER, output, AclOperation.WRITE, AclOperation.DESCRIBE, AclOperation.DESCRIBE_CONFIGS);
-        PipelineYaml pipelineYaml = PipelineYaml.of(uid, kafka.bootstrapServers(), input, group)
+        RunTopics t = RunTopics.create(kafka, "acl", PARTITIONS);
+        security.allowTopic(USER, t.input(), AclOperation.READ, AclOperation.DESCRIBE);
+        security.allowGroup(USER, t.group());
+        security.allowTopic(USER, t.output(), AclOperation.WRITE, AclOperation.DESCRIBE, AclOperation.DESCRIBE_CONFIGS);
+        PipelineYaml pipelineYaml = t.yaml(kafka)
                 .security("{protocol: SASL_SSL, tls: {ca_file: \"" + security.caCertificatePemPath() + "\"},"
                         + " sasl: {mechanism: SCRAM-SHA-512, username: " + USER + ", password: \"" + PASSWORD + "\"}}")
-                .sink("out", output).pool(2, 2, 500, "5ms").checkpoint("100ms", "10s");
+                .pool(2, 2, 500, "5ms").checkpoint("100ms", "10s");
         Path yaml = pipelineYaml.write(dir);
         CheckpointConfig checkpoint = pipelineYaml.parse().checkpoint();
         // a fatal batch fails the run once its partition has been stuck for stalled_fail_after; then it drains
@@ -74,13 +69,14 @@ class SinkAclRevokedIT {
 
         long revokedAt;
         int exit;
-        try (LoadProducer load = LoadProducer.start(kafka, input, PARTITIONS, 60_000, 2_000);
-             ChildPipeline pipeline = ChildPipeline.start("copy", yaml, Path.of("target", "it-logs", uid + ".log"))) {
+        try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, 60_000, 2_000);
+             ChildPipeline pipeline = ChildPipeline.start("copy", yaml,
+                     Path.of("target", "it-logs", t.uid() + ".log"))) {
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                    .until(() -> committedTotal(group) >= 3_000 || !pipeline.isAlive());
+                    .until(() -> kafka.committedTotal(t.group()) >= 3_000 || !pipeline.isAlive());
             assertThat(pipeline.isAlive()).as("pipeline exited early:%n%s", pipeline.tail()).isTrue();
 
-            security.revoke(USER, AclOperation.WRITE, ResourceType.TOPIC, output);
+            security.revoke(USER, AclOperation.WRITE, ResourceType.TOPIC, t.output());
             revokedAt = System.nanoTime();
             exit = pipeline.waitFor(Duration.ofSeconds(60));
             long tookMs = (System.nanoTime() - revokedAt) / 1_000_000;
@@ -89,26 +85,15 @@ class SinkAclRevokedIT {
             assertThat(exit).as("exit code after losing WRITE:%n%s", pipeline.tail()).isEqualTo(1);
             assertThat(tookMs).as("fails within stalled_fail_after plus the drain").isLessThan(failBoundMs);
             assertThat(log).as("the error names principal, topic and operation")
-                    .containsPattern("principal User:" + USER + " is not authorized to write to topic '" + output + "'");
+                    .containsPattern("principal User:" + USER + " is not authorized to write to topic '" + t.output()
+                            + "'");
         }
 
-        Map<TopicPartition, Long> committed = kafka.committedOffsets(group);
-        Map<String, Integer> out = Delivery.idCounts(kafka, output);
-        long total = 0;
-        for (Map.Entry<TopicPartition, Long> e : committed.entrySet()) {
-            for (long offset = 0; offset < e.getValue(); offset++) {
-                String id = LoadProducer.idAt(PARTITIONS, e.getKey().partition(), offset);
-                assertThat(out).as("output of %s, below committed offset %d of partition %d", id, e.getValue(),
-                        e.getKey().partition()).containsKey(id);
-            }
-            total += e.getValue();
-        }
-        long inputTotal = kafka.endOffsets(input).values().stream().mapToLong(Long::longValue).sum();
+        Map<TopicPartition, Long> committed = kafka.committedOffsets(t.group());
+        Map<String, Integer> out = Delivery.idCounts(kafka, t.output());
+        long total = Delivery.assertCommittedIsWritten(committed, out, PARTITIONS, "after WRITE was revoked");
+        long inputTotal = kafka.endTotal(t.input());
         System.out.printf("WRITE revoked: %d committed, %d written, %d in the input%n", total, out.size(), inputTotal);
         assertThat(total).as("the offsets of unwritten input stay uncommitted").isLessThan(inputTotal);
-    }
-
-    private static long committedTotal(String group) {
-        return kafka.committedOffsets(group).values().stream().mapToLong(Long::longValue).sum();
     }
 }

@@ -79,77 +79,74 @@ class SinkBrokerFaultsIT {
 
     @Test
     @Timeout(300)
-    void shouldLoseNothingWhenTheSinkLeaderIsHardBouncedFiveTimesAndTwoBrokersAreDownForThirtySeconds(
+    void losesNothingWhenTheSinkLeaderIsHardBouncedFiveTimesAndTwoBrokersAreDownForThirtySeconds(
             KafkaTestCluster kafka) {
-        String uid = Delivery.unique("bounce");
-        String input = "in-" + uid;
-        String output = "out-" + uid;
-        String group = "group-" + uid;
-        kafka.createTopic(input, PARTITIONS);
-        sinkCluster.createTopic(output, PARTITIONS, 3, Map.of("min.insync.replicas", "2"));
-        PipelineConfig config = PipelineYaml.of(uid, kafka.bootstrapServers(), input, group)
+        RunTopics t = RunTopics.named("bounce");
+        kafka.createTopic(t.input(), PARTITIONS);
+        sinkCluster.createTopic(t.output(), PARTITIONS, 3, Map.of("min.insync.replicas", "2"));
+        PipelineConfig config = t.yaml(kafka)
                 .sinkBrokers(sinkCluster.bootstrapServers()).deliveryTimeout("3s")
                 .breaker("{open_wait: 1s, sliding_window: 4, minimum_calls: 2}")
-                .sink("out", output).pool(2, 2, 500, "5ms").checkpoint("100ms", "20s").parse();
+                .pool(2, 2, 500, "5ms").checkpoint("100ms", "20s").parse();
         SinkPoolConfig pool = config.sink("out").pool();
         long pendingBound = pendingBound(pool);
         ReplayWindow window = new ReplayWindow(PARTITIONS);
-        CommitWatch commits = watch(CommitWatch.start(kafka, group));
+        CommitWatch commits = watch(CommitWatch.start(kafka, t.group()));
         RunningPipeline pipeline;
         PoolGauges gauges;
         int produced;
         long started = System.nanoTime();
-        try (LoadProducer load = LoadProducer.start(kafka, input, PARTITIONS, 1_000_000, 1_500)) {
+        try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, 1_000_000, 1_500)) {
             pipeline = start(config);
             gauges = watch(PoolGauges.start(pipeline.meterRegistry()));
-            awaitCommitted(kafka, group, 2_000, pipeline);
+            awaitCommitted(kafka, t.group(), 2_000, pipeline);
 
             for (int bounce = 1; bounce <= 5; bounce++) {
-                int leader = leaderOf(output, bounce % PARTITIONS);
-                window.open(kafka, group);
-                Map<TopicPartition, Long> readBeforeKill = kafka.endOffsets(input);
+                int leader = leaderOf(t.output(), bounce % PARTITIONS);
+                window.open(kafka, t.group());
+                Map<TopicPartition, Long> readBeforeKill = kafka.endOffsets(t.input());
                 sinkCluster.kill9(leader);
                 // the controller fences it and moves leadership; restarting earlier races its old registration
-                awaitOutOfIsr(output, leader);
+                awaitOutOfIsr(t.output(), leader);
                 // the window ends once everything read before the kill is committed: the retries are over
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() ->
-                        committedPast(kafka.committedOffsets(group), readBeforeKill) || pipeline.result().isDone());
-                long size = window.close(kafka, input);
+                        committedPast(kafka.committedOffsets(t.group()), readBeforeKill) || pipeline.result().isDone());
+                long size = window.close(kafka, t.input());
                 // a restarted follower moves no leadership: writes go on undisturbed, outside any window
                 sinkCluster.restart(leader);
-                awaitFullIsr(output);
+                awaitFullIsr(t.output());
                 System.out.printf("bounce %d: killed and restarted leader %d; window %d offsets; %s%n", bounce,
                         leader, size, gauges);
             }
 
             gauges.reset();
             List<Integer> down = sinkCluster.brokerIds().subList(0, 2);
-            window.open(kafka, group);
+            window.open(kafka, t.group());
             down.forEach(sinkCluster::kill9);
             long outageStart = System.nanoTime();
             // writes acknowledged just before the brokers died may still be committed for a moment
             await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(7))
                     .until(() -> !pipeline.result().isDone());
-            long stalledAt = committedTotal(kafka, group);
+            long stalledAt = kafka.committedTotal(t.group());
             long rest = TimeUnit.SECONDS.toMillis(30) - (System.nanoTime() - outageStart) / 1_000_000;
             // nothing commits while only one of three replicas is up, and the pipeline keeps running
             await().during(Duration.ofMillis(rest)).atMost(Duration.ofMillis(rest + 5_000))
                     .pollInterval(Duration.ofMillis(250))
-                    .until(() -> !pipeline.result().isDone() && committedTotal(kafka, group) == stalledAt);
-            long afterOutage = committedTotal(kafka, group);
+                    .until(() -> !pipeline.result().isDone() && kafka.committedTotal(t.group()) == stalledAt);
+            long afterOutage = kafka.committedTotal(t.group());
             assertThat(gauges.paused()).as("the source pauses while the sink is stuck").isTrue();
             assertThat(gauges.breakerOpened()).as("the breaker opens during the outage; %s", gauges).isTrue();
             down.forEach(sinkCluster::restart);
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
                     .until(() -> gauges.breakerClosedAfterOpening() || pipeline.result().isDone());
-            awaitFullIsr(output);
-            awaitCommitted(kafka, group, afterOutage + 1_000, pipeline);
+            awaitFullIsr(t.output());
+            awaitCommitted(kafka, t.group(), afterOutage + 1_000, pipeline);
             System.out.printf("two of three brokers down 30 s: stalled at %d committed; %s%n", stalledAt, gauges);
             load.close();
             produced = load.sent();
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> Delivery.caughtUp(kafka, group, input) || pipeline.result().isDone());
-            window.close(kafka, input);
+                    .until(() -> Delivery.caughtUp(kafka, t.group(), t.input()) || pipeline.result().isDone());
+            window.close(kafka, t.input());
         }
         PipelineResult result = pipeline.stopAndWait(Duration.ofSeconds(30));
         System.out.printf("leader bounces and outage took %d s%n", (System.nanoTime() - started) / 1_000_000_000L);
@@ -159,45 +156,42 @@ class SinkBrokerFaultsIT {
         assertThat(gauges.maxPending()).as("pending records stay within the pool bound").isLessThanOrEqualTo(pendingBound);
         assertThat(gauges.maxInflight()).as("in-flight batches stay within the window")
                 .isLessThanOrEqualTo(pool.shards() * pool.inflight());
-        assertAuditPasses(sinkCluster, output, produced, window, commits);
+        assertAuditPasses(sinkCluster, t.output(), produced, window, commits);
     }
 
     @Test
     @Timeout(180)
-    void shouldBackPressureWithoutRebalancingUnderAProducerQuotaAndRecoverWhenItIsLifted(KafkaTestCluster kafka)
+    void backPressuresWithoutRebalancingUnderAProducerQuotaAndRecoversWhenItIsLifted(KafkaTestCluster kafka)
             throws Exception {
-        String uid = Delivery.unique("quota");
-        String input = "in-" + uid;
-        String output = "out-" + uid;
-        String group = "group-" + uid;
-        String clientId = "etl-" + uid;
+        RunTopics t = RunTopics.named("quota");
+        String clientId = "etl-" + t.uid();
         int orders = 60_000;
         int rate = 3_000;
-        kafka.createTopic(input, PARTITIONS);
-        sinkCluster.createTopic(output, PARTITIONS, 3, Map.of());
-        PipelineConfig config = PipelineYaml.of(uid, kafka.bootstrapServers(), input, group)
+        kafka.createTopic(t.input(), PARTITIONS);
+        sinkCluster.createTopic(t.output(), PARTITIONS, 3, Map.of());
+        PipelineConfig config = t.yaml(kafka)
                 .sinkBrokers(sinkCluster.bootstrapServers()).producer("client.id", clientId)
                 .consumer("max.poll.interval.ms", "5000")
-                .sink("out", output).pool(2, 2, 500, "5ms").checkpoint("100ms", "20s").parse();
+                .pool(2, 2, 500, "5ms").checkpoint("100ms", "20s").parse();
         SinkPoolConfig pool = config.sink("out").pool();
         ReplayWindow window = new ReplayWindow(PARTITIONS);
-        CommitWatch commits = watch(CommitWatch.start(kafka, group));
+        CommitWatch commits = watch(CommitWatch.start(kafka, t.group()));
         RunningPipeline pipeline;
         PoolGauges gauges;
         double throttledRate;
         double liftedRate;
-        try (LoadProducer load = LoadProducer.start(kafka, input, PARTITIONS, orders, rate);
+        try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, orders, rate);
              Admin admin = sinkCluster.newAdmin()) {
             pipeline = start(config);
             gauges = watch(PoolGauges.start(pipeline.meterRegistry()));
-            awaitCommitted(kafka, group, 3_000, pipeline);
+            awaitCommitted(kafka, t.group(), 3_000, pipeline);
 
-            window.open(kafka, group);
+            window.open(kafka, t.group());
             setProducerByteRate(admin, clientId, 10_000.0);
             // the throttle takes hold within about a second; measure after that
             await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4)).until(() -> !pipeline.result().isDone());
             gauges.reset();
-            throttledRate = commitRate(kafka, group, Duration.ofSeconds(6), pipeline);
+            throttledRate = commitRate(kafka, t.group(), Duration.ofSeconds(6), pipeline);
             assertThat(gauges.paused()).as("the source pauses while the sink is throttled; %s", gauges).isTrue();
             assertThat(throttledRate).as("throttled commit rate (records/s), input at %d/s", rate)
                     .isLessThan(rate / 2.0);
@@ -206,22 +200,23 @@ class SinkBrokerFaultsIT {
             long liftedAt = System.nanoTime();
             // a connection the broker muted stays muted for the throttle time it was given last
             double[] rates = {0};
-            long[] last = {committedTotal(kafka, group), System.nanoTime()};
+            long[] last = {kafka.committedTotal(t.group()), System.nanoTime()};
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1)).until(() -> {
                 long now = System.nanoTime();
-                long total = committedTotal(kafka, group);
+                long total = kafka.committedTotal(t.group());
                 rates[0] = (total - last[0]) * 1e9 / (now - last[1]);
                 last[0] = total;
                 last[1] = now;
-                return rates[0] > 3 * throttledRate || load.done() && Delivery.caughtUp(kafka, group, input);
+                return rates[0] > 3 * throttledRate || load.done() && Delivery.caughtUp(kafka, t.group(), t.input());
             });
             liftedRate = rates[0];
             System.out.printf("quota: %.0f records/s throttled, %.0f records/s %d ms after it was lifted; %s%n",
                     throttledRate, liftedRate, (System.nanoTime() - liftedAt) / 1_000_000, gauges);
             assertThat(liftedRate).as("throughput once the quota is lifted").isGreaterThan(3 * throttledRate);
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> (load.done() && Delivery.caughtUp(kafka, group, input)) || pipeline.result().isDone());
-            window.close(kafka, input);
+                    .until(() -> (load.done() && Delivery.caughtUp(kafka, t.group(), t.input()))
+                            || pipeline.result().isDone());
+            window.close(kafka, t.input());
         }
         assertThat(pipeline.result()).as("pipeline did not fail").isNotDone();
         MeterRegistry registry = pipeline.meterRegistry();
@@ -232,48 +227,45 @@ class SinkBrokerFaultsIT {
         assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
         assertThat(gauges.maxPending()).isLessThanOrEqualTo(pendingBound(pool));
         assertThat(gauges.maxInflight()).isLessThanOrEqualTo(pool.shards() * pool.inflight());
-        assertAuditPasses(sinkCluster, output, orders, window, commits);
+        assertAuditPasses(sinkCluster, t.output(), orders, window, commits);
     }
 
     @Test
     @Timeout(180)
-    void shouldLoseNothingAndDuplicateOnlyTheWindowWhenScaledOutDuringASinkOutage(KafkaTestCluster kafka) {
-        String uid = Delivery.unique("pausedscale");
-        String input = "in-" + uid;
-        String output = "out-" + uid;
-        String group = "group-" + uid;
+    void losesNothingAndDuplicatesOnlyTheWindowWhenScaledOutDuringASinkOutage(KafkaTestCluster kafka) {
+        RunTopics t = RunTopics.named("pausedscale");
         int partitions = 4;
         int orders = 30_000;
-        kafka.createTopic(input, partitions);
-        sinkCluster.createTopic(output, partitions, 3, Map.of("min.insync.replicas", "2"));
+        kafka.createTopic(t.input(), partitions);
+        sinkCluster.createTopic(t.output(), partitions, 3, Map.of("min.insync.replicas", "2"));
         ReplayWindow window = new ReplayWindow(partitions);
-        CommitWatch commits = watch(CommitWatch.start(kafka, group));
+        CommitWatch commits = watch(CommitWatch.start(kafka, t.group()));
         RunningPipeline a;
         RunningPipeline b;
-        try (LoadProducer load = LoadProducer.start(kafka, input, partitions, orders, 1_500)) {
-            a = start(scaleConfig(kafka, uid, "a", input, group, output));
+        try (LoadProducer load = LoadProducer.start(kafka, t.input(), partitions, orders, 1_500)) {
+            a = start(scaleConfig(kafka, t.uid(), "a", t.input(), t.group(), t.output()));
             PoolGauges gaugesA = watch(PoolGauges.start(a.meterRegistry()));
-            awaitCommitted(kafka, group, 2_000, a);
+            awaitCommitted(kafka, t.group(), 2_000, a);
 
             List<Integer> down = sinkCluster.brokerIds().subList(1, 3);
-            window.open(kafka, group);
+            window.open(kafka, t.group());
             down.forEach(sinkCluster::kill9);
             await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(gaugesA::paused);
-            down.forEach(id -> awaitOutOfIsr(output, id));
-            b = start(scaleConfig(kafka, uid, "b", input, group, output));
+            down.forEach(id -> awaitOutOfIsr(t.output(), id));
+            b = start(scaleConfig(kafka, t.uid(), "b", t.input(), t.group(), t.output()));
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() ->
                     assigned(b.meterRegistry()) > 0 || b.result().isDone());
             assertThat(rebalances(a.meterRegistry(), "revoked")).as("a gave partitions up while paused").isPositive();
             down.forEach(sinkCluster::restart);
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> (load.done() && Delivery.caughtUp(kafka, group, input))
+                    .until(() -> (load.done() && Delivery.caughtUp(kafka, t.group(), t.input()))
                             || a.result().isDone() || b.result().isDone());
-            long size = window.close(kafka, input);
+            long size = window.close(kafka, t.input());
             System.out.printf("scaled out during the outage: window %d offsets; a: %s%n", size, gaugesA);
         }
         assertThat(a.stopAndWait(Duration.ofSeconds(30)).status()).isEqualTo(PipelineResult.Status.COMPLETED);
         assertThat(b.stopAndWait(Duration.ofSeconds(30)).status()).isEqualTo(PipelineResult.Status.COMPLETED);
-        assertAuditPasses(sinkCluster, output, orders, window, commits, partitions);
+        assertAuditPasses(sinkCluster, t.output(), orders, window, commits, partitions);
     }
 
     private PipelineConfig scaleConfig(KafkaTestCluster kafka, String uid, String instance, String input,
@@ -307,12 +299,7 @@ class SinkBrokerFaultsIT {
     private static void assertAuditPasses(KafkaTestCluster sink, String output, int orders, ReplayWindow window,
                                           CommitWatch commits, int partitions) {
         Map<String, Integer> out = Delivery.idCounts(sink, output);
-        List<String> missing = new ArrayList<>();
-        for (int i = 0; i < orders; i++) {
-            if (!out.containsKey(Orders.id(i))) {
-                missing.add(Orders.id(i));
-            }
-        }
+        List<String> missing = Delivery.missing(out, orders);
         List<String> unexplained = window.unexplainedDuplicates(out);
         System.out.printf("audit: %d orders, %d duplicates, windows %s, %d commit samples%n", orders,
                 Delivery.duplicates(out), window, commits.samples());
@@ -331,10 +318,10 @@ class SinkBrokerFaultsIT {
 
     /** Records committed per second over {@code span}. */
     private static double commitRate(KafkaTestCluster kafka, String group, Duration span, RunningPipeline pipeline) {
-        long from = committedTotal(kafka, group);
+        long from = kafka.committedTotal(group);
         long start = System.nanoTime();
         await().during(span).atMost(span.plusSeconds(2)).until(() -> !pipeline.result().isDone());
-        long to = committedTotal(kafka, group);
+        long to = kafka.committedTotal(group);
         return (to - from) * 1e9 / (System.nanoTime() - start);
     }
 
@@ -380,13 +367,9 @@ class SinkBrokerFaultsIT {
                 .mapToDouble(g -> g.value()).sum();
     }
 
-    private static long committedTotal(KafkaTestCluster kafka, String group) {
-        return kafka.committedOffsets(group).values().stream().mapToLong(Long::longValue).sum();
-    }
-
     private static void awaitCommitted(KafkaTestCluster kafka, String group, long total, RunningPipeline pipeline) {
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                .until(() -> committedTotal(kafka, group) >= total || pipeline.result().isDone());
+                .until(() -> kafka.committedTotal(group) >= total || pipeline.result().isDone());
         assertThat(pipeline.result()).as("pipeline still running").isNotDone();
     }
 }

@@ -40,19 +40,16 @@ class SinkClusterDownIT {
 
     @Test
     @Timeout(180)
-    void shouldPauseWithoutRebalancingAndDeliverEverythingOnceTheSinkClusterReturns(KafkaTestCluster kafka)
+    void pausesWithoutRebalancingAndDeliversEverythingOnceTheSinkClusterReturns(KafkaTestCluster kafka)
             throws Exception {
-        String uid = Delivery.unique("sinkdown");
-        String input = "in-" + uid;
-        String output = "out-" + uid;
-        String group = "group-" + uid;
-        kafka.createTopic(input, PARTITIONS);
+        RunTopics t = RunTopics.named("sinkdown");
+        kafka.createTopic(t.input(), PARTITIONS);
         try (ForkedKafkaCluster sinkCluster = KafkaTestCluster.forkedSingle()) {
-            sinkCluster.createTopic(output, PARTITIONS);
-            PipelineConfig config = PipelineYaml.of(uid, kafka.bootstrapServers(), input, group)
+            sinkCluster.createTopic(t.output(), PARTITIONS);
+            PipelineConfig config = t.yaml(kafka)
                     .sinkBrokers(sinkCluster.bootstrapServers()).deliveryTimeout("5s")
                     .consumer("max.poll.interval.ms", "4000")
-                    .sink("out", output).pool(INFLIGHT, QUEUE, MAX_RECORDS, "5ms").checkpoint("200ms", "20s")
+                    .pool(INFLIGHT, QUEUE, MAX_RECORDS, "5ms").checkpoint("200ms", "20s")
                     .parse();
             SinkPoolConfig pool = config.sink("out").pool();
             long pendingBound = (long) pool.shards() * (pool.queue() + pool.inflight() + 2) * pool.batch().maxRecords();
@@ -63,10 +60,10 @@ class SinkClusterDownIT {
             double maxPending = 0;
             long heapBefore;
             long heapMax = 0;
-            try (LoadProducer load = LoadProducer.start(kafka, input, PARTITIONS, ORDERS, 2_000)) {
+            try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, ORDERS, 2_000)) {
                 running = Pipelines.copy(config).start(config, registry);
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                        .until(() -> committedTotal(kafka, group) >= 3_000 || running.result().isDone());
+                        .until(() -> kafka.committedTotal(t.group()) >= 3_000 || running.result().isDone());
                 assertThat(running.result()).isNotDone();
                 heapBefore = usedHeap();
 
@@ -95,16 +92,17 @@ class SinkClusterDownIT {
 
                 sinkCluster.restart(ForkedKafkaCluster.SINGLE_NODE_ID);
                 await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
-                        .until(() -> (load.done() && Delivery.caughtUp(kafka, group, input)) || running.result().isDone());
+                        .until(() -> (load.done() && Delivery.caughtUp(kafka, t.group(), t.input()))
+                                || running.result().isDone());
             }
             assertThat(running.result()).as("pipeline did not fail").isNotDone();
-            assertNoRebalance(kafka, registry, group);
+            assertNoRebalance(kafka, registry, t.group());
             PipelineResult result = running.stopAndWait(Duration.ofSeconds(40));
 
             assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
             assertThat(maxPaused).as("etl_source_paused during the outage").isEqualTo(1.0);
             assertThat(maxPending).as("pending records stay within the pool bound").isLessThanOrEqualTo(pendingBound);
-            Map<String, Integer> out = Delivery.idCounts(sinkCluster, output);
+            Map<String, Integer> out = Delivery.idCounts(sinkCluster, t.output());
             for (int i = 0; i < ORDERS; i++) {
                 assertThat(out).containsKey(Orders.id(i));
             }
@@ -135,9 +133,5 @@ class SinkClusterDownIT {
     private static long usedHeap() {
         Runtime rt = Runtime.getRuntime();
         return rt.totalMemory() - rt.freeMemory();
-    }
-
-    private static long committedTotal(KafkaTestCluster kafka, String group) {
-        return kafka.committedOffsets(group).values().stream().mapToLong(Long::longValue).sum();
     }
 }

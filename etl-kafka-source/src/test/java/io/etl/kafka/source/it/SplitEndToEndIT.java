@@ -27,7 +27,7 @@ class SplitEndToEndIT {
 
     @Test
     @Timeout(120)
-    void shouldDeliverEveryKeptOrderExactlyOnceToItsRegionTopicWithItsKey(KafkaTestCluster kafka) {
+    void deliversEveryKeptOrderExactlyOnceToItsRegionTopicWithItsKey(KafkaTestCluster kafka) {
         String uid = Delivery.unique("split");
         String input = "orders-" + uid;
         String group = "group-" + uid;

@@ -1,7 +1,6 @@
 package io.etl.kafka.source.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.etl.core.Pipeline;
 import io.etl.core.PipelineResult;
@@ -78,13 +77,7 @@ final class TracedRun {
         PipelineConfig config = yaml.parse();
 
         RunningPipeline running = pipeline(config).start(config);
-        PipelineResult result;
-        try {
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                    .until(() -> Delivery.caughtUp(kafka, group, input) || running.result().isDone());
-        } finally {
-            result = running.stopAndWait(Duration.ofSeconds(30));
-        }
+        PipelineResult result = Delivery.runUntilCaughtUp(kafka, running, group, input, Duration.ofSeconds(60));
         assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
         for (String sink : SINKS) {
             Map<String, TestRecord> byValue = new HashMap<>();

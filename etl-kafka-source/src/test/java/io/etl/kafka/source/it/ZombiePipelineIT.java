@@ -51,39 +51,34 @@ class ZombiePipelineIT {
 
     @Test
     @Timeout(180)
-    void shouldNeverMoveOffsetsBackNorCommitLostPartitionsWhenAFrozenInstanceWakesUp(KafkaTestCluster kafka,
+    void neverMovesOffsetsBackNorCommitsLostPartitionsWhenAFrozenInstanceWakesUp(KafkaTestCluster kafka,
                                                                                      @TempDir Path dir) {
-        String uid = Delivery.unique("zombie");
-        String input = "in-" + uid;
-        String output = "out-" + uid;
-        String group = "group-" + uid;
-        kafka.createTopic(input, PARTITIONS);
-        kafka.createTopic(output, PARTITIONS);
-        Path yaml = PipelineYaml.of(uid + "-a", kafka.bootstrapServers(), input, group)
+        RunTopics t = RunTopics.create(kafka, "zombie", PARTITIONS);
+        Path yaml = PipelineYaml.of(t.uid() + "-a", kafka.bootstrapServers(), t.input(), t.group())
                 .sessionTimeout(SESSION_TIMEOUT.toSeconds() + "s").revokeTimeout("5s")
-                .sink("out", output).pool(4, 4, 500, "5ms").checkpoint("100ms", "10s").write(dir);
-        PipelineConfig configB = PipelineYaml.of(uid + "-b", kafka.bootstrapServers(), input, group)
+                .sink("out", t.output()).pool(4, 4, 500, "5ms").checkpoint("100ms", "10s").write(dir);
+        PipelineConfig configB = PipelineYaml.of(t.uid() + "-b", kafka.bootstrapServers(), t.input(), t.group())
                 .sessionTimeout(SESSION_TIMEOUT.toSeconds() + "s").revokeTimeout("5s")
-                .sink("out", output).pool(4, 4, 500, "5ms").checkpoint("100ms", "10s").parse();
+                .sink("out", t.output()).pool(4, 4, 500, "5ms").checkpoint("100ms", "10s").parse();
         ReplayWindow window = new ReplayWindow(PARTITIONS);
-        CommitWatch commits = CommitWatch.start(kafka, group);
+        CommitWatch commits = CommitWatch.start(kafka, t.group());
         resources.add(commits);
-        ChildPipeline zombie = ChildPipeline.start("copy", yaml, Path.of("target", "it-logs", uid + "-a.log"));
+        ChildPipeline zombie = ChildPipeline.start("copy", yaml, Path.of("target", "it-logs", t.uid() + "-a.log"));
         resources.add(zombie);
         RunningPipeline b;
         boolean rejoined;
-        try (LoadProducer load = LoadProducer.start(kafka, input, PARTITIONS, ORDERS, 2_000)) {
+        try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, ORDERS, 2_000)) {
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                    .until(() -> committedTotal(kafka, group) >= 3_000 && lag(kafka, group, input) < 500
+                    .until(() -> kafka.committedTotal(t.group()) >= 3_000 && lag(kafka, t.group(), t.input()) < 500
                             || !zombie.isAlive());
             assertThat(zombie.isAlive()).as("first instance exited early:%n%s", zombie.tail()).isTrue();
 
             zombie.sigstop();
             long frozenAt = System.nanoTime();
             // whatever the frozen instance had read lies below these end offsets
-            window.open(kafka, group);
-            window.close(kafka, input);
-            Map<TopicPartition, Long> readBound = kafka.endOffsets(input);
+            window.open(kafka, t.group());
+            window.close(kafka, t.input());
+            Map<TopicPartition, Long> readBound = kafka.endOffsets(t.input());
             b = Pipelines.copy(configB).start(configB, new SimpleMeterRegistry());
             resources.add(() -> {
                 if (!b.result().isDone()) {
@@ -93,23 +88,22 @@ class ZombiePipelineIT {
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() ->
                     b.result().isDone() || assigned(b) == PARTITIONS
                             && System.nanoTime() - frozenAt > 2 * SESSION_TIMEOUT.toNanos()
-                            && committedBeyond(kafka.committedOffsets(group), readBound));
+                            && committedBeyond(kafka.committedOffsets(t.group()), readBound));
             assertThat(b.result()).as("second instance running").isNotDone();
             System.out.printf("zombie: frozen %d s; the second instance owns every partition and committed past %s%n",
                     (System.nanoTime() - frozenAt) / 1_000_000_000L, readBound);
 
             zombie.sigcont();
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
-                    .until(() -> !zombie.isAlive() || bothOwnPartitions(kafka, group));
+                    .until(() -> !zombie.isAlive() || bothOwnPartitions(kafka, t.group()));
             rejoined = zombie.isAlive();
             System.out.printf("zombie: after SIGCONT it %s%n", rejoined ? "rejoined the group" : "exited");
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> (load.done() && Delivery.caughtUp(kafka, group, input)) || b.result().isDone());
+                    .until(() -> (load.done() && Delivery.caughtUp(kafka, t.group(), t.input()))
+                            || b.result().isDone());
         }
         if (rejoined) {
-            zombie.sigterm();
-            assertThat(zombie.waitFor(Duration.ofSeconds(30))).as("zombie exit after SIGTERM:%n%s", zombie.tail())
-                    .isZero();
+            zombie.stopWithin(Duration.ofSeconds(30));
         } else {
             assertThat(zombie.waitFor(Duration.ofSeconds(1))).as("a zombie that gives up says so with exit 1:%n%s",
                     zombie.tail()).isEqualTo(1);
@@ -118,19 +112,14 @@ class ZombiePipelineIT {
         commits.close();
 
         assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
-        Map<String, Integer> out = Delivery.idCounts(kafka, output);
-        List<String> missing = new ArrayList<>();
-        for (int i = 0; i < ORDERS; i++) {
-            if (!out.containsKey(Orders.id(i))) {
-                missing.add(Orders.id(i));
-            }
-        }
+        Map<String, Integer> out = Delivery.idCounts(kafka, t.output());
+        List<String> missing = Delivery.missing(out, ORDERS);
         System.out.printf("zombie: %d duplicates over %d orders, window %s, %d commit samples%n",
                 Delivery.duplicates(out), ORDERS, window, commits.samples());
         assertThat(missing).as("orders missing from the output").isEmpty();
         assertThat(commits.violations()).as("committed offsets going backwards").isEmpty();
         assertThat(window.unexplainedDuplicates(out)).as("duplicates beyond what the zombie had read").isEmpty();
-        assertThat(kafka.committedOffsets(group)).isEqualTo(kafka.endOffsets(input));
+        assertThat(kafka.committedOffsets(t.group())).isEqualTo(kafka.endOffsets(t.input()));
     }
 
     private static boolean committedBeyond(Map<TopicPartition, Long> committed, Map<TopicPartition, Long> bound) {
@@ -152,10 +141,6 @@ class ZombiePipelineIT {
     }
 
     private static long lag(KafkaTestCluster kafka, String group, String input) {
-        return kafka.endOffsets(input).values().stream().mapToLong(Long::longValue).sum() - committedTotal(kafka, group);
-    }
-
-    private static long committedTotal(KafkaTestCluster kafka, String group) {
-        return kafka.committedOffsets(group).values().stream().mapToLong(Long::longValue).sum();
+        return kafka.endTotal(input) - kafka.committedTotal(group);
     }
 }
