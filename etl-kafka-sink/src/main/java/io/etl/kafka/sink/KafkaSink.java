@@ -14,7 +14,7 @@ import io.etl.kafka.sink.internal.KafkaSinkBuilderImpl;
  * PipelineConfig config = PipelineConfig.load(Path.of("pipeline.yaml"));
  * Pipeline.named("orders")
  *     .from(source)
- *     .to(KafkaSink.from(config.sink("out")).idempotencyKeyHeader().encoderJson())
+ *     .to(KafkaSink.from(config.sink("out")).idempotencyKeyHeader().json())
  *     .run(config);
  * }</pre>
  */

@@ -1,5 +1,6 @@
 package io.etl.kafka.sink;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etl.core.sink.Sink;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -22,19 +23,28 @@ public interface KafkaSinkBuilder {
     KafkaSinkBuilder idempotencyKeyHeader();
 
     /** The value bytes as they are; the source key and headers are kept. */
-    Sink<byte[], KafkaMessage> encoderBytes();
+    Sink<byte[], KafkaMessage> bytes();
 
-    /** The value as JSON (Jackson); the source key and headers are kept. */
-    Sink<Object, KafkaMessage> encoderJson();
+    /**
+     * The value as JSON with the shared mapper ({@code java.time} values as ISO strings); the source key and
+     * headers are kept.
+     */
+    Sink<Object, KafkaMessage> json();
+
+    /** The value as JSON written by your own mapper (its settings apply as they are); key and headers kept. */
+    Sink<Object, KafkaMessage> json(ObjectMapper mapper);
 
     /**
      * The value as JSON, keyed by {@code keyFn}: a String key is written as UTF-8, a byte[] as it is, null
      * as no key, anything else as JSON. Source headers are kept.
      */
-    <T> Sink<T, KafkaMessage> encoderJson(Function<? super T, ?> keyFn);
+    <T> Sink<T, KafkaMessage> json(Function<? super T, ?> keyFn);
+
+    /** As {@link #json(Function)}, with your own mapper for the value (and for a key that is neither text nor bytes). */
+    <T> Sink<T, KafkaMessage> json(Function<? super T, ?> keyFn, ObjectMapper mapper);
 
     /** The user builds each message: key, headers, value or tombstone. */
-    <T> Sink<T, KafkaMessage> encoderWith(MessageEncoder<? super T> encoder);
+    <T> Sink<T, KafkaMessage> with(MessageEncoder<? super T> encoder);
 
     /**
      * A JSON envelope {@code {operation, id, idempotencyKey, document, metadata{topic, partition, offset,
@@ -44,8 +54,8 @@ public interface KafkaSinkBuilder {
      * none. The idempotency key is {@code <source topic>:<partition>:<offset>:<output index>}: the same on every
      * replay of the same input through a deterministic chain.
      */
-    <T> Sink<Change<T>, KafkaMessage> encoderEnvelope();
+    <T> Sink<Change<T>, KafkaMessage> envelope();
 
     /** The envelope for plain values: {@code idFn} gives the id, {@code isDelete} marks deletes. */
-    <T> Sink<T, KafkaMessage> encoderEnvelope(Function<? super T, ?> idFn, Predicate<? super T> isDelete);
+    <T> Sink<T, KafkaMessage> envelope(Function<? super T, ?> idFn, Predicate<? super T> isDelete);
 }

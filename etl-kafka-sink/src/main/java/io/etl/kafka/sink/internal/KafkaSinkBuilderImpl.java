@@ -1,5 +1,6 @@
 package io.etl.kafka.sink.internal;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etl.core.config.SinkPoolConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
@@ -44,33 +45,44 @@ public final class KafkaSinkBuilderImpl implements KafkaSinkBuilder {
     }
 
     @Override
-    public Sink<byte[], KafkaMessage> encoderBytes() {
+    public Sink<byte[], KafkaMessage> bytes() {
         return sink(Encoders.bytes(), idempotencyHeader);
     }
 
     @Override
-    public Sink<Object, KafkaMessage> encoderJson() {
+    public Sink<Object, KafkaMessage> json() {
         return sink(Encoders.json(), idempotencyHeader);
     }
 
     @Override
-    public <T> Sink<T, KafkaMessage> encoderJson(Function<? super T, ?> keyFn) {
+    public Sink<Object, KafkaMessage> json(ObjectMapper mapper) {
+        return sink(Encoders.json(Objects.requireNonNull(mapper, "mapper")), idempotencyHeader);
+    }
+
+    @Override
+    public <T> Sink<T, KafkaMessage> json(Function<? super T, ?> keyFn) {
         return sink(Encoders.json(Objects.requireNonNull(keyFn, "keyFn")), idempotencyHeader);
     }
 
     @Override
-    public <T> Sink<T, KafkaMessage> encoderWith(MessageEncoder<? super T> encoder) {
+    public <T> Sink<T, KafkaMessage> json(Function<? super T, ?> keyFn, ObjectMapper mapper) {
+        return sink(Encoders.json(Objects.requireNonNull(keyFn, "keyFn"), Objects.requireNonNull(mapper, "mapper")),
+                idempotencyHeader);
+    }
+
+    @Override
+    public <T> Sink<T, KafkaMessage> with(MessageEncoder<? super T> encoder) {
         return sink(Encoders.custom(Objects.requireNonNull(encoder, "encoder")), idempotencyHeader);
     }
 
     @Override
-    public <T> Sink<Change<T>, KafkaMessage> encoderEnvelope() {
+    public <T> Sink<Change<T>, KafkaMessage> envelope() {
         return sink(Encoders.<Change<T>>envelope(Change::id, Change::delete, Change::document,
                 config.annotations()), false);
     }
 
     @Override
-    public <T> Sink<T, KafkaMessage> encoderEnvelope(Function<? super T, ?> idFn, Predicate<? super T> isDelete) {
+    public <T> Sink<T, KafkaMessage> envelope(Function<? super T, ?> idFn, Predicate<? super T> isDelete) {
         Objects.requireNonNull(idFn, "idFn");
         Objects.requireNonNull(isDelete, "isDelete");
         return sink(Encoders.<T>envelope(idFn, isDelete, v -> v, config.annotations()), false);
