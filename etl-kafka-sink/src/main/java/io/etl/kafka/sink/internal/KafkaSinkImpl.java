@@ -2,10 +2,10 @@ package io.etl.kafka.sink.internal;
 
 import io.etl.core.config.SinkPoolConfig;
 import io.etl.core.sink.Encoder;
-import io.etl.core.sink.Sink;
 import io.etl.core.sink.SinkContext;
 import io.etl.core.sink.SinkWriter;
 import io.etl.kafka.sink.KafkaMessage;
+import io.etl.kafka.sink.KafkaSink;
 import io.etl.kafka.sink.KafkaSinkConfig;
 import io.etl.kafka.common.internal.ClusterUse;
 import io.etl.kafka.common.internal.KafkaClusterUser;
@@ -18,7 +18,7 @@ import org.slf4j.LoggerFactory;
  * A configured Kafka sink: name, pool settings, encoder; opens a {@link KafkaSinkWriter} at start and aligns
  * the encoder's size guard with the topic's {@code max.message.bytes}.
  */
-final class KafkaSinkImpl<T> implements Sink<T, KafkaMessage>, KafkaClusterUser {
+final class KafkaSinkImpl<T> implements KafkaSink<T>, KafkaClusterUser {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaSinkImpl.class);
 
@@ -47,6 +47,11 @@ final class KafkaSinkImpl<T> implements Sink<T, KafkaMessage>, KafkaClusterUser 
     @Override
     public String name() {
         return name;
+    }
+
+    @Override
+    public KafkaSinkConfig config() {
+        return config;
     }
 
     @Override

@@ -67,6 +67,9 @@ class EncodersTest {
         assertThat(new String(m.value(), StandardCharsets.UTF_8)).isEqualTo("{\"amount_cents\":250}");
         assertThat(m.key()).isEqualTo(bytes("k1"));
         assertThat(m.headers()).containsExactly(Header.of("trace", "abc"));
+        KafkaSinkConfig config = config();
+        assertThat(KafkaSink.from("s", config, null).json(snake).config()).as("the sink keeps its settings")
+                .isSameAs(config);
 
         KafkaMessage keyed = KafkaSink.from("s", config(), null).<Amount>json(a -> a, snake).encoder()
                 .encode(new Amount(7), META, 0);
