@@ -2,6 +2,7 @@ package io.etl.kafka.sink;
 
 import io.etl.core.config.ConfigValidation;
 import io.etl.core.config.DataSize;
+import io.etl.core.config.RenamedKey;
 import io.etl.kafka.common.KafkaSecurityConfig;
 import io.etl.kafka.sink.internal.KafkaSinkConfigType;
 import jakarta.validation.Valid;
@@ -39,12 +40,13 @@ import java.util.Objects;
  * @param compression        producer batch compression
  * @param linger             producer {@code linger.ms}: how long the producer waits to fill a batch
  * @param topics             topics to create at startup when missing
- * @param adminTimeout       bound of the startup connectivity check and of topic creation
+ * @param startupTimeout     bound of the startup connectivity check and of topic creation
  * @param security           typed TLS/SASL settings; absent means PLAINTEXT unless the passthrough says otherwise
  * @param producer           kafka-clients producer properties applied after validation (see the denylist)
  * @param annotations        static key/values the envelope encoder echoes in every envelope value, as
  *                           {@code "annotations": {...}} (other encoders do not use them)
  */
+@RenamedKey(from = "admin_timeout", to = "startup_timeout")
 public record KafkaSinkConfig(@NotBlank String brokers,
                               @NotBlank String topic,
                               Duration deliveryTimeout,
@@ -53,7 +55,7 @@ public record KafkaSinkConfig(@NotBlank String brokers,
                               Compression compression,
                               Duration linger,
                               List<@Valid TopicSpec> topics,
-                              Duration adminTimeout,
+                              Duration startupTimeout,
                               @Valid KafkaSecurityConfig security,
                               Map<String, String> producer,
                               Map<String, String> annotations) {
@@ -64,7 +66,7 @@ public record KafkaSinkConfig(@NotBlank String brokers,
     public static final Duration DEFAULT_STATISTICS_INTERVAL = Duration.ofSeconds(5);
     public static final Compression DEFAULT_COMPRESSION = Compression.NONE;
     public static final Duration DEFAULT_LINGER = Duration.ofMillis(5);
-    public static final Duration DEFAULT_ADMIN_TIMEOUT = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(30);
 
     public KafkaSinkConfig {
         deliveryTimeout = deliveryTimeout == null ? DEFAULT_DELIVERY_TIMEOUT : deliveryTimeout;
@@ -73,7 +75,7 @@ public record KafkaSinkConfig(@NotBlank String brokers,
         compression = compression == null ? DEFAULT_COMPRESSION : compression;
         linger = linger == null ? DEFAULT_LINGER : linger;
         topics = topics == null ? List.of() : List.copyOf(topics);
-        adminTimeout = adminTimeout == null ? DEFAULT_ADMIN_TIMEOUT : adminTimeout;
+        startupTimeout = startupTimeout == null ? DEFAULT_STARTUP_TIMEOUT : startupTimeout;
         producer = io.etl.core.config.Secrets.protect(producer == null ? Map.of() : producer);
         annotations = annotations == null ? Map.of()
                 : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(annotations));
@@ -87,43 +89,43 @@ public record KafkaSinkConfig(@NotBlank String brokers,
     /** A copy with another passthrough map. */
     public KafkaSinkConfig withProducer(Map<String, String> value) {
         return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, statisticsInterval, compression,
-                linger, topics, adminTimeout, security, value, annotations);
+                linger, topics, startupTimeout, security, value, annotations);
     }
 
     /** A copy with another security section. */
     public KafkaSinkConfig withSecurity(KafkaSecurityConfig value) {
         return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, statisticsInterval, compression,
-                linger, topics, adminTimeout, value, producer, annotations);
+                linger, topics, startupTimeout, value, producer, annotations);
     }
 
     /** A copy with another statistics interval. */
     public KafkaSinkConfig withStatisticsInterval(Duration value) {
         return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, value,
-                compression, linger, topics, adminTimeout, security, producer, annotations);
+                compression, linger, topics, startupTimeout, security, producer, annotations);
     }
 
     /** A copy with another size limit. */
     public KafkaSinkConfig withMaxMessageBytes(DataSize value) {
         return new KafkaSinkConfig(brokers, topic, deliveryTimeout, value, statisticsInterval, compression, linger,
-                topics, adminTimeout, security, producer, annotations);
+                topics, startupTimeout, security, producer, annotations);
     }
 
     /** A copy with topics to create at startup. */
     public KafkaSinkConfig withTopics(List<TopicSpec> value) {
         return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, statisticsInterval, compression,
-                linger, value, adminTimeout, security, producer, annotations);
+                linger, value, startupTimeout, security, producer, annotations);
     }
 
     /** A copy with another delivery timeout. */
     public KafkaSinkConfig withDeliveryTimeout(Duration value) {
         return new KafkaSinkConfig(brokers, topic, value, maxMessageBytes, statisticsInterval, compression, linger,
-                topics, adminTimeout, security, producer, annotations);
+                topics, startupTimeout, security, producer, annotations);
     }
 
     /** A copy with envelope annotations. */
     public KafkaSinkConfig withAnnotations(Map<String, String> value) {
         return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, statisticsInterval, compression,
-                linger, topics, adminTimeout, security, producer, value);
+                linger, topics, startupTimeout, security, producer, value);
     }
 
     /** A builder starting from the defaults, without brokers or topic (both required). */
@@ -151,7 +153,7 @@ public record KafkaSinkConfig(@NotBlank String brokers,
         private Compression compression;
         private Duration linger;
         private List<TopicSpec> topics;
-        private Duration adminTimeout;
+        private Duration startupTimeout;
         private KafkaSecurityConfig security;
         private Map<String, String> producer;
         private Map<String, String> annotations;
@@ -165,7 +167,7 @@ public record KafkaSinkConfig(@NotBlank String brokers,
             compression = base.compression();
             linger = base.linger();
             topics = base.topics();
-            adminTimeout = base.adminTimeout();
+            startupTimeout = base.startupTimeout();
             security = base.security();
             producer = base.producer();
             annotations = base.annotations();
@@ -229,9 +231,9 @@ public record KafkaSinkConfig(@NotBlank String brokers,
         }
 
         /** Bound of the startup connectivity check and of topic creation, above zero; default 30s. */
-        public Builder adminTimeout(Duration value) {
-            adminTimeout = ConfigValidation.requireNonNull("adminTimeout", value);
-            checkAt("adminTimeout");
+        public Builder startupTimeout(Duration value) {
+            startupTimeout = ConfigValidation.requireNonNull("startupTimeout", value);
+            checkAt("startupTimeout");
             return this;
         }
 
@@ -264,7 +266,7 @@ public record KafkaSinkConfig(@NotBlank String brokers,
 
         private KafkaSinkConfig candidate() {
             return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, statisticsInterval,
-                    compression, linger, topics, adminTimeout, security, producer, annotations);
+                    compression, linger, topics, startupTimeout, security, producer, annotations);
         }
 
         /** Throws the problems the sink's own rules find at {@code property} (a minimum, the denylist). */

@@ -47,7 +47,9 @@ final class ProblemHandler extends DeserializationProblemHandler {
         if (own != null) {
             own.forEach(name -> known.add(String.valueOf(name)));
         }
-        scope.problems().add(KeyPaths.of(scope.basePath(), context), Suggestions.unknownKey(propertyName, known));
+        Class<?> type = deserializer != null ? deserializer.handledType()
+                : beanOrClass instanceof Class<?> c ? c : beanOrClass.getClass();
+        scope.problems().add(KeyPaths.of(scope.basePath(), context), Suggestions.unknownKey(propertyName, known, type));
         p.skipChildren();
         return true;
     }

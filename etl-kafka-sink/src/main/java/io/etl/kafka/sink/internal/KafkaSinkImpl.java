@@ -68,7 +68,7 @@ final class KafkaSinkImpl<T> implements KafkaSink<T>, KafkaClusterUser {
     public SinkWriter<KafkaMessage> openWriter(SinkContext context) {
         KafkaSinkWriter writer = KafkaSinkWriter.open(config, path, context);
         OptionalLong topicLimit = TopicLimits.maxMessageBytes(ProducerSettings.connection(config, path), config.topic(),
-                config.adminTimeout(), path);
+                config.startupTimeout(), path);
         if (topicLimit.isPresent() && guard.limitToTopic(topicLimit.getAsLong())) {
             LOG.warn("sink '{}': topic '{}' accepts record batches of at most {} bytes (max.message.bytes), less than"
                             + " max_message_bytes {}: larger messages are record errors at encode time (on_error: {})",

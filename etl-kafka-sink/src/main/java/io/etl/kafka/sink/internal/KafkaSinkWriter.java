@@ -82,7 +82,7 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
 
     /**
      * Checks the brokers, creates the listed topics, checks the sink's topic, then creates the producer
-     * and fetches the topic's metadata; all bounded by {@code admin_timeout}.
+     * and fetches the topic's metadata; all bounded by {@code startup_timeout}.
      *
      * @throws ConfigException naming the brokers, topic, principal or passthrough key at fault
      */
@@ -94,11 +94,11 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
         LOG.info("sink '{}': writing topic '{}' at {}", context.sink(), config.topic(), config.brokers());
         LOG.debug("sink '{}': producer properties {}", context.sink(), ClientProperties.redacted(props));
         if (!config.topics().isEmpty()) {
-            ConnectivityCheck.of(connection, path).timeout(config.adminTimeout()).principal(principal)
+            ConnectivityCheck.of(connection, path).timeout(config.startupTimeout()).principal(principal)
                     .sharedWithin(context.runId()).run();
-            TopicCreator.create(connection, config.topics(), config.adminTimeout(), path);
+            TopicCreator.create(connection, config.topics(), config.startupTimeout(), path);
         }
-        ConnectivityCheck.of(connection, path).timeout(config.adminTimeout()).principal(principal)
+        ConnectivityCheck.of(connection, path).timeout(config.startupTimeout()).principal(principal)
                 .sharedWithin(context.runId()).topic(config.topic()).run();
         KafkaSinkWriter writer = new KafkaSinkWriter(config, path, context, connection, principal);
         if (context.run().exactlyOnce()) {
@@ -164,7 +164,7 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
 
     /** Fetches the topic's metadata once, so the first batch does not wait for it (and auth problems show now). */
     private void warmUp() {
-        long deadline = System.nanoTime() + config.adminTimeout().toNanos();
+        long deadline = System.nanoTime() + config.startupTimeout().toNanos();
         while (true) {
             try {
                 int partitions = shared.current().partitionsFor(topic).size();
@@ -172,8 +172,8 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
                 return;
             } catch (TimeoutException e) {
                 if (System.nanoTime() - deadline > 0) {
-                    throw ConfigException.of(path + ".topic", "no metadata for topic '" + topic + "' within admin_timeout "
-                            + Durations.format(config.adminTimeout()), e);
+                    throw ConfigException.of(path + ".topic", "no metadata for topic '" + topic + "' within startup_timeout "
+                            + Durations.format(config.startupTimeout()), e);
                 }
             } catch (AuthorizationException | AuthenticationException e) {
                 throw ConfigException.of(path + ".topic", classifier.classify(e).getMessage(), e);

@@ -99,8 +99,8 @@ public final class ProducerSettings {
         if (config.statisticsInterval().isNegative()) {
             problems.add(new ConfigProblem(path + ".statistics_interval", "must not be negative (0s disables statistics)"));
         }
-        if (config.adminTimeout().isNegative() || config.adminTimeout().isZero()) {
-            problems.add(new ConfigProblem(path + ".admin_timeout", "must be positive"));
+        if (config.startupTimeout().isNegative() || config.startupTimeout().isZero()) {
+            problems.add(new ConfigProblem(path + ".startup_timeout", "must be positive"));
         }
         config.annotations().forEach((key, value) -> {
             if (key == null || key.isBlank()) {
