@@ -157,7 +157,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
     /** Reads each of its topics (or a pattern) in its group. */
     @Override
     public List<ClusterUse> clusterUses() {
-        Map<String, Object> connection = ConsumerProperties.connection(config, path);
+        Map<String, Object> connection = ConsumerSettings.connection(config, path);
         List<String> topics = config.topics().isEmpty() ? java.util.Collections.singletonList(null) : config.topics();
         List<ClusterUse> uses = new ArrayList<>();
         for (String topic : topics) {
@@ -183,16 +183,16 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
             throw new ConfigException(problems);
         }
         if (startupCheck) {
-            StartupCheck.run(config, ConsumerProperties.connection(config, path), path, context.runId());
+            StartupCheck.run(config, ConsumerSettings.connection(config, path), path, context.runId());
         }
-        Map<String, Object> props = ConsumerProperties.consumer(config, path);
+        Map<String, Object> props = ConsumerSettings.consumer(config, path);
         boolean exactlyOnce = context.run().exactlyOnce();
         if (exactlyOnce) {
             // exactly-once pipelines chain: read only what an upstream transaction committed, unless told otherwise
             props.putIfAbsent(org.apache.kafka.clients.consumer.ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         }
         LOG.debug("source '{}': consumer properties {}", name, ClientProperties.redacted(props));
-        if (ConsumerProperties.usesConsumerProtocol(config)) {
+        if (ConsumerSettings.usesConsumerProtocol(config)) {
             LOG.info("source '{}': group.protocol=consumer: session timeout and assignment strategy are the broker's"
                     + " (group.consumer.*); session_timeout is not used", name);
         }
@@ -278,7 +278,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
         lastPollNanos = now;
         callbackNanos = 0;
         if (away > config.sessionTimeout().plus(config.pollTimeout()).toNanos() && !closing
-                && !ConsumerProperties.usesConsumerProtocol(config)) {
+                && !ConsumerSettings.usesConsumerProtocol(config)) {
             awayNanos = away;
             rejoinAskedNanos = 0;
         }

@@ -9,9 +9,9 @@ import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /** The kafka-clients properties of a source's consumer, from its typed settings and passthrough. */
-final class ConsumerProperties {
+final class ConsumerSettings {
 
-    private ConsumerProperties() {
+    private ConsumerSettings() {
     }
 
     /** Whether the passthrough selects the KIP-848 group protocol ({@code group.protocol: consumer}). */
