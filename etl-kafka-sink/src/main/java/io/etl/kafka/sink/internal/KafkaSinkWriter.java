@@ -11,6 +11,7 @@ import io.etl.core.sink.SinkContext;
 import io.etl.core.sink.SinkWriter;
 import io.etl.kafka.common.ConnectivityCheck;
 import io.etl.kafka.common.internal.ClientProperties;
+import io.etl.kafka.common.internal.KafkaErrors;
 import io.etl.kafka.sink.KafkaMessage;
 import io.etl.kafka.sink.KafkaSinkConfig;
 import java.time.Duration;
@@ -381,7 +382,7 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
 
     /** The record error for a message the destination refused on its own account. */
     private io.etl.core.error.RecordException refusal(Throwable cause) {
-        Throwable e = KafkaErrorClassifier.unwrap(cause);
+        Throwable e = KafkaErrors.unwrap(cause);
         return io.etl.core.error.RecordException.of(io.etl.core.error.RecordException.PRODUCE, "topic '" + topic
                 + "' refused the message: " + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": "
                 + e.getMessage()), e);

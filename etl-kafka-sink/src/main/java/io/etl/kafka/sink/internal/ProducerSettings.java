@@ -2,6 +2,7 @@ package io.etl.kafka.sink.internal;
 
 import io.etl.core.config.Durations;
 import io.etl.core.error.ConfigProblem;
+import io.etl.kafka.common.internal.ClientConnection;
 import io.etl.kafka.common.internal.ClientPassthrough;
 import io.etl.kafka.sink.KafkaSinkConfig;
 import io.etl.kafka.sink.TopicSpec;
@@ -121,18 +122,7 @@ public final class ProducerSettings {
 
     /** The bootstrap and security properties, shared by the producer and the admin clients. */
     static Map<String, Object> connection(KafkaSinkConfig config, String path) {
-        Map<String, Object> props = new LinkedHashMap<>();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.brokers());
-        if (config.security() != null) {
-            props.putAll(config.security().toClientProperties(path + ".security"));
-        }
-        for (Map.Entry<String, String> e : config.producer().entrySet()) {
-            String k = e.getKey();
-            if (k.startsWith("security.") || k.startsWith("ssl.") || k.startsWith("sasl.")) {
-                props.put(k, e.getValue());
-            }
-        }
-        return props;
+        return ClientConnection.properties(config.brokers(), config.security(), config.producer(), path);
     }
 
     /**
