@@ -20,16 +20,11 @@ import org.apache.kafka.common.errors.FencedInstanceIdException;
  * committed offset under {@code auto_offset_reset: none}, another instance with the same
  * {@code group_instance_id}, refused credentials or permissions, and any other client error from a poll;
  * every message names the source and what to check.
+ *
+ * @param name   the source's name, named in every message
+ * @param config its settings (brokers, group, {@code auto_offset_reset}, {@code group_instance_id})
  */
-final class ConsumerErrorClassifier {
-
-    private final String name;
-    private final KafkaSourceConfig config;
-
-    ConsumerErrorClassifier(String name, KafkaSourceConfig config) {
-        this.name = name;
-        this.config = config;
-    }
+record ConsumerErrorClassifier(String name, KafkaSourceConfig config) {
 
     /** What a poll (or a commit with the same causes) failing with {@code e} throws. */
     RuntimeException classify(RuntimeException e) {

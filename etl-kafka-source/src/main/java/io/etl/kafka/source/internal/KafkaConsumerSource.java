@@ -47,7 +47,8 @@ import org.slf4j.LoggerFactory;
  * <p>The partitions this instance may commit for are {@link AssignedPartitions}: only the rebalance callbacks
  * change them, so a commit requested for a partition that was revoked or lost in the meantime is dropped
  * rather than overwriting what the partition's new owner commits. Its meters are {@link SourceMeters}, its
- * error wording {@link ConsumerErrorClassifier}, and a frozen JVM is seen by {@link SessionWatch}.
+ * error wording {@link ConsumerErrorClassifier}, failures it cannot throw at once wait in
+ * {@link PendingFailures}, and a frozen JVM is seen by {@link SessionWatch}.
  *
  * @param <T> decoded value type
  */
@@ -76,8 +77,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
     private RebalanceHandler rebalance;
     private boolean paused;
     private boolean closing;
-    /** An asynchronous commit failure that retrying cannot fix; thrown by the next poll. */
-    private RuntimeException commitFailure;
+    private final PendingFailures failures = new PendingFailures();
 
     /**
      * @param consumerFactory makes the consumer from its properties ({@code KafkaConsumer::new} in production)
@@ -95,8 +95,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
         this.path = "source." + name + ".kafka";
         this.assigned = new AssignedPartitions(name);
         this.errors = new ConsumerErrorClassifier(name, config);
-        this.watch = new SessionWatch(() -> clock.getAsLong(), config.sessionTimeout().toNanos(),
-                config.sessionTimeout().plus(config.pollTimeout()).toNanos());
+        this.watch = new SessionWatch(config.sessionTimeout(), config.pollTimeout());
     }
 
     /** A source with a real {@link KafkaConsumer} and the startup check. */
@@ -173,7 +172,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
         }
         meters = SourceMeters.register(context, name, config, consumer, assigned);
         rebalance = new RebalanceHandler(name, config.revokeTimeout(), consumer, context.listener(), assigned, meters,
-                watch, errors, () -> paused, () -> closing);
+                watch, errors, failures, () -> clock.getAsLong(), () -> paused, () -> closing);
         if (exactlyOnce) {
             Consumer<byte[], byte[]> c = consumer;
             context.run().computeIfAbsent(io.etl.kafka.common.KafkaTransactionLink.class,
@@ -193,16 +192,16 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
 
     @Override
     public void poll(Duration timeout, SourceOutput<T> output) {
-        throwPendingFailure();
+        failures.throwIfAny();
         ConsumerRecords<byte[], byte[]> records;
         try {
             records = consumer.poll(timeout);
         } catch (RuntimeException e) {
-            throwPendingFailure();
+            failures.throwIfAny();
             throw errors.classify(e);
         }
-        throwPendingFailure();
-        long now = watch.now();
+        failures.throwIfAny();
+        long now = clock.getAsLong();
         watch.polled(now, !closing && !ConsumerSettings.usesConsumerProtocol(config));
         if (records.isEmpty()) {
             return;
@@ -250,15 +249,6 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
         } catch (RuntimeException e) {
             // a client that cannot force it still learns of an eviction from its next heartbeat
             LOG.warn("source '{}': could not rejoin the group at once: {}", name, KafkaErrors.rootMessage(e));
-        }
-    }
-
-    private void throwPendingFailure() {
-        RuntimeException f = rebalance.failure() != null ? rebalance.failure() : commitFailure;
-        if (f != null) {
-            rebalance.clearFailure();
-            commitFailure = null;
-            throw f;
         }
     }
 
@@ -327,7 +317,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
         }
         meters.commitFailed();
         if (ConsumerErrorClassifier.stopsCommitting(error)) {
-            commitFailure = errors.classify((RuntimeException) error);
+            failures.commitFailed(errors.classify((RuntimeException) error));
         } else {
             LOG.warn("source '{}': asynchronous commit of {} failed: {}; the next commit covers it", name, offsets,
                     KafkaErrors.rootMessage(error));

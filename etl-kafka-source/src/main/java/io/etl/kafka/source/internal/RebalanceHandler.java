@@ -8,6 +8,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.function.BooleanSupplier;
+import java.util.function.LongSupplier;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -19,49 +20,25 @@ import org.slf4j.LoggerFactory;
 /**
  * A source's rebalance callbacks, run inside {@code poll} on the pipeline thread: keeps
  * {@link AssignedPartitions} up to date, tells the pipeline, and commits what the pipeline returns for revoked
- * partitions before letting them go. A failure of the pipeline inside a callback is kept and thrown once
- * {@code poll} returns ({@link #failure}); while the source closes the pipeline is not called.
+ * partitions before letting them go. A failure of the pipeline inside a callback goes to {@link PendingFailures},
+ * which the next poll throws; while the source closes the pipeline is not called.
+ *
+ * @param name          the source's name, for log lines
+ * @param revokeTimeout bound of the pipeline's drain and of the commit for revoked partitions
+ * @param clock         monotonic time in nanoseconds, to leave time spent in callbacks out of {@link SessionWatch}
+ * @param paused        whether the pipeline is backpressured now (newly assigned partitions are paused too)
+ * @param closing       whether the source is closing (the pipeline is no longer called)
  */
-final class RebalanceHandler implements ConsumerRebalanceListener {
+record RebalanceHandler(String name, Duration revokeTimeout, Consumer<byte[], byte[]> consumer, PartitionListener listener,
+                        AssignedPartitions partitions, SourceMeters meters, SessionWatch watch,
+                        ConsumerErrorClassifier errors, PendingFailures failures, LongSupplier clock,
+                        BooleanSupplier paused, BooleanSupplier closing) implements ConsumerRebalanceListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaConsumerSource.class);
 
-    private final String name;
-    private final Duration revokeTimeout;
-    private final Consumer<byte[], byte[]> consumer;
-    private final PartitionListener listener;
-    private final AssignedPartitions partitions;
-    private final SourceMeters meters;
-    private final SessionWatch watch;
-    private final ConsumerErrorClassifier errors;
-    private final BooleanSupplier paused;
-    private final BooleanSupplier closing;
-    /** Thrown by the pipeline inside a rebalance callback; rethrown once poll returns. */
-    private RuntimeException failure;
-
-    /**
-     * @param paused  whether the pipeline is backpressured now (newly assigned partitions are paused too)
-     * @param closing whether the source is closing (the pipeline is no longer called)
-     */
-    RebalanceHandler(String name, Duration revokeTimeout, Consumer<byte[], byte[]> consumer, PartitionListener listener,
-                     AssignedPartitions partitions, SourceMeters meters, SessionWatch watch,
-                     ConsumerErrorClassifier errors, BooleanSupplier paused, BooleanSupplier closing) {
-        this.name = name;
-        this.revokeTimeout = revokeTimeout;
-        this.consumer = consumer;
-        this.listener = listener;
-        this.partitions = partitions;
-        this.meters = meters;
-        this.watch = watch;
-        this.errors = errors;
-        this.paused = paused;
-        this.closing = closing;
-    }
-
     @Override
     public void onPartitionsAssigned(Collection<TopicPartition> assignment) {
-        watch.settled();
-        if (assignment.isEmpty()) {
+        if (settledWith(assignment)) {
             return;
         }
         List<SourcePartition> added = partitions.add(assignment);
@@ -71,14 +48,7 @@ final class RebalanceHandler implements ConsumerRebalanceListener {
         }
         meters.assigned();
         LOG.info("source '{}': assigned {}{}", name, added, backpressured ? " (paused: the pipeline is backpressured)" : "");
-        if (closing.getAsBoolean()) {
-            return;
-        }
-        try {
-            listener.onAssigned(added);
-        } catch (RuntimeException e) {
-            remember(e);
-        }
+        tellPipeline(() -> listener.onAssigned(added));
     }
 
     @Override
@@ -88,23 +58,23 @@ final class RebalanceHandler implements ConsumerRebalanceListener {
         }
         List<SourcePartition> revoked = partitions.of(revokedPartitions);
         meters.revoked();
-        long started = watch.now();
+        long started = clock.getAsLong();
         try {
-            if (closing.getAsBoolean() || failure != null) {
+            if (closing.getAsBoolean() || failures.hasCallbackFailure()) {
                 return;
             }
             Map<SourcePartition, Long> safe;
             try {
                 safe = listener.onRevoked(revoked, revokeTimeout);
             } catch (RuntimeException e) {
-                remember(e);
+                failures.callbackFailed(e);
                 return;
             }
             commitRevoked(revoked, partitions.heldOnly(safe));
         } finally {
             partitions.release(revokedPartitions);
             // waiting for the revoked partitions' output is not being away
-            watch.inCallback(watch.now() - started);
+            watch.inCallback(clock.getAsLong() - started);
         }
     }
 
@@ -119,7 +89,7 @@ final class RebalanceHandler implements ConsumerRebalanceListener {
             LOG.info("source '{}': revoked {}, committed {}", name, revoked, commit);
         } catch (FencedInstanceIdException e) {
             meters.commitFailed();
-            remember(errors.classify(e));
+            failures.callbackFailed(errors.classify(e));
         } catch (RuntimeException e) {
             meters.commitFailed();
             LOG.warn("source '{}': commit of revoked partitions {} failed: {}; their next owner replays from"
@@ -129,37 +99,34 @@ final class RebalanceHandler implements ConsumerRebalanceListener {
 
     @Override
     public void onPartitionsLost(Collection<TopicPartition> lostPartitions) {
-        watch.settled();
-        if (lostPartitions.isEmpty()) {
+        if (settledWith(lostPartitions)) {
             return;
         }
         List<SourcePartition> lost = partitions.of(lostPartitions);
         meters.lost();
         partitions.release(lostPartitions);
         LOG.warn("source '{}': lost {} without a chance to commit; their next owner replays them", name, lost);
+        tellPipeline(() -> listener.onLost(lost));
+    }
+
+    /**
+     * The group has settled what this member owns (since it was away, if it was); returns whether the callback
+     * concerns no partition and so has nothing more to do.
+     */
+    private boolean settledWith(Collection<TopicPartition> changed) {
+        watch.settled();
+        return changed.isEmpty();
+    }
+
+    /** Calls the pipeline unless the source is closing; what it throws waits for the next poll. */
+    private void tellPipeline(Runnable call) {
         if (closing.getAsBoolean()) {
             return;
         }
         try {
-            listener.onLost(lost);
+            call.run();
         } catch (RuntimeException e) {
-            remember(e);
-        }
-    }
-
-    /** The failure a callback kept, if any, without clearing it. */
-    RuntimeException failure() {
-        return failure;
-    }
-
-    /** Forgets the kept failure once it was thrown. */
-    void clearFailure() {
-        failure = null;
-    }
-
-    private void remember(RuntimeException e) {
-        if (failure == null) {
-            failure = e;
+            failures.callbackFailed(e);
         }
     }
 }

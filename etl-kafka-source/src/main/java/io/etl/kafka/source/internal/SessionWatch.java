@@ -1,16 +1,16 @@
 package io.etl.kafka.source.internal;
 
-import java.util.function.LongSupplier;
+import java.time.Duration;
 
 /**
  * Sees when nothing ran on a consumer for longer than its session timeout (the JVM was frozen, stopped or
  * starved, heartbeats included), so that the group may have handed its partitions to another member. It
  * measures the time between polls, less the time spent in rebalance callbacks, and stays "away" until the
- * group has called back or, failing that, one more session has passed since a rejoin was asked for.
+ * group has called back or, failing that, one more session has passed since a rejoin was asked for. Times are
+ * monotonic nanoseconds from the caller's clock.
  */
 final class SessionWatch {
 
-    private final LongSupplier clock;
     private final long sessionNanos;
     private final long thresholdNanos;
     /** When the last poll returned, and the time spent in rebalance callbacks since. */
@@ -22,18 +22,12 @@ final class SessionWatch {
     private long rejoinAskedNanos;
 
     /**
-     * @param clock          monotonic time in nanoseconds
-     * @param sessionNanos   the group's session timeout
-     * @param thresholdNanos a gap between polls longer than this is being away (session plus poll timeout)
+     * @param session     the group's session timeout
+     * @param pollTimeout the source's poll timeout: a gap between polls longer than both is being away
      */
-    SessionWatch(LongSupplier clock, long sessionNanos, long thresholdNanos) {
-        this.clock = clock;
-        this.sessionNanos = sessionNanos;
-        this.thresholdNanos = thresholdNanos;
-    }
-
-    long now() {
-        return clock.getAsLong();
+    SessionWatch(Duration session, Duration pollTimeout) {
+        this.sessionNanos = session.toNanos();
+        this.thresholdNanos = session.plus(pollTimeout).toNanos();
     }
 
     /**
