@@ -9,12 +9,9 @@ import java.lang.annotation.Target;
 
 /**
  * Marks a configuration record whose key {@link #from()} is now {@link #to()}: the old key stays an unknown
- * key (binding fails), but its problem names the new key instead of guessing a likely typo.
- *
- * <pre>{@code
- * @RenamedKey(from = "admin_timeout", to = "startup_timeout")
- * public record KafkaSinkConfig(...) { }
- * }</pre>
+ * key (binding fails), but its problem names the new key instead of guessing a likely typo. For example
+ * {@code KafkaSinkConfig} carries {@code @RenamedKey(from = "admin_timeout", to = "startup_timeout")}, so an old
+ * section fails with {@code sinks.eu.kafka.admin_timeout: unknown key (renamed to startup_timeout)}.
  */
 @Documented
 @Retention(RetentionPolicy.RUNTIME)
