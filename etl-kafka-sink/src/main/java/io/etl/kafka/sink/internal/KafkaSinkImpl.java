@@ -83,10 +83,7 @@ final class KafkaSinkImpl<T> implements KafkaSink<T>, KafkaClusterUser {
         boolean created = config.topics().stream().anyMatch(t -> t.name().equals(config.topic()));
         ClusterUse use = ClusterUse.write(path, ProducerSettings.connection(config, path), config.topic(),
                 config.maxMessageBytes().bytes()).createdAtStart(created);
-        if (config.security() != null && config.security().principal().isPresent()) {
-            use = use.withPrincipal(config.security().principal().get());
-        }
-        return List.of(use);
+        return List.of(use.withPrincipalOf(config.security()));
     }
 
     @Override

@@ -131,11 +131,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
         List<String> topics = config.topics().isEmpty() ? java.util.Collections.singletonList(null) : config.topics();
         List<ClusterUse> uses = new ArrayList<>();
         for (String topic : topics) {
-            ClusterUse use = ClusterUse.read(path, connection, topic, config.groupId());
-            if (config.security() != null && config.security().principal().isPresent()) {
-                use = use.withPrincipal(config.security().principal().get());
-            }
-            uses.add(use);
+            uses.add(ClusterUse.read(path, connection, topic, config.groupId()).withPrincipalOf(config.security()));
         }
         return uses;
     }
