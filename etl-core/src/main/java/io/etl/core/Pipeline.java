@@ -13,7 +13,7 @@ import io.micrometer.core.instrument.MeterRegistry;
  * Pipeline.named("orders-split")
  *     .from(KafkaSource.from(config.source("orders")).json(Order.class))
  *     .filter("drop-test", o -> !o.isTest())
- *     .to(KafkaSink.from(config.sink("out")).encoderJson())
+ *     .to(KafkaSink.from(config.sink("out")).json())
  *     .run(config);            // blocks; SIGTERM drains and stops
  * }</pre>
  */

@@ -15,7 +15,7 @@ import io.etl.core.config.PipelineConfig;
  *     public Pipeline create(PipelineConfig config) {
  *         return Pipeline.named("orders-split")
  *                 .from(KafkaSource.from(config.source("orders")).json(Order.class))
- *                 .to(KafkaSink.from(config.sink("out")).encoderJson())
+ *                 .to(KafkaSink.from(config.sink("out")).json())
  *                 .build();
  *     }
  * }

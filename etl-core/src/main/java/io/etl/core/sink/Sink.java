@@ -5,7 +5,7 @@ import io.etl.core.error.ErrorPolicy;
 
 /**
  * A terminal of a pipeline: a named destination with its encoder and pool settings. Connectors build
- * these (for example {@code KafkaSink.from(section).encoderJson()}); the pipeline runs a sink pool for
+ * these (for example {@code KafkaSink.from(section).json()}); the pipeline runs a sink pool for
  * each, and opens the writer only when the pipeline starts.
  *
  * @param <T> value type accepted

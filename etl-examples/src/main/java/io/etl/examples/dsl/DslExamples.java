@@ -42,7 +42,7 @@ public final class DslExamples {
         PipelineConfig config = PipelineConfig.load(file);
         return Pipeline.named("copy-orders")
                 .from(KafkaSource.from(config.source("orders")).bytes())
-                .to(KafkaSink.from(config.sink("copy")).encoderBytes())
+                .to(KafkaSink.from(config.sink("copy")).bytes())
                 .run(config);                      // blocks until it fails or this thread is interrupted
         // end::copy[]
     }
@@ -59,7 +59,7 @@ public final class DslExamples {
                 .peek("watch", order -> { })                                     // sees values, changes nothing
                 .flatMap("twice", order -> List.of(order, order))                 // 0..n outputs per record
                 .process("stamp", (order, meta, out) -> out.emit(order))         // value + meta in, 0..n out
-                .to(KafkaSink.from(config.sink("out")).encoderJson());
+                .to(KafkaSink.from(config.sink("out")).json());
         // end::operators[]
     }
 
@@ -73,7 +73,7 @@ public final class DslExamples {
                 .onError(ErrorPolicy.SKIP)          // an amount that does not fit: drop it and count it
                 .filter("known-customer", order -> lookup(order.customer()))
                 .onError(ErrorPolicy.DEAD_LETTER)   // the lookup threw: dead-letter the record
-                .to(KafkaSink.from(config.sink("out")).encoderJson());
+                .to(KafkaSink.from(config.sink("out")).json());
         // end::error-policies[]
     }
 
@@ -85,8 +85,8 @@ public final class DslExamples {
                 .map("reshape", RoutedOrder::from)
                 .split("audit", split -> split
                         .toAllMatching()            // every matching branch gets the order
-                        .branch("large", o -> o.amountCents() >= 100_000, KafkaSink.from(config.sink("large")).encoderJson())
-                        .branch("eu", o -> o.inRegion("eu"), KafkaSink.from(config.sink("eu")).encoderJson())
+                        .branch("large", o -> o.amountCents() >= 100_000, KafkaSink.from(config.sink("large")).json())
+                        .branch("eu", o -> o.inRegion("eu"), KafkaSink.from(config.sink("eu")).json())
                         .dropUnmatched())           // small non-EU orders are done at once
                 .build();
         // end::split-all-matching[]
@@ -98,7 +98,7 @@ public final class DslExamples {
         return Pipeline.named("orders-by-customer")
                 .from(KafkaSource.from(config.source("orders")).json(Order.class))
                 .map("reshape", RoutedOrder::from)
-                .to(KafkaSink.from(config.sink("out")).encoderWith((RoutedOrder o, RecordMeta meta) ->
+                .to(KafkaSink.from(config.sink("out")).with((RoutedOrder o, RecordMeta meta) ->
                         KafkaMessage.builder()
                                 .key(o.customer())                       // re-keyed by customer
                                 .header("region", o.region())
@@ -129,7 +129,7 @@ public final class DslExamples {
         return Pipeline.named("orders-in-code")
                 .from(KafkaSource.from("orders", orders, ErrorPolicy.SKIP).json(Order.class))
                 .filter("eu-only", o -> o.inRegion("eu"))
-                .to(KafkaSink.from("eu", eu, pool).encoderJson())
+                .to(KafkaSink.from("eu", eu, pool).json())
                 .build();
         // end::config-in-code[]
     }

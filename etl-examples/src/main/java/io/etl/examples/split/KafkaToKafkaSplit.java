@@ -53,10 +53,10 @@ public final class KafkaToKafkaSplit {
                 .filter("drop-test", order -> !order.isTest())
                 .map("reshape", RoutedOrder::from)       // + amount_cents (half-up), - notes
                 .split("by-region", split -> split
-                        .branch("eu", o -> o.inRegion("eu"), KafkaSink.from(config.sink("eu")).encoderJson())
-                        .branch("us", o -> o.inRegion("us"), KafkaSink.from(config.sink("us")).encoderJson())
-                        .branch("apac", o -> o.inRegion("apac"), KafkaSink.from(config.sink("apac")).encoderJson())
-                        .otherwise(KafkaSink.from(config.sink("unrouted")).encoderJson()))
+                        .branch("eu", o -> o.inRegion("eu"), KafkaSink.from(config.sink("eu")).json())
+                        .branch("us", o -> o.inRegion("us"), KafkaSink.from(config.sink("us")).json())
+                        .branch("apac", o -> o.inRegion("apac"), KafkaSink.from(config.sink("apac")).json())
+                        .otherwise(KafkaSink.from(config.sink("unrouted")).json()))
                 .build();
         // end::pipeline[]
     }

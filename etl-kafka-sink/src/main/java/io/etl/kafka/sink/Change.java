@@ -7,7 +7,7 @@ import java.util.Objects;
  * tombstone keyed by the id.
  *
  * <pre>{@code
- * Sink<Change<Product>, KafkaMessage> sink = KafkaSink.from(config.sink("products")).encoderEnvelope();
+ * KafkaSink<Change<Product>> sink = KafkaSink.from(config.sink("products")).envelope();
  * ... .map("to-change", p -> p.deleted() ? Change.delete(p.id()) : Change.upsert(p.id(), p))
  * }</pre>
  *

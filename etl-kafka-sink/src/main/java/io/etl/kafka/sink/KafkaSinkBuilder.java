@@ -1,11 +1,11 @@
 package io.etl.kafka.sink;
 
-import io.etl.core.sink.Sink;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
- * Picks how values become messages and yields the {@link Sink}. Obtained from {@link KafkaSink#from};
+ * Picks how values become messages and yields the {@link KafkaSink}. Obtained from {@link KafkaSink#from};
  * nothing connects until the pipeline opens the sink.
  *
  * <p>Every encoder checks the size guard, {@code max_message_bytes} and the topic's own {@code max.message.bytes}
@@ -22,19 +22,28 @@ public interface KafkaSinkBuilder {
     KafkaSinkBuilder idempotencyKeyHeader();
 
     /** The value bytes as they are; the source key and headers are kept. */
-    Sink<byte[], KafkaMessage> encoderBytes();
+    KafkaSink<byte[]> bytes();
 
-    /** The value as JSON (Jackson); the source key and headers are kept. */
-    Sink<Object, KafkaMessage> encoderJson();
+    /**
+     * The value as JSON with the shared mapper ({@code java.time} values as ISO strings); the source key and
+     * headers are kept.
+     */
+    KafkaSink<Object> json();
+
+    /** The value as JSON written by your own mapper (its settings apply as they are); key and headers kept. */
+    KafkaSink<Object> json(ObjectMapper mapper);
 
     /**
      * The value as JSON, keyed by {@code keyFn}: a String key is written as UTF-8, a byte[] as it is, null
      * as no key, anything else as JSON. Source headers are kept.
      */
-    <T> Sink<T, KafkaMessage> encoderJson(Function<? super T, ?> keyFn);
+    <T> KafkaSink<T> json(Function<? super T, ?> keyFn);
+
+    /** As {@link #json(Function)}, with your own mapper for the value (and for a key that is neither text nor bytes). */
+    <T> KafkaSink<T> json(Function<? super T, ?> keyFn, ObjectMapper mapper);
 
     /** The user builds each message: key, headers, value or tombstone. */
-    <T> Sink<T, KafkaMessage> encoderWith(MessageEncoder<? super T> encoder);
+    <T> KafkaSink<T> with(MessageEncoder<? super T> encoder);
 
     /**
      * A JSON envelope {@code {operation, id, idempotencyKey, document, metadata{topic, partition, offset,
@@ -44,8 +53,8 @@ public interface KafkaSinkBuilder {
      * none. The idempotency key is {@code <source topic>:<partition>:<offset>:<output index>}: the same on every
      * replay of the same input through a deterministic chain.
      */
-    <T> Sink<Change<T>, KafkaMessage> encoderEnvelope();
+    <T> KafkaSink<Change<T>> envelope();
 
     /** The envelope for plain values: {@code idFn} gives the id, {@code isDelete} marks deletes. */
-    <T> Sink<T, KafkaMessage> encoderEnvelope(Function<? super T, ?> idFn, Predicate<? super T> isDelete);
+    <T> KafkaSink<T> envelope(Function<? super T, ?> idFn, Predicate<? super T> isDelete);
 }

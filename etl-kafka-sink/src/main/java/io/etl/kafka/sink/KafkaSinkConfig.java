@@ -44,7 +44,7 @@ import java.util.Objects;
  * @param producerLinger     producer {@code linger.ms}: how long the producer waits to fill a batch (not the
  *                           pool's {@code batch.linger}); formerly {@code linger}
  * @param topics             topics to create at startup when missing
- * @param adminTimeout       bound of the startup connectivity check and of topic creation
+ * @param startupTimeout     bound of the startup connectivity check and of topic creation
  * @param security           typed TLS/SASL settings; absent means PLAINTEXT unless the passthrough says otherwise
  * @param producer           kafka-clients producer properties applied after validation (see the denylist)
  * @param annotations        static key/values the envelope encoder echoes in every envelope value, as
@@ -58,7 +58,7 @@ public record KafkaSinkConfig(@NotBlank String brokers,
                               Compression compression,
                               @RenamedFrom("linger") Duration producerLinger,
                               List<@Valid TopicSpec> topics,
-                              Duration adminTimeout,
+                              @RenamedFrom("admin_timeout") Duration startupTimeout,
                               @Valid KafkaSecurityConfig security,
                               Map<String, String> producer,
                               Map<String, String> annotations) {
@@ -69,7 +69,7 @@ public record KafkaSinkConfig(@NotBlank String brokers,
     public static final Duration DEFAULT_STATISTICS_INTERVAL = Duration.ofSeconds(5);
     public static final Compression DEFAULT_COMPRESSION = Compression.NONE;
     public static final Duration DEFAULT_PRODUCER_LINGER = Duration.ofMillis(5);
-    public static final Duration DEFAULT_ADMIN_TIMEOUT = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(30);
 
     public KafkaSinkConfig {
         deliveryTimeout = deliveryTimeout == null ? DEFAULT_DELIVERY_TIMEOUT : deliveryTimeout;
@@ -78,7 +78,7 @@ public record KafkaSinkConfig(@NotBlank String brokers,
         compression = compression == null ? DEFAULT_COMPRESSION : compression;
         producerLinger = producerLinger == null ? DEFAULT_PRODUCER_LINGER : producerLinger;
         topics = topics == null ? List.of() : List.copyOf(topics);
-        adminTimeout = adminTimeout == null ? DEFAULT_ADMIN_TIMEOUT : adminTimeout;
+        startupTimeout = startupTimeout == null ? DEFAULT_STARTUP_TIMEOUT : startupTimeout;
         producer = Secrets.protect(producer == null ? Map.of() : producer);
         annotations = annotations == null ? Map.of()
                 : Collections.unmodifiableMap(new LinkedHashMap<>(annotations));
@@ -92,43 +92,43 @@ public record KafkaSinkConfig(@NotBlank String brokers,
     /** A copy with another passthrough map. */
     public KafkaSinkConfig withProducer(Map<String, String> value) {
         return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, statisticsInterval, compression,
-                producerLinger, topics, adminTimeout, security, value, annotations);
+                producerLinger, topics, startupTimeout, security, value, annotations);
     }
 
     /** A copy with another security section. */
     public KafkaSinkConfig withSecurity(KafkaSecurityConfig value) {
         return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, statisticsInterval, compression,
-                producerLinger, topics, adminTimeout, value, producer, annotations);
+                producerLinger, topics, startupTimeout, value, producer, annotations);
     }
 
     /** A copy with another statistics interval. */
     public KafkaSinkConfig withStatisticsInterval(Duration value) {
         return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, value,
-                compression, producerLinger, topics, adminTimeout, security, producer, annotations);
+                compression, producerLinger, topics, startupTimeout, security, producer, annotations);
     }
 
     /** A copy with another size limit. */
     public KafkaSinkConfig withMaxMessageBytes(DataSize value) {
         return new KafkaSinkConfig(brokers, topic, deliveryTimeout, value, statisticsInterval, compression,
-                producerLinger, topics, adminTimeout, security, producer, annotations);
+                producerLinger, topics, startupTimeout, security, producer, annotations);
     }
 
     /** A copy with topics to create at startup. */
     public KafkaSinkConfig withTopics(List<TopicSpec> value) {
         return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, statisticsInterval, compression,
-                producerLinger, value, adminTimeout, security, producer, annotations);
+                producerLinger, value, startupTimeout, security, producer, annotations);
     }
 
     /** A copy with another delivery timeout. */
     public KafkaSinkConfig withDeliveryTimeout(Duration value) {
         return new KafkaSinkConfig(brokers, topic, value, maxMessageBytes, statisticsInterval, compression,
-                producerLinger, topics, adminTimeout, security, producer, annotations);
+                producerLinger, topics, startupTimeout, security, producer, annotations);
     }
 
     /** A copy with envelope annotations. */
     public KafkaSinkConfig withAnnotations(Map<String, String> value) {
         return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, statisticsInterval, compression,
-                producerLinger, topics, adminTimeout, security, producer, value);
+                producerLinger, topics, startupTimeout, security, producer, value);
     }
 
     /** A builder starting from the defaults, without brokers or topic (both required). */
@@ -156,7 +156,7 @@ public record KafkaSinkConfig(@NotBlank String brokers,
         private Compression compression;
         private Duration producerLinger;
         private List<TopicSpec> topics;
-        private Duration adminTimeout;
+        private Duration startupTimeout;
         private KafkaSecurityConfig security;
         private Map<String, String> producer;
         private Map<String, String> annotations;
@@ -170,7 +170,7 @@ public record KafkaSinkConfig(@NotBlank String brokers,
             compression = base.compression();
             producerLinger = base.producerLinger();
             topics = base.topics();
-            adminTimeout = base.adminTimeout();
+            startupTimeout = base.startupTimeout();
             security = base.security();
             producer = base.producer();
             annotations = base.annotations();
@@ -234,9 +234,9 @@ public record KafkaSinkConfig(@NotBlank String brokers,
         }
 
         /** Bound of the startup connectivity check and of topic creation, above zero; default 30s. */
-        public Builder adminTimeout(Duration value) {
-            adminTimeout = ConfigValidation.requireNonNull("adminTimeout", value);
-            checkAt("adminTimeout");
+        public Builder startupTimeout(Duration value) {
+            startupTimeout = ConfigValidation.requireNonNull("startupTimeout", value);
+            checkAt("startupTimeout");
             return this;
         }
 
@@ -269,7 +269,7 @@ public record KafkaSinkConfig(@NotBlank String brokers,
 
         private KafkaSinkConfig candidate() {
             return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, statisticsInterval,
-                    compression, producerLinger, topics, adminTimeout, security, producer, annotations);
+                    compression, producerLinger, topics, startupTimeout, security, producer, annotations);
         }
 
         /** Throws the problems the sink's own rules find at {@code property} (a minimum, the denylist). */

@@ -3,7 +3,7 @@
  * acknowledged only when every message's delivery report succeeded.
  *
  * <pre>{@code
- * Sink<Object, KafkaMessage> eu = KafkaSink.from(config.sink("eu")).encoderJson();
+ * KafkaSink<Object> eu = KafkaSink.from(config.sink("eu")).json();
  * }</pre>
  *
  * <p>Public types here never expose kafka-clients types; the implementation lives in

@@ -45,7 +45,7 @@ class EnvelopeReplayIT {
                 .flatMap("to-changes", (Integer i) -> List.of(
                         Change.upsert("p-" + i, Map.of("n", i)),
                         Change.<Map<String, Integer>>delete("p-" + (i + 1000))))
-                .to(KafkaSink.from(config.sink("products")).<Map<String, Integer>>encoderEnvelope())
+                .to(KafkaSink.from(config.sink("products")).<Map<String, Integer>>envelope())
                 .start(config, new SimpleMeterRegistry());
     }
 

@@ -27,6 +27,16 @@ class KafkaSinkConfigTest {
     }
 
     @Test
+    void formerAdminTimeoutKeyFailsNamingItsNewName() {
+        assertThat(problems("""
+                sinks:
+                  eu:
+                    kafka: {brokers: "b:9092", topic: orders-eu, admin_timeout: 5s}
+                """))
+                .containsExactly("sinks.eu.kafka.admin_timeout: unknown key (renamed to startup_timeout)");
+    }
+
+    @Test
     void minimalSectionGetsTheDocumentedDefaults() {
         SinkSection section = PipelineConfig.parse("""
                 sinks:
@@ -39,7 +49,7 @@ class KafkaSinkConfigTest {
         assertThat(config.statisticsInterval()).isEqualTo(Duration.ofSeconds(5));
         assertThat(config.compression()).isEqualTo(Compression.NONE);
         assertThat(config.producerLinger()).isEqualTo(Duration.ofMillis(5));
-        assertThat(config.adminTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(config.startupTimeout()).isEqualTo(Duration.ofSeconds(30));
         assertThat(config.topics()).isEmpty();
         assertThat(config.security()).isNull();
         assertThat(section.pool().shards()).isEqualTo(1);
@@ -58,7 +68,7 @@ class KafkaSinkConfigTest {
                       statistics_interval: 0s
                       compression: lz4
                       producer_linger: 20ms
-                      admin_timeout: 5s
+                      startup_timeout: 5s
                       shards: 2
                       batch: {linger: 50ms}
                       on_error: fail

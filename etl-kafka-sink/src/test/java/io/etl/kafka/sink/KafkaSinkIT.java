@@ -54,7 +54,7 @@ class KafkaSinkIT {
                 new ListSource.Entry<>(utf8("k1"), utf8("v1"), List.of(Header.of("trace", "t1"))),
                 new ListSource.Entry<>(null, new byte[0], List.of()),
                 new ListSource.Entry<>(utf8("k3"), null, List.of())));
-        PipelineResult result = runToEnd(source, KafkaSink.from("out", config(kafka, topic), null).encoderBytes());
+        PipelineResult result = runToEnd(source, KafkaSink.from("out", config(kafka, topic), null).bytes());
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.COMPLETED);
         List<TestRecord> out = kafka.readAll(topic);
@@ -74,10 +74,10 @@ class KafkaSinkIT {
         String topic = topic(kafka);
         ListSource<Object> source = new ListSource<>("in", List.of(
                 new ListSource.Entry<>(utf8("src-key"), Map.of("id", "o-1", "n", 1), List.of(Header.of("h", "x")))));
-        runToEnd(source, KafkaSink.from("out", config(kafka, topic), null).idempotencyKeyHeader().encoderJson());
+        runToEnd(source, KafkaSink.from("out", config(kafka, topic), null).idempotencyKeyHeader().json());
         String keyed = topic(kafka);
         ListSource<Map<String, Object>> source2 = ListSource.of("in", List.of(Map.of("id", "o-2")));
-        runToEnd(source2, KafkaSink.from("out", config(kafka, keyed), null).<Map<String, Object>>encoderJson(v -> v.get("id")));
+        runToEnd(source2, KafkaSink.from("out", config(kafka, keyed), null).<Map<String, Object>>json(v -> v.get("id")));
 
         TestRecord first = kafka.readAll(topic).get(0);
         assertThat(first.keyAsString()).isEqualTo("src-key");
@@ -93,7 +93,7 @@ class KafkaSinkIT {
     void customAndEnvelopeEncodersWriteTheirMessagesAndTombstones(KafkaTestCluster kafka) {
         String custom = topic(kafka);
         ListSource<String> source = ListSource.of("in", List.of("a", "", "b"));
-        runToEnd(source, KafkaSink.from("out", config(kafka, custom), null).<String>encoderWith((v, meta) -> v.isEmpty()
+        runToEnd(source, KafkaSink.from("out", config(kafka, custom), null).<String>with((v, meta) -> v.isEmpty()
                 ? KafkaMessage.builder().key("gone").tombstone().build()
                 : KafkaMessage.builder().key(v).header("len", Integer.toString(v.length())).value("value-" + v).build()));
         List<TestRecord> out = kafka.readAll(custom);
@@ -104,7 +104,7 @@ class KafkaSinkIT {
         String envelope = topic(kafka);
         ListSource<Change<Map<String, Object>>> changes = ListSource.of("in", List.of(
                 Change.upsert("42", Map.of("name", "plush")), Change.delete("42")));
-        runToEnd(changes, KafkaSink.from("out", config(kafka, envelope), null).<Map<String, Object>>encoderEnvelope());
+        runToEnd(changes, KafkaSink.from("out", config(kafka, envelope), null).<Map<String, Object>>envelope());
         List<TestRecord> env = kafka.readAll(envelope);
         assertThat(env.get(0).keyAsString()).isEqualTo("42");
         assertThat(env.get(0).valueAsString()).contains("\"operation\":\"upsert\"", "\"idempotencyKey\":\"in:0:0:0\"",
@@ -121,7 +121,7 @@ class KafkaSinkIT {
         ListSource<byte[]> source = ListSource.of("in", List.of(new byte[10], new byte[200], new byte[20]));
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         PipelineResult result = runToEnd(source, KafkaSink.from("out",
-                config(kafka, topic).withMaxMessageBytes(DataSize.ofBytes(100)), null).encoderBytes(), registry);
+                config(kafka, topic).withMaxMessageBytes(DataSize.ofBytes(100)), null).bytes(), registry);
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.COMPLETED);
         assertThat(kafka.readAll(topic)).extracting(r -> r.value().length).containsExactly(10, 20);
@@ -140,7 +140,7 @@ class KafkaSinkIT {
         ListSource<byte[]> source = ListSource.of("in", values);
         RunningPipeline running = SinkIts.start(source, KafkaSink.from("out",
                 config(kafka, topic).withMaxMessageBytes(DataSize.ofBytes(100)),
-                SinkPoolConfig.defaults().withOnError(ErrorPolicy.FAIL)).encoderBytes(), new SimpleMeterRegistry());
+                SinkPoolConfig.defaults().withOnError(ErrorPolicy.FAIL)).bytes(), new SimpleMeterRegistry());
         PipelineResult result = running.result().join();
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
@@ -154,7 +154,7 @@ class KafkaSinkIT {
         String topic = topic(kafka);
         ListSource<byte[]> source = ListSource.of("in", List.of(new byte[1]));
         RunningPipeline running = SinkIts.start(source, KafkaSink.from("eu", config(kafka, topic)
-                .withProducer(Map.of("max.in.flight.requests.per.connection", "10")), null).encoderBytes(),
+                .withProducer(Map.of("max.in.flight.requests.per.connection", "10")), null).bytes(),
                 new SimpleMeterRegistry());
         PipelineResult result = running.result().join();
 
@@ -172,7 +172,7 @@ class KafkaSinkIT {
         ListSource<byte[]> source = ListSource.of("in", List.of(new byte[1]));
         long started = System.nanoTime();
         RunningPipeline running = SinkIts.start(source,
-                KafkaSink.from("eu", config(kafka, missing), null).encoderBytes(), new SimpleMeterRegistry());
+                KafkaSink.from("eu", config(kafka, missing), null).bytes(), new SimpleMeterRegistry());
         PipelineResult result = running.result().join();
 
         // detection takes milliseconds; the rest is the core's drain wait for shard workers that never started
@@ -194,7 +194,7 @@ class KafkaSinkIT {
                 new TopicSpec(existing, 5, null, Map.of("retention.ms", "999"))));
         ListSource<String> source = ListSource.of("in", List.of("k"));
         PipelineResult result = runToEnd(source, KafkaSink.from("out", config, null)
-                .<String>encoderWith((v, m) -> KafkaMessage.builder().key(v).value(v).build()));
+                .<String>with((v, m) -> KafkaMessage.builder().key(v).value(v).build()));
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.COMPLETED);
         try (Admin admin = kafka.newAdmin()) {
@@ -221,9 +221,9 @@ class KafkaSinkIT {
             regions.add(i % 3 == 0 ? "eu" : i % 3 == 1 ? "us" : "apac");
         }
         ListSource<String> source = ListSource.of("orders", regions);
-        Sink<Object, KafkaMessage> euSink = KafkaSink.from("eu", config(kafka, eu), null).encoderJson();
-        Sink<Object, KafkaMessage> usSink = KafkaSink.from("us", config(kafka, us), null).encoderJson();
-        Sink<Object, KafkaMessage> restSink = KafkaSink.from("rest", config(kafka, rest), null).encoderJson();
+        Sink<Object, KafkaMessage> euSink = KafkaSink.from("eu", config(kafka, eu), null).json();
+        Sink<Object, KafkaMessage> usSink = KafkaSink.from("us", config(kafka, us), null).json();
+        Sink<Object, KafkaMessage> restSink = KafkaSink.from("rest", config(kafka, rest), null).json();
         RunningPipeline running = Pipeline.named(unique("split")).from(source)
                 .split("by-region", s -> s.branch("eu", "eu"::equals, euSink).branch("us", "us"::equals, usSink)
                         .otherwise(restSink))
@@ -245,8 +245,8 @@ class KafkaSinkIT {
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         List<String> values = IntStream.range(0, 100).mapToObj(i -> "v" + i).toList();
         ListSource<String> source = ListSource.of("in", values);
-        var a = KafkaSink.from("a", config(kafka, first).withStatisticsInterval(Duration.ofMillis(100)), null).encoderJson();
-        var b = KafkaSink.from("b", config(kafka, second).withStatisticsInterval(Duration.ofMillis(100)), null).encoderJson();
+        var a = KafkaSink.from("a", config(kafka, first).withStatisticsInterval(Duration.ofMillis(100)), null).json();
+        var b = KafkaSink.from("b", config(kafka, second).withStatisticsInterval(Duration.ofMillis(100)), null).json();
         RunningPipeline running = Pipeline.named(unique("shared")).from(source)
                 .split("halves", s -> s.branch("a", v -> Integer.parseInt(v.substring(1)) % 2 == 0, a).otherwise(b))
                 .start(SinkIts.CONFIG, registry);
@@ -266,7 +266,7 @@ class KafkaSinkIT {
         SimpleMeterRegistry on = new SimpleMeterRegistry();
         ListSource<byte[]> source = ListSource.of("in", List.of(new byte[3]));
         RunningPipeline running = SinkIts.start(source, KafkaSink.from("out",
-                config(kafka, topic).withStatisticsInterval(Duration.ofMillis(200)), null).encoderBytes(), on);
+                config(kafka, topic).withStatisticsInterval(Duration.ofMillis(200)), null).bytes(), on);
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(on.find("etl.kafka.sink.record.send.total")
                 .tagKeys(EtlMetrics.TAG_PIPELINE, "client.id").functionCounters()).isNotEmpty());
         await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(on.find("etl.kafka.sink.record.send.total")
@@ -278,7 +278,7 @@ class KafkaSinkIT {
         SimpleMeterRegistry off = new SimpleMeterRegistry();
         ListSource<byte[]> source2 = ListSource.of("in", List.of(new byte[3]));
         runToEnd(source2, KafkaSink.from("out", config(kafka, topic).withStatisticsInterval(Duration.ZERO), null)
-                .encoderBytes(), off);
+                .bytes(), off);
         assertThat(off.getMeters()).extracting(m -> m.getId().getName()).isNotEmpty()
                 .noneMatch(n -> n.startsWith("etl.kafka.sink.") || n.startsWith("kafka."));
         assertThat(off.getMeters()).extracting(m -> m.getId().getName()).contains(EtlMetrics.SINK_RECORDS);

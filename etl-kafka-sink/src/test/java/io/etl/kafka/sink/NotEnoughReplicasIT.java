@@ -40,7 +40,7 @@ class NotEnoughReplicasIT {
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
             RunningPipeline running = SinkIts.start(source, KafkaSink.from("isr",
                     KafkaSinkConfig.of(kafka.bootstrapServers(), topic).withDeliveryTimeout(Duration.ofSeconds(2)),
-                    null).encoderJson(), registry);
+                    null).json(), registry);
 
             await().atMost(Duration.ofSeconds(30)).until(() -> retryableBatches(registry) >= 1);
             assertThat(running.result()).isNotDone();

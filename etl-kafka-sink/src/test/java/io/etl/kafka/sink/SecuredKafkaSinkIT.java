@@ -94,7 +94,7 @@ class SecuredKafkaSinkIT {
         String topic = writableTopic();
         ListSource<String> source = ListSource.of("in", List.of("a", "b"));
         PipelineResult result = runToEnd(source, KafkaSink.from("secure", KafkaSinkConfig.of(kafka.bootstrapServers(),
-                topic).withSecurity(typed("etl", PASSWORD)), null).encoderJson());
+                topic).withSecurity(typed("etl", PASSWORD)), null).json());
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.COMPLETED);
         assertThat(kafka.readAll(topic)).extracting(r -> r.valueAsString()).containsExactly("\"a\"", "\"b\"");
@@ -107,7 +107,7 @@ class SecuredKafkaSinkIT {
         props.remove("bootstrap.servers");
         ListSource<String> source = ListSource.of("in", List.of("c"));
         PipelineResult result = runToEnd(source, KafkaSink.from("secure", KafkaSinkConfig.of(kafka.bootstrapServers(),
-                topic).withProducer(props), null).encoderJson());
+                topic).withProducer(props), null).json());
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.COMPLETED);
         assertThat(kafka.readAll(topic)).hasSize(1);
@@ -119,7 +119,7 @@ class SecuredKafkaSinkIT {
         ListSource<String> source = ListSource.of("in", List.of("d"));
         RunningPipeline running = SinkIts.start(source, KafkaSink.from("secure",
                 KafkaSinkConfig.of(kafka.bootstrapServers(), topic).withSecurity(typed("etl", WRONG_PASSWORD)), null)
-                .encoderJson(), new SimpleMeterRegistry());
+                .json(), new SimpleMeterRegistry());
         PipelineResult result = running.result().join();
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
@@ -137,7 +137,7 @@ class SecuredKafkaSinkIT {
         ListSource<String> source = ListSource.of("in", List.of("e", "f", "g"));
         RunningPipeline running = SinkIts.start(source, KafkaSink.from("secure",
                 KafkaSinkConfig.of(kafka.bootstrapServers(), topic).withSecurity(typed("nowrite", NOWRITE_PASSWORD)), null)
-                .encoderJson(), new SimpleMeterRegistry());
+                .json(), new SimpleMeterRegistry());
         PipelineResult result = running.result().join();
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);

@@ -9,7 +9,7 @@ import io.etl.core.record.RecordMeta;
  *
  * <pre>{@code
  * Decoder<Integer> length = (payload, meta) -> payload == null ? 0 : payload.length;
- * Source<Integer> sizes = KafkaSource.from(config.source("in")).decoder(length);
+ * Source<Integer> sizes = KafkaSource.from(config.source("in")).with(length);
  * }</pre>
  *
  * <p>Throwing marks the record as undecodable: the pipeline applies the source's {@code on_error}

@@ -16,7 +16,7 @@ import io.etl.kafka.source.internal.KafkaSourceBuilderImpl;
  * Pipeline.named("orders-split")
  *     .from(KafkaSource.from(config.source("orders")).json(Order.class))
  *     .filter("drop-test", o -> !o.isTest())
- *     .to(KafkaSink.from(config.sink("out")).encoderJson())
+ *     .to(KafkaSink.from(config.sink("out")).json())
  *     .run(config);
  * }</pre>
  *

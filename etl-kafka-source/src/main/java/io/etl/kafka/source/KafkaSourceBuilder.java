@@ -36,5 +36,5 @@ public interface KafkaSourceBuilder {
     KafkaSource<JsonNode> jsonTree();
 
     /** Payloads decoded by {@code decoder}; an exception it throws is a decode failure. */
-    <T> KafkaSource<T> decoder(Decoder<T> decoder);
+    <T> KafkaSource<T> with(Decoder<T> decoder);
 }

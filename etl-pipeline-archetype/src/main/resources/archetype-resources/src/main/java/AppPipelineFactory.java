@@ -27,7 +27,7 @@ public final class AppPipelineFactory implements PipelineFactory {
     public Pipeline create(PipelineConfig config) {
         return AppPipeline.define(
                 KafkaSource.from(config.source("input")).string(),
-                KafkaSink.from(config.sink("output")).encoderWith((String value, RecordMeta meta) ->
+                KafkaSink.from(config.sink("output")).with((String value, RecordMeta meta) ->
                         KafkaMessage.of(meta.key(), value.getBytes(StandardCharsets.UTF_8))))
                 .build();
     }

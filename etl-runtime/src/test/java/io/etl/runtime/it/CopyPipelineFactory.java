@@ -30,7 +30,7 @@ public final class CopyPipelineFactory implements PipelineFactory {
         return Pipeline.named("copy")
                 .from(KafkaSource.from(config.source("in")).bytes())
                 .map("pace", value -> slowly(value, paceMillis))
-                .to(KafkaSink.from(config.sink("out")).encoderBytes())
+                .to(KafkaSink.from(config.sink("out")).bytes())
                 .build();
     }
 

@@ -115,7 +115,7 @@ public final class ClusterInspection {
             return OneCluster.connectionProblems(failures.interrupted(e), cluster);
         } catch (ExecutionException e) {
             return List.of(Finding.problem(first.path(), "inspecting brokers " + failures.brokers() + " failed: "
-                    + ConnectionFailures.describe(e.getCause())));
+                    + KafkaErrors.describe(e.getCause())));
         }
     }
 
@@ -281,7 +281,7 @@ public final class ClusterInspection {
                                     + " checked by the brokers when the source joins"));
                         } else {
                             findings.add(Finding.problem(key, "describing group '" + group + "' on brokers "
-                                    + failures.brokers() + " failed: " + ConnectionFailures.describe(cause)));
+                                    + failures.brokers() + " failed: " + KafkaErrors.describe(cause)));
                         }
                     } catch (TimeoutException x) {
                         findings.add(Finding.problem(key, "could not describe group '" + group + "' on brokers "
@@ -346,7 +346,7 @@ public final class ClusterInspection {
                     Throwable cause = cause(x);
                     findings.add(Finding.note(key, "cannot verify max.message.bytes of topic '" + use.topic() + "': "
                             + (cause instanceof AuthorizationException
-                            ? use.who() + " may not DESCRIBE_CONFIGS it" : ConnectionFailures.describe(cause))));
+                            ? use.who() + " may not DESCRIBE_CONFIGS it" : KafkaErrors.describe(cause))));
                 } catch (TimeoutException x) {
                     findings.add(Finding.problem(key, "could not describe the configuration of topic '" + use.topic()
                             + "' on brokers " + failures.brokers() + " within " + Durations.format(timeout)));

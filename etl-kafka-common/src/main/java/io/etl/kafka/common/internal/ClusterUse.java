@@ -1,5 +1,6 @@
 package io.etl.kafka.common.internal;
 
+import io.etl.kafka.common.KafkaSecurityConfig;
 import java.util.Map;
 import java.util.Objects;
 import java.util.regex.Matcher;
@@ -74,6 +75,11 @@ public record ClusterUse(String path, Map<String, Object> clientProperties, Stri
     /** A copy naming {@code value} as the principal. */
     public ClusterUse withPrincipal(String value) {
         return new ClusterUse(path, clientProperties, topic, role, groupId, maxMessageBytes, createdAtStart, value);
+    }
+
+    /** A copy naming the principal {@code security} authenticates as; this use as it is when that is unknown. */
+    public ClusterUse withPrincipalOf(KafkaSecurityConfig security) {
+        return security == null ? this : security.principal().map(this::withPrincipal).orElse(this);
     }
 
     /** {@code principal User:x}, or {@code the client} when unknown. */

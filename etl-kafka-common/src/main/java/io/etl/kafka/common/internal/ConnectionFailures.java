@@ -54,7 +54,7 @@ public record ConnectionFailures(String path, String brokers, String protocol, S
         }
         if (cause instanceof SslAuthenticationException) {
             return ConfigException.of(path + ".security", "TLS handshake with brokers " + brokers
-                    + " failed (check the trust and client certificate settings): " + rootMessage(cause), cause);
+                    + " failed (check the trust and client certificate settings): " + KafkaErrors.rootMessage(cause), cause);
         }
         if (cause instanceof AuthenticationException) {
             return ConfigException.of(path + ".security", "authentication to brokers " + brokers + who + " failed: "
@@ -73,7 +73,7 @@ public record ConnectionFailures(String path, String brokers, String protocol, S
         if (cause instanceof TimeoutException) {
             return unreachable(cause);
         }
-        return ConfigException.of(path + ".brokers", "checking brokers " + brokers + " failed: " + describe(cause), cause);
+        return ConfigException.of(path + ".brokers", "checking brokers " + brokers + " failed: " + KafkaErrors.describe(cause), cause);
     }
 
     /** The brokers did not answer within {@link #timeout()}. */
@@ -101,7 +101,7 @@ public record ConnectionFailures(String path, String brokers, String protocol, S
 
     /** kafka-clients refused to create a client from the properties. */
     public ConfigException clientRefused(RuntimeException e) {
-        return ConfigException.of(path, "cannot create a Kafka client: " + describe(e), e);
+        return ConfigException.of(path, "cannot create a Kafka client: " + KafkaErrors.describe(e), e);
     }
 
     /** Waiting was interrupted. */
@@ -109,15 +109,4 @@ public record ConnectionFailures(String path, String brokers, String protocol, S
         return ConfigException.of(path + ".brokers", "interrupted while checking brokers " + brokers, e);
     }
 
-    static String rootMessage(Throwable t) {
-        Throwable root = t;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root == t ? String.valueOf(t.getMessage()) : t.getMessage() + " (" + root.getMessage() + ")";
-    }
-
-    static String describe(Throwable t) {
-        return t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
-    }
 }

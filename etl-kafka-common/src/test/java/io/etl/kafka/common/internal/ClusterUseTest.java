@@ -3,6 +3,8 @@ package io.etl.kafka.common.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.etl.kafka.common.KafkaSaslConfig;
+import io.etl.kafka.common.KafkaSecurityConfig;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -20,6 +22,16 @@ class ClusterUseTest {
                 .isEqualTo("User:other");
         assertThat(ClusterUse.read("source.o.kafka", Map.of("bootstrap.servers", "b:9092"), "t", "g").who())
                 .isEqualTo("the client");
+    }
+
+    @Test
+    void principalOfASecuritySectionIsNamedOnlyWhenTheSectionSaysIt() {
+        ClusterUse use = ClusterUse.read("source.o.kafka", Map.of("bootstrap.servers", "b:9092"), "t", "g");
+
+        assertThat(use.withPrincipalOf(null)).isSameAs(use);
+        assertThat(use.withPrincipalOf(KafkaSecurityConfig.plaintext())).isSameAs(use);
+        assertThat(use.withPrincipalOf(KafkaSecurityConfig.saslSsl(KafkaSaslConfig.scramSha512("etl", "pw"), null))
+                .who()).isEqualTo("principal User:etl");
     }
 
     @Test

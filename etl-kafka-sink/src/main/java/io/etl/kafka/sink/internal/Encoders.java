@@ -21,7 +21,7 @@ import java.util.TreeMap;
 import java.util.function.Function;
 import java.util.function.Predicate;
 
-/** The encoding bodies behind the builder's {@code encoder*} methods. */
+/** The encoding bodies behind the builder's verbs ({@code bytes}, {@code json}, {@code with}, {@code envelope}). */
 final class Encoders {
 
     /** Thread-safe once built; java.time values as ISO strings. */
@@ -51,6 +51,17 @@ final class Encoders {
 
     static <T> GuardedEncoder.Body<T> json(Function<? super T, ?> keyFn) {
         return (value, meta, outputIndex) -> new KafkaMessage(keyBytes(keyFn.apply(value)), toJson(value), meta.headers(), null);
+    }
+
+    /** JSON written by the caller's {@code mapper}, whose settings apply as they are. */
+    static GuardedEncoder.Body<Object> json(ObjectMapper mapper) {
+        return (value, meta, outputIndex) -> new KafkaMessage(meta.key(), toJson(mapper, value), meta.headers(), null);
+    }
+
+    /** JSON written by the caller's {@code mapper}, keyed by {@code keyFn} (a key that is neither text nor bytes too). */
+    static <T> GuardedEncoder.Body<T> json(Function<? super T, ?> keyFn, ObjectMapper mapper) {
+        return (value, meta, outputIndex) -> new KafkaMessage(keyBytes(mapper, keyFn.apply(value)), toJson(mapper, value),
+                meta.headers(), null);
     }
 
     static <T> GuardedEncoder.Body<T> custom(MessageEncoder<? super T> encoder) {
@@ -119,7 +130,20 @@ final class Encoders {
         }
     }
 
+    static byte[] toJson(ObjectMapper mapper, Object value) {
+        try {
+            return mapper.writeValueAsBytes(value);
+        } catch (JsonProcessingException e) {
+            throw RecordException.of(RecordException.ENCODE, "cannot write " + (value == null ? "null" : value.getClass().getName())
+                    + " as JSON: " + e.getOriginalMessage(), e);
+        }
+    }
+
     static byte[] keyBytes(Object key) {
+        return keyBytes(JSON, key);
+    }
+
+    static byte[] keyBytes(ObjectMapper mapper, Object key) {
         if (key == null) {
             return null;
         }
@@ -129,6 +153,6 @@ final class Encoders {
         if (key instanceof byte[] b) {
             return b;
         }
-        return toJson(key);
+        return mapper == JSON ? toJson(key) : toJson(mapper, key);
     }
 }

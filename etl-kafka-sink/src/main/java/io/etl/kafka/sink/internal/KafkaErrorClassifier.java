@@ -6,6 +6,7 @@ import io.etl.core.error.RetryableException;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.common.InvalidRecordException;
+import io.etl.kafka.common.internal.KafkaErrors;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.AuthenticationException;
@@ -56,8 +57,8 @@ final class KafkaErrorClassifier {
         if (error instanceof FatalException f) {
             return f;
         }
-        Throwable e = unwrap(error);
-        String detail = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
+        Throwable e = KafkaErrors.unwrap(error);
+        String detail = KafkaErrors.describe(e);
         if (e instanceof AuthorizationException) {
             String what = e instanceof ClusterAuthorizationException
                     ? " lacks the cluster permission an idempotent producer needs (WRITE on topic '" + topic
@@ -100,7 +101,7 @@ final class KafkaErrorClassifier {
      * compacted topic). Writing it again can never succeed, and the messages around it are not at fault.
      */
     static boolean concernsOneRecord(Throwable error) {
-        Throwable e = unwrap(error);
+        Throwable e = KafkaErrors.unwrap(error);
         return e instanceof RecordTooLargeException || e instanceof InvalidRecordException;
     }
 
@@ -114,7 +115,7 @@ final class KafkaErrorClassifier {
 
     /** Whether the producer may be unusable after {@code error} and should be replaced before the next attempt. */
     static boolean poisonsProducer(Throwable error) {
-        Throwable e = unwrap(error);
+        Throwable e = KafkaErrors.unwrap(error);
         return e instanceof ProducerFencedException || e instanceof OutOfOrderSequenceException
                 || e instanceof UnsupportedVersionException || e instanceof ClusterAuthorizationException
                 || (e instanceof KafkaException && !(e instanceof ApiException));
@@ -122,20 +123,6 @@ final class KafkaErrorClassifier {
 
     /** Whether {@code error} is a timeout, possibly from metadata for a topic that does not exist. */
     static boolean isTimeout(Throwable error) {
-        return unwrap(error) instanceof TimeoutException;
-    }
-
-    /** The most telling exception: wrappers and generic {@code KafkaException}s around an API error are removed. */
-    static Throwable unwrap(Throwable error) {
-        Throwable e = error;
-        for (int depth = 0; depth < 10 && e.getCause() != null && e.getCause() != e; depth++) {
-            if (e instanceof ExecutionException || e instanceof CompletionException
-                    || (e instanceof KafkaException && !(e instanceof ApiException))) {
-                e = e.getCause();
-            } else {
-                break;
-            }
-        }
-        return e;
+        return KafkaErrors.unwrap(error) instanceof TimeoutException;
     }
 }

@@ -1,11 +1,10 @@
 package io.etl.kafka.sink.internal;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etl.core.config.SinkPoolConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
-import io.etl.core.sink.Sink;
 import io.etl.kafka.sink.Change;
-import io.etl.kafka.sink.KafkaMessage;
 import io.etl.kafka.sink.KafkaSink;
 import io.etl.kafka.sink.KafkaSinkBuilder;
 import io.etl.kafka.sink.KafkaSinkConfig;
@@ -44,39 +43,50 @@ public final class KafkaSinkBuilderImpl implements KafkaSinkBuilder {
     }
 
     @Override
-    public Sink<byte[], KafkaMessage> encoderBytes() {
+    public KafkaSink<byte[]> bytes() {
         return sink(Encoders.bytes(), idempotencyHeader);
     }
 
     @Override
-    public Sink<Object, KafkaMessage> encoderJson() {
+    public KafkaSink<Object> json() {
         return sink(Encoders.json(), idempotencyHeader);
     }
 
     @Override
-    public <T> Sink<T, KafkaMessage> encoderJson(Function<? super T, ?> keyFn) {
+    public KafkaSink<Object> json(ObjectMapper mapper) {
+        return sink(Encoders.json(Objects.requireNonNull(mapper, "mapper")), idempotencyHeader);
+    }
+
+    @Override
+    public <T> KafkaSink<T> json(Function<? super T, ?> keyFn) {
         return sink(Encoders.json(Objects.requireNonNull(keyFn, "keyFn")), idempotencyHeader);
     }
 
     @Override
-    public <T> Sink<T, KafkaMessage> encoderWith(MessageEncoder<? super T> encoder) {
+    public <T> KafkaSink<T> json(Function<? super T, ?> keyFn, ObjectMapper mapper) {
+        return sink(Encoders.json(Objects.requireNonNull(keyFn, "keyFn"), Objects.requireNonNull(mapper, "mapper")),
+                idempotencyHeader);
+    }
+
+    @Override
+    public <T> KafkaSink<T> with(MessageEncoder<? super T> encoder) {
         return sink(Encoders.custom(Objects.requireNonNull(encoder, "encoder")), idempotencyHeader);
     }
 
     @Override
-    public <T> Sink<Change<T>, KafkaMessage> encoderEnvelope() {
+    public <T> KafkaSink<Change<T>> envelope() {
         return sink(Encoders.<Change<T>>envelope(Change::id, Change::delete, Change::document,
                 config.annotations()), false);
     }
 
     @Override
-    public <T> Sink<T, KafkaMessage> encoderEnvelope(Function<? super T, ?> idFn, Predicate<? super T> isDelete) {
+    public <T> KafkaSink<T> envelope(Function<? super T, ?> idFn, Predicate<? super T> isDelete) {
         Objects.requireNonNull(idFn, "idFn");
         Objects.requireNonNull(isDelete, "isDelete");
         return sink(Encoders.<T>envelope(idFn, isDelete, v -> v, config.annotations()), false);
     }
 
-    private <T> Sink<T, KafkaMessage> sink(GuardedEncoder.Body<T> body, boolean header) {
+    private <T> KafkaSink<T> sink(GuardedEncoder.Body<T> body, boolean header) {
         GuardedEncoder<T> encoder = new GuardedEncoder<>(config.topic(), config.maxMessageBytes().bytes(), header, body);
         return new KafkaSinkImpl<>(name, path(), config, pool, encoder);
     }

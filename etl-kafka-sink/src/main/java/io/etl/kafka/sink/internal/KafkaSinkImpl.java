@@ -2,9 +2,11 @@ package io.etl.kafka.sink.internal;
 
 import io.etl.core.config.SinkPoolConfig;
 import io.etl.core.sink.Encoder;
-import io.etl.core.sink.Sink;
 import io.etl.core.sink.SinkContext;
 import io.etl.core.sink.SinkWriter;
+import io.etl.kafka.sink.KafkaMessage;
+import io.etl.kafka.sink.KafkaSink;
+import io.etl.kafka.sink.KafkaSinkConfig;
 import io.etl.kafka.common.internal.ClusterUse;
 import io.etl.kafka.common.internal.KafkaClusterUser;
 import io.etl.kafka.sink.KafkaMessage;
@@ -18,7 +20,7 @@ import org.slf4j.LoggerFactory;
  * A configured Kafka sink: name, pool settings, encoder; opens a {@link KafkaSinkWriter} at start and aligns
  * the encoder's size guard with the topic's {@code max.message.bytes}.
  */
-final class KafkaSinkImpl<T> implements Sink<T, KafkaMessage>, KafkaClusterUser {
+final class KafkaSinkImpl<T> implements KafkaSink<T>, KafkaClusterUser {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaSinkImpl.class);
 
@@ -50,6 +52,11 @@ final class KafkaSinkImpl<T> implements Sink<T, KafkaMessage>, KafkaClusterUser 
     }
 
     @Override
+    public KafkaSinkConfig config() {
+        return config;
+    }
+
+    @Override
     public SinkPoolConfig pool() {
         return pool;
     }
@@ -77,10 +84,7 @@ final class KafkaSinkImpl<T> implements Sink<T, KafkaMessage>, KafkaClusterUser 
         boolean created = config.topics().stream().anyMatch(t -> t.name().equals(config.topic()));
         ClusterUse use = ClusterUse.write(path, ProducerSettings.connection(config, path), config.topic(),
                 config.maxMessageBytes().bytes()).createdAtStart(created);
-        if (config.security() != null && config.security().principal().isPresent()) {
-            use = use.withPrincipal(config.security().principal().get());
-        }
-        return List.of(use);
+        return List.of(use.withPrincipalOf(config.security()));
     }
 
     @Override

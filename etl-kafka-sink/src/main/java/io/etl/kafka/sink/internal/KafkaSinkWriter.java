@@ -13,6 +13,7 @@ import io.etl.core.sink.SinkContext;
 import io.etl.core.sink.SinkWriter;
 import io.etl.kafka.common.ConnectivityCheck;
 import io.etl.kafka.common.internal.ClientProperties;
+import io.etl.kafka.common.internal.KafkaErrors;
 import io.etl.kafka.sink.KafkaMessage;
 import io.etl.kafka.sink.KafkaSinkConfig;
 import io.micrometer.core.instrument.Tags;
@@ -93,7 +94,7 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
 
     /**
      * Checks the brokers, creates the listed topics, checks the sink's topic, then creates the producer
-     * and fetches the topic's metadata; all bounded by {@code admin_timeout}.
+     * and fetches the topic's metadata; all bounded by {@code startup_timeout}.
      *
      * @throws ConfigException naming the brokers, topic, principal or passthrough key at fault
      */
@@ -105,11 +106,11 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
         LOG.info("sink '{}': writing topic '{}' at {}", context.sink(), config.topic(), config.brokers());
         LOG.debug("sink '{}': producer properties {}", context.sink(), ClientProperties.redacted(props));
         if (!config.topics().isEmpty()) {
-            ConnectivityCheck.of(connection, path).timeout(config.adminTimeout()).principal(principal)
+            ConnectivityCheck.of(connection, path).timeout(config.startupTimeout()).principal(principal)
                     .sharedWithin(context.runId()).run();
-            TopicCreator.create(connection, config.topics(), config.adminTimeout(), path);
+            TopicCreator.create(connection, config.topics(), config.startupTimeout(), path);
         }
-        ConnectivityCheck.Outcome checked = ConnectivityCheck.of(connection, path).timeout(config.adminTimeout())
+        ConnectivityCheck.Outcome checked = ConnectivityCheck.of(connection, path).timeout(config.startupTimeout())
                 .principal(principal).sharedWithin(context.runId()).topic(config.topic()).readMaxMessageBytes().run();
         KafkaSinkWriter writer = new KafkaSinkWriter(config, path, context, connection, principal);
         writer.topicMaxMessageBytes = checked.topicMaxMessageBytes();
@@ -181,7 +182,7 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
 
     /** Fetches the topic's metadata once, so the first batch does not wait for it (and auth problems show now). */
     private void warmUp() {
-        long deadline = System.nanoTime() + config.adminTimeout().toNanos();
+        long deadline = System.nanoTime() + config.startupTimeout().toNanos();
         while (true) {
             try {
                 int partitions = shared.current().partitionsFor(topic).size();
@@ -189,8 +190,8 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
                 return;
             } catch (TimeoutException e) {
                 if (System.nanoTime() - deadline > 0) {
-                    throw ConfigException.of(path + ".topic", "no metadata for topic '" + topic + "' within admin_timeout "
-                            + Durations.format(config.adminTimeout()), e);
+                    throw ConfigException.of(path + ".topic", "no metadata for topic '" + topic + "' within startup_timeout "
+                            + Durations.format(config.startupTimeout()), e);
                 }
             } catch (AuthorizationException | AuthenticationException e) {
                 throw ConfigException.of(path + ".topic", classifier.classify(e).getMessage(), e);
@@ -402,7 +403,7 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
 
     /** The record error for a message the destination refused on its own account. */
     private RecordException refusal(Throwable cause) {
-        Throwable e = KafkaErrorClassifier.unwrap(cause);
+        Throwable e = KafkaErrors.unwrap(cause);
         return RecordException.of(RecordException.PRODUCE, "topic '" + topic
                 + "' refused the message: " + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": "
                 + e.getMessage()), e);

@@ -8,6 +8,7 @@ import io.etl.core.error.FatalException;
 import io.etl.core.error.RetryableException;
 import io.etl.core.source.SourcePartition;
 import io.etl.kafka.common.KafkaTransactionLink;
+import io.etl.kafka.common.internal.KafkaErrors;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.time.Duration;
@@ -269,7 +270,7 @@ final class KafkaTransaction implements TransactionalCheckpoint {
      * the transaction and the pipeline reads again from the last commit.
      */
     EtlException classify(String doing, Throwable error) {
-        Throwable e = KafkaErrorClassifier.unwrap(error);
+        Throwable e = KafkaErrors.unwrap(error);
         String detail = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
         if (e instanceof ProducerFencedException || e instanceof InvalidProducerEpochException
                 || e instanceof FencedInstanceIdException || e instanceof OutOfOrderSequenceException

@@ -2,6 +2,7 @@ package io.etl.kafka.sink.internal;
 
 import io.etl.core.config.Durations;
 import io.etl.core.error.ConfigProblem;
+import io.etl.kafka.common.internal.ClientConnection;
 import io.etl.kafka.common.internal.ClientPassthrough;
 import io.etl.kafka.sink.KafkaSinkConfig;
 import io.etl.kafka.sink.TopicSpec;
@@ -101,8 +102,8 @@ public final class ProducerSettings {
         if (config.statisticsInterval().isNegative()) {
             problems.add(new ConfigProblem(path + ".statistics_interval", "must not be negative (0s disables statistics)"));
         }
-        if (config.adminTimeout().isNegative() || config.adminTimeout().isZero()) {
-            problems.add(new ConfigProblem(path + ".admin_timeout", "must be positive"));
+        if (config.startupTimeout().isNegative() || config.startupTimeout().isZero()) {
+            problems.add(new ConfigProblem(path + ".startup_timeout", "must be positive"));
         }
         config.annotations().forEach((key, value) -> {
             if (key == null || key.isBlank()) {
@@ -123,18 +124,7 @@ public final class ProducerSettings {
 
     /** The bootstrap and security properties, shared by the producer and the admin clients. */
     static Map<String, Object> connection(KafkaSinkConfig config, String path) {
-        Map<String, Object> props = new LinkedHashMap<>();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.brokers());
-        if (config.security() != null) {
-            props.putAll(config.security().toClientProperties(path + ".security"));
-        }
-        for (Map.Entry<String, String> e : config.producer().entrySet()) {
-            String k = e.getKey();
-            if (k.startsWith("security.") || k.startsWith("ssl.") || k.startsWith("sasl.")) {
-                props.put(k, e.getValue());
-            }
-        }
-        return props;
+        return ClientConnection.properties(config.brokers(), config.security(), config.producer(), path);
     }
 
     /**

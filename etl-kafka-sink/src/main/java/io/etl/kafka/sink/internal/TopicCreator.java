@@ -75,7 +75,7 @@ final class TopicCreator {
                 awaitLeaders(admin, topics.get(i).name(), deadline, path + ".topics[" + i + "]", timeout);
             }
         } catch (TimeoutException e) {
-            throw ConfigException.of(path + ".topics", "topic creation did not finish within admin_timeout "
+            throw ConfigException.of(path + ".topics", "topic creation did not finish within startup_timeout "
                     + Durations.format(timeout), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -99,7 +99,7 @@ final class TopicCreator {
                 }
             }
             if (remaining(deadline) <= 0) {
-                throw ConfigException.of(path, "topic '" + topic + "' has partitions without a leader after admin_timeout "
+                throw ConfigException.of(path, "topic '" + topic + "' has partitions without a leader after startup_timeout "
                         + timeout);
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.PropertyNamingStrategies;
+import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.etl.core.config.DataSize;
 import io.etl.core.error.RecordException;
 import io.etl.core.record.Header;
@@ -36,7 +38,7 @@ class EncodersTest {
 
     @Test
     void bytesKeepsSourceKeyAndHeadersAndPayload() {
-        Encoder<byte[], KafkaMessage> e = KafkaSink.from("s", config(), null).encoderBytes().encoder();
+        Encoder<byte[], KafkaMessage> e = KafkaSink.from("s", config(), null).bytes().encoder();
         KafkaMessage m = e.encode(bytes("payload"), META, 0);
         assertThat(m.key()).isEqualTo(bytes("k1"));
         assertThat(m.value()).isEqualTo(bytes("payload"));
@@ -48,7 +50,7 @@ class EncodersTest {
     @Test
     void jsonWithKeyFunctionKeysByTheValue() {
         Sink<Map<String, Object>, KafkaMessage> sink = KafkaSink.from("s", config(), null)
-                .encoderJson(v -> v.get("id"));
+                .json(v -> v.get("id"));
         KafkaMessage m = sink.encoder().encode(Map.of("id", "o-1"), META, 0);
         assertThat(new String(m.key(), StandardCharsets.UTF_8)).isEqualTo("o-1");
         assertThat(new String(m.value(), StandardCharsets.UTF_8)).isEqualTo("{\"id\":\"o-1\"}");
@@ -56,9 +58,31 @@ class EncodersTest {
         assertThat(Encoders.keyBytes(new byte[] {1})).isEqualTo(new byte[] {1});
     }
 
+    /** A value written with the caller's mapper: its naming strategy shows in the bytes, key and headers kept. */
+    record Amount(long amountCents) {
+    }
+
+    @Test
+    void jsonWithOwnMapperAppliesThatMappersSettings() {
+        JsonMapper snake = JsonMapper.builder().propertyNamingStrategy(PropertyNamingStrategies.SNAKE_CASE).build();
+        KafkaMessage m = KafkaSink.from("s", config(), null).json(snake).encoder().encode(new Amount(250), META, 0);
+        assertThat(new String(m.value(), StandardCharsets.UTF_8)).isEqualTo("{\"amount_cents\":250}");
+        assertThat(m.key()).isEqualTo(bytes("k1"));
+        assertThat(m.headers()).containsExactly(Header.of("trace", "abc"));
+        KafkaSinkConfig config = config();
+        assertThat(KafkaSink.from("s", config, null).json(snake).config()).as("the sink keeps its settings")
+                .isSameAs(config);
+
+        KafkaMessage keyed = KafkaSink.from("s", config(), null).<Amount>json(a -> a, snake).encoder()
+                .encode(new Amount(7), META, 0);
+        assertThat(new String(keyed.key(), StandardCharsets.UTF_8)).isEqualTo("{\"amount_cents\":7}");
+        assertThat(new String(KafkaSink.from("s", config(), null).json().encoder().encode(new Amount(1), META, 0).value(),
+                StandardCharsets.UTF_8)).as("the shared mapper is untouched").isEqualTo("{\"amountCents\":1}");
+    }
+
     @Test
     void idempotencyKeyHeaderIsDeterministicPerOutput() {
-        Encoder<Object, KafkaMessage> e = KafkaSink.from("s", config(), null).idempotencyKeyHeader().encoderJson().encoder();
+        Encoder<Object, KafkaMessage> e = KafkaSink.from("s", config(), null).idempotencyKeyHeader().json().encoder();
         KafkaMessage first = e.encode("x", META, 1);
         assertThat(first.headers()).contains(Header.of(KafkaSink.IDEMPOTENCY_KEY_HEADER, "orders:3:42:1"));
         assertThat(e.encode("x", META, 1)).isEqualTo(first);
@@ -66,7 +90,7 @@ class EncodersTest {
 
     @Test
     void oversizedMessageIsARecordErrorCountingKeyValueAndHeaders() {
-        Encoder<byte[], KafkaMessage> e = KafkaSink.from("s", config(), null).encoderBytes().encoder();
+        Encoder<byte[], KafkaMessage> e = KafkaSink.from("s", config(), null).bytes().encoder();
         // key 2 + header "trace"(5) + "abc"(3) = 10; value 90 -> exactly 100 passes
         assertThat(e.encode(new byte[90], META, 0).sizeInBytes()).isEqualTo(100);
         RecordException error = catchThrowableOfType(RecordException.class, () -> e.encode(new byte[91], META, 0));
@@ -76,7 +100,7 @@ class EncodersTest {
 
     @Test
     void customEncoderSetsKeyHeadersAndTombstones() {
-        Encoder<String, KafkaMessage> e = KafkaSink.from("s", config(), null).<String>encoderWith((v, meta) ->
+        Encoder<String, KafkaMessage> e = KafkaSink.from("s", config(), null).<String>with((v, meta) ->
                 v.isEmpty() ? KafkaMessage.builder().key("gone").tombstone().build()
                         : KafkaMessage.builder().key(v).header("h", "1").value("").build()).encoder();
         KafkaMessage tombstone = e.encode("", META, 0);
@@ -91,7 +115,7 @@ class EncodersTest {
     @Test
     void envelopeWrapsUpsertsAndTurnsDeletesIntoTombstones() throws Exception {
         Encoder<Change<Map<String, Object>>, KafkaMessage> e = KafkaSink.from("s",
-                KafkaSinkConfig.of("b", "out"), null).<Map<String, Object>>encoderEnvelope().encoder();
+                KafkaSinkConfig.of("b", "out"), null).<Map<String, Object>>envelope().encoder();
         KafkaMessage upsert = e.encode(Change.upsert("42", Map.of("name", "plush")), META, 0);
         JsonNode json = Encoders.JSON.readTree(upsert.value());
         assertThat(json.get("operation").asText()).isEqualTo("upsert");
@@ -115,7 +139,7 @@ class EncodersTest {
         annotations.put("env", "prod");
         Encoder<Change<Map<String, Object>>, KafkaMessage> e = KafkaSink.from("s",
                 KafkaSinkConfig.of("b", "out").withAnnotations(annotations), null)
-                .<Map<String, Object>>encoderEnvelope().encoder();
+                .<Map<String, Object>>envelope().encoder();
 
         KafkaMessage first = e.encode(Change.upsert("42", Map.of("name", "plush")), META, 0);
         KafkaMessage again = e.encode(Change.upsert("42", Map.of("name", "plush")), META, 0);
@@ -131,7 +155,7 @@ class EncodersTest {
                 .contains(Header.of(KafkaSink.IDEMPOTENCY_KEY_HEADER, "orders:3:42:1"));
 
         KafkaMessage plain = KafkaSink.from("s", KafkaSinkConfig.of("b", "out"), null)
-                .<Map<String, Object>>encoderEnvelope().encoder().encode(Change.upsert("42", Map.of()), META, 0);
+                .<Map<String, Object>>envelope().encoder().encode(Change.upsert("42", Map.of()), META, 0);
         assertThat(Encoders.JSON.readTree(plain.value()).has("annotations")).as("none configured").isFalse();
     }
 

@@ -44,7 +44,7 @@ class TraceHeadersTest {
     @Test
     void aCustomEncoderThatSetsNoHeadersStillCarriesTheInputsTraceContext() {
         Encoder<String, KafkaMessage> e = KafkaSink.from("s", config(1000), null)
-                .<String>encoderWith((v, meta) -> KafkaMessage.builder().key(v).header("own", "1").value(v).build())
+                .<String>with((v, meta) -> KafkaMessage.builder().key(v).header("own", "1").value(v).build())
                 .encoder();
 
         KafkaMessage m = e.encode("x", META, 0, INPUT);
@@ -57,7 +57,7 @@ class TraceHeadersTest {
     @Test
     void aCustomEncodersOwnTraceparentIsKept() {
         Encoder<String, KafkaMessage> e = KafkaSink.from("s", config(1000), null)
-                .<String>encoderWith((v, meta) -> KafkaMessage.builder().header(TraceContext.TRACEPARENT, OWN).value(v).build())
+                .<String>with((v, meta) -> KafkaMessage.builder().header(TraceContext.TRACEPARENT, OWN).value(v).build())
                 .encoder();
 
         KafkaMessage m = e.encode("x", META, 0, TraceContext.of(CHILD, null, INPUT));
@@ -67,7 +67,7 @@ class TraceHeadersTest {
 
     @Test
     void bytesEncoderOutputIsTheSameMessageWhenPropagatingAndCarriesTheProducerSpanWhenTracing() {
-        Encoder<byte[], KafkaMessage> e = KafkaSink.from("s", config(1000), null).encoderBytes().encoder();
+        Encoder<byte[], KafkaMessage> e = KafkaSink.from("s", config(1000), null).bytes().encoder();
 
         KafkaMessage propagated = e.encode(new byte[1], META, 0, INPUT);
         KafkaMessage traced = e.encode(new byte[1], META, 0, TraceContext.of(CHILD, "vendor=b", INPUT));
@@ -81,8 +81,8 @@ class TraceHeadersTest {
     @Test
     void envelopeAndJsonEncodersCarryTheOutputsContext() {
         Encoder<Change<String>, KafkaMessage> envelope = KafkaSink.from("s", config(1000), null)
-                .<String>encoderEnvelope().encoder();
-        Encoder<Object, KafkaMessage> json = KafkaSink.from("s", config(1000), null).encoderJson().encoder();
+                .<String>envelope().encoder();
+        Encoder<Object, KafkaMessage> json = KafkaSink.from("s", config(1000), null).json().encoder();
         TraceContext output = TraceContext.of(CHILD, null, INPUT);
 
         KafkaMessage env = envelope.encode(Change.upsert("id-1", "doc"), META, 0, output);
@@ -105,7 +105,7 @@ class TraceHeadersTest {
     @Test
     void theSizeGuardCountsTheTraceHeaders() {
         Encoder<String, KafkaMessage> e = KafkaSink.from("s", config(60), null)
-                .<String>encoderWith((v, meta) -> KafkaMessage.builder().value(v).build()).encoder();
+                .<String>with((v, meta) -> KafkaMessage.builder().value(v).build()).encoder();
 
         assertThat(e.encode("x", META, 0).sizeInBytes()).isEqualTo(1);
         RecordException error = catchThrowableOfType(RecordException.class, () -> e.encode("x", META, 0, INPUT));

@@ -1,33 +1,23 @@
 package io.etl.kafka.source.internal;
 
-import io.etl.core.config.Durations;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.FatalException;
-import io.etl.core.metrics.EtlMetrics;
 import io.etl.core.record.RecordMeta;
 import io.etl.core.source.CommitCallback;
-import io.etl.core.source.PartitionListener;
 import io.etl.core.source.SourceContext;
 import io.etl.core.source.SourceOutput;
 import io.etl.core.source.SourcePartition;
 import io.etl.kafka.common.internal.ClientProperties;
 import io.etl.kafka.common.internal.ClusterUse;
+import io.etl.kafka.common.internal.KafkaErrors;
 import io.etl.kafka.common.internal.KafkaClusterUser;
 import io.etl.kafka.source.Decoder;
 import io.etl.kafka.source.KafkaSource;
 import io.etl.kafka.source.KafkaSourceConfig;
-import io.etl.kafka.source.KafkaSourceMetrics;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.Gauge;
-import io.micrometer.core.instrument.Meter;
-import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Tags;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -37,36 +27,32 @@ import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
-import org.apache.kafka.clients.consumer.InvalidOffsetException;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetCommitCallback;
 import org.apache.kafka.common.KafkaException;
-import org.apache.kafka.common.Metric;
-import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.errors.AuthenticationException;
-import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
-import org.apache.kafka.common.errors.RetriableException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The Kafka consumer-group source. Everything, including the rebalance callbacks and commit callbacks,
- * runs on the pipeline thread that calls {@link #poll}, so no state here needs a lock.
+ * The Kafka consumer-group source: opens the consumer, polls and decodes, commits, pauses and closes.
+ * Everything, including the rebalance callbacks ({@link RebalanceHandler}) and commit callbacks, runs on the
+ * pipeline thread that calls {@link #poll}, so no state here needs a lock.
  *
- * <p>The set of partitions this instance may commit for is {@link #assigned}: it is updated only by the
- * rebalance callbacks, so a commit requested for a partition that was revoked or lost in the meantime is
- * dropped rather than overwriting what the partition's new owner commits.
+ * <p>The partitions this instance may commit for are {@link AssignedPartitions}: only the rebalance callbacks
+ * change them, so a commit requested for a partition that was revoked or lost in the meantime is dropped
+ * rather than overwriting what the partition's new owner commits. Its meters are {@link SourceMeters}, its
+ * error wording {@link ConsumerErrorClassifier}, failures it cannot throw at once wait in
+ * {@link PendingFailures}, and a frozen JVM is seen by {@link SessionWatch}.
  *
  * @param <T> decoded value type
  */
-public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerRebalanceListener, KafkaClusterUser {
+public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaClusterUser {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaConsumerSource.class);
     /** Bound of a synchronous commit outside a rebalance (the final commit at shutdown). */
@@ -80,37 +66,18 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
     private final boolean startupCheck;
     private final String path;
 
-    /** Partitions assigned now, with the SourcePartition made for them once. */
-    private final Map<TopicPartition, SourcePartition> assigned = new HashMap<>();
-    private final Map<SourcePartition, TopicPartition> byPartition = new HashMap<>();
-    /** Gauges read this source's state; they are removed on close so that nothing holds it afterwards. */
-    private final List<Meter> gauges = new ArrayList<>();
-    private ConsumerMetrics clientMetrics;
-
-    private Consumer<byte[], byte[]> consumer;
-    private PartitionListener listener;
-    private MeterRegistry registry;
-    private boolean paused;
-    private boolean closing;
-    /** When the last poll returned, and the time spent in rebalance callbacks since: to see a frozen JVM. */
-    private long lastPollNanos;
-    private long callbackNanos;
-    /** How long nothing ran, when that was longer than the session and the group has not settled since. */
-    private long awayNanos;
-    /** When a rejoin was asked for after being away; records are refused until the group settles or then + session. */
-    private long rejoinAskedNanos;
+    private final AssignedPartitions assigned;
+    private final ConsumerErrorClassifier errors;
     /** Monotonic time in nanoseconds; a test replaces it to simulate a frozen JVM. */
     LongSupplier clock = System::nanoTime;
-    /** Thrown by the pipeline inside a rebalance callback; rethrown once poll returns. */
-    private RuntimeException callbackFailure;
-    /** An asynchronous commit failure that retrying cannot fix; thrown by the next poll. */
-    private RuntimeException commitFailure;
-    private Counter assignedEvents;
-    private Counter revokedEvents;
-    private Counter lostEvents;
-    private Counter commitsOk;
-    private Counter commitsFailed;
-    private Counter commitsDeferred;
+    private final SessionWatch watch;
+
+    private Consumer<byte[], byte[]> consumer;
+    private SourceMeters meters;
+    private RebalanceHandler rebalance;
+    private boolean paused;
+    private boolean closing;
+    private final PendingFailures failures = new PendingFailures();
 
     /**
      * @param consumerFactory makes the consumer from its properties ({@code KafkaConsumer::new} in production)
@@ -126,6 +93,9 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
         this.consumerFactory = Objects.requireNonNull(consumerFactory, "consumerFactory");
         this.startupCheck = startupCheck;
         this.path = "source." + name + ".kafka";
+        this.assigned = new AssignedPartitions(name);
+        this.errors = new ConsumerErrorClassifier(name, config);
+        this.watch = new SessionWatch(config.sessionTimeout(), config.pollTimeout());
     }
 
     /** A source with a real {@link KafkaConsumer} and the startup check. */
@@ -157,15 +127,11 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
     /** Reads each of its topics (or a pattern) in its group. */
     @Override
     public List<ClusterUse> clusterUses() {
-        Map<String, Object> connection = ConsumerProperties.connection(config, path);
+        Map<String, Object> connection = ConsumerSettings.connection(config, path);
         List<String> topics = config.topics().isEmpty() ? java.util.Collections.singletonList(null) : config.topics();
         List<ClusterUse> uses = new ArrayList<>();
         for (String topic : topics) {
-            ClusterUse use = ClusterUse.read(path, connection, topic, config.groupId());
-            if (config.security() != null && config.security().principal().isPresent()) {
-                use = use.withPrincipal(config.security().principal().get());
-            }
-            uses.add(use);
+            uses.add(ClusterUse.read(path, connection, topic, config.groupId()).withPrincipalOf(config.security()));
         }
         return uses;
     }
@@ -177,119 +143,66 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
         if (consumer != null) {
             throw new IllegalStateException("source '" + name + "' is already open");
         }
-        this.listener = context.listener();
         List<io.etl.core.error.ConfigProblem> problems = SourceConfigCheck.problems(config, path);
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
         if (startupCheck) {
-            StartupCheck.run(config, ConsumerProperties.connection(config, path), path, context.runId());
+            StartupCheck.run(config, ConsumerSettings.connection(config, path), path, context.runId());
         }
-        Map<String, Object> props = ConsumerProperties.consumer(config, path);
+        Map<String, Object> props = ConsumerSettings.consumer(config, path);
         boolean exactlyOnce = context.run().exactlyOnce();
         if (exactlyOnce) {
             // exactly-once pipelines chain: read only what an upstream transaction committed, unless told otherwise
             props.putIfAbsent(org.apache.kafka.clients.consumer.ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         }
         LOG.debug("source '{}': consumer properties {}", name, ClientProperties.redacted(props));
-        if (ConsumerProperties.usesConsumerProtocol(config)) {
+        if (ConsumerSettings.usesConsumerProtocol(config)) {
             LOG.info("source '{}': group.protocol=consumer: session timeout and assignment strategy are the broker's"
                     + " (group.consumer.*); session_timeout is not used", name);
         }
         try {
             consumer = consumerFactory.apply(props);
         } catch (KafkaException e) {
-            throw ConfigException.of(path + ".consumer", "the Kafka consumer rejected its configuration: "
-                    + rootMessage(e), e);
+            throw errors.clientRefused(path, e);
         }
-        registerMeters(context);
+        meters = SourceMeters.register(context, name, config, consumer, assigned);
+        rebalance = new RebalanceHandler(name, config.revokeTimeout(), consumer, context.listener(), assigned, meters,
+                watch, errors, failures, () -> clock.getAsLong(), () -> paused, () -> closing);
         if (exactlyOnce) {
             Consumer<byte[], byte[]> c = consumer;
             context.run().computeIfAbsent(io.etl.kafka.common.KafkaTransactionLink.class,
                     io.etl.kafka.common.KafkaTransactionLink::new).attach(c::groupMetadata, config.groupInstanceId());
         }
         if (config.topics().isEmpty()) {
-            consumer.subscribe(Pattern.compile(config.topicPattern()), this);
+            consumer.subscribe(Pattern.compile(config.topicPattern()), rebalance);
             LOG.info("source '{}': group '{}' subscribed to topics matching /{}/", name, config.groupId(),
                     config.topicPattern());
         } else {
-            consumer.subscribe(config.topics(), this);
+            consumer.subscribe(config.topics(), rebalance);
             LOG.info("source '{}': group '{}' subscribed to {}", name, config.groupId(), config.topics());
         }
-    }
-
-    private void registerMeters(SourceContext context) {
-        this.registry = context.meterRegistry();
-        // the pipeline's tags (pipeline, source, metrics.common_tags), so these meters line up with the core's
-        Tags tags = (context.tags() == null ? Tags.of(EtlMetrics.TAG_PIPELINE, context.pipeline()) : context.tags())
-                .and(EtlMetrics.TAG_SOURCE, name);
-        assignedEvents = counter(KafkaSourceMetrics.REBALANCES, tags.and(KafkaSourceMetrics.TAG_EVENT, "assigned"));
-        revokedEvents = counter(KafkaSourceMetrics.REBALANCES, tags.and(KafkaSourceMetrics.TAG_EVENT, "revoked"));
-        lostEvents = counter(KafkaSourceMetrics.REBALANCES, tags.and(KafkaSourceMetrics.TAG_EVENT, "lost"));
-        commitsOk = counter(KafkaSourceMetrics.COMMITS, tags.and(KafkaSourceMetrics.TAG_OUTCOME, "success"));
-        commitsFailed = counter(KafkaSourceMetrics.COMMITS, tags.and(KafkaSourceMetrics.TAG_OUTCOME, "failure"));
-        commitsDeferred = counter(KafkaSourceMetrics.COMMITS, tags.and(KafkaSourceMetrics.TAG_OUTCOME, "rebalancing"));
-        gauges.add(Gauge.builder(KafkaSourceMetrics.ASSIGNED_PARTITIONS, assigned, Map::size)
-                .tags(tags).register(registry));
-        gauges.add(Gauge.builder(KafkaSourceMetrics.RECORDS_LAG_MAX, this, KafkaConsumerSource::lagMax)
-                .tags(tags).register(registry));
-        if (!config.statisticsInterval().isZero()) {
-            clientMetrics = ConsumerMetrics.bind(consumer, registry, tags, config.statisticsInterval(),
-                    "etl-source-" + name + "-metrics");
-        }
-    }
-
-    private Counter counter(String meter, Tags tags) {
-        return registry.counter(meter, tags);
-    }
-
-    /** The consumer's {@code records-lag-max} over all partitions (read from a metrics thread). */
-    private double lagMax() {
-        Consumer<byte[], byte[]> c = consumer;
-        if (c == null) {
-            return Double.NaN;
-        }
-        for (Map.Entry<MetricName, ? extends Metric> e : c.metrics().entrySet()) {
-            MetricName n = e.getKey();
-            if (n.name().equals("records-lag-max") && n.group().equals("consumer-fetch-manager-metrics")
-                    && !n.tags().containsKey("topic")) {
-                Object v = e.getValue().metricValue();
-                return v instanceof Number number ? number.doubleValue() : Double.NaN;
-            }
-        }
-        return Double.NaN;
     }
 
     // ---- poll ----------------------------------------------------------------------------------------------
 
     @Override
     public void poll(Duration timeout, SourceOutput<T> output) {
-        throwPendingFailure();
+        failures.throwIfAny();
         ConsumerRecords<byte[], byte[]> records;
         try {
             records = consumer.poll(timeout);
         } catch (RuntimeException e) {
-            throwPendingFailure();
-            throw classifyPollFailure(e);
+            failures.throwIfAny();
+            throw errors.classify(e);
         }
-        throwPendingFailure();
+        failures.throwIfAny();
         long now = clock.getAsLong();
-        long away = lastPollNanos == 0 ? 0 : now - lastPollNanos - callbackNanos;
-        lastPollNanos = now;
-        callbackNanos = 0;
-        if (away > config.sessionTimeout().plus(config.pollTimeout()).toNanos() && !closing
-                && !ConsumerProperties.usesConsumerProtocol(config)) {
-            awayNanos = away;
-            rejoinAskedNanos = 0;
-        }
-        if (awayNanos > 0 && rejoinAskedNanos != 0 && now - rejoinAskedNanos > config.sessionTimeout().toNanos()) {
-            // the group never called back: stop waiting for it rather than stall
-            awayNanos = 0;
-        }
+        watch.polled(now, !closing && !ConsumerSettings.usesConsumerProtocol(config));
         if (records.isEmpty()) {
             return;
         }
-        if (awayNanos > 0) {
+        if (watch.away()) {
             rejoinBeforeProcessing(records, now);
             return;
         }
@@ -321,54 +234,25 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
         for (TopicPartition tp : records.partitions()) {
             consumer.seek(tp, records.records(tp).get(0).offset());
         }
-        if (rejoinAskedNanos != 0) {
+        if (!watch.askRejoin(now)) {
             return; // still rejoining: a consumer keeps fetching the partitions it holds meanwhile
         }
-        rejoinAskedNanos = now;
         LOG.warn("source '{}': nothing ran for {} ms, longer than session_timeout {} ms; the group may have moved"
                         + " its partitions, so it rejoins before processing {} record(s) fetched meanwhile",
-                name, awayNanos / 1_000_000, config.sessionTimeout().toMillis(), records.count());
+                name, watch.awayMillis(), config.sessionTimeout().toMillis(), records.count());
         try {
             consumer.enforceRebalance("no poll or heartbeat for longer than the session timeout");
         } catch (RuntimeException e) {
             // a client that cannot force it still learns of an eviction from its next heartbeat
-            LOG.warn("source '{}': could not rejoin the group at once: {}", name, rootMessage(e));
+            LOG.warn("source '{}': could not rejoin the group at once: {}", name, KafkaErrors.rootMessage(e));
         }
-    }
-
-    private void throwPendingFailure() {
-        RuntimeException f = callbackFailure != null ? callbackFailure : commitFailure;
-        if (f != null) {
-            callbackFailure = null;
-            commitFailure = null;
-            throw f;
-        }
-    }
-
-    private RuntimeException classifyPollFailure(RuntimeException e) {
-        if (e instanceof InvalidOffsetException invalid) {
-            return new FatalException("source '" + name + "': partitions " + invalid.partitions()
-                    + " have no valid committed offset and auto_offset_reset is " + lower(config.autoOffsetReset()), e);
-        }
-        if (e instanceof FencedInstanceIdException) {
-            return new FatalException("source '" + name + "': another instance joined group '" + config.groupId()
-                    + "' with the same group_instance_id '" + config.groupInstanceId() + "'", e);
-        }
-        if (e instanceof AuthenticationException || e instanceof AuthorizationException) {
-            return new FatalException("source '" + name + "': brokers " + config.brokers() + " refused the consumer: "
-                    + rootMessage(e), e);
-        }
-        if (e instanceof KafkaException) {
-            return new FatalException("source '" + name + "': polling failed: " + rootMessage(e), e);
-        }
-        return e;
     }
 
     // ---- commit --------------------------------------------------------------------------------------------
 
     @Override
     public void seek(Map<SourcePartition, Long> offsets) {
-        for (Map.Entry<TopicPartition, OffsetAndMetadata> e : assignedOnly(offsets).entrySet()) {
+        for (Map.Entry<TopicPartition, OffsetAndMetadata> e : assigned.heldOnly(offsets).entrySet()) {
             consumer.seek(e.getKey(), e.getValue().offset());
         }
         LOG.debug("source '{}': reading again from {}", name, offsets);
@@ -376,8 +260,8 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
 
     @Override
     public void commit(Map<SourcePartition, Long> offsets, boolean sync, CommitCallback done) {
-        Map<TopicPartition, OffsetAndMetadata> commit = assignedOnly(offsets);
-        Map<SourcePartition, Long> sent = sentOnly(offsets, commit);
+        Map<TopicPartition, OffsetAndMetadata> commit = assigned.heldOnly(offsets);
+        Map<SourcePartition, Long> sent = assigned.sentOnly(offsets, commit);
         if (commit.isEmpty()) {
             done.completed(sent, null);
             return;
@@ -397,70 +281,42 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
         }
         try {
             consumer.commitSync(commit, SYNC_COMMIT_TIMEOUT);
-            commitsOk.increment();
+            meters.committed();
             done.completed(sent, null);
         } catch (CommitFailedException | RebalanceInProgressException e) {
-            commitsFailed.increment();
+            meters.commitFailed();
             LOG.warn("source '{}': commit of {} failed because the group is rebalancing ({}); the partitions' next"
                     + " owner replays from the last committed offsets", name, commit, e.getMessage());
             done.completed(sent, e);
         } catch (FencedInstanceIdException e) {
-            commitsFailed.increment();
+            meters.commitFailed();
             done.completed(sent, e);
-            throw classifyPollFailure(e);
+            throw errors.classify(e);
         } catch (RuntimeException e) {
-            commitsFailed.increment();
-            FatalException fatal = new FatalException("source '" + name + "': committing offsets " + commit
-                    + " failed within " + Durations.format(SYNC_COMMIT_TIMEOUT) + ": " + rootMessage(e), e);
+            meters.commitFailed();
+            FatalException fatal = errors.commitFailed(commit, SYNC_COMMIT_TIMEOUT, e);
             done.completed(sent, fatal);
             throw fatal;
         }
     }
 
-    /** The entries of {@code offsets} that {@code commit} holds (those of partitions still assigned). */
-    private Map<SourcePartition, Long> sentOnly(Map<SourcePartition, Long> offsets,
-                                               Map<TopicPartition, OffsetAndMetadata> commit) {
-        if (commit.size() == offsets.size()) {
-            return offsets;
-        }
-        Map<SourcePartition, Long> out = new HashMap<>(commit.size() * 2);
-        for (Map.Entry<TopicPartition, OffsetAndMetadata> e : commit.entrySet()) {
-            out.put(assigned.get(e.getKey()), e.getValue().offset());
-        }
-        return out;
-    }
-
-    /** The offsets of partitions still assigned; anything else belongs to another member now. */
-    private Map<TopicPartition, OffsetAndMetadata> assignedOnly(Map<SourcePartition, Long> offsets) {
-        Map<TopicPartition, OffsetAndMetadata> out = new HashMap<>(offsets.size() * 2);
-        for (Map.Entry<SourcePartition, Long> e : offsets.entrySet()) {
-            TopicPartition tp = byPartition.get(e.getKey());
-            if (tp != null) {
-                out.put(tp, new OffsetAndMetadata(e.getValue()));
-            } else {
-                LOG.debug("source '{}': not committing {} for {}: no longer assigned", name, e.getValue(), e.getKey());
-            }
-        }
-        return out;
-    }
-
     private void onCommitted(Map<TopicPartition, OffsetAndMetadata> offsets, Exception error) {
         if (error == null) {
-            commitsOk.increment();
+            meters.committed();
             return;
         }
         if (error instanceof RebalanceInProgressException) {
             // expected while a cooperative rebalance is under way; the next commit (or the revoke commit) covers it
-            commitsDeferred.increment();
+            meters.commitDeferred();
             LOG.debug("source '{}': commit of {} deferred: the group is rebalancing", name, offsets);
             return;
         }
-        commitsFailed.increment();
-        if (error instanceof FencedInstanceIdException || error instanceof AuthorizationException) {
-            commitFailure = classifyPollFailure((RuntimeException) error);
+        meters.commitFailed();
+        if (ConsumerErrorClassifier.stopsCommitting(error)) {
+            failures.commitFailed(errors.classify((RuntimeException) error));
         } else {
             LOG.warn("source '{}': asynchronous commit of {} failed: {}; the next commit covers it", name, offsets,
-                    rootMessage(error));
+                    KafkaErrors.rootMessage(error));
         }
     }
 
@@ -470,7 +326,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
     public void pause() {
         paused = true;
         if (!assigned.isEmpty()) {
-            consumer.pause(assigned.keySet());
+            consumer.pause(assigned.topicPartitions());
         }
     }
 
@@ -483,134 +339,14 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
         }
     }
 
-    // ---- rebalance (inside poll, on the pipeline thread) -----------------------------------------------------
-
-    @Override
-    public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-        awayNanos = 0; // the group has settled what this member owns since it was away
-        rejoinAskedNanos = 0;
-        if (partitions.isEmpty()) {
-            return;
-        }
-        List<SourcePartition> added = new ArrayList<>(partitions.size());
-        for (TopicPartition tp : partitions) {
-            SourcePartition sp = new SourcePartition(tp.topic(), tp.partition());
-            assigned.put(tp, sp);
-            byPartition.put(sp, tp);
-            added.add(sp);
-        }
-        if (paused) {
-            consumer.pause(partitions);
-        }
-        assignedEvents.increment();
-        LOG.info("source '{}': assigned {}{}", name, added, paused ? " (paused: the pipeline is backpressured)" : "");
-        if (closing) {
-            return;
-        }
-        try {
-            listener.onAssigned(added);
-        } catch (RuntimeException e) {
-            rememberCallbackFailure(e);
-        }
-    }
-
-    @Override
-    public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-        if (partitions.isEmpty()) {
-            return;
-        }
-        List<SourcePartition> revoked = partitionsOf(partitions);
-        revokedEvents.increment();
-        long started = clock.getAsLong();
-        try {
-            if (closing || callbackFailure != null) {
-                return;
-            }
-            Map<SourcePartition, Long> safe;
-            try {
-                safe = listener.onRevoked(revoked, config.revokeTimeout());
-            } catch (RuntimeException e) {
-                rememberCallbackFailure(e);
-                return;
-            }
-            Map<TopicPartition, OffsetAndMetadata> commit = assignedOnly(safe);
-            if (!commit.isEmpty()) {
-                try {
-                    consumer.commitSync(commit, config.revokeTimeout());
-                    commitsOk.increment();
-                    LOG.info("source '{}': revoked {}, committed {}", name, revoked, commit);
-                } catch (FencedInstanceIdException e) {
-                    commitsFailed.increment();
-                    rememberCallbackFailure(classifyPollFailure(e));
-                } catch (RuntimeException e) {
-                    commitsFailed.increment();
-                    LOG.warn("source '{}': commit of revoked partitions {} failed: {}; their next owner replays from"
-                            + " the last committed offsets (duplicates, no loss)", name, commit, rootMessage(e));
-                }
-            } else {
-                LOG.info("source '{}': revoked {}, nothing to commit", name, revoked);
-            }
-        } finally {
-            release(partitions);
-            // waiting for the revoked partitions' output is not being away
-            callbackNanos += clock.getAsLong() - started;
-        }
-    }
-
-    @Override
-    public void onPartitionsLost(Collection<TopicPartition> partitions) {
-        awayNanos = 0;
-        rejoinAskedNanos = 0;
-        if (partitions.isEmpty()) {
-            return;
-        }
-        List<SourcePartition> lost = partitionsOf(partitions);
-        lostEvents.increment();
-        release(partitions);
-        LOG.warn("source '{}': lost {} without a chance to commit; their next owner replays them", name, lost);
-        if (closing) {
-            return;
-        }
-        try {
-            listener.onLost(lost);
-        } catch (RuntimeException e) {
-            rememberCallbackFailure(e);
-        }
-    }
-
-    private List<SourcePartition> partitionsOf(Collection<TopicPartition> partitions) {
-        List<SourcePartition> out = new ArrayList<>(partitions.size());
-        for (TopicPartition tp : partitions) {
-            SourcePartition sp = assigned.get(tp);
-            out.add(sp != null ? sp : new SourcePartition(tp.topic(), tp.partition()));
-        }
-        return out;
-    }
-
-    private void release(Collection<TopicPartition> partitions) {
-        for (TopicPartition tp : new HashSet<>(partitions)) {
-            SourcePartition sp = assigned.remove(tp);
-            if (sp != null) {
-                byPartition.remove(sp);
-            }
-        }
-    }
-
-    private void rememberCallbackFailure(RuntimeException e) {
-        if (callbackFailure == null) {
-            callbackFailure = e;
-        }
-    }
-
     // ---- close ---------------------------------------------------------------------------------------------
 
     @Override
     public void close(Duration timeout) {
         closing = true;
-        if (clientMetrics != null) {
+        if (meters != null) {
             // first, so the binder's refresh never reads a closed consumer
-            clientMetrics.close();
-            clientMetrics = null;
+            meters.stopClientMetrics();
         }
         try {
             if (consumer != null) {
@@ -619,9 +355,8 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
                 LOG.info("source '{}': left group '{}'", name, config.groupId());
             }
         } finally {
-            if (registry != null) {
-                gauges.forEach(registry::remove);
-                gauges.clear();
+            if (meters != null) {
+                meters.removeGauges();
             }
         }
     }
@@ -629,18 +364,5 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, ConsumerReb
     @Override
     public String toString() {
         return "KafkaSource[" + name + ", group=" + config.groupId() + ", decoder=" + decoder + "]";
-    }
-
-    private static String lower(Enum<?> e) {
-        return e.name().toLowerCase(java.util.Locale.ROOT);
-    }
-
-    static String rootMessage(Throwable t) {
-        Throwable root = t;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        String msg = root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
-        return root == t ? msg : t.getMessage() + " (" + root.getClass().getSimpleName() + ": " + msg + ")";
     }
 }

@@ -24,31 +24,31 @@ public final class KafkaSourceBuilderImpl implements KafkaSourceBuilder {
 
     @Override
     public KafkaSource<byte[]> bytes() {
-        return decoder(Decoders.bytes());
+        return with(Decoders.bytes());
     }
 
     @Override
     public KafkaSource<String> string() {
-        return decoder(Decoders.string());
+        return with(Decoders.string());
     }
 
     @Override
     public <T> KafkaSource<T> json(Class<T> type) {
-        return decoder(Decoders.json(type, Decoders.MAPPER));
+        return with(Decoders.json(type, Decoders.MAPPER));
     }
 
     @Override
     public <T> KafkaSource<T> json(Class<T> type, ObjectMapper mapper) {
-        return decoder(Decoders.json(type, mapper));
+        return with(Decoders.json(type, mapper));
     }
 
     @Override
     public KafkaSource<JsonNode> jsonTree() {
-        return decoder(Decoders.jsonTree(Decoders.MAPPER));
+        return with(Decoders.jsonTree(Decoders.MAPPER));
     }
 
     @Override
-    public <T> KafkaSource<T> decoder(Decoder<T> decoder) {
+    public <T> KafkaSource<T> with(Decoder<T> decoder) {
         return KafkaConsumerSource.create(name, config, onError, decoder);
     }
 }

@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * The brokers are not up yet when the pipeline starts: it waits for them up to its startup bound
- * ({@code startup_timeout} for the source, {@code admin_timeout} for the sinks), then either starts and
+ * ({@code startup_timeout} of the source and of the sinks), then either starts and
  * processes everything, or fails with an error naming the brokers and the bound.
  */
 class BrokersNotYetUpIT {

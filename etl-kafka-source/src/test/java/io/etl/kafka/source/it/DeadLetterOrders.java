@@ -106,7 +106,7 @@ final class DeadLetterOrders {
                 .map("check", DeadLetterOrders::check)
                 .map("reshape", Orders.Order::reshape)
                 .split("by-region", s -> s
-                        .branch("eu", DeadLetterOrders::isEu, KafkaSink.from(config.sink("eu")).encoderJson())
-                        .otherwise(KafkaSink.from(config.sink("rest")).encoderJson()));
+                        .branch("eu", DeadLetterOrders::isEu, KafkaSink.from(config.sink("eu")).json())
+                        .otherwise(KafkaSink.from(config.sink("rest")).json()));
     }
 }

@@ -80,7 +80,7 @@ class KerberosPipelineIT {
                     kafka:
                       brokers: "%s"
                       topic: %s
-                      admin_timeout: 10s
+                      startup_timeout: 10s
                       security: %s
                 checkpoint: {interval: 200ms, drain_timeout: 10s}
                 """.formatted(kafka.kerberosBootstrapServers(), input, group, gssapi(sourcePrincipal),

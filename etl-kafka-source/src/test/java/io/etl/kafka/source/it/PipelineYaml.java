@@ -147,7 +147,7 @@ final class PipelineYaml {
         return this;
     }
 
-    /** The source's {@code startup_timeout} and every sink's {@code admin_timeout}. */
+    /** The {@code startup_timeout} of the source and of every sink. */
     PipelineYaml startupTimeout(String value) {
         startupTimeout = value;
         return this;
@@ -193,7 +193,7 @@ final class PipelineYaml {
             y.append("      brokers: \"").append(sinkBrokers).append("\"\n");
             y.append("      topic: ").append(topic).append('\n');
             y.append("      delivery_timeout: ").append(deliveryTimeout).append('\n');
-            y.append("      admin_timeout: ").append(startupTimeout).append('\n');
+            y.append("      startup_timeout: ").append(startupTimeout).append('\n');
             y.append("      statistics_interval: 0s\n");
             y.append("      inflight: ").append(inflight).append('\n');
             y.append("      queue: ").append(queue).append('\n');

@@ -32,10 +32,10 @@ final class Pipelines {
                 .filter("drop-test", o -> !o.isTest())
                 .map("reshape", Orders.Order::reshape)
                 .split("by-region", s -> s
-                        .branch("eu", r -> r.region().equals("eu"), KafkaSink.from(config.sink("eu")).encoderJson())
-                        .branch("us", r -> r.region().equals("us"), KafkaSink.from(config.sink("us")).encoderJson())
-                        .branch("apac", r -> r.region().equals("apac"), KafkaSink.from(config.sink("apac")).encoderJson())
-                        .otherwise(KafkaSink.from(config.sink("unrouted")).encoderJson()));
+                        .branch("eu", r -> r.region().equals("eu"), KafkaSink.from(config.sink("eu")).json())
+                        .branch("us", r -> r.region().equals("us"), KafkaSink.from(config.sink("us")).json())
+                        .branch("apac", r -> r.region().equals("apac"), KafkaSink.from(config.sink("apac")).json())
+                        .otherwise(KafkaSink.from(config.sink("unrouted")).json()));
     }
 
     /** Order {@code i} is rejected by the {@code check} stage of {@link #splitWithRejects}. */
@@ -59,10 +59,10 @@ final class Pipelines {
                 })
                 .map("reshape", Orders.Order::reshape)
                 .split("by-region", s -> s
-                        .branch("eu", r -> r.region().equals("eu"), KafkaSink.from(config.sink("eu")).encoderJson())
-                        .branch("us", r -> r.region().equals("us"), KafkaSink.from(config.sink("us")).encoderJson())
-                        .branch("apac", r -> r.region().equals("apac"), KafkaSink.from(config.sink("apac")).encoderJson())
-                        .otherwise(KafkaSink.from(config.sink("unrouted")).encoderJson()));
+                        .branch("eu", r -> r.region().equals("eu"), KafkaSink.from(config.sink("eu")).json())
+                        .branch("us", r -> r.region().equals("us"), KafkaSink.from(config.sink("us")).json())
+                        .branch("apac", r -> r.region().equals("apac"), KafkaSink.from(config.sink("apac")).json())
+                        .otherwise(KafkaSink.from(config.sink("unrouted")).json()));
     }
 
     /** JSON orders, reshaped, to the sink {@code out}. */
@@ -70,6 +70,6 @@ final class Pipelines {
         return Pipeline.named("orders-copy")
                 .from(KafkaSource.from(config.source("orders")).json(Orders.Order.class))
                 .map("reshape", Orders.Order::reshape)
-                .to(KafkaSink.from(config.sink("out")).encoderJson());
+                .to(KafkaSink.from(config.sink("out")).json());
     }
 }

@@ -40,7 +40,7 @@ final class SecuredPipelines {
                     kafka:
                       brokers: "%s"
                       topic: %s
-                      admin_timeout: 5s
+                      startup_timeout: 5s
                       security: %s
                 checkpoint: {interval: 200ms, drain_timeout: 10s}
                 """.formatted(brokers, input, group, security, brokers, output, security), n -> null);

@@ -94,10 +94,10 @@ final class TracedRun {
         return Pipeline.named("traced")
                 .from(KafkaSource.from(config.source("orders")).bytes())
                 .split("all", s -> s.toAllMatching()
-                        .branch("bytes", v -> true, KafkaSink.from(config.sink("bytes")).encoderBytes())
-                        .branch("fresh", v -> true, KafkaSink.from(config.sink("fresh")).<byte[]>encoderWith((v, meta) ->
+                        .branch("bytes", v -> true, KafkaSink.from(config.sink("bytes")).bytes())
+                        .branch("fresh", v -> true, KafkaSink.from(config.sink("fresh")).<byte[]>with((v, meta) ->
                                 KafkaMessage.builder().key(meta.key()).value(v).build()))
-                        .branch("own", v -> true, KafkaSink.from(config.sink("own")).<byte[]>encoderWith((v, meta) ->
+                        .branch("own", v -> true, KafkaSink.from(config.sink("own")).<byte[]>with((v, meta) ->
                                 KafkaMessage.builder().key(meta.key()).header(TraceContext.TRACEPARENT, OWN).value(v).build()))
                         .dropUnmatched());
     }

@@ -1,7 +1,7 @@
 package io.etl.kafka.source.internal;
 
+import io.etl.kafka.common.internal.ClientConnection;
 import io.etl.kafka.source.KafkaSourceConfig;
-import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -9,9 +9,9 @@ import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /** The kafka-clients properties of a source's consumer, from its typed settings and passthrough. */
-final class ConsumerProperties {
+final class ConsumerSettings {
 
-    private ConsumerProperties() {
+    private ConsumerSettings() {
     }
 
     /** Whether the passthrough selects the KIP-848 group protocol ({@code group.protocol: consumer}). */
@@ -25,17 +25,7 @@ final class ConsumerProperties {
      * section, and security properties given through the passthrough instead.
      */
     static Map<String, Object> connection(KafkaSourceConfig config, String path) {
-        Map<String, Object> props = new LinkedHashMap<>();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, config.brokers());
-        if (config.security() != null) {
-            props.putAll(config.security().toClientProperties(path + ".security"));
-        }
-        config.consumer().forEach((key, value) -> {
-            if (key.startsWith("security.") || key.startsWith("ssl.") || key.startsWith("sasl.")) {
-                props.put(key, value);
-            }
-        });
-        return props;
+        return ClientConnection.properties(config.brokers(), config.security(), config.consumer(), path);
     }
 
     /** Every consumer property; the passthrough comes last and was checked not to clash with the rest. */
