@@ -18,8 +18,7 @@ public final class GcLog {
 
     private static final Pattern PAUSE = Pattern.compile("(\\d+)([KMG])->(\\d+)([KMG])\\((\\d+)([KMG])\\)");
 
-    private GcLog() {
-    }
+    private GcLog() {}
 
     /** The largest heap occupancy before a collection, in MiB; 0 when the log shows none. */
     public static long peakHeapMiB(Path log) throws IOException {

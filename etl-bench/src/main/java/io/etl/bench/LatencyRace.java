@@ -51,12 +51,11 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 public final class LatencyRace {
 
-    private LatencyRace() {
-    }
+    private LatencyRace() {}
 
     /** The latency figures of one run, milliseconds. */
-    record Result(String label, long orders, double achievedRate, long p50, long p99, long p999, long max, double load) {
-    }
+    record Result(
+            String label, long orders, double achievedRate, long p50, long p99, long p999, long max, double load) {}
 
     /** Entry point; see the class documentation. */
     public static void main(String[] args) throws Exception {
@@ -64,8 +63,10 @@ public final class LatencyRace {
         int warmupSeconds = 10;
         int seconds = 20;
         int runs = 3;
-        List<ProcessContestant> contestants = new ArrayList<>(List.of(ProcessContestant.parse("etl"),
-                ProcessContestant.parse("clients"), ProcessContestant.parse("streams")));
+        List<ProcessContestant> contestants = new ArrayList<>(List.of(
+                ProcessContestant.parse("etl"),
+                ProcessContestant.parse("clients"),
+                ProcessContestant.parse("streams")));
         List<String> jvmArgs = new ArrayList<>();
         Path etlJar = Path.of("etl-examples/target/etl-examples.jar");
         Path out = Path.of("etl-bench/target/latency-race.md");
@@ -76,14 +77,18 @@ public final class LatencyRace {
                 case "--warmup-seconds" -> warmupSeconds = Integer.parseInt(args[++i]);
                 case "--seconds" -> seconds = Integer.parseInt(args[++i]);
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
-                case "--only" -> contestants = Arrays.stream(args[++i].split(",")).map(ProcessContestant::parse).toList();
+                case "--only" ->
+                    contestants = Arrays.stream(args[++i].split(","))
+                            .map(ProcessContestant::parse)
+                            .toList();
                 case "--jvm-arg" -> jvmArgs.add(args[++i]);
                 case "--etl-jar" -> etlJar = Path.of(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
                 case "--appcds" -> appCds = true;
-                default -> throw new IllegalArgumentException("unknown option " + args[i] + "; usage: --mode latency"
-                        + " [--rate R] [--warmup-seconds W] [--seconds S] [--runs N] [--only etl,clients,streams]"
-                        + " [--jvm-arg ARG]... [--etl-jar FILE] [--appcds] [--out FILE]");
+                default ->
+                    throw new IllegalArgumentException("unknown option " + args[i] + "; usage: --mode latency"
+                            + " [--rate R] [--warmup-seconds W] [--seconds S] [--runs N] [--only etl,clients,streams]"
+                            + " [--jvm-arg ARG]... [--etl-jar FILE] [--appcds] [--out FILE]");
             }
         }
         Path logs = out.toAbsolutePath().getParent().resolve("latency-race-logs");
@@ -92,16 +97,20 @@ public final class LatencyRace {
         String runId = Long.toString(System.currentTimeMillis(), 36);
         String external = System.getenv("KAFKA_BROKERS");
         try (KafkaTestCluster cluster = external == null || external.isBlank()
-                ? KafkaTestCluster.forkedSingle() : KafkaTestCluster.external(external)) {
-            Map<String, Path> archives = appCds ? ProcessRace.train(cluster, contestants, jvmArgs, etlJar, logs) : Map.of();
+                ? KafkaTestCluster.forkedSingle()
+                : KafkaTestCluster.external(external)) {
+            Map<String, Path> archives =
+                    appCds ? ProcessRace.train(cluster, contestants, jvmArgs, etlJar, logs) : Map.of();
             for (int run = 1; run <= runs; run++) {
                 for (ProcessContestant contestant : contestants) {
-                    String prefix = "lat-" + runId + "-" + contestant.contestant().name().toLowerCase(Locale.ROOT)
-                            + "-" + results.size() + "-r" + run;
+                    String prefix = "lat-" + runId + "-"
+                            + contestant.contestant().name().toLowerCase(Locale.ROOT) + "-" + results.size() + "-r"
+                            + run;
                     RaceTopics topics = RaceTopics.of(prefix);
                     cluster.createTopic(topics.input(), RaceTopics.PARTITIONS);
                     for (String topic : topics.outputs()) {
-                        cluster.createTopic(topic, RaceTopics.PARTITIONS, -1, Map.of("message.timestamp.type", "LogAppendTime"));
+                        cluster.createTopic(
+                                topic, RaceTopics.PARTITIONS, -1, Map.of("message.timestamp.type", "LogAppendTime"));
                     }
                     try {
                         List<String> flags = new ArrayList<>(ProcessRace.COMMON_FLAGS);
@@ -109,11 +118,28 @@ public final class LatencyRace {
                         if (archives.containsKey(contestant.label())) {
                             flags.add("-XX:SharedArchiveFile=" + archives.get(contestant.label()));
                         }
-                        Result r = runOne(cluster, contestant, topics,
-                                contestant.command(cluster.bootstrapServers(), topics, ProcessRace.etlCommand(etlJar), flags),
-                                logs.resolve(contestant.fileName() + "-r" + run + ".log"), rate, warmupSeconds, seconds);
-                        System.err.printf("run %d/%d %s: p50 %d ms, p99 %d ms, p99.9 %d ms, max %d ms over %,d orders at %,.0f/s, load %.1f%n",
-                                run, runs, r.label(), r.p50(), r.p99(), r.p999(), r.max(), r.orders(), r.achievedRate(), r.load());
+                        Result r = runOne(
+                                cluster,
+                                contestant,
+                                topics,
+                                contestant.command(
+                                        cluster.bootstrapServers(), topics, ProcessRace.etlCommand(etlJar), flags),
+                                logs.resolve(contestant.fileName() + "-r" + run + ".log"),
+                                rate,
+                                warmupSeconds,
+                                seconds);
+                        System.err.printf(
+                                "run %d/%d %s: p50 %d ms, p99 %d ms, p99.9 %d ms, max %d ms over %,d orders at %,.0f/s, load %.1f%n",
+                                run,
+                                runs,
+                                r.label(),
+                                r.p50(),
+                                r.p99(),
+                                r.p999(),
+                                r.max(),
+                                r.orders(),
+                                r.achievedRate(),
+                                r.load());
                         results.add(r);
                     } finally {
                         RaceTopicsSetup.delete(cluster, topics);
@@ -127,18 +153,27 @@ public final class LatencyRace {
         System.err.println("written to " + out.toAbsolutePath());
     }
 
-    private static Result runOne(KafkaTestCluster cluster, ProcessContestant contestant, RaceTopics topics,
-                                 List<String> command, Path log, int rate, int warmupSeconds, int seconds)
+    private static Result runOne(
+            KafkaTestCluster cluster,
+            ProcessContestant contestant,
+            RaceTopics topics,
+            List<String> command,
+            Path log,
+            int rate,
+            int warmupSeconds,
+            int seconds)
             throws IOException, InterruptedException {
         int capacity = rate * (warmupSeconds + seconds + 120);
         long[] sentAtMillis = new long[capacity];
         AtomicInteger sent = new AtomicInteger();
         AtomicInteger limit = new AtomicInteger(capacity);
-        ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder builder =
+                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
         builder.environment().putAll(ProcessContestant.environment(cluster.bootstrapServers(), topics));
         double load = ProcStat.loadAverage();
         Process process = builder.start();
-        Thread pacer = new Thread(() -> pace(cluster.bootstrapServers(), topics.input(), rate, sentAtMillis, sent, limit),
+        Thread pacer = new Thread(
+                () -> pace(cluster.bootstrapServers(), topics.input(), rate, sentAtMillis, sent, limit),
                 "paced-producer");
         try {
             Map<TopicPartition, OffsetSpec> outputSpecs = new HashMap<>();
@@ -152,17 +187,17 @@ public final class LatencyRace {
                 // pacing starts once the contestant owns every input partition: no start-up backlog in the figures
                 while (!assignedEverything(admin, topics.group())) {
                     check(process, contestant, log, giveUp);
-                    Thread.sleep(20);   // the pacing of a watcher
+                    Thread.sleep(20); // the pacing of a watcher
                 }
                 pacer.start();
                 while (total(RaceRunner.ends(admin, outputSpecs)) == 0) {
                     check(process, contestant, log, giveUp);
-                    Thread.sleep(20);   // the pacing of a watcher
+                    Thread.sleep(20); // the pacing of a watcher
                 }
-                Thread.sleep(TimeUnit.SECONDS.toMillis(warmupSeconds));   // warm-up at the paced rate
+                Thread.sleep(TimeUnit.SECONDS.toMillis(warmupSeconds)); // warm-up at the paced rate
                 int from = sent.get();
                 long windowStart = System.nanoTime();
-                Thread.sleep(TimeUnit.SECONDS.toMillis(seconds));   // the measured window
+                Thread.sleep(TimeUnit.SECONDS.toMillis(seconds)); // the measured window
                 int to = sent.get();
                 limit.set(to);
                 double achieved = (to - from) * 1e9 / (System.nanoTime() - windowStart);
@@ -172,13 +207,20 @@ public final class LatencyRace {
                 giveUp = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
                 while (total(RaceRunner.ends(admin, outputSpecs)) < expected) {
                     check(process, contestant, log, giveUp);
-                    Thread.sleep(20);   // the pacing of a watcher
+                    Thread.sleep(20); // the pacing of a watcher
                 }
                 load = Math.max(load, ProcStat.loadAverage());
                 long[] latencies = latencies(cluster.bootstrapServers(), topics, sentAtMillis, from, to, expected);
                 Arrays.sort(latencies);
-                return new Result(contestant.label(), latencies.length, achieved, percentile(latencies, 50),
-                        percentile(latencies, 99), percentile(latencies, 99.9), latencies[latencies.length - 1], load);
+                return new Result(
+                        contestant.label(),
+                        latencies.length,
+                        achieved,
+                        percentile(latencies, 50),
+                        percentile(latencies, 99),
+                        percentile(latencies, 99.9),
+                        latencies[latencies.length - 1],
+                        load);
             }
         } finally {
             limit.set(0);
@@ -193,20 +235,25 @@ public final class LatencyRace {
     }
 
     /** Whether the group is stable and its members hold all {@value RaceTopics#PARTITIONS} input partitions. */
-    private static boolean assignedEverything(Admin admin, String group)
-            throws InterruptedException {
+    private static boolean assignedEverything(Admin admin, String group) throws InterruptedException {
         try {
-            var description = admin.describeConsumerGroups(List.of(group)).describedGroups().get(group).get();
-            int assigned = description.members().stream().mapToInt(m -> m.assignment().topicPartitions().size()).sum();
+            var description = admin.describeConsumerGroups(List.of(group))
+                    .describedGroups()
+                    .get(group)
+                    .get();
+            int assigned = description.members().stream()
+                    .mapToInt(m -> m.assignment().topicPartitions().size())
+                    .sum();
             return description.groupState() == GroupState.STABLE && assigned == RaceTopics.PARTITIONS;
         } catch (ExecutionException e) {
-            return false;   // not there yet
+            return false; // not there yet
         }
     }
 
     private static void check(Process process, ProcessContestant contestant, Path log, long giveUp) {
         if (!process.isAlive()) {
-            throw new IllegalStateException(contestant.label() + " exited with " + process.exitValue() + "; see " + log);
+            throw new IllegalStateException(
+                    contestant.label() + " exited with " + process.exitValue() + "; see " + log);
         }
         if (System.nanoTime() > giveUp) {
             throw new IllegalStateException(contestant.label() + " wrote too little within 2 minutes; see " + log);
@@ -218,13 +265,14 @@ public final class LatencyRace {
     }
 
     /** Sends order after order at {@code rate}/s, each stamped with (and remembering) its send time. */
-    private static void pace(String bootstrap, String topic, int rate, long[] sentAtMillis, AtomicInteger sent,
-                             AtomicInteger limit) {
+    private static void pace(
+            String bootstrap, String topic, int rate, long[] sentAtMillis, AtomicInteger sent, AtomicInteger limit) {
         Map<String, Object> props = new HashMap<>();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
+        try (KafkaProducer<byte[], byte[]> producer =
+                new KafkaProducer<>(props, new ByteArraySerializer(), new ByteArraySerializer())) {
             long start = System.nanoTime();
             int i = 0;
             while (i < limit.get()) {
@@ -232,20 +280,24 @@ public final class LatencyRace {
                 while (i < due && i < limit.get()) {
                     long now = System.currentTimeMillis();
                     sentAtMillis[i] = now;
-                    producer.send(new ProducerRecord<>(topic, null, now,
-                            BenchOrders.id(i).getBytes(StandardCharsets.UTF_8), BenchOrders.jsonBytes(i)));
+                    producer.send(new ProducerRecord<>(
+                            topic,
+                            null,
+                            now,
+                            BenchOrders.id(i).getBytes(StandardCharsets.UTF_8),
+                            BenchOrders.jsonBytes(i)));
                     i++;
                     sent.set(i);
                 }
-                LockSupport.parkNanos(200_000);   // the pacing of the producer
+                LockSupport.parkNanos(200_000); // the pacing of the producer
             }
             producer.flush();
         }
     }
 
     /** Append time minus send time of every output whose order was sent in [from, to). */
-    private static long[] latencies(String bootstrap, RaceTopics topics, long[] sentAtMillis, int from, int to,
-                                    long expected) {
+    private static long[] latencies(
+            String bootstrap, RaceTopics topics, long[] sentAtMillis, int from, int to, long expected) {
         Map<String, Object> props = new HashMap<>();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
@@ -258,7 +310,8 @@ public final class LatencyRace {
         long[] result = new long[to - from];
         int n = 0;
         long read = 0;
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+        try (KafkaConsumer<byte[], byte[]> consumer =
+                new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             long giveUp = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
@@ -288,25 +341,46 @@ public final class LatencyRace {
 
     private static String table(List<Result> results, int rate, int warmupSeconds, int seconds, List<String> jvmArgs) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "*Paced input at %,d orders/s; latency = output LogAppendTime minus input send time,"
+        sb.append(String.format(
+                Locale.ROOT,
+                "*Paced input at %,d orders/s; latency = output LogAppendTime minus input send time,"
                         + " orders sent in a %d s window after the first output and a %d s warm-up; every contestant forked;"
-                        + " JVM flags for all: `%s`*%n%n", rate, seconds, warmupSeconds,
+                        + " JVM flags for all: `%s`*%n%n",
+                rate,
+                seconds,
+                warmupSeconds,
                 String.join(" ", jvmArgs.isEmpty() ? ProcessRace.COMMON_FLAGS : jvmArgs)));
-        sb.append("| run | p50 (ms) | p99 (ms) | p99.9 (ms) | max (ms) | orders measured | achieved rate | load avg |\n");
+        sb.append(
+                "| run | p50 (ms) | p99 (ms) | p99.9 (ms) | max (ms) | orders measured | achieved rate | load avg |\n");
         sb.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
         Map<String, Integer> round = new HashMap<>();
         for (Result r : results) {
-            sb.append(String.format(Locale.ROOT, "| %s #%d | %d | %d | %d | %d | %,d | %,.0f/s | %.1f |%n", r.label(),
-                    round.merge(r.label(), 1, Integer::sum), r.p50(), r.p99(), r.p999(), r.max(), r.orders(),
-                    r.achievedRate(), r.load()));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "| %s #%d | %d | %d | %d | %d | %,d | %,.0f/s | %.1f |%n",
+                    r.label(),
+                    round.merge(r.label(), 1, Integer::sum),
+                    r.p50(),
+                    r.p99(),
+                    r.p999(),
+                    r.max(),
+                    r.orders(),
+                    r.achievedRate(),
+                    r.load()));
         }
-        sb.append("\n| contestant | median p50 (ms) | median p99 (ms) | median p99.9 (ms) | runs |\n|---|---:|---:|---:|---:|\n");
+        sb.append(
+                "\n| contestant | median p50 (ms) | median p99 (ms) | median p99.9 (ms) | runs |\n|---|---:|---:|---:|---:|\n");
         Map<String, List<Result>> byLabel = new LinkedHashMap<>();
-        results.forEach(r -> byLabel.computeIfAbsent(r.label(), k -> new ArrayList<>()).add(r));
-        byLabel.forEach((label, rs) -> sb.append(String.format(Locale.ROOT, "| %s | %.0f | %.0f | %.0f | %d |%n", label,
+        results.forEach(
+                r -> byLabel.computeIfAbsent(r.label(), k -> new ArrayList<>()).add(r));
+        byLabel.forEach((label, rs) -> sb.append(String.format(
+                Locale.ROOT,
+                "| %s | %.0f | %.0f | %.0f | %d |%n",
+                label,
                 ProcessRace.median(rs.stream().map(r -> (double) r.p50()).toList()),
                 ProcessRace.median(rs.stream().map(r -> (double) r.p99()).toList()),
-                ProcessRace.median(rs.stream().map(r -> (double) r.p999()).toList()), rs.size())));
+                ProcessRace.median(rs.stream().map(r -> (double) r.p999()).toList()),
+                rs.size())));
         return sb.toString();
     }
 }

@@ -17,8 +17,7 @@ public final class ProcStat {
     /** Clock ticks per second of {@code /proc/PID/stat} ({@code getconf CLK_TCK}; 100 on Linux). */
     public static final int CLOCK_TICKS = 100;
 
-    private ProcStat() {
-    }
+    private ProcStat() {}
 
     /** CPU milliseconds the process used so far, or -1 when it is gone or /proc is unavailable. */
     public static long cpuMillis(long pid) {

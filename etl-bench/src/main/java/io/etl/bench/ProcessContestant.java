@@ -29,8 +29,11 @@ public record ProcessContestant(Contestant contestant, List<String> jvmFlags) {
         if (colon < 0) {
             return new ProcessContestant(Contestant.parse(text), List.of());
         }
-        return new ProcessContestant(Contestant.parse(text.substring(0, colon)),
-                Arrays.stream(text.substring(colon + 1).trim().split("\\s+")).filter(s -> !s.isEmpty()).toList());
+        return new ProcessContestant(
+                Contestant.parse(text.substring(0, colon)),
+                Arrays.stream(text.substring(colon + 1).trim().split("\\s+"))
+                        .filter(s -> !s.isEmpty())
+                        .toList());
     }
 
     /** The name in the results table: the label, with this contestant's own flags. */
@@ -50,7 +53,8 @@ public record ProcessContestant(Contestant contestant, List<String> jvmFlags) {
      *                   etl-examples.jar kafka_to_kafka_split})
      * @param commonFlags JVM flags for every contestant
      */
-    public List<String> command(String bootstrap, RaceTopics topics, List<String> etlCommand, List<String> commonFlags) {
+    public List<String> command(
+            String bootstrap, RaceTopics topics, List<String> etlCommand, List<String> commonFlags) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(commonFlags);
@@ -58,8 +62,13 @@ public record ProcessContestant(Contestant contestant, List<String> jvmFlags) {
         if (contestant == Contestant.ETL) {
             command.addAll(etlCommand);
         } else {
-            command.addAll(List.of("-cp", System.getProperty("java.class.path"), ContestantMain.class.getName(),
-                    contestant.name(), bootstrap, topics.prefix()));
+            command.addAll(List.of(
+                    "-cp",
+                    System.getProperty("java.class.path"),
+                    ContestantMain.class.getName(),
+                    contestant.name(),
+                    bootstrap,
+                    topics.prefix()));
         }
         return command;
     }

@@ -49,17 +49,26 @@ import org.apache.kafka.common.config.ConfigResource;
 public final class ProcessRace {
 
     /** Flags every forked contestant gets: the baselines' logging at WARN, a GC log for the peak heap. */
-    public static final List<String> COMMON_FLAGS = List.of("-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+    public static final List<String> COMMON_FLAGS = List.of(
+            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
             "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.streams.StreamsConfig=error");
 
     private static final long WATCH_INTERVAL_MS = 20;
 
-    private ProcessRace() {
-    }
+    private ProcessRace() {}
 
     /** One timed run of one contestant. */
-    record Result(String label, long records, long elapsedMillis, long firstOutputMillis, long cpuMillis,
-                  long brokerCpuMillis, long peakHeapMiB, long peakRssMiB, double load, List<Long> outageHeapMiB) {
+    record Result(
+            String label,
+            long records,
+            long elapsedMillis,
+            long firstOutputMillis,
+            long cpuMillis,
+            long brokerCpuMillis,
+            long peakHeapMiB,
+            long peakRssMiB,
+            double load,
+            List<Long> outageHeapMiB) {
 
         double recordsPerSecond() {
             return records * 1000.0 / Math.max(1, elapsedMillis);
@@ -82,8 +91,10 @@ public final class ProcessRace {
     public static void main(String[] args) throws Exception {
         int records = 1_000_000;
         int runs = 3;
-        List<ProcessContestant> contestants = new ArrayList<>(List.of(ProcessContestant.parse("etl"),
-                ProcessContestant.parse("clients"), ProcessContestant.parse("streams")));
+        List<ProcessContestant> contestants = new ArrayList<>(List.of(
+                ProcessContestant.parse("etl"),
+                ProcessContestant.parse("clients"),
+                ProcessContestant.parse("streams")));
         List<String> jvmArgs = new ArrayList<>();
         Path etlJar = Path.of("etl-examples/target/etl-examples.jar");
         int outageSeconds = 0;
@@ -93,19 +104,24 @@ public final class ProcessRace {
             switch (args[i]) {
                 case "--records" -> records = Integer.parseInt(args[++i]);
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
-                case "--only" -> contestants = Arrays.stream(args[++i].split(",")).map(ProcessContestant::parse).toList();
+                case "--only" ->
+                    contestants = Arrays.stream(args[++i].split(","))
+                            .map(ProcessContestant::parse)
+                            .toList();
                 case "--jvm-arg" -> jvmArgs.add(args[++i]);
                 case "--etl-jar" -> etlJar = Path.of(args[++i]);
                 case "--outage-seconds" -> outageSeconds = Integer.parseInt(args[++i]);
                 case "--appcds" -> appCds = true;
                 case "--out" -> out = Path.of(args[++i]);
-                default -> throw new IllegalArgumentException("unknown option " + args[i] + "; usage: --mode process"
-                        + " [--records N] [--runs R] [--only etl,clients,streams] [--jvm-arg ARG]... [--etl-jar FILE]"
-                        + " [--outage-seconds S] [--appcds] [--out FILE]");
+                default ->
+                    throw new IllegalArgumentException("unknown option " + args[i] + "; usage: --mode process"
+                            + " [--records N] [--runs R] [--only etl,clients,streams] [--jvm-arg ARG]... [--etl-jar FILE]"
+                            + " [--outage-seconds S] [--appcds] [--out FILE]");
             }
         }
         if (!Files.isRegularFile(etlJar)) {
-            throw new IllegalArgumentException(etlJar + " not found: build it with mvn -pl etl-examples -am -DskipTests package");
+            throw new IllegalArgumentException(
+                    etlJar + " not found: build it with mvn -pl etl-examples -am -DskipTests package");
         }
         Path logs = out.toAbsolutePath().getParent().resolve("process-race-logs");
         Files.createDirectories(logs);
@@ -114,14 +130,16 @@ public final class ProcessRace {
         String brokerKind;
         String external = System.getenv("KAFKA_BROKERS");
         try (KafkaTestCluster cluster = external == null || external.isBlank()
-                ? KafkaTestCluster.forkedSingle() : KafkaTestCluster.external(external)) {
+                ? KafkaTestCluster.forkedSingle()
+                : KafkaTestCluster.external(external)) {
             long brokerPid = cluster instanceof ForkedKafkaCluster f ? f.pid(ForkedKafkaCluster.SINGLE_NODE_ID) : -1;
             brokerKind = brokerPid > 0 ? "forked broker JVM" : "external " + cluster.bootstrapServers();
             Map<String, Path> archives = appCds ? train(cluster, contestants, jvmArgs, etlJar, logs) : Map.of();
             for (int run = 1; run <= runs; run++) {
                 for (ProcessContestant contestant : contestants) {
-                    String prefix = "proc-" + runId + "-" + contestant.contestant().name().toLowerCase(Locale.ROOT)
-                            + "-" + results.size() + "-r" + run;
+                    String prefix = "proc-" + runId + "-"
+                            + contestant.contestant().name().toLowerCase(Locale.ROOT) + "-" + results.size() + "-r"
+                            + run;
                     System.err.printf("run %d/%d %s: preparing %,d orders%n", run, runs, contestant.label(), records);
                     RaceTopics topics = RaceTopicsSetup.prepare(cluster, prefix, records);
                     try {
@@ -132,15 +150,30 @@ public final class ProcessRace {
                         if (archives.containsKey(contestant.label())) {
                             flags.add("-XX:SharedArchiveFile=" + archives.get(contestant.label()));
                         }
-                        Result r = runOne(cluster, brokerPid, contestant, topics, records,
-                                contestant.command(cluster.bootstrapServers(), topics, etlCommand(etlJar), flags), base,
+                        Result r = runOne(
+                                cluster,
+                                brokerPid,
+                                contestant,
+                                topics,
+                                records,
+                                contestant.command(cluster.bootstrapServers(), topics, etlCommand(etlJar), flags),
+                                base,
                                 outageSeconds);
-                        System.err.printf("run %d/%d %s: %,.0f records/s from process start, first output %.2f s,"
+                        System.err.printf(
+                                "run %d/%d %s: %,.0f records/s from process start, first output %.2f s,"
                                         + " %.1f µs CPU/record (+broker %.1f), peak heap %d MiB, load %.1f%s%n",
-                                run, runs, r.label(), r.recordsPerSecond(), r.firstOutputMillis() / 1000.0,
-                                r.cpuMicrosPerRecord(), r.totalCpuMicrosPerRecord() - r.cpuMicrosPerRecord(),
-                                r.peakHeapMiB(), r.load(), r.outageHeapMiB().isEmpty() ? "" : ", live heap during outage "
-                                        + r.outageHeapMiB() + " MiB");
+                                run,
+                                runs,
+                                r.label(),
+                                r.recordsPerSecond(),
+                                r.firstOutputMillis() / 1000.0,
+                                r.cpuMicrosPerRecord(),
+                                r.totalCpuMicrosPerRecord() - r.cpuMicrosPerRecord(),
+                                r.peakHeapMiB(),
+                                r.load(),
+                                r.outageHeapMiB().isEmpty()
+                                        ? ""
+                                        : ", live heap during outage " + r.outageHeapMiB() + " MiB");
                         results.add(r);
                     } finally {
                         RaceTopicsSetup.delete(cluster, topics);
@@ -149,8 +182,10 @@ public final class ProcessRace {
             }
         }
         String table = table(results, records, runs, brokerKind, jvmArgs, etlJar, outageSeconds)
-                + (appCds ? "\nEvery contestant ran with an AppCDS archive of its own (`-XX:SharedArchiveFile`), recorded by"
-                + " a training run on 20,000 orders with `-XX:ArchiveClassesAtExit`.\n" : "");
+                + (appCds
+                        ? "\nEvery contestant ran with an AppCDS archive of its own (`-XX:SharedArchiveFile`), recorded by"
+                                + " a training run on 20,000 orders with `-XX:ArchiveClassesAtExit`.\n"
+                        : "");
         System.out.println(table);
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, table, StandardCharsets.UTF_8);
@@ -167,8 +202,9 @@ public final class ProcessRace {
      * {@code -XX:ArchiveClassesAtExit} (the JVM writes the archive when it exits after SIGTERM); the timed
      * runs map it with {@code -XX:SharedArchiveFile}. Returns the archive of each contestant's label.
      */
-    static Map<String, Path> train(KafkaTestCluster cluster, List<ProcessContestant> contestants, List<String> jvmArgs,
-                                   Path etlJar, Path logs) throws IOException, InterruptedException {
+    static Map<String, Path> train(
+            KafkaTestCluster cluster, List<ProcessContestant> contestants, List<String> jvmArgs, Path etlJar, Path logs)
+            throws IOException, InterruptedException {
         Map<String, Path> archives = new HashMap<>();
         for (ProcessContestant contestant : contestants) {
             if (archives.containsKey(contestant.label())) {
@@ -176,29 +212,45 @@ public final class ProcessRace {
             }
             Path archive = logs.resolve(contestant.fileName() + ".jsa").toAbsolutePath();
             Files.deleteIfExists(archive);
-            String prefix = "train-" + Long.toString(System.nanoTime(), 36) + "-" + contestant.contestant().name().toLowerCase(Locale.ROOT);
+            String prefix = "train-" + Long.toString(System.nanoTime(), 36) + "-"
+                    + contestant.contestant().name().toLowerCase(Locale.ROOT);
             RaceTopics topics = RaceTopicsSetup.prepare(cluster, prefix, 20_000);
             try {
                 List<String> flags = new ArrayList<>(COMMON_FLAGS);
                 flags.addAll(jvmArgs);
                 flags.add("-XX:ArchiveClassesAtExit=" + archive);
-                runOne(cluster, -1, contestant, topics, 20_000,
+                runOne(
+                        cluster,
+                        -1,
+                        contestant,
+                        topics,
+                        20_000,
                         contestant.command(cluster.bootstrapServers(), topics, etlCommand(etlJar), flags),
-                        logs.resolve(contestant.fileName() + "-training"), 0);
+                        logs.resolve(contestant.fileName() + "-training"),
+                        0);
             } finally {
                 RaceTopicsSetup.delete(cluster, topics);
             }
             if (!Files.isRegularFile(archive)) {
-                throw new IllegalStateException("the training run of " + contestant.label() + " wrote no archive " + archive);
+                throw new IllegalStateException(
+                        "the training run of " + contestant.label() + " wrote no archive " + archive);
             }
-            System.err.printf("%s: AppCDS archive %s (%d MiB)%n", contestant.label(), archive, Files.size(archive) >> 20);
+            System.err.printf(
+                    "%s: AppCDS archive %s (%d MiB)%n", contestant.label(), archive, Files.size(archive) >> 20);
             archives.put(contestant.label(), archive);
         }
         return archives;
     }
 
-    static Result runOne(KafkaTestCluster cluster, long brokerPid, ProcessContestant contestant,
-                                 RaceTopics topics, int records, List<String> command, Path base, int outageSeconds)
+    static Result runOne(
+            KafkaTestCluster cluster,
+            long brokerPid,
+            ProcessContestant contestant,
+            RaceTopics topics,
+            int records,
+            List<String> command,
+            Path base,
+            int outageSeconds)
             throws IOException, InterruptedException {
         long expected = BenchOrders.expectedOutputs(records);
         try (Admin admin = cluster.newAdmin()) {
@@ -213,7 +265,8 @@ public final class ProcessRace {
             Map<TopicPartition, Long> inputEnds = RaceRunner.ends(admin, inputSpecs);
             ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
-                    .redirectOutput(base.resolveSibling(base.getFileName() + ".log").toFile());
+                    .redirectOutput(
+                            base.resolveSibling(base.getFileName() + ".log").toFile());
             builder.environment().putAll(ProcessContestant.environment(cluster.bootstrapServers(), topics));
             double load = ProcStat.loadAverage();
             long brokerCpuStart = brokerPid > 0 ? ProcStat.cpuMillis(brokerPid) : -1;
@@ -228,7 +281,9 @@ public final class ProcessRace {
                         throw new IllegalStateException(contestant.label() + " exited with " + process.exitValue()
                                 + " before it was done; see " + base + ".log");
                     }
-                    long seen = RaceRunner.ends(admin, outputSpecs).values().stream().mapToLong(Long::longValue).sum();
+                    long seen = RaceRunner.ends(admin, outputSpecs).values().stream()
+                            .mapToLong(Long::longValue)
+                            .sum();
                     if (seen > 0 && firstOutput < 0) {
                         firstOutput = System.nanoTime();
                     }
@@ -237,7 +292,8 @@ public final class ProcessRace {
                     }
                     if (seen >= expected && RaceRunner.committed(admin, topics.group(), inputEnds)) {
                         if (seen > expected) {
-                            System.err.println(contestant.label() + " wrote " + (seen - expected) + " records more than expected (written twice)");
+                            System.err.println(contestant.label() + " wrote " + (seen - expected)
+                                    + " records more than expected (written twice)");
                         }
                         break;
                     }
@@ -245,7 +301,7 @@ public final class ProcessRace {
                         throw new IllegalStateException(contestant.label() + " not done after 10 minutes: " + seen
                                 + " of " + expected + " outputs");
                     }
-                    Thread.sleep(WATCH_INTERVAL_MS);   // the pacing of a watcher, not a wait for a condition
+                    Thread.sleep(WATCH_INTERVAL_MS); // the pacing of a watcher, not a wait for a condition
                 }
                 long end = System.nanoTime();
                 long cpu = ProcStat.cpuMillis(process.pid());
@@ -253,9 +309,17 @@ public final class ProcessRace {
                 long rss = ProcStat.peakRssMiB(process.pid());
                 load = Math.max(load, ProcStat.loadAverage());
                 stop(process);
-                return new Result(contestant.label(), records, TimeUnit.NANOSECONDS.toMillis(end - start),
-                        TimeUnit.NANOSECONDS.toMillis(firstOutput - start), cpu, brokerCpu,
-                        GcLog.peakHeapMiB(Path.of(base + "-gc.log")), rss, load, outageHeap);
+                return new Result(
+                        contestant.label(),
+                        records,
+                        TimeUnit.NANOSECONDS.toMillis(end - start),
+                        TimeUnit.NANOSECONDS.toMillis(firstOutput - start),
+                        cpu,
+                        brokerCpu,
+                        GcLog.peakHeapMiB(Path.of(base + "-gc.log")),
+                        rss,
+                        load,
+                        outageHeap);
             } finally {
                 if (process.isAlive()) {
                     process.destroyForcibly();
@@ -277,7 +341,8 @@ public final class ProcessRace {
      * single-replica topic, so acks=all produce requests fail with NOT_ENOUGH_REPLICAS, a retryable error),
      * samples the contestant's live heap (after a full GC, with {@code jcmd}) every 10 s, then lifts it.
      */
-    private static List<Long> outage(Admin admin, RaceTopics topics, long pid, int seconds) throws InterruptedException {
+    private static List<Long> outage(Admin admin, RaceTopics topics, long pid, int seconds)
+            throws InterruptedException {
         System.err.printf("sink outage of %d s begins%n", seconds);
         alterMinIsr(admin, topics, "2");
         List<Long> heap = new ArrayList<>();
@@ -289,7 +354,7 @@ public final class ProcessRace {
                 if (left <= 0) {
                     break;
                 }
-                Thread.sleep(Math.min(TimeUnit.NANOSECONDS.toMillis(left), 10_000));   // sampling pace
+                Thread.sleep(Math.min(TimeUnit.NANOSECONDS.toMillis(left), 10_000)); // sampling pace
             }
         } finally {
             alterMinIsr(admin, topics, null);
@@ -302,8 +367,10 @@ public final class ProcessRace {
         Map<ConfigResource, Collection<AlterConfigOp>> ops = new HashMap<>();
         for (String topic : topics.outputs()) {
             ConfigEntry entry = new ConfigEntry("min.insync.replicas", value == null ? "" : value);
-            ops.put(new ConfigResource(ConfigResource.Type.TOPIC, topic), List.of(new AlterConfigOp(entry,
-                    value == null ? AlterConfigOp.OpType.DELETE : AlterConfigOp.OpType.SET)));
+            ops.put(
+                    new ConfigResource(ConfigResource.Type.TOPIC, topic),
+                    List.of(new AlterConfigOp(
+                            entry, value == null ? AlterConfigOp.OpType.DELETE : AlterConfigOp.OpType.SET)));
         }
         try {
             admin.incrementalAlterConfigs(ops).all().get(30, TimeUnit.SECONDS);
@@ -338,49 +405,88 @@ public final class ProcessRace {
         return text;
     }
 
-    static String table(List<Result> results, int records, int runs, String brokerKind, List<String> jvmArgs,
-                        Path etlJar, int outageSeconds) {
+    static String table(
+            List<Result> results,
+            int records,
+            int runs,
+            String brokerKind,
+            List<String> jvmArgs,
+            Path etlJar,
+            int outageSeconds) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT, "*%,d orders per run, every contestant forked and clocked from the fork,"
+        sb.append(String.format(
+                Locale.ROOT,
+                "*%,d orders per run, every contestant forked and clocked from the fork,"
                         + " %d rounds interleaved, %d cores, Java %s, %s; etl = `java -jar %s kafka_to_kafka_split`;"
                         + " JVM flags for all: `%s`*%n%n",
-                records, runs, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"),
-                brokerKind, etlJar.getFileName(), String.join(" ", concat(COMMON_FLAGS, jvmArgs))));
-        sb.append("| run | records/s from process start | elapsed (s) | first output (s) | records/s after first output"
-                + " | CPU µs/record (process) | CPU µs/record (process + broker) | peak heap (MiB) | peak RSS (MiB) | load avg |");
+                records,
+                runs,
+                Runtime.getRuntime().availableProcessors(),
+                System.getProperty("java.version"),
+                brokerKind,
+                etlJar.getFileName(),
+                String.join(" ", concat(COMMON_FLAGS, jvmArgs))));
+        sb.append(
+                "| run | records/s from process start | elapsed (s) | first output (s) | records/s after first output"
+                        + " | CPU µs/record (process) | CPU µs/record (process + broker) | peak heap (MiB) | peak RSS (MiB) | load avg |");
         if (outageSeconds > 0) {
             sb.append(" live heap during the outage (MiB) |");
         }
-        sb.append('\n').append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|").append(outageSeconds > 0 ? "---|" : "")
+        sb.append('\n')
+                .append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+                .append(outageSeconds > 0 ? "---|" : "")
                 .append('\n');
         Map<String, Integer> round = new HashMap<>();
         for (Result r : results) {
             int n = round.merge(r.label(), 1, Integer::sum);
-            sb.append(String.format(Locale.ROOT, "| %s #%d | %,.0f | %.2f | %.2f | %,.0f | %.1f | %s | %d | %d | %.1f |",
-                    r.label(), n, r.recordsPerSecond(), r.elapsedMillis() / 1000.0, r.firstOutputMillis() / 1000.0,
-                    r.afterFirstOutput(), r.cpuMicrosPerRecord(),
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "| %s #%d | %,.0f | %.2f | %.2f | %,.0f | %.1f | %s | %d | %d | %.1f |",
+                    r.label(),
+                    n,
+                    r.recordsPerSecond(),
+                    r.elapsedMillis() / 1000.0,
+                    r.firstOutputMillis() / 1000.0,
+                    r.afterFirstOutput(),
+                    r.cpuMicrosPerRecord(),
                     r.brokerCpuMillis() < 0 ? "–" : String.format(Locale.ROOT, "%.1f", r.totalCpuMicrosPerRecord()),
-                    r.peakHeapMiB(), r.peakRssMiB(), r.load()));
+                    r.peakHeapMiB(),
+                    r.peakRssMiB(),
+                    r.load()));
             if (outageSeconds > 0) {
                 sb.append(' ').append(r.outageHeapMiB()).append(" |");
             }
             sb.append('\n');
         }
-        sb.append('\n').append("| contestant | median records/s from process start | vs kafka-clients | vs kafka-streams"
-                + " | median first output (s) | median records/s after first output | median CPU µs/record (process + broker)"
-                + " | max peak heap (MiB) | runs |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        sb.append('\n')
+                .append("| contestant | median records/s from process start | vs kafka-clients | vs kafka-streams"
+                        + " | median first output (s) | median records/s after first output | median CPU µs/record (process + broker)"
+                        + " | max peak heap (MiB) | runs |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         Map<String, List<Result>> byLabel = new LinkedHashMap<>();
-        results.forEach(r -> byLabel.computeIfAbsent(r.label(), k -> new ArrayList<>()).add(r));
-        double clients = median(results.stream().filter(r -> r.label().equals("kafka-clients")).map(Result::recordsPerSecond).toList());
-        double streams = median(results.stream().filter(r -> r.label().equals("kafka-streams")).map(Result::recordsPerSecond).toList());
+        results.forEach(
+                r -> byLabel.computeIfAbsent(r.label(), k -> new ArrayList<>()).add(r));
+        double clients = median(results.stream()
+                .filter(r -> r.label().equals("kafka-clients"))
+                .map(Result::recordsPerSecond)
+                .toList());
+        double streams = median(results.stream()
+                .filter(r -> r.label().equals("kafka-streams"))
+                .map(Result::recordsPerSecond)
+                .toList());
         byLabel.forEach((label, rs) -> {
             double rate = median(rs.stream().map(Result::recordsPerSecond).toList());
-            sb.append(String.format(Locale.ROOT, "| %s | %,.0f | %s | %s | %.2f | %,.0f | %.1f | %d | %d |%n", label, rate,
-                    ratio(rate, clients), ratio(rate, streams),
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %,.0f | %s | %s | %.2f | %,.0f | %.1f | %d | %d |%n",
+                    label,
+                    rate,
+                    ratio(rate, clients),
+                    ratio(rate, streams),
                     median(rs.stream().map(r -> r.firstOutputMillis() / 1000.0).toList()),
                     median(rs.stream().map(Result::afterFirstOutput).toList()),
                     median(rs.stream().map(Result::totalCpuMicrosPerRecord).toList()),
-                    rs.stream().mapToLong(Result::peakHeapMiB).max().orElse(0), rs.size()));
+                    rs.stream().mapToLong(Result::peakHeapMiB).max().orElse(0),
+                    rs.size()));
         });
         return sb.toString();
     }

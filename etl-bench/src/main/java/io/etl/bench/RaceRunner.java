@@ -82,9 +82,11 @@ public final class RaceRunner {
                 inputSpecs.put(new TopicPartition(topics.input(), p), OffsetSpec.latest());
             }
             Map<TopicPartition, Long> inputEnds = ends(admin, inputSpecs);
-            long inputTotal = inputEnds.values().stream().mapToLong(Long::longValue).sum();
+            long inputTotal =
+                    inputEnds.values().stream().mapToLong(Long::longValue).sum();
             if (inputTotal != records) {
-                throw new IllegalStateException("input " + topics.input() + " holds " + inputTotal + " records, expected " + records);
+                throw new IllegalStateException(
+                        "input " + topics.input() + " holds " + inputTotal + " records, expected " + records);
             }
 
             HeapSampler heap = new HeapSampler();
@@ -93,13 +95,16 @@ public final class RaceRunner {
             long deadline = start + timeout.toNanos();
             long firstOutput = -1;
             Map<TopicPartition, Long> outputEnds;
-            try (SplitImplementation.Running running = implementation.start(bootstrapServers, clientProperties, topics)) {
+            try (SplitImplementation.Running running =
+                    implementation.start(bootstrapServers, clientProperties, topics)) {
                 while (true) {
                     running.failure().ifPresent(f -> {
                         throw new IllegalStateException(implementation.name() + " failed: " + f, f);
                     });
                     outputEnds = ends(admin, outputSpecs);
-                    long seen = outputEnds.values().stream().mapToLong(Long::longValue).sum();
+                    long seen = outputEnds.values().stream()
+                            .mapToLong(Long::longValue)
+                            .sum();
                     if (seen > 0 && firstOutput < 0) {
                         firstOutput = System.nanoTime();
                     }
@@ -117,10 +122,10 @@ public final class RaceRunner {
                         break;
                     }
                     if (System.nanoTime() > deadline) {
-                        throw new TimeoutException(implementation.name() + " not done after " + timeout + ": "
-                                + seen + " of " + expected + " outputs");
+                        throw new TimeoutException(implementation.name() + " not done after " + timeout + ": " + seen
+                                + " of " + expected + " outputs");
                     }
-                    Thread.sleep(WATCH_INTERVAL_MS);   // the pacing of a watcher, not a wait for a condition
+                    Thread.sleep(WATCH_INTERVAL_MS); // the pacing of a watcher, not a wait for a condition
                 }
                 long end = System.nanoTime();
                 long cpu = processCpuNanos() - cpuStart;
@@ -130,21 +135,33 @@ public final class RaceRunner {
                 long peak = heap.stop();
                 Map<String, Long> perTopic = new LinkedHashMap<>();
                 List<String> outputs = topics.outputs();
-                Map<TopicPartition, Long> counted = implementation.transactional()
-                        ? readCommittedCounts(admin, outputSpecs) : outputEnds;
+                Map<TopicPartition, Long> counted =
+                        implementation.transactional() ? readCommittedCounts(admin, outputSpecs) : outputEnds;
                 for (int b = 0; b < outputs.size(); b++) {
                     String topic = outputs.get(b);
-                    perTopic.put(BenchOrders.BRANCHES[b], counted.entrySet().stream()
-                            .filter(e -> e.getKey().topic().equals(topic)).mapToLong(Map.Entry::getValue).sum());
+                    perTopic.put(
+                            BenchOrders.BRANCHES[b],
+                            counted.entrySet().stream()
+                                    .filter(e -> e.getKey().topic().equals(topic))
+                                    .mapToLong(Map.Entry::getValue)
+                                    .sum());
                 }
-                long total = perTopic.values().stream().mapToLong(Long::longValue).sum();
+                long total =
+                        perTopic.values().stream().mapToLong(Long::longValue).sum();
                 if (implementation.transactional() && total != expected) {
-                    throw new IllegalStateException(implementation.name() + " committed " + total
-                            + " output records, expected " + expected);
+                    throw new IllegalStateException(
+                            implementation.name() + " committed " + total + " output records, expected " + expected);
                 }
-                return new RunResult(implementation.name(), records, expected,
+                return new RunResult(
+                        implementation.name(),
+                        records,
+                        expected,
                         TimeUnit.NANOSECONDS.toMillis(end - start),
-                        firstOutput < 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(firstOutput - start), peak, heap.maxLoad(), TimeUnit.NANOSECONDS.toMillis(cpu), perTopic);
+                        firstOutput < 0 ? 0 : TimeUnit.NANOSECONDS.toMillis(firstOutput - start),
+                        peak,
+                        heap.maxLoad(),
+                        TimeUnit.NANOSECONDS.toMillis(cpu),
+                        perTopic);
             } finally {
                 heap.stop();
             }
@@ -164,9 +181,7 @@ public final class RaceRunner {
         props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         Map<TopicPartition, Long> counts = new HashMap<>();
-        try (var consumer = new KafkaConsumer<>(props,
-                new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
+        try (var consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             List<TopicPartition> all = List.copyOf(partitions);
             consumer.assign(all);
             consumer.seekToBeginning(all);
@@ -176,7 +191,7 @@ public final class RaceRunner {
                 if (System.nanoTime() > deadline) {
                     throw new IllegalStateException("a transaction is still open on the outputs after 60 s");
                 }
-                Thread.sleep(WATCH_INTERVAL_MS);   // the pacing of a watcher, not a wait for a condition
+                Thread.sleep(WATCH_INTERVAL_MS); // the pacing of a watcher, not a wait for a condition
                 ends = consumer.endOffsets(all);
             }
             Map<TopicPartition, Long> stable = ends;
@@ -194,13 +209,15 @@ public final class RaceRunner {
 
     private static long processCpuNanos() {
         return ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os
-                ? os.getProcessCpuTime() : 0;
+                ? os.getProcessCpuTime()
+                : 0;
     }
 
     static Map<TopicPartition, Long> ends(Admin admin, Map<TopicPartition, OffsetSpec> specs)
             throws InterruptedException {
         try {
-            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> infos = admin.listOffsets(specs).all().get();
+            Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> infos =
+                    admin.listOffsets(specs).all().get();
             Map<TopicPartition, Long> ends = new HashMap<>();
             infos.forEach((tp, info) -> ends.put(tp, info.offset()));
             return ends;
@@ -212,8 +229,9 @@ public final class RaceRunner {
     static boolean committed(Admin admin, String group, Map<TopicPartition, Long> inputEnds)
             throws InterruptedException {
         try {
-            Map<TopicPartition, OffsetAndMetadata> offsets =
-                    admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get();
+            Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(group)
+                    .partitionsToOffsetAndMetadata()
+                    .get();
             for (Map.Entry<TopicPartition, Long> end : inputEnds.entrySet()) {
                 OffsetAndMetadata committed = offsets.get(end.getKey());
                 long want = end.getValue();
@@ -223,7 +241,7 @@ public final class RaceRunner {
             }
             return true;
         } catch (ExecutionException e) {
-            return false;   // the group may not exist yet
+            return false; // the group may not exist yet
         }
     }
 
@@ -277,7 +295,8 @@ public final class RaceRunner {
             Map<String, Long> groups = new TreeMap<>();
             lastCpu.forEach((id, cpu) -> {
                 long used = cpu - baselineCpu.getOrDefault(id, 0L);
-                String name = threadNames.getOrDefault(id, "?")
+                String name = threadNames
+                        .getOrDefault(id, "?")
                         .replaceAll("race-[a-z0-9]+-[a-z]+-r\\d+(-warm)?", "<run>")
                         .replaceAll("-(eu|us|apac|unrouted)\\b", "-<sink>")
                         .replaceAll("\\d+", "N");

@@ -24,8 +24,7 @@ import org.apache.kafka.clients.admin.Admin;
  */
 public final class RaceTopicsSetup {
 
-    private RaceTopicsSetup() {
-    }
+    private RaceTopicsSetup() {}
 
     /** Creates the topics for {@code prefix} and produces the input; returns when it is all acknowledged. */
     public static RaceTopics prepare(KafkaTestCluster cluster, String prefix, int records) {
@@ -33,7 +32,9 @@ public final class RaceTopicsSetup {
         for (String topic : topics.all()) {
             cluster.createTopic(topic, RaceTopics.PARTITIONS);
         }
-        cluster.produce(topics.input(), records,
+        cluster.produce(
+                topics.input(),
+                records,
                 i -> TestRecord.of(BenchOrders.id(i).getBytes(StandardCharsets.UTF_8), BenchOrders.jsonBytes(i)));
         return topics;
     }

@@ -20,8 +20,7 @@ public final class RaceWorker {
     /** The prefix of the line carrying the result. */
     public static final String RESULT_PREFIX = "RESULT ";
 
-    private RaceWorker() {
-    }
+    private RaceWorker() {}
 
     /**
      * Arguments: implementation, bootstrap servers, warm-up prefix, warm-up records, prefix, records
@@ -35,10 +34,10 @@ public final class RaceWorker {
             RaceRunner runner = new RaceRunner(bootstrap, Map.of());
             if (!"-".equals(args[2])) {
                 runner.run(contestant.implementation(), RaceTopics.of(args[2]), Integer.parseInt(args[3]), timeout);
-                System.gc();   // start the timed run from a comparable heap
+                System.gc(); // start the timed run from a comparable heap
             }
-            RunResult result = runner.run(contestant.implementation(), RaceTopics.of(args[4]),
-                    Integer.parseInt(args[5]), timeout);
+            RunResult result =
+                    runner.run(contestant.implementation(), RaceTopics.of(args[4]), Integer.parseInt(args[5]), timeout);
             System.out.println(RESULT_PREFIX + new ObjectMapper().writeValueAsString(result));
             System.out.flush();
             System.exit(0);

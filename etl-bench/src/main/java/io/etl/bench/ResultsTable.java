@@ -18,8 +18,7 @@ import java.util.function.ToDoubleFunction;
  */
 public final class ResultsTable {
 
-    private ResultsTable() {
-    }
+    private ResultsTable() {}
 
     /**
      * @param results  timed runs, labelled {@code <contestant> #<run>}
@@ -30,37 +29,63 @@ public final class ResultsTable {
      * @param extra    extra flags given on the command line
      * @return the Markdown text
      */
-    public static String markdown(List<RunResult> results, int records, int warmup, String broker,
-                                  List<String> jvmFlags, List<String> extra) {
+    public static String markdown(
+            List<RunResult> results,
+            int records,
+            int warmup,
+            String broker,
+            List<String> jvmFlags,
+            List<String> extra) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format(Locale.ROOT,
+        sb.append(String.format(
+                Locale.ROOT,
                 "### kafka_to_kafka_split race: %,d orders per run (warm-up %,d discarded), %d cores, Java %s, broker %s%n%n",
-                records, warmup, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"), broker));
+                records,
+                warmup,
+                Runtime.getRuntime().availableProcessors(),
+                System.getProperty("java.version"),
+                broker));
         sb.append("Forked JVM flags: `").append(String.join(" ", jvmFlags));
         if (!extra.isEmpty()) {
             sb.append(' ').append(String.join(" ", extra));
         }
         sb.append("`\n\n");
-        sb.append("| run | records/s | elapsed (s) | first output (s) | records/s after first output | CPU µs/record | peak heap (MiB) | load avg | outputs eu/us/apac/unrouted |\n");
+        sb.append(
+                "| run | records/s | elapsed (s) | first output (s) | records/s after first output | CPU µs/record | peak heap (MiB) | load avg | outputs eu/us/apac/unrouted |\n");
         sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (RunResult r : results) {
-            sb.append(String.format(Locale.ROOT, "| %s | %,.0f | %.2f | %.2f | %,.0f | %.1f | %d | %.1f | %s |%n",
-                    r.implementation(), r.recordsPerSecond(), r.elapsedMillis() / 1000.0,
-                    r.firstOutputMillis() / 1000.0, r.steadyRecordsPerSecond(), r.cpuMicrosPerRecord(),
-                    r.peakHeapBytes() >> 20, r.maxLoadAverage(),
-                    String.join("/", r.perTopic().values().stream().map(String::valueOf).toList())));
+            sb.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %,.0f | %.2f | %.2f | %,.0f | %.1f | %d | %.1f | %s |%n",
+                    r.implementation(),
+                    r.recordsPerSecond(),
+                    r.elapsedMillis() / 1000.0,
+                    r.firstOutputMillis() / 1000.0,
+                    r.steadyRecordsPerSecond(),
+                    r.cpuMicrosPerRecord(),
+                    r.peakHeapBytes() >> 20,
+                    r.maxLoadAverage(),
+                    String.join(
+                            "/",
+                            r.perTopic().values().stream().map(String::valueOf).toList())));
         }
         Map<String, List<RunResult>> byImpl = new LinkedHashMap<>();
         for (RunResult r : results) {
-            byImpl.computeIfAbsent(r.implementation().replaceFirst(" #\\d+$", ""), k -> new ArrayList<>()).add(r);
+            byImpl.computeIfAbsent(r.implementation().replaceFirst(" #\\d+$", ""), k -> new ArrayList<>())
+                    .add(r);
         }
-        double best = byImpl.values().stream().mapToDouble(rs -> median(rs, RunResult::recordsPerSecond)).max().orElse(1);
+        double best = byImpl.values().stream()
+                .mapToDouble(rs -> median(rs, RunResult::recordsPerSecond))
+                .max()
+                .orElse(1);
         sb.append("\n| implementation | median records/s | min–max records/s | vs fastest | median elapsed (s)"
                 + " | median records/s after first output | median CPU µs/record | max peak heap (MiB) | runs |\n");
         sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-        byImpl.forEach((name, rs) -> sb.append(String.format(Locale.ROOT,
+        byImpl.forEach((name, rs) -> sb.append(String.format(
+                Locale.ROOT,
                 "| %s | %,.0f | %,.0f–%,.0f | %.0f%% | %.2f | %,.0f | %.1f | %d | %d |%n",
-                name, median(rs, RunResult::recordsPerSecond),
+                name,
+                median(rs, RunResult::recordsPerSecond),
                 rs.stream().mapToDouble(RunResult::recordsPerSecond).min().orElse(0),
                 rs.stream().mapToDouble(RunResult::recordsPerSecond).max().orElse(0),
                 100 * median(rs, RunResult::recordsPerSecond) / best,

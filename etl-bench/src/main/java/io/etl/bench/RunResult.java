@@ -22,9 +22,16 @@ import java.util.Map;
  *                       {@code unrouted})
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record RunResult(String implementation, long records, long outputs, long elapsedMillis,
-                        long firstOutputMillis, long peakHeapBytes, double maxLoadAverage,
-                        long cpuMillis, Map<String, Long> perTopic) {
+public record RunResult(
+        String implementation,
+        long records,
+        long outputs,
+        long elapsedMillis,
+        long firstOutputMillis,
+        long peakHeapBytes,
+        double maxLoadAverage,
+        long cpuMillis,
+        Map<String, Long> perTopic) {
 
     /** Input records per second over the whole run. */
     public double recordsPerSecond() {

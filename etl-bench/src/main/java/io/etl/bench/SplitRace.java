@@ -38,12 +38,13 @@ import java.util.Locale;
 public final class SplitRace {
 
     /** Flags of every forked contestant JVM. */
-    public static final List<String> WORKER_JVM_FLAGS = List.of("-Xmx512m", "-XX:+UseG1GC",
+    public static final List<String> WORKER_JVM_FLAGS = List.of(
+            "-Xmx512m",
+            "-XX:+UseG1GC",
             "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
             "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.streams.StreamsConfig=error");
 
-    private SplitRace() {
-    }
+    private SplitRace() {}
 
     /** Entry point; see the class documentation for the options. */
     public static void main(String[] args) throws Exception {
@@ -52,7 +53,9 @@ public final class SplitRace {
             switch (args[1]) {
                 case "process" -> ProcessRace.main(rest);
                 case "latency" -> LatencyRace.main(rest);
-                default -> throw new IllegalArgumentException("unknown mode " + args[1] + "; expected in-jvm, process or latency");
+                default ->
+                    throw new IllegalArgumentException(
+                            "unknown mode " + args[1] + "; expected in-jvm, process or latency");
             }
             return;
         }
@@ -61,19 +64,24 @@ public final class SplitRace {
         int warmup = -1;
         List<Contestant> contestants = new ArrayList<>(List.of(Contestant.values()));
         List<String> jvmArgs = new ArrayList<>();
-        Path out = Files.isDirectory(Path.of("etl-bench")) ? Path.of("etl-bench/target/bench-results.md")
+        Path out = Files.isDirectory(Path.of("etl-bench"))
+                ? Path.of("etl-bench/target/bench-results.md")
                 : Path.of("target/bench-results.md");
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--records" -> records = Integer.parseInt(args[++i]);
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
                 case "--warmup-records" -> warmup = Integer.parseInt(args[++i]);
-                case "--only" -> contestants = Arrays.stream(args[++i].split(",")).map(Contestant::parse).toList();
+                case "--only" ->
+                    contestants = Arrays.stream(args[++i].split(","))
+                            .map(Contestant::parse)
+                            .toList();
                 case "--jvm-arg" -> jvmArgs.add(args[++i]);
                 case "--out" -> out = Path.of(args[++i]);
-                default -> throw new IllegalArgumentException("unknown option " + args[i]
-                        + "; usage: SplitRace [--records N] [--runs R] [--warmup-records W] [--only etl,streams,clients]"
-                        + " [--jvm-arg ARG]... [--out FILE]");
+                default ->
+                    throw new IllegalArgumentException("unknown option " + args[i]
+                            + "; usage: SplitRace [--records N] [--runs R] [--warmup-records W] [--only etl,streams,clients]"
+                            + " [--jvm-arg ARG]... [--out FILE]");
             }
         }
         if (warmup < 0) {
@@ -88,18 +96,34 @@ public final class SplitRace {
             for (int run = 1; run <= runs; run++) {
                 for (Contestant contestant : contestants) {
                     String prefix = "race-" + runId + "-" + contestant.name().toLowerCase(Locale.ROOT) + "-r" + run;
-                    System.err.printf("run %d/%d %s: preparing %,d + %,d warm-up orders%n", run, runs,
-                            contestant.label(), records, warmup);
+                    System.err.printf(
+                            "run %d/%d %s: preparing %,d + %,d warm-up orders%n",
+                            run, runs, contestant.label(), records, warmup);
                     RaceTopics warm = RaceTopicsSetup.prepare(cluster, prefix + "-warm", warmup);
                     RaceTopics timed = RaceTopicsSetup.prepare(cluster, prefix, records);
                     try {
-                        RunResult result = fork(contestant, cluster.bootstrapServers(), warm, warmup, timed, records, jvmArgs);
-                        System.err.printf("run %d/%d %s: %,.0f records/s, %.2f s, %.1f µs CPU/record, peak heap %d MiB, load %.1f%n", run, runs,
-                                contestant.label(), result.recordsPerSecond(), result.elapsedMillis() / 1000.0,
-                                result.cpuMicrosPerRecord(), result.peakHeapBytes() >> 20, result.maxLoadAverage());
-                        results.add(new RunResult(result.implementation() + " #" + run, result.records(),
-                                result.outputs(), result.elapsedMillis(), result.firstOutputMillis(),
-                                result.peakHeapBytes(), result.maxLoadAverage(), result.cpuMillis(), result.perTopic()));
+                        RunResult result =
+                                fork(contestant, cluster.bootstrapServers(), warm, warmup, timed, records, jvmArgs);
+                        System.err.printf(
+                                "run %d/%d %s: %,.0f records/s, %.2f s, %.1f µs CPU/record, peak heap %d MiB, load %.1f%n",
+                                run,
+                                runs,
+                                contestant.label(),
+                                result.recordsPerSecond(),
+                                result.elapsedMillis() / 1000.0,
+                                result.cpuMicrosPerRecord(),
+                                result.peakHeapBytes() >> 20,
+                                result.maxLoadAverage());
+                        results.add(new RunResult(
+                                result.implementation() + " #" + run,
+                                result.records(),
+                                result.outputs(),
+                                result.elapsedMillis(),
+                                result.firstOutputMillis(),
+                                result.peakHeapBytes(),
+                                result.maxLoadAverage(),
+                                result.cpuMillis(),
+                                result.perTopic()));
                     } finally {
                         RaceTopicsSetup.delete(cluster, warm);
                         RaceTopicsSetup.delete(cluster, timed);
@@ -114,25 +138,42 @@ public final class SplitRace {
         System.err.println("written to " + out.toAbsolutePath());
     }
 
-    private static RunResult fork(Contestant contestant, String bootstrap, RaceTopics warm, int warmup,
-                                  RaceTopics timed, int records, List<String> jvmArgs)
+    private static RunResult fork(
+            Contestant contestant,
+            String bootstrap,
+            RaceTopics warm,
+            int warmup,
+            RaceTopics timed,
+            int records,
+            List<String> jvmArgs)
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(WORKER_JVM_FLAGS);
-        command.addAll(jvmArgs.stream().map(a -> a.replace("{impl}", contestant.name().toLowerCase(Locale.ROOT))).toList());
+        command.addAll(jvmArgs.stream()
+                .map(a -> a.replace("{impl}", contestant.name().toLowerCase(Locale.ROOT)))
+                .toList());
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(RaceWorker.class.getName());
-        command.addAll(List.of(contestant.name(), bootstrap, warm.prefix(), Integer.toString(warmup),
-                timed.prefix(), Integer.toString(records)));
-        Process process = new ProcessBuilder(command).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        command.addAll(List.of(
+                contestant.name(),
+                bootstrap,
+                warm.prefix(),
+                Integer.toString(warmup),
+                timed.prefix(),
+                Integer.toString(records)));
+        Process process = new ProcessBuilder(command)
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
         RunResult result = null;
-        try (BufferedReader reader = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+        try (BufferedReader reader =
+                new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
             String line;
             while ((line = reader.readLine()) != null) {
                 if (line.startsWith(RaceWorker.RESULT_PREFIX)) {
-                    result = new ObjectMapper().readValue(line.substring(RaceWorker.RESULT_PREFIX.length()), RunResult.class);
+                    result = new ObjectMapper()
+                            .readValue(line.substring(RaceWorker.RESULT_PREFIX.length()), RunResult.class);
                 } else {
                     System.err.println("  [" + contestant.label() + "] " + line);
                 }

@@ -61,9 +61,10 @@ public final class StartupChecks {
             shared.add(checks.shared());
             concurrent.add(checks.sharedConcurrent());
         }
-        System.out.printf("start-up checks of 1 source + 4 sinks, median of %d: one per connector %.1f ms,"
-                + " shared probe %.1f ms, shared probe with concurrent sinks %.1f ms%n", rounds, median(unshared),
-                median(shared), median(concurrent));
+        System.out.printf(
+                "start-up checks of 1 source + 4 sinks, median of %d: one per connector %.1f ms,"
+                        + " shared probe %.1f ms, shared probe with concurrent sinks %.1f ms%n",
+                rounds, median(unshared), median(shared), median(concurrent));
         checks.sinks.shutdown();
         System.exit(0);
     }
@@ -74,8 +75,11 @@ public final class StartupChecks {
             wanted.add(SOURCE_TOPIC);
             wanted.removeAll(admin.listTopics().names().get(30, TimeUnit.SECONDS));
             if (!wanted.isEmpty()) {
-                admin.createTopics(wanted.stream().map(t -> new NewTopic(t, 6, (short) 1)).toList())
-                        .all().get(30, TimeUnit.SECONDS);
+                admin.createTopics(wanted.stream()
+                                .map(t -> new NewTopic(t, 6, (short) 1))
+                                .toList())
+                        .all()
+                        .get(30, TimeUnit.SECONDS);
             }
         }
     }
@@ -84,7 +88,9 @@ public final class StartupChecks {
     private long unshared() throws Exception {
         long started = System.nanoTime();
         for (String topic : SINK_TOPICS) {
-            ConnectivityCheck.of(connection, "sinks." + topic + ".kafka").topic(topic).run();
+            ConnectivityCheck.of(connection, "sinks." + topic + ".kafka")
+                    .topic(topic)
+                    .run();
         }
         ConnectivityCheck.of(connection, "source.orders.kafka").run();
         try (Admin admin = Admin.create(new HashMap<>(connection))) {
@@ -97,7 +103,10 @@ public final class StartupChecks {
         String run = UUID.randomUUID().toString();
         long started = System.nanoTime();
         for (String topic : SINK_TOPICS) {
-            ConnectivityCheck.of(connection, "sinks." + topic + ".kafka").sharedWithin(run).topic(topic).run();
+            ConnectivityCheck.of(connection, "sinks." + topic + ".kafka")
+                    .sharedWithin(run)
+                    .topic(topic)
+                    .run();
         }
         source(run);
         return System.nanoTime() - started;
@@ -109,7 +118,9 @@ public final class StartupChecks {
         List<Future<?>> opening = new ArrayList<>();
         for (String topic : SINK_TOPICS) {
             opening.add(sinks.submit(() -> ConnectivityCheck.of(connection, "sinks." + topic + ".kafka")
-                    .sharedWithin(run).topic(topic).run()));
+                    .sharedWithin(run)
+                    .topic(topic)
+                    .run()));
         }
         for (Future<?> f : opening) {
             f.get(30, TimeUnit.SECONDS);
@@ -120,7 +131,9 @@ public final class StartupChecks {
 
     /** The source's check and topic check, as {@code StartupCheck} does them within a run. */
     private void source(String run) throws Exception {
-        ConnectivityCheck.of(connection, "source.orders.kafka").sharedWithin(run).run();
+        ConnectivityCheck.of(connection, "source.orders.kafka")
+                .sharedWithin(run)
+                .run();
         Properties props = new Properties();
         props.putAll(connection);
         SharedClusterProbe probe = SharedClusterProbe.lease(run, props);

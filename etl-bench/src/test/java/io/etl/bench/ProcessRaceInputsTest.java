@@ -30,14 +30,18 @@ class ProcessRaceInputsTest {
     @Test
     void etlRunsFromItsRunnableJarAndTheBaselinesFromTheirOwnMain() {
         RaceTopics topics = RaceTopics.of("p");
-        List<String> etl = ProcessContestant.parse("etl:-Xmx1g").command("b:9092", topics,
-                List.of("-jar", "x.jar", "kafka_to_kafka_split"), List.of("-Dcommon=1"));
-        assertThat(etl.subList(1, etl.size())).containsExactly("-Dcommon=1", "-Xmx1g", "-jar", "x.jar", "kafka_to_kafka_split");
+        List<String> etl = ProcessContestant.parse("etl:-Xmx1g")
+                .command("b:9092", topics, List.of("-jar", "x.jar", "kafka_to_kafka_split"), List.of("-Dcommon=1"));
+        assertThat(etl.subList(1, etl.size()))
+                .containsExactly("-Dcommon=1", "-Xmx1g", "-jar", "x.jar", "kafka_to_kafka_split");
 
-        List<String> clients = ProcessContestant.parse("clients").command("b:9092", topics, List.of("-jar", "x.jar"), List.of());
+        List<String> clients =
+                ProcessContestant.parse("clients").command("b:9092", topics, List.of("-jar", "x.jar"), List.of());
         assertThat(clients).contains("io.etl.bench.impl.ContestantMain").endsWith("CLIENTS", "b:9092", "p");
-        assertThat(ProcessContestant.environment("b:9092", topics)).containsEntry("KAFKA_BROKERS", "b:9092")
-                .containsEntry("GROUP_ID", "p-group").containsEntry("ORDERS_EU_TOPIC", "p-orders-eu");
+        assertThat(ProcessContestant.environment("b:9092", topics))
+                .containsEntry("KAFKA_BROKERS", "b:9092")
+                .containsEntry("GROUP_ID", "p-group")
+                .containsEntry("ORDERS_EU_TOPIC", "p-orders-eu");
     }
 
     @Test

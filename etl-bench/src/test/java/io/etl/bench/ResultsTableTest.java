@@ -9,19 +9,29 @@ import org.junit.jupiter.api.Test;
 class ResultsTableTest {
 
     private static RunResult run(String name, long elapsedMillis) {
-        return new RunResult(name, 100_000, 95_000, elapsedMillis, 100, 64L << 20, 1.5, 900,
+        return new RunResult(
+                name,
+                100_000,
+                95_000,
+                elapsedMillis,
+                100,
+                64L << 20,
+                1.5,
+                900,
                 Map.of("eu", 1L, "us", 2L, "apac", 3L, "unrouted", 4L));
     }
 
     @Test
     void summarisesEachImplementationByItsMedianRun() {
-        List<RunResult> runs = List.of(run("etl #1", 1_000), run("etl #2", 4_000), run("etl #3", 2_000),
-                run("kafka-clients #1", 2_000));
+        List<RunResult> runs = List.of(
+                run("etl #1", 1_000), run("etl #2", 4_000), run("etl #3", 2_000), run("kafka-clients #1", 2_000));
 
         String table = ResultsTable.markdown(runs, 100_000, 10_000, "embedded", List.of("-Xmx512m"), List.of());
 
-        assertThat(ResultsTable.median(runs.subList(0, 3), RunResult::recordsPerSecond)).isEqualTo(50_000.0);
-        assertThat(table).contains("| etl | 50,000 | 25,000–100,000 | 100% | 2.00 |")
+        assertThat(ResultsTable.median(runs.subList(0, 3), RunResult::recordsPerSecond))
+                .isEqualTo(50_000.0);
+        assertThat(table)
+                .contains("| etl | 50,000 | 25,000–100,000 | 100% | 2.00 |")
                 .contains("| kafka-clients | 50,000 | 50,000–50,000 | 100% |")
                 .contains("| etl #1 | 100,000 | 1.00 | 0.10 |")
                 .contains("`-Xmx512m`");

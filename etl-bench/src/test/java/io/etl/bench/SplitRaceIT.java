@@ -29,8 +29,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class SplitRaceIT {
 
     private static final int ORDERS = 2_000;
-    private final ObjectMapper mapper = new ObjectMapper()
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+    private final ObjectMapper mapper = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
     @ParameterizedTest
     @EnumSource(Contestant.class)
@@ -47,8 +46,7 @@ class SplitRaceIT {
         assertThat(result.outputs()).isEqualTo(BenchOrders.expectedOutputs(ORDERS));
         assertThat(result.elapsedMillis()).isPositive();
         assertThat(result.peakHeapBytes()).isPositive();
-        assertThat(kafka.committedTotal(topics.group()))
-                .isEqualTo(ORDERS);
+        assertThat(kafka.committedTotal(topics.group())).isEqualTo(ORDERS);
 
         List<String> outputs = topics.outputs();
         for (int b = 0; b < outputs.size(); b++) {
@@ -58,9 +56,13 @@ class SplitRaceIT {
                 assertThat(new String(record.key(), StandardCharsets.UTF_8)).isEqualTo(BenchOrders.id(index));
                 assertThat(BenchOrders.expectedBranch(index)).isEqualTo(BenchOrders.BRANCHES[b]);
                 assertThat(out.has("notes")).isFalse();
-                BigDecimal amount = mapper.readTree(BenchOrders.jsonBytes(index)).get("amount").decimalValue();
+                BigDecimal amount = mapper.readTree(BenchOrders.jsonBytes(index))
+                        .get("amount")
+                        .decimalValue();
                 assertThat(out.get("amount_cents").asLong())
-                        .isEqualTo(amount.movePointRight(2).setScale(0, RoundingMode.HALF_UP).longValueExact());
+                        .isEqualTo(amount.movePointRight(2)
+                                .setScale(0, RoundingMode.HALF_UP)
+                                .longValueExact());
             }
         }
         RaceTopicsSetup.delete(kafka, topics);

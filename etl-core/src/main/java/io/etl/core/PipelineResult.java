@@ -13,8 +13,8 @@ import java.util.Optional;
  * @param abandonedBatches batches given up at shutdown (they replay after a restart)
  * @param elapsed          time from start to end
  */
-public record PipelineResult(String pipeline, Status status, Throwable failure, long recordsIn,
-                             long abandonedBatches, Duration elapsed) {
+public record PipelineResult(
+        String pipeline, Status status, Throwable failure, long recordsIn, long abandonedBatches, Duration elapsed) {
 
     /** Outcome of a run. */
     public enum Status {

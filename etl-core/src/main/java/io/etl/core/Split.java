@@ -30,6 +30,5 @@ public interface Split<T> {
      *
      * @param <T> value type
      */
-    interface End<T> {
-    }
+    interface End<T> {}
 }

@@ -20,7 +20,8 @@ import picocli.CommandLine.Command;
  * {@code validate} is the runtime's ({@link ValidateCommand}); the jar also runs the runtime itself:
  * {@code java -cp etl-examples.jar io.etl.runtime.Main run --config kafka_to_kafka_split.yaml}.
  */
-@Command(name = "etl-examples",
+@Command(
+        name = "etl-examples",
         mixinStandardHelpOptions = true,
         versionProvider = EtlExamples.Version.class,
         description = "Runnable examples of the etl framework (Kafka to Kafka pipelines).",

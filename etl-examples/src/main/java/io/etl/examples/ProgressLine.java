@@ -42,7 +42,9 @@ public final class ProgressLine {
     public synchronized void update(String text) {
         long now = System.nanoTime();
         if (interactive) {
-            StringBuilder sb = new StringBuilder(Math.max(text.length(), lastLength) + 1).append('\r').append(text);
+            StringBuilder sb = new StringBuilder(Math.max(text.length(), lastLength) + 1)
+                    .append('\r')
+                    .append(text);
             for (int i = text.length(); i < lastLength; i++) {
                 sb.append(' ');
             }

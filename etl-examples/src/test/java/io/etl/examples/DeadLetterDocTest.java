@@ -37,8 +37,9 @@ class DeadLetterDocTest {
 
         PipelineConfig config = PipelineConfig.parse(yaml, Map.of("KAFKA_BROKERS", "localhost:9092")::get);
 
-        assertThat(config.deadLetter()).hasValueSatisfying(s ->
-                assertThat(s.connector(KafkaSinkConfig.class).topic()).isEqualTo("orders-dlt"));
+        assertThat(config.deadLetter())
+                .hasValueSatisfying(s ->
+                        assertThat(s.connector(KafkaSinkConfig.class).topic()).isEqualTo("orders-dlt"));
         assertThat(config.pipeline().onError()).isEqualTo(ErrorPolicy.DEAD_LETTER);
         assertThat(config.source("orders").onError()).isEqualTo(ErrorPolicy.DEAD_LETTER);
         assertThat(config.sink("out").pool().onError()).isEqualTo(ErrorPolicy.DEAD_LETTER);
@@ -56,6 +57,8 @@ class DeadLetterDocTest {
                 }
             }
         }
-        assertThat(missing).as("etl.dlq.* headers without a row in docs/errors.md").isEmpty();
+        assertThat(missing)
+                .as("etl.dlq.* headers without a row in docs/errors.md")
+                .isEmpty();
     }
 }

@@ -26,8 +26,7 @@ class DocSnippetsTest {
     static final Path SOURCES = ROOT.resolve("etl-examples/src/main/java");
     private static final Pattern MARKER = Pattern.compile("<!--\\s*snippet:\\s*(\\S+)#(\\S+)\\s*-->");
 
-    record Snippet(Path doc, int line, String file, String tag, List<String> body) {
-    }
+    record Snippet(Path doc, int line, String file, String tag, List<String> body) {}
 
     @Test
     void everySnippetInTheDocsMatchesItsSource() throws IOException {
@@ -36,14 +35,16 @@ class DocSnippetsTest {
         for (Snippet s : snippets) {
             Path source = SOURCES.resolve(s.file());
             List<String> region = region(Files.exists(source) ? source : ROOT.resolve(s.file()), s.tag());
-            assertThat(s.body()).as("%s:%d quotes %s#%s", ROOT.relativize(s.doc()), s.line(), s.file(), s.tag())
+            assertThat(s.body())
+                    .as("%s:%d quotes %s#%s", ROOT.relativize(s.doc()), s.line(), s.file(), s.tag())
                     .containsExactlyElementsOf(region);
         }
     }
 
     @Test
     void theReadmeAndTheDslGuideQuoteTheExample() throws IOException {
-        assertThat(snippets()).extracting(s -> ROOT.relativize(s.doc()).toString() + " " + s.tag())
+        assertThat(snippets())
+                .extracting(s -> ROOT.relativize(s.doc()).toString() + " " + s.tag())
                 .contains("README.md pipeline", "docs/getting-started.md pipeline");
     }
 
@@ -95,8 +96,11 @@ class DocSnippetsTest {
             fail("%s has no region %s", file, tag);
         }
         List<String> region = lines.subList(start, end);
-        int indent = region.stream().filter(l -> !l.isBlank())
-                .mapToInt(l -> l.length() - l.stripLeading().length()).min().orElse(0);
+        int indent = region.stream()
+                .filter(l -> !l.isBlank())
+                .mapToInt(l -> l.length() - l.stripLeading().length())
+                .min()
+                .orElse(0);
         return region.stream().map(l -> l.isBlank() ? "" : l.substring(indent)).toList();
     }
 }

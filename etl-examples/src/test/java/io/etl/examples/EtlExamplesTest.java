@@ -8,8 +8,7 @@ import org.junit.jupiter.api.Test;
 
 class EtlExamplesTest {
 
-    private record Run(int exit, String out, String err) {
-    }
+    private record Run(int exit, String out, String err) {}
 
     private static Run run(String... args) {
         StringWriter out = new StringWriter();
@@ -32,8 +31,8 @@ class EtlExamplesTest {
         Run validate = run("validate", "--help");
 
         assertThat(split.exit()).isZero();
-        assertThat(split.out()).contains("--config", "--records", "--http-port", "--metrics-port", "KAFKA_BROKERS",
-                "GROUP_ID");
+        assertThat(split.out())
+                .contains("--config", "--records", "--http-port", "--metrics-port", "KAFKA_BROKERS", "GROUP_ID");
         assertThat(validate.exit()).isZero();
         assertThat(validate.out()).contains("FILE");
     }

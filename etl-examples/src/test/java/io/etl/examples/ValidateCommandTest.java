@@ -76,12 +76,15 @@ class ValidateCommandTest {
         assertThat(run.out()).isEmpty();
         List<String> lines = run.errLines();
         assertThat(lines).hasSize(4);
-        assertThat(lines).anySatisfy(l -> assertThat(l)
-                .startsWith("source.orders.kafka.consumer.enable.auto.commit:"));
-        assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("sinks.eu.kafka.brokers:").contains(UNSET));
+        assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("source.orders.kafka.consumer.enable.auto.commit:"));
+        assertThat(lines)
+                .anySatisfy(
+                        l -> assertThat(l).startsWith("sinks.eu.kafka.brokers:").contains(UNSET));
         assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("sinks.eu.kafka.delivery_timeout:"));
-        assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("sinks.eu.kafka.max_mesage_bytes:")
-                .contains("max_message_bytes"));
+        assertThat(lines)
+                .anySatisfy(l -> assertThat(l)
+                        .startsWith("sinks.eu.kafka.max_mesage_bytes:")
+                        .contains("max_message_bytes"));
     }
 
     @Test

@@ -37,15 +37,23 @@ class ValidatePassthroughTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
 
-        int exit = EtlExamples.execute(new PrintWriter(out), new PrintWriter(err), new String[] {"validate", file.toString()});
+        int exit = EtlExamples.execute(
+                new PrintWriter(out), new PrintWriter(err), new String[] {"validate", file.toString()});
 
         assertThat(exit).isEqualTo(1);
-        List<String> lines = Arrays.stream(err.toString().split("\\R")).filter(l -> !l.isBlank()).toList();
+        List<String> lines = Arrays.stream(err.toString().split("\\R"))
+                .filter(l -> !l.isBlank())
+                .toList();
         assertThat(lines).hasSize(3);
-        assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("sinks.eu.kafka.producer.retries: invalid value 'x'"));
-        assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("sinks.eu.kafka.producer.statistics.interval.ms:")
-                .contains("statistics_interval"));
-        assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("source.orders.kafka.consumer.fetch.wait.max.ms:")
-                .contains("fetch.max.wait.ms"));
+        assertThat(lines)
+                .anySatisfy(l -> assertThat(l).startsWith("sinks.eu.kafka.producer.retries: invalid value 'x'"));
+        assertThat(lines)
+                .anySatisfy(l -> assertThat(l)
+                        .startsWith("sinks.eu.kafka.producer.statistics.interval.ms:")
+                        .contains("statistics_interval"));
+        assertThat(lines)
+                .anySatisfy(l -> assertThat(l)
+                        .startsWith("source.orders.kafka.consumer.fetch.wait.max.ms:")
+                        .contains("fetch.max.wait.ms"));
     }
 }

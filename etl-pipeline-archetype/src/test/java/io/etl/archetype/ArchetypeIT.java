@@ -78,15 +78,24 @@ class ArchetypeIT {
     @Test
     void generatedProjectBuildsIntoOneJarThatCopiesEveryRecordThroughTheMapAndStopsCleanly() throws Exception {
         // 1. generate, exactly as the README says (the plugin named in full: no prefix lookup)
-        run(WORK, "generate", maven(ARCHETYPE_PLUGIN + ":generate", "-DinteractiveMode=false",
-                "-DarchetypeGroupId=io.etl", "-DarchetypeArtifactId=etl-pipeline-archetype",
-                "-DarchetypeVersion=" + property("etl.version"),
-                "-DgroupId=com.example", "-DartifactId=" + ARTIFACT_ID, "-Dversion=1.0.0-SNAPSHOT",
-                "-Dpackage=" + PACKAGE));
+        run(
+                WORK,
+                "generate",
+                maven(
+                        ARCHETYPE_PLUGIN + ":generate",
+                        "-DinteractiveMode=false",
+                        "-DarchetypeGroupId=io.etl",
+                        "-DarchetypeArtifactId=etl-pipeline-archetype",
+                        "-DarchetypeVersion=" + property("etl.version"),
+                        "-DgroupId=com.example",
+                        "-DartifactId=" + ARTIFACT_ID,
+                        "-Dversion=1.0.0-SNAPSHOT",
+                        "-Dpackage=" + PACKAGE));
         Path project = WORK.resolve(ARTIFACT_ID);
         assertThat(project.resolve("pipeline.yaml")).exists();
         assertThat(project.resolve("README.md")).exists();
-        assertThat(project.resolve("src/main/java/com/example/orders/AppPipelineFactory.java")).exists();
+        assertThat(project.resolve("src/main/java/com/example/orders/AppPipelineFactory.java"))
+                .exists();
         assertThat(Files.readString(project.resolve("pipeline.yaml")))
                 .contains("${KAFKA_BROKERS:-localhost:9092}", "${INPUT_TOPIC:-input}", "${OUTPUT_TOPIC:-output}")
                 .doesNotContain("#set");
@@ -102,9 +111,11 @@ class ArchetypeIT {
         try (JarFile file = new JarFile(jar.toFile())) {
             assertThat(file.getManifest().getMainAttributes().getValue("Main-Class"))
                     .isEqualTo(Main.class.getName());
-            assertThat(new String(file.getInputStream(
-                    file.getEntry("META-INF/services/" + PipelineFactory.class.getName())).readAllBytes(),
-                    StandardCharsets.UTF_8)).contains(PACKAGE + ".AppPipelineFactory");
+            assertThat(new String(
+                            file.getInputStream(file.getEntry("META-INF/services/" + PipelineFactory.class.getName()))
+                                    .readAllBytes(),
+                            StandardCharsets.UTF_8))
+                    .contains(PACKAGE + ".AppPipelineFactory");
         }
 
         // 3. the shipped configuration is valid offline
@@ -120,36 +131,67 @@ class ArchetypeIT {
         kafka.produce(input, count, i -> TestRecord.of("k" + i, "order-" + i));
         int port = freePort();
 
-        ProcessBuilder pipeline = new ProcessBuilder(java(), "-jar", jar.toString(),
-                "run", "--config", "pipeline.yaml", "--http-host", "127.0.0.1", "--http-port", Integer.toString(port))
+        ProcessBuilder pipeline = new ProcessBuilder(
+                        java(),
+                        "-jar",
+                        jar.toString(),
+                        "run",
+                        "--config",
+                        "pipeline.yaml",
+                        "--http-host",
+                        "127.0.0.1",
+                        "--http-port",
+                        Integer.toString(port))
                 .directory(project.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(WORK.resolve("run.log").toFile());
-        pipeline.environment().putAll(Map.of("KAFKA_BROKERS", kafka.bootstrapServers(),
-                "INPUT_TOPIC", input, "OUTPUT_TOPIC", output, "GROUP_ID", group));
+        pipeline.environment()
+                .putAll(Map.of(
+                        "KAFKA_BROKERS",
+                        kafka.bootstrapServers(),
+                        "INPUT_TOPIC",
+                        input,
+                        "OUTPUT_TOPIC",
+                        output,
+                        "GROUP_ID",
+                        group));
         Process process = pipeline.start();
         try {
-            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
-                    .until(() -> kafka.endOffsets(output).values().stream().mapToLong(Long::longValue).sum() >= count);
+            await().atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> kafka.endOffsets(output).values().stream()
+                                    .mapToLong(Long::longValue)
+                                    .sum()
+                            >= count);
             HttpClient http = HttpClient.newHttpClient();
-            await().atMost(Duration.ofSeconds(30)).until(() -> get(http, port, "/health/ready").statusCode() == 200);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> get(http, port, "/health/ready").statusCode() == 200);
             assertThat(get(http, port, "/health/live").statusCode()).isEqualTo(200);
             HttpResponse<String> metrics = get(http, port, "/metrics");
             assertThat(metrics.statusCode()).isEqualTo(200);
             assertThat(metrics.body()).contains("etl_source_records_total");
 
             // 5. SIGTERM: drain, commit, exit 0
-            new ProcessBuilder("kill", "-TERM", Long.toString(process.pid())).inheritIO().start().waitFor();
-            assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("pipeline exits after SIGTERM").isTrue();
-            assertThat(process.exitValue()).as("exit code after SIGTERM; log: %s", tail(WORK.resolve("run.log"))).isZero();
+            new ProcessBuilder("kill", "-TERM", Long.toString(process.pid()))
+                    .inheritIO()
+                    .start()
+                    .waitFor();
+            assertThat(process.waitFor(60, TimeUnit.SECONDS))
+                    .as("pipeline exits after SIGTERM")
+                    .isTrue();
+            assertThat(process.exitValue())
+                    .as("exit code after SIGTERM; log: %s", tail(WORK.resolve("run.log")))
+                    .isZero();
         } finally {
             process.destroyForcibly();
         }
 
         List<TestRecord> written = kafka.readAll(output);
         assertThat(written).hasSize(count);
-        Map<String, String> byKey = written.stream().collect(Collectors.toMap(
-                r -> new String(r.key(), StandardCharsets.UTF_8), r -> new String(r.value(), StandardCharsets.UTF_8)));
+        Map<String, String> byKey = written.stream()
+                .collect(Collectors.toMap(
+                        r -> new String(r.key(), StandardCharsets.UTF_8),
+                        r -> new String(r.value(), StandardCharsets.UTF_8)));
         for (int i = 0; i < count; i++) {
             assertThat(byKey).containsEntry("k" + i, ("order-" + i).toUpperCase(Locale.ROOT));
         }
@@ -168,8 +210,10 @@ class ArchetypeIT {
 
     private static void run(Path directory, String step, List<String> command) throws Exception {
         Path log = WORK.resolve(step + ".log");
-        ProcessBuilder builder = new ProcessBuilder(command).directory(directory.toFile())
-                .redirectErrorStream(true).redirectOutput(log.toFile());
+        ProcessBuilder builder = new ProcessBuilder(command)
+                .directory(directory.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile());
         // a short-lived Maven JVM starts faster with the client compiler only
         builder.environment().put("MAVEN_OPTS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC");
         Process process = builder.start();
@@ -182,9 +226,13 @@ class ArchetypeIT {
                 .isTrue();
     }
 
-    private static HttpResponse<String> get(HttpClient http, int port, String path) throws IOException, InterruptedException {
-        return http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString());
+    private static HttpResponse<String> get(HttpClient http, int port, String path)
+            throws IOException, InterruptedException {
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .timeout(Duration.ofSeconds(5))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
     }
 
     private static String java() {

@@ -32,13 +32,15 @@ class PublishedArtifactsIT {
         List<Path> poms = files(".pom").stream()
                 .filter(p -> !p.getFileName().toString().startsWith("etl-parent-"))
                 .toList();
-        assertThat(poms).extracting(p -> p.getFileName().toString())
+        assertThat(poms)
+                .extracting(p -> p.getFileName().toString())
                 .anyMatch(n -> n.startsWith("etl-core-"))
                 .anyMatch(n -> n.startsWith("etl-runtime-"))
                 .anyMatch(n -> n.startsWith("etl-bom-"));
         for (Path pom : poms) {
             String text = Files.readString(pom);
-            assertThat(text).as("%s", pom.getFileName())
+            assertThat(text)
+                    .as("%s", pom.getFileName())
                     .doesNotContain("${")
                     .doesNotContain("<parent>")
                     .contains("<licenses>", "<scm", "<developers>", "<url>");
@@ -80,9 +82,11 @@ class PublishedArtifactsIT {
             listed.add(entries.group(1));
         }
 
-        Matcher version = Pattern.compile("<artifactId>etl-bom</artifactId>\\s*<version>([^<]+)</version>").matcher(bom);
+        Matcher version = Pattern.compile("<artifactId>etl-bom</artifactId>\\s*<version>([^<]+)</version>")
+                .matcher(bom);
         assertThat(version.find()).isTrue();
-        assertThat(version.group(1)).as("etl-bom has no parent: its version is kept by hand")
+        assertThat(version.group(1))
+                .as("etl-bom has no parent: its version is kept by hand")
                 .isEqualTo(System.getProperty("etl.version"));
         assertThat(published).contains("etl-core", "etl-runtime", "etl-testkit");
         assertThat(listed).isEqualTo(published);
@@ -91,7 +95,9 @@ class PublishedArtifactsIT {
 
     private static List<Path> files(String suffix) throws IOException {
         try (Stream<Path> paths = Files.walk(ETL)) {
-            return new ArrayList<>(paths.filter(p -> p.getFileName().toString().endsWith(suffix)).sorted().toList());
+            return new ArrayList<>(paths.filter(p -> p.getFileName().toString().endsWith(suffix))
+                    .sorted()
+                    .toList());
         }
     }
 }

@@ -28,17 +28,22 @@ import picocli.CommandLine.Option;
  * path first; exit 0 when ready, 1 when not, 2 for a usage or configuration error. Nothing is created or
  * changed on the cluster.
  */
-@Command(name = "check",
+@Command(
+        name = "check",
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
-        description = {"Checks, against the Kafka clusters, that they are ready for the pipeline: brokers reachable and",
-                "credentials accepted, topics present (partition counts), READ on source topics and group, WRITE on",
-                "sink topics, IDEMPOTENT_WRITE, topic max.message.bytes not below a sink's max_message_bytes.",
-                "One line per finding, key path first. Creates and changes nothing."},
+        description = {
+            "Checks, against the Kafka clusters, that they are ready for the pipeline: brokers reachable and",
+            "credentials accepted, topics present (partition counts), READ on source topics and group, WRITE on",
+            "sink topics, IDEMPOTENT_WRITE, topic max.message.bytes not below a sink's max_message_bytes.",
+            "One line per finding, key path first. Creates and changes nothing."
+        },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:the clusters are ready for the pipeline",
-                "1:not ready: every problem is printed, key path first",
-                "2:usage or configuration error; no cluster was asked"})
+        exitCodeList = {
+            "0:the clusters are ready for the pipeline",
+            "1:not ready: every problem is printed, key path first",
+            "2:usage or configuration error; no cluster was asked"
+        })
 public final class CheckCommand implements Callable<Integer> {
 
     /** Default bound of the whole check. */
@@ -49,11 +54,17 @@ public final class CheckCommand implements Callable<Integer> {
     @Option(names = "--config", required = true, paramLabel = "FILE", description = "The pipeline YAML file.")
     private Path config;
 
-    @Option(names = "--pipeline", paramLabel = "NAME",
+    @Option(
+            names = "--pipeline",
+            paramLabel = "NAME",
             description = "Which pipeline factory to check; optional when exactly one is on the class path.")
     private String pipeline;
 
-    @Option(names = "--timeout", paramLabel = "DURATION", defaultValue = "30s", converter = DurationConverter.class,
+    @Option(
+            names = "--timeout",
+            paramLabel = "DURATION",
+            defaultValue = "30s",
+            converter = DurationConverter.class,
             description = "Bounds the whole check, e.g. 10s or 500ms; clusters are checked in parallel."
                     + " Default: ${DEFAULT-VALUE}.")
     private Duration timeout;
@@ -70,11 +81,12 @@ public final class CheckCommand implements Callable<Integer> {
         PipelineUses uses;
         try {
             PipelineConfig loaded = PipelineConfig.load(config);
-            PipelineFactory factory = Factories.discover(Thread.currentThread().getContextClassLoader()).select(pipeline);
+            PipelineFactory factory = Factories.discover(Thread.currentThread().getContextClassLoader())
+                    .select(pipeline);
             Pipeline built = factory.create(loaded);
             if (built == null) {
-                err.println("error: pipeline factory '" + factory.name() + "' (" + factory.getClass().getName()
-                        + ") returned no pipeline");
+                err.println("error: pipeline factory '" + factory.name() + "' ("
+                        + factory.getClass().getName() + ") returned no pipeline");
                 return ExitCodes.USAGE;
             }
             uses = PipelineUses.of(built.build(), loaded);
@@ -109,8 +121,8 @@ public final class CheckCommand implements Callable<Integer> {
         public Duration convert(String value) {
             Matcher m = DURATION.matcher(value.trim().toLowerCase(Locale.ROOT));
             if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
-                throw new CommandLine.TypeConversionException("expected a positive duration such as 500ms, 30s or 2m,"
-                        + " got '" + value + "'");
+                throw new CommandLine.TypeConversionException(
+                        "expected a positive duration such as 500ms, 30s or 2m," + " got '" + value + "'");
             }
             long n = Long.parseLong(m.group(1));
             return switch (m.group(2)) {

@@ -30,16 +30,14 @@ import picocli.CommandLine;
  */
 public final class CommandLines {
 
-    private CommandLines() {
-    }
+    private CommandLines() {}
 
     /** {@code cli}, set up; an exception a command throws prints {@code error: <message>} and exits {@code failureExitCode}. */
     public static CommandLine configure(CommandLine cli, int failureExitCode) {
-        return cli.setCaseInsensitiveEnumValuesAllowed(true)
-                .setExecutionExceptionHandler((e, line, parsed) -> {
-                    line.getErr().println("error: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
-                    return failureExitCode;
-                });
+        return cli.setCaseInsensitiveEnumValuesAllowed(true).setExecutionExceptionHandler((e, line, parsed) -> {
+            line.getErr().println("error: " + (e.getMessage() == null ? e.toString() : e.getMessage()));
+            return failureExitCode;
+        });
     }
 
     /** Runs {@code cli} without exiting the JVM, writing to the given streams, which are flushed before returning. */
@@ -62,8 +60,10 @@ public final class CommandLines {
     public static CommandLine.IVersionProvider versionOf(String program, Class<?> resourceAnchor) {
         Objects.requireNonNull(program, "program");
         Objects.requireNonNull(resourceAnchor, "resourceAnchor");
-        return () -> new String[] {program + " " + projectVersion(resourceAnchor),
-                "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")"};
+        return () -> new String[] {
+            program + " " + projectVersion(resourceAnchor),
+            "Java " + System.getProperty("java.version") + " (" + System.getProperty("java.vm.name") + ")"
+        };
     }
 
     private static String projectVersion(Class<?> resourceAnchor) throws IOException {

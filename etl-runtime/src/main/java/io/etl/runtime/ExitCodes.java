@@ -29,6 +29,5 @@ public final class ExitCodes {
     /** A second SIGTERM or SIGINT arrived while draining; the process exited without waiting (128 + SIGINT). */
     public static final int SECOND_SIGNAL = 130;
 
-    private ExitCodes() {
-    }
+    private ExitCodes() {}
 }

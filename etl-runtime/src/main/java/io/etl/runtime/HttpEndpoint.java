@@ -67,8 +67,8 @@ public final class HttpEndpoint implements AutoCloseable {
      *
      * @throws UncheckedIOException naming the address when it cannot be bound
      */
-    public static HttpEndpoint start(String host, int port, PrometheusMeterRegistry registry,
-                                     Supplier<RunningPipeline> running) {
+    public static HttpEndpoint start(
+            String host, int port, PrometheusMeterRegistry registry, Supplier<RunningPipeline> running) {
         HttpServer server;
         try {
             server = HttpServer.create(new InetSocketAddress(host, port), 16);
@@ -87,8 +87,12 @@ public final class HttpEndpoint implements AutoCloseable {
                     case METRICS_PATH -> send(exchange, 200, PROMETHEUS_CONTENT_TYPE, registry.scrape());
                     case LIVE_PATH -> send(exchange, health.live());
                     case READY_PATH -> send(exchange, health.ready());
-                    default -> send(exchange, 404, "text/plain; charset=utf-8",
-                            "not found; try " + METRICS_PATH + ", " + LIVE_PATH + " or " + READY_PATH + "\n");
+                    default ->
+                        send(
+                                exchange,
+                                404,
+                                "text/plain; charset=utf-8",
+                                "not found; try " + METRICS_PATH + ", " + LIVE_PATH + " or " + READY_PATH + "\n");
                 }
             }
         });

@@ -22,8 +22,7 @@ public final class Logging {
     /** The system property the runtime's logback configuration reads to pick the format ({@code text} or {@code json}). */
     public static final String FORMAT_PROPERTY = "etl.log.format";
 
-    private Logging() {
-    }
+    private Logging() {}
 
     /** The format from {@value LogFormat#ENV}, else text; a bad value is an {@link IllegalArgumentException}. */
     public static LogFormat formatFromEnvironment() {

@@ -16,7 +16,8 @@ import picocli.CommandLine.Command;
  *
  * <p>Exit codes: {@link ExitCodes}. Each command has {@code --help}.
  */
-@Command(name = "etl",
+@Command(
+        name = "etl",
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "Runs etl pipelines (Kafka to Kafka, at-least-once) as a service.",

@@ -54,9 +54,9 @@ public final class PipelineService {
     private String httpHost = HttpEndpoint.DEFAULT_HOST;
     private StopSignal stop;
     private PrintStream err = System.err;
-    private Consumer<RunningPipeline> onStarted = p -> { };
-    private Consumer<RunningPipeline> onFinished = p -> { };
-    private Consumer<HttpEndpoint> onListening = h -> { };
+    private Consumer<RunningPipeline> onStarted = p -> {};
+    private Consumer<RunningPipeline> onFinished = p -> {};
+    private Consumer<HttpEndpoint> onListening = h -> {};
 
     private PipelineService(PipelineFactory factory, PipelineConfig config) {
         this.factory = Objects.requireNonNull(factory, "factory");
@@ -124,8 +124,8 @@ public final class PipelineService {
         try {
             pipeline = factory.create(config);
             if (pipeline == null) {
-                err.println("error: pipeline factory '" + factory.name() + "' (" + factory.getClass().getName()
-                        + ") returned no pipeline");
+                err.println("error: pipeline factory '" + factory.name() + "' ("
+                        + factory.getClass().getName() + ") returned no pipeline");
                 return ExitCodes.USAGE;
             }
             pipeline.build();
@@ -153,8 +153,12 @@ public final class PipelineService {
             }
             try {
                 if (http != null) {
-                    LOG.info("serving {}, {} and {} on http://{}", HttpEndpoint.METRICS_PATH, HttpEndpoint.LIVE_PATH,
-                            HttpEndpoint.READY_PATH, http.address());
+                    LOG.info(
+                            "serving {}, {} and {} on http://{}",
+                            HttpEndpoint.METRICS_PATH,
+                            HttpEndpoint.LIVE_PATH,
+                            HttpEndpoint.READY_PATH,
+                            http.address());
                     onListening.accept(http);
                 }
                 StopSignal signal = stop != null ? stop : StopSignal.install();
@@ -173,8 +177,13 @@ public final class PipelineService {
         }
     }
 
-    private int runPipeline(Pipeline pipeline, String name, PrometheusMeterRegistry registry,
-                            AtomicReference<RunningPipeline> current, StopSignal signal, Duration budget) {
+    private int runPipeline(
+            Pipeline pipeline,
+            String name,
+            PrometheusMeterRegistry registry,
+            AtomicReference<RunningPipeline> current,
+            StopSignal signal,
+            Duration budget) {
         RunningPipeline running;
         try {
             running = pipeline.start(config, registry);
@@ -221,14 +230,20 @@ public final class PipelineService {
     private int report(PipelineResult result) {
         switch (result.status()) {
             case COMPLETED -> {
-                LOG.info("pipeline '{}' drained and stopped after {} records in {} ms", result.pipeline(),
-                        result.recordsIn(), result.elapsed().toMillis());
+                LOG.info(
+                        "pipeline '{}' drained and stopped after {} records in {} ms",
+                        result.pipeline(),
+                        result.recordsIn(),
+                        result.elapsed().toMillis());
                 return ExitCodes.OK;
             }
             case ABANDONED -> {
-                err.printf(Locale.ROOT, "error: pipeline '%s' stopped with %d batch(es) abandoned at the drain deadline"
-                        + " (checkpoint.drain_timeout); they were not committed and replay on the next start%n",
-                        result.pipeline(), result.abandonedBatches());
+                err.printf(
+                        Locale.ROOT,
+                        "error: pipeline '%s' stopped with %d batch(es) abandoned at the drain deadline"
+                                + " (checkpoint.drain_timeout); they were not committed and replay on the next start%n",
+                        result.pipeline(),
+                        result.abandonedBatches());
                 return ExitCodes.FAILED;
             }
             default -> {

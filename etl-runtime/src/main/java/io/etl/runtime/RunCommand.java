@@ -16,37 +16,52 @@ import picocli.CommandLine.Option;
  * {@code etl run --config FILE}: runs the pipeline a {@link PipelineFactory} on the class path builds, until
  * SIGTERM or SIGINT, then drains within {@code pipeline.shutdown_timeout} and exits (see {@link ExitCodes}).
  */
-@Command(name = "run",
+@Command(
+        name = "run",
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
-        description = {"Runs a pipeline until SIGTERM or SIGINT, then drains, commits and exits.",
-                "The pipeline comes from a PipelineFactory registered in META-INF/services on the class path.",
-                "Serves /metrics, /health/live and /health/ready over HTTP while it runs.",
-                "Exports spans over OTLP when OTEL_SERVICE_NAME, OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_TRACES_EXPORTER is set."},
+        description = {
+            "Runs a pipeline until SIGTERM or SIGINT, then drains, commits and exits.",
+            "The pipeline comes from a PipelineFactory registered in META-INF/services on the class path.",
+            "Serves /metrics, /health/live and /health/ready over HTTP while it runs.",
+            "Exports spans over OTLP when OTEL_SERVICE_NAME, OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_TRACES_EXPORTER is set."
+        },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:stopped by a signal and drained: everything written and committed",
-                "1:the pipeline failed, or batches were abandoned at the drain deadline",
-                "2:usage or configuration error; nothing was started",
-                "3:the stop did not finish within pipeline.shutdown_timeout",
-                "130:a second SIGTERM/SIGINT while draining; exited at once"})
+        exitCodeList = {
+            "0:stopped by a signal and drained: everything written and committed",
+            "1:the pipeline failed, or batches were abandoned at the drain deadline",
+            "2:usage or configuration error; nothing was started",
+            "3:the stop did not finish within pipeline.shutdown_timeout",
+            "130:a second SIGTERM/SIGINT while draining; exited at once"
+        })
 public final class RunCommand implements Callable<Integer> {
 
     @Option(names = "--config", required = true, paramLabel = "FILE", description = "The pipeline YAML file.")
     private Path config;
 
-    @Option(names = "--pipeline", paramLabel = "NAME",
+    @Option(
+            names = "--pipeline",
+            paramLabel = "NAME",
             description = "Which pipeline factory to run; optional when exactly one is on the class path.")
     private String pipeline;
 
-    @Option(names = "--http-port", paramLabel = "PORT", defaultValue = "" + HttpEndpoint.DEFAULT_PORT,
+    @Option(
+            names = "--http-port",
+            paramLabel = "PORT",
+            defaultValue = "" + HttpEndpoint.DEFAULT_PORT,
             description = "Port of /metrics and /health/*; 0 serves no HTTP endpoint. Default: ${DEFAULT-VALUE}.")
     private int httpPort;
 
-    @Option(names = "--http-host", paramLabel = "HOST", defaultValue = HttpEndpoint.DEFAULT_HOST,
+    @Option(
+            names = "--http-host",
+            paramLabel = "HOST",
+            defaultValue = HttpEndpoint.DEFAULT_HOST,
             description = "Address the HTTP endpoint binds (127.0.0.1 for this host only). Default: ${DEFAULT-VALUE}.")
     private String httpHost;
 
-    @Option(names = "--log-format", paramLabel = "FORMAT",
+    @Option(
+            names = "--log-format",
+            paramLabel = "FORMAT",
             description = "text or json log lines on stderr. Default: $$" + LogFormat.ENV + " if set, else text.")
     private String logFormat;
 
@@ -57,7 +72,8 @@ public final class RunCommand implements Callable<Integer> {
     public Integer call() {
         PrintStream err = System.err;
         if (httpPort < 0 || httpPort > 65_535) {
-            throw new CommandLine.ParameterException(spec.commandLine(), "--http-port must be 0..65535, got " + httpPort);
+            throw new CommandLine.ParameterException(
+                    spec.commandLine(), "--http-port must be 0..65535, got " + httpPort);
         }
         LogFormat format;
         try {
@@ -79,13 +95,18 @@ public final class RunCommand implements Callable<Integer> {
         }
         PipelineFactory factory;
         try {
-            factory = Factories.discover(Thread.currentThread().getContextClassLoader()).select(pipeline);
+            factory = Factories.discover(Thread.currentThread().getContextClassLoader())
+                    .select(pipeline);
         } catch (Factories.SelectionException e) {
             err.println("error: " + e.getMessage());
             return ExitCodes.USAGE;
         }
         try (TraceExport traces = TraceExport.start(System.getenv())) {
-            return PipelineService.of(factory, loaded).httpPort(httpPort).httpHost(httpHost).err(err).run();
+            return PipelineService.of(factory, loaded)
+                    .httpPort(httpPort)
+                    .httpHost(httpHost)
+                    .err(err)
+                    .run();
         }
     }
 }

@@ -27,8 +27,7 @@ public final class StopSignal {
     private final CompletableFuture<Void> finished = new CompletableFuture<>();
     private final AtomicInteger signals = new AtomicInteger();
 
-    private StopSignal() {
-    }
+    private StopSignal() {}
 
     /** A stop request nobody signals (for tests and embedding); complete it with {@link #request(String)}. */
     public static StopSignal manual() {
@@ -42,15 +41,18 @@ public final class StopSignal {
         for (String name : new String[] {"TERM", "INT"}) {
             try {
                 Signal.handle(new Signal(name), signal -> stop.onSignal("SIG" + signal.getName()));
-            } catch (Throwable e) {         // IllegalArgumentException, or no sun.misc at all
+            } catch (Throwable e) { // IllegalArgumentException, or no sun.misc at all
                 handled = false;
             }
         }
         if (!handled) {
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                stop.request("shutdown");
-                stop.finished.join();
-            }, "etl-stop"));
+            Runtime.getRuntime()
+                    .addShutdownHook(new Thread(
+                            () -> {
+                                stop.request("shutdown");
+                                stop.finished.join();
+                            },
+                            "etl-stop"));
         }
         return stop;
     }
@@ -58,8 +60,8 @@ public final class StopSignal {
     private void onSignal(String name) {
         if (signals.incrementAndGet() > 1) {
             System.err.println();
-            System.err.println(name + " again: exiting without waiting for the drain (exit "
-                    + ExitCodes.SECOND_SIGNAL + ")");
+            System.err.println(
+                    name + " again: exiting without waiting for the drain (exit " + ExitCodes.SECOND_SIGNAL + ")");
             System.err.flush();
             Runtime.getRuntime().halt(ExitCodes.SECOND_SIGNAL);
         }

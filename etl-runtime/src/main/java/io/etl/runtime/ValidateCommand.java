@@ -19,11 +19,14 @@ import picocli.CommandLine.Parameters;
  *
  * <p>Problems never contain secret values: the loader names keys and variables, never what they hold.
  */
-@Command(name = "validate",
+@Command(
+        name = "validate",
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
-        description = {"Checks a pipeline YAML file offline and prints every problem, one a line, key path first.",
-                "The connectors on the class path (Kafka source and sink) check their sections too."},
+        description = {
+            "Checks a pipeline YAML file offline and prints every problem, one a line, key path first.",
+            "The connectors on the class path (Kafka source and sink) check their sections too."
+        },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the file is valid", "1:the file has problems", "2:usage error"})
 public final class ValidateCommand implements Callable<Integer> {

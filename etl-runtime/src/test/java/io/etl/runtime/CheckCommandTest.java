@@ -15,8 +15,7 @@ class CheckCommandTest {
     @TempDir
     Path dir;
 
-    private record Run(int exit, String out, String err) {
-    }
+    private record Run(int exit, String out, String err) {}
 
     private static Run run(String... args) {
         StringWriter out = new StringWriter();

@@ -31,9 +31,11 @@ class CommandLinesTest {
 
     @Test
     void versionRefusesAMissingProgramOrAnchor() {
-        assertThatNullPointerException().isThrownBy(() -> CommandLines.versionOf(null, Anchor.class))
+        assertThatNullPointerException()
+                .isThrownBy(() -> CommandLines.versionOf(null, Anchor.class))
                 .withMessageContaining("program");
-        assertThatNullPointerException().isThrownBy(() -> CommandLines.versionOf("p", null))
+        assertThatNullPointerException()
+                .isThrownBy(() -> CommandLines.versionOf("p", null))
                 .withMessageContaining("resourceAnchor");
     }
 
@@ -42,8 +44,8 @@ class CommandLinesTest {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
 
-        int code = CommandLines.execute(new CommandLine(new Fixture()), new PrintWriter(out), new PrintWriter(err),
-                "--version");
+        int code = CommandLines.execute(
+                new CommandLine(new Fixture()), new PrintWriter(out), new PrintWriter(err), "--version");
 
         assertThat(code).isZero();
         assertThat(out.toString()).startsWith("fixture 7.4.1-fixture").contains(JAVA_LINE);
@@ -54,19 +56,21 @@ class CommandLinesTest {
     void theLauncherPrintsItsBuiltVersion() {
         StringWriter out = new StringWriter();
 
-        int code = CommandLines.execute(new CommandLine(new Main()), new PrintWriter(out), new PrintWriter(
-                new StringWriter()), "--version");
+        int code = CommandLines.execute(
+                new CommandLine(new Main()), new PrintWriter(out), new PrintWriter(new StringWriter()), "--version");
 
         assertThat(code).isZero();
-        assertThat(out.toString()).startsWith("etl ").doesNotContain("unknown").doesNotContain("${")
+        assertThat(out.toString())
+                .startsWith("etl ")
+                .doesNotContain("unknown")
+                .doesNotContain("${")
                 .contains(JAVA_LINE);
     }
 
     @Command(name = "fixture", mixinStandardHelpOptions = true, versionProvider = FixtureVersion.class)
     static final class Fixture implements Runnable {
         @Override
-        public void run() {
-        }
+        public void run() {}
     }
 
     static final class FixtureVersion implements CommandLine.IVersionProvider {

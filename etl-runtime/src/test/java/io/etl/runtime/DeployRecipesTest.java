@@ -42,14 +42,18 @@ class DeployRecipesTest {
     record Flavour(Path dir, List<JsonNode> resources) {
 
         JsonNode only(String kind) {
-            List<JsonNode> found = resources.stream().filter(r -> kind.equals(r.path("kind").asText())).toList();
+            List<JsonNode> found = resources.stream()
+                    .filter(r -> kind.equals(r.path("kind").asText()))
+                    .toList();
             assertThat(found).as("%s in %s", kind, dir).hasSize(1);
             return found.get(0);
         }
 
         JsonNode workload() {
             List<JsonNode> found = resources.stream()
-                    .filter(r -> List.of("Deployment", "StatefulSet").contains(r.path("kind").asText())).toList();
+                    .filter(r -> List.of("Deployment", "StatefulSet")
+                            .contains(r.path("kind").asText()))
+                    .toList();
             assertThat(found).as("workloads in %s", dir).hasSize(1);
             return found.get(0);
         }
@@ -61,15 +65,20 @@ class DeployRecipesTest {
         assertThat(files).hasSizeGreaterThanOrEqualTo(8);
         for (Path file : files) {
             for (JsonNode doc : documents(file)) {
-                assertThat(doc.path("apiVersion").asText()).as("apiVersion of %s", file).isNotBlank();
+                assertThat(doc.path("apiVersion").asText())
+                        .as("apiVersion of %s", file)
+                        .isNotBlank();
                 assertThat(doc.path("kind").asText()).as("kind of %s", file).isNotBlank();
             }
         }
         for (Path dir : List.of(KUBERNETES, STATEFULSET)) {
-            JsonNode kustomization = documents(dir.resolve("kustomization.yaml")).get(0);
+            JsonNode kustomization =
+                    documents(dir.resolve("kustomization.yaml")).get(0);
             assertThat(kustomization.path("kind").asText()).isEqualTo("Kustomization");
             for (JsonNode resource : kustomization.path("resources")) {
-                assertThat(dir.resolve(resource.asText())).as("resource of %s", dir).isRegularFile();
+                assertThat(dir.resolve(resource.asText()))
+                        .as("resource of %s", dir)
+                        .isRegularFile();
             }
         }
     }
@@ -81,7 +90,8 @@ class DeployRecipesTest {
             JsonNode container = onlyContainer(pod);
             int port = httpPort(container);
 
-            assertThat(argument(container, "--http-host")).as("bind address in %s", flavour.dir())
+            assertThat(argument(container, "--http-host"))
+                    .as("bind address in %s", flavour.dir())
                     .isNotIn("127.0.0.1", "localhost");
             assertThat(port).as("HTTP port in %s", flavour.dir()).isEqualTo(HttpEndpoint.DEFAULT_PORT);
             assertThat(probe(container, "livenessProbe", port)).isEqualTo(HttpEndpoint.LIVE_PATH);
@@ -98,7 +108,8 @@ class DeployRecipesTest {
         assertThat(endpoint.path("path").asText()).isEqualTo(HttpEndpoint.METRICS_PATH);
         assertThat(endpoint.path("port").asText()).isEqualTo("http");
         for (Flavour flavour : flavours()) {
-            assertThat(selects(podMonitor.path("spec").path("selector"), flavour.workload())).isTrue();
+            assertThat(selects(podMonitor.path("spec").path("selector"), flavour.workload()))
+                    .isTrue();
         }
     }
 
@@ -108,11 +119,17 @@ class DeployRecipesTest {
             JsonNode workload = flavour.workload();
             PipelineConfig config = pipelineConfig(flavour, workload);
             Duration budget = config.pipeline().shutdownTimeout();
-            long grace = workload.path("spec").path("template").path("spec").path("terminationGracePeriodSeconds").asLong();
+            long grace = workload.path("spec")
+                    .path("template")
+                    .path("spec")
+                    .path("terminationGracePeriodSeconds")
+                    .asLong();
 
-            assertThat(Duration.ofSeconds(grace)).as("terminationGracePeriodSeconds in %s", flavour.dir())
+            assertThat(Duration.ofSeconds(grace))
+                    .as("terminationGracePeriodSeconds in %s", flavour.dir())
                     .isGreaterThan(budget);
-            assertThat(config.checkpoint().drainTimeout()).as("the drain is a share of the stop budget")
+            assertThat(config.checkpoint().drainTimeout())
+                    .as("the drain is a share of the stop budget")
                     .isLessThan(budget);
         }
     }
@@ -139,19 +156,29 @@ class DeployRecipesTest {
     @Test
     void replicaBoundsStayWithinTheInputPartitions() throws IOException {
         for (Flavour flavour : flavours()) {
-            int partitions = Integer.parseInt(flavour.only("ConfigMap").path("metadata").path("annotations")
-                    .path(PARTITIONS_ANNOTATION).asText());
+            int partitions = Integer.parseInt(flavour.only("ConfigMap")
+                    .path("metadata")
+                    .path("annotations")
+                    .path(PARTITIONS_ANNOTATION)
+                    .asText());
             JsonNode workload = flavour.workload();
             if (workload.path("kind").asText().equals("StatefulSet")) {
                 assertThat(workload.path("spec").path("replicas").asInt()).isBetween(1, partitions);
             } else {
-                assertThat(workload.path("spec").has("replicas")).as("replicas of an autoscaled Deployment").isFalse();
+                assertThat(workload.path("spec").has("replicas"))
+                        .as("replicas of an autoscaled Deployment")
+                        .isFalse();
                 // readiness needs assigned partitions: a surge pod beyond the partition count never gets ready
-                assertThat(workload.path("spec").path("strategy").path("rollingUpdate").path("maxSurge").asInt(-1))
+                assertThat(workload.path("spec")
+                                .path("strategy")
+                                .path("rollingUpdate")
+                                .path("maxSurge")
+                                .asInt(-1))
                         .isZero();
                 JsonNode scaled = flavour.only("ScaledObject").path("spec");
                 assertThat(scaled.path("maxReplicaCount").asInt()).isBetween(1, partitions);
-                assertThat(scaled.path("minReplicaCount").asInt()).isBetween(1, scaled.path("maxReplicaCount").asInt());
+                assertThat(scaled.path("minReplicaCount").asInt())
+                        .isBetween(1, scaled.path("maxReplicaCount").asInt());
             }
         }
     }
@@ -161,10 +188,12 @@ class DeployRecipesTest {
         Flavour flavour = flavours().get(0);
         JsonNode deployment = flavour.only("Deployment");
         JsonNode spec = flavour.only("ScaledObject").path("spec");
-        KafkaSourceConfig source = pipelineConfig(flavour, deployment).source("input").connector(KafkaSourceConfig.class);
+        KafkaSourceConfig source =
+                pipelineConfig(flavour, deployment).source("input").connector(KafkaSourceConfig.class);
 
         assertThat(spec.path("scaleTargetRef").path("kind").asText()).isEqualTo("Deployment");
-        assertThat(spec.path("scaleTargetRef").path("name").asText()).isEqualTo(deployment.path("metadata").path("name").asText());
+        assertThat(spec.path("scaleTargetRef").path("name").asText())
+                .isEqualTo(deployment.path("metadata").path("name").asText());
         JsonNode trigger = spec.path("triggers").get(0);
         assertThat(trigger.path("type").asText()).isEqualTo("kafka");
         JsonNode metadata = trigger.path("metadata");
@@ -180,22 +209,31 @@ class DeployRecipesTest {
     void disruptionBudgetAndServiceSelectTheWorkloadsPods() throws IOException {
         for (Flavour flavour : flavours()) {
             JsonNode pdb = flavour.only("PodDisruptionBudget").path("spec");
-            assertThat(selects(pdb.path("selector"), flavour.workload())).as("PDB selector in %s", flavour.dir()).isTrue();
+            assertThat(selects(pdb.path("selector"), flavour.workload()))
+                    .as("PDB selector in %s", flavour.dir())
+                    .isTrue();
             assertThat(pdb.path("maxUnavailable").asInt()).isEqualTo(1);
         }
         Flavour stateful = flavours().get(1);
         JsonNode service = stateful.only("Service");
         JsonNode statefulSet = stateful.only("StatefulSet");
-        assertThat(statefulSet.path("spec").path("serviceName").asText()).isEqualTo(service.path("metadata").path("name").asText());
-        assertThat(service.path("spec").path("ports").get(0).path("targetPort").asText()).isEqualTo("http");
-        Map<String, String> podLabels = labels(statefulSet.path("spec").path("template").path("metadata").path("labels"));
+        assertThat(statefulSet.path("spec").path("serviceName").asText())
+                .isEqualTo(service.path("metadata").path("name").asText());
+        assertThat(service.path("spec").path("ports").get(0).path("targetPort").asText())
+                .isEqualTo("http");
+        Map<String, String> podLabels = labels(
+                statefulSet.path("spec").path("template").path("metadata").path("labels"));
         assertThat(podLabels).containsAllEntriesOf(labels(service.path("spec").path("selector")));
     }
 
     @Test
     void podsAndImageRunAsAnUnprivilegedUser() throws IOException {
         for (Flavour flavour : flavours()) {
-            JsonNode podSecurity = flavour.workload().path("spec").path("template").path("spec").path("securityContext");
+            JsonNode podSecurity = flavour.workload()
+                    .path("spec")
+                    .path("template")
+                    .path("spec")
+                    .path("securityContext");
             assertThat(podSecurity.path("runAsNonRoot").asBoolean()).isTrue();
             assertThat(podSecurity.path("runAsUser").asInt()).isPositive();
         }
@@ -204,18 +242,25 @@ class DeployRecipesTest {
         assertThat(instruction(dockerfile, "USER")).matches("[1-9][0-9]*(:[0-9]+)?");
         assertThat(instruction(dockerfile, "EXPOSE")).isEqualTo(Integer.toString(HttpEndpoint.DEFAULT_PORT));
         assertThat(instruction(dockerfile, "ENV")).contains("MaxRAMPercentage");
-        assertThat(instruction(dockerfile, "CMD")).contains("\"--http-port\", \"" + HttpEndpoint.DEFAULT_PORT + "\"")
+        assertThat(instruction(dockerfile, "CMD"))
+                .contains("\"--http-port\", \"" + HttpEndpoint.DEFAULT_PORT + "\"")
                 .contains("\"--config\", \"/etc/etl/pipeline.yaml\"");
     }
 
     @Test
     void configMapCarriesThePipelineYamlOfAnArchetypeProject() throws IOException {
-        Path template = DEPLOY.resolveSibling("etl-pipeline-archetype/src/main/resources/archetype-resources/pipeline.yaml");
+        Path template =
+                DEPLOY.resolveSibling("etl-pipeline-archetype/src/main/resources/archetype-resources/pipeline.yaml");
         String generated = Files.readAllLines(template).stream()
                 .filter(line -> !line.startsWith("#set"))
                 .map(line -> line.replace("${d}", "$").replace("${artifactId}", "etl-pipeline"))
                 .reduce("", (a, b) -> a + b + "\n");
-        String shipped = flavours().get(0).only("ConfigMap").path("data").path("pipeline.yaml").asText();
+        String shipped = flavours()
+                .get(0)
+                .only("ConfigMap")
+                .path("data")
+                .path("pipeline.yaml")
+                .asText();
 
         assertThat(YAML.readTree(shipped)).isEqualTo(YAML.readTree(generated));
     }
@@ -230,9 +275,14 @@ class DeployRecipesTest {
             for (JsonNode rule : group.path("rules")) {
                 String expr = rule.path("expr").asText();
                 Matcher m = meter.matcher(expr);
-                assertThat(m.find()).as("alert %s uses an etl meter", rule.path("alert").asText()).isTrue();
+                assertThat(m.find())
+                        .as("alert %s uses an etl meter", rule.path("alert").asText())
+                        .isTrue();
                 do {
-                    assertThat(metricsDoc).as("meter %s of alert %s in docs/metrics.md", m.group(), rule.path("alert").asText())
+                    assertThat(metricsDoc)
+                            .as(
+                                    "meter %s of alert %s in docs/metrics.md",
+                                    m.group(), rule.path("alert").asText())
                             .contains("`" + m.group());
                 } while (m.find());
                 alerts++;
@@ -249,7 +299,8 @@ class DeployRecipesTest {
 
     private static Flavour flavour(Path dir) throws IOException {
         List<JsonNode> resources = new ArrayList<>();
-        for (JsonNode resource : documents(dir.resolve("kustomization.yaml")).get(0).path("resources")) {
+        for (JsonNode resource :
+                documents(dir.resolve("kustomization.yaml")).get(0).path("resources")) {
             resources.addAll(documents(dir.resolve(resource.asText())));
         }
         return new Flavour(dir, resources);
@@ -268,7 +319,9 @@ class DeployRecipesTest {
                 volumeName = mount.path("name").asText();
             }
         }
-        assertThat(volumeName).as("a volume mounted where --config %s points", configPath).isNotNull();
+        assertThat(volumeName)
+                .as("a volume mounted where --config %s points", configPath)
+                .isNotNull();
         String fileName = configPath.substring(mountPath.length() + 1);
         JsonNode volume = null;
         for (JsonNode v : pod.path("spec").path("volumes")) {
@@ -278,7 +331,8 @@ class DeployRecipesTest {
         }
         assertThat(volume).isNotNull();
         JsonNode configMap = flavour.only("ConfigMap");
-        assertThat(volume.path("configMap").path("name").asText()).isEqualTo(configMap.path("metadata").path("name").asText());
+        assertThat(volume.path("configMap").path("name").asText())
+                .isEqualTo(configMap.path("metadata").path("name").asText());
         String key = fileName;
         for (JsonNode item : volume.path("configMap").path("items")) {
             if (item.path("path").asText().equals(fileName)) {
@@ -297,7 +351,11 @@ class DeployRecipesTest {
             String name = variable.path("name").asText();
             if (variable.has("value")) {
                 env.put(name, variable.path("value").asText());
-            } else if ("metadata.name".equals(variable.path("valueFrom").path("fieldRef").path("fieldPath").asText())) {
+            } else if ("metadata.name"
+                    .equals(variable.path("valueFrom")
+                            .path("fieldRef")
+                            .path("fieldPath")
+                            .asText())) {
                 env.put(name, SAMPLE_POD_NAME);
             }
         }
@@ -345,7 +403,8 @@ class DeployRecipesTest {
     }
 
     private static boolean selects(JsonNode selector, JsonNode workload) {
-        Map<String, String> podLabels = labels(workload.path("spec").path("template").path("metadata").path("labels"));
+        Map<String, String> podLabels =
+                labels(workload.path("spec").path("template").path("metadata").path("labels"));
         Map<String, String> wanted = labels(selector.path("matchLabels"));
         return !wanted.isEmpty() && podLabels.entrySet().containsAll(wanted.entrySet());
     }

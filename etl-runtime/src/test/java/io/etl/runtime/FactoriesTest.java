@@ -33,14 +33,17 @@ class FactoriesTest {
 
     @Test
     void severalFactoriesWithoutANameIsAnErrorListingThem() {
-        assertThatThrownBy(() -> Factories.of(List.of(new Named("a"), new Named("b"))).select(null))
+        assertThatThrownBy(() ->
+                        Factories.of(List.of(new Named("a"), new Named("b"))).select(null))
                 .isInstanceOf(Factories.SelectionException.class)
-                .hasMessageContaining("a, b").hasMessageContaining("--pipeline");
+                .hasMessageContaining("a, b")
+                .hasMessageContaining("--pipeline");
     }
 
     @Test
     void anUnknownNameIsAnErrorListingTheNamesFound() {
-        assertThatThrownBy(() -> Factories.of(List.of(new Named("a"), new Named("b"))).select("c"))
+        assertThatThrownBy(() ->
+                        Factories.of(List.of(new Named("a"), new Named("b"))).select("c"))
                 .isInstanceOf(Factories.SelectionException.class)
                 .hasMessage("unknown pipeline 'c'; found: a, b");
     }

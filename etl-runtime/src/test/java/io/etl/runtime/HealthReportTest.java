@@ -30,8 +30,9 @@ class HealthReportTest {
     private static final Duration LIVENESS = Duration.ofSeconds(60);
 
     /** A pipeline frozen in one state, as the health checks read it. */
-    private record Frozen(PipelineState state, Instant lastActivity, Optional<Instant> lastCommitTime,
-                          MeterRegistry meterRegistry) implements RunningPipeline {
+    private record Frozen(
+            PipelineState state, Instant lastActivity, Optional<Instant> lastCommitTime, MeterRegistry meterRegistry)
+            implements RunningPipeline {
         Frozen(PipelineState state) {
             this(state, Instant.now(), Optional.of(Instant.now().minusMillis(1500)), new SimpleMeterRegistry());
         }
@@ -47,12 +48,10 @@ class HealthReportTest {
         }
 
         @Override
-        public void addStateListener(PipelineStateListener listener) {
-        }
+        public void addStateListener(PipelineStateListener listener) {}
 
         @Override
-        public void stop() {
-        }
+        public void stop() {}
 
         @Override
         public Map<SourcePartition, Long> committedOffsets() {
@@ -70,8 +69,7 @@ class HealthReportTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
     }
 
     private static HealthReport health(RunningPipeline p) {
@@ -101,21 +99,31 @@ class HealthReportTest {
 
     @Test
     void notLiveWhenThePipelineThreadStoppedGoingRoundItsLoop() {
-        Frozen stuck = new Frozen(PipelineState.RUNNING, Instant.now().minus(LIVENESS).minusSeconds(1),
-                Optional.empty(), new SimpleMeterRegistry());
+        Frozen stuck = new Frozen(
+                PipelineState.RUNNING,
+                Instant.now().minus(LIVENESS).minusSeconds(1),
+                Optional.empty(),
+                new SimpleMeterRegistry());
         assertThat(health(stuck).live().status()).isEqualTo(503);
-        Frozen draining = new Frozen(PipelineState.DRAINING, Instant.now().minus(LIVENESS).minusSeconds(1),
-                Optional.empty(), new SimpleMeterRegistry());
-        assertThat(health(draining).live().status()).as("the stop budget bounds a drain").isEqualTo(200);
+        Frozen draining = new Frozen(
+                PipelineState.DRAINING,
+                Instant.now().minus(LIVENESS).minusSeconds(1),
+                Optional.empty(),
+                new SimpleMeterRegistry());
+        assertThat(health(draining).live().status())
+                .as("the stop budget bounds a drain")
+                .isEqualTo(200);
     }
 
     @Test
     void bodyNamesStatePartitionsBreakersAndCommitAge() throws Exception {
         Frozen p = new Frozen(PipelineState.BACKPRESSURED);
         Gauge.builder(EtlMetrics.SINK_SHARD_HEALTHY, () -> 1)
-                .tags(EtlMetrics.TAG_SINK, "eu", EtlMetrics.TAG_SHARD, "0").register(p.meterRegistry());
+                .tags(EtlMetrics.TAG_SINK, "eu", EtlMetrics.TAG_SHARD, "0")
+                .register(p.meterRegistry());
         Gauge.builder(EtlMetrics.SINK_SHARD_HEALTHY, () -> 0)
-                .tags(EtlMetrics.TAG_SINK, "eu", EtlMetrics.TAG_SHARD, "1").register(p.meterRegistry());
+                .tags(EtlMetrics.TAG_SINK, "eu", EtlMetrics.TAG_SHARD, "1")
+                .register(p.meterRegistry());
 
         JsonNode body = JSON.readTree(health(p).ready().body());
 
@@ -133,6 +141,9 @@ class HealthReportTest {
     @Test
     void noCommitYetIsNull() throws Exception {
         Frozen p = new Frozen(PipelineState.RUNNING, Instant.now(), Optional.empty(), new SimpleMeterRegistry());
-        assertThat(JSON.readTree(health(p).ready().body()).get("last_commit_age_ms").isNull()).isTrue();
+        assertThat(JSON.readTree(health(p).ready().body())
+                        .get("last_commit_age_ms")
+                        .isNull())
+                .isTrue();
     }
 }

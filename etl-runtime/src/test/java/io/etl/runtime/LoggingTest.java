@@ -28,7 +28,10 @@ class LoggingTest {
     }
 
     private List<String> lines() {
-        return captured.toString(StandardCharsets.UTF_8).lines().filter(l -> l.contains("marker-")).toList();
+        return captured.toString(StandardCharsets.UTF_8)
+                .lines()
+                .filter(l -> l.contains("marker-"))
+                .toList();
     }
 
     @Test
@@ -49,8 +52,10 @@ class LoggingTest {
             assertThat(event.get("level").asText()).isEqualTo("INFO");
             assertThat(event.get("mdc").get(Logging.MDC_PIPELINE).asText()).isEqualTo("orders-split");
         }
-        assertThat(lines()).anySatisfy(l -> assertThat(json.readTree(l).get("formattedMessage").asText())
-                .isEqualTo("marker-main 42"));
+        assertThat(lines())
+                .anySatisfy(
+                        l -> assertThat(json.readTree(l).get("formattedMessage").asText())
+                                .isEqualTo("marker-main 42"));
     }
 
     @Test

@@ -24,8 +24,7 @@ class MainTest {
     private final ByteArrayOutputStream stderr = new ByteArrayOutputStream();
     private PrintStream originalErr;
 
-    private record Run(int exit, String out, String err) {
-    }
+    private record Run(int exit, String out, String err) {}
 
     @BeforeEach
     void captureStderr() {
@@ -50,8 +49,17 @@ class MainTest {
         assertThat(run("--help").out()).contains("run", "validate");
         Run help = run("run", "--help");
         assertThat(help.exit()).isZero();
-        assertThat(help.out()).contains("--config", "--pipeline", "--http-port", "--http-host", "--log-format",
-                "8080", "0.0.0.0", "130", "pipeline.shutdown_timeout");
+        assertThat(help.out())
+                .contains(
+                        "--config",
+                        "--pipeline",
+                        "--http-port",
+                        "--http-host",
+                        "--log-format",
+                        "8080",
+                        "0.0.0.0",
+                        "130",
+                        "pipeline.shutdown_timeout");
         assertThat(run("validate", "--help").out()).contains("FILE");
     }
 
@@ -59,7 +67,8 @@ class MainTest {
     void usageErrorsExitTwo() {
         assertThat(run().exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(run("run").exit()).isEqualTo(ExitCodes.USAGE);
-        assertThat(run("run", "--config", "x.yaml", "--http-port", "70000").exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(run("run", "--config", "x.yaml", "--http-port", "70000").exit())
+                .isEqualTo(ExitCodes.USAGE);
         Run badFormat = run("run", "--config", "x.yaml", "--log-format", "xml");
         assertThat(badFormat.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(badFormat.err()).contains("--log-format: 'xml' is not a log format");
@@ -104,10 +113,19 @@ class MainTest {
                 sinks: {out: {kafka: {brokers: "127.0.0.1:1", topic: t2}}}
                 """);
         try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            Run run = run("run", "--config", file.toString(), "--pipeline", "copy",
-                    "--http-host", "127.0.0.1", "--http-port", Integer.toString(taken.getLocalPort()));
+            Run run = run(
+                    "run",
+                    "--config",
+                    file.toString(),
+                    "--pipeline",
+                    "copy",
+                    "--http-host",
+                    "127.0.0.1",
+                    "--http-port",
+                    Integer.toString(taken.getLocalPort()));
             assertThat(run.exit()).isEqualTo(ExitCodes.USAGE);
-            assertThat(run.err()).contains("cannot listen on 127.0.0.1:" + taken.getLocalPort(), "--http-port")
+            assertThat(run.err())
+                    .contains("cannot listen on 127.0.0.1:" + taken.getLocalPort(), "--http-port")
                     .doesNotContain("writing topic");
         }
     }

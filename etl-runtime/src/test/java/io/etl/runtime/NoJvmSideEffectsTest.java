@@ -41,7 +41,7 @@ class NoJvmSideEffectsTest {
     @Test
     void theProbeSeesAHookThatIsAdded() throws Exception {
         Set<Thread> before = shutdownHooks();
-        Thread probe = new Thread(() -> { }, "probe");
+        Thread probe = new Thread(() -> {}, "probe");
         Runtime.getRuntime().addShutdownHook(probe);
         try {
             assertThat(shutdownHooks()).containsAll(before).contains(probe).hasSize(before.size() + 1);
@@ -57,7 +57,8 @@ class NoJvmSideEffectsTest {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> out = driver.sink("out");
-            RunningPipeline running = driver.start(Pipeline.named("quiet").from(in).to(out));
+            RunningPipeline running =
+                    driver.start(Pipeline.named("quiet").from(in).to(out));
             await().atMost(WAIT).until(() -> running.state() == PipelineState.RUNNING);
             in.send("k", "v");
             driver.awaitCommitted(WAIT);

@@ -33,7 +33,8 @@ class TraceExportTest {
     @Test
     void exportIsRequestedByAnyOfTheStandardVariables() {
         assertThat(TraceExport.requested(Map.of())).isFalse();
-        assertThat(TraceExport.requested(Map.of("OTEL_METRICS_EXPORTER", "otlp", "OTEL_SERVICE_NAME", " "))).isFalse();
+        assertThat(TraceExport.requested(Map.of("OTEL_METRICS_EXPORTER", "otlp", "OTEL_SERVICE_NAME", " ")))
+                .isFalse();
         for (String name : TraceExport.TRIGGERS) {
             assertThat(TraceExport.requested(Map.of(name, "x"))).as(name).isTrue();
         }
@@ -57,7 +58,8 @@ class TraceExportTest {
 
     @Test
     void aDisabledSdkIsNotBuilt() {
-        try (TraceExport export = TraceExport.start(Map.of("OTEL_SERVICE_NAME", "orders", "OTEL_SDK_DISABLED", "true"))) {
+        try (TraceExport export =
+                TraceExport.start(Map.of("OTEL_SERVICE_NAME", "orders", "OTEL_SDK_DISABLED", "true"))) {
             assertThat(export.active()).isFalse();
         }
     }
@@ -68,21 +70,33 @@ class TraceExportTest {
         HttpServer collector = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
         collector.createContext("/", exchange -> {
             byte[] body = exchange.getRequestBody().readAllBytes();
-            received.add(exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + " " + body.length);
+            received.add(
+                    exchange.getRequestMethod() + " " + exchange.getRequestURI().getPath() + " " + body.length);
             exchange.sendResponseHeaders(200, -1);
             exchange.close();
         });
         collector.start();
-        try (TraceExport export = TraceExport.start(Map.of("OTEL_SERVICE_NAME", "orders-split",
-                "OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf",
-                "OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + collector.getAddress().getPort()))) {
+        try (TraceExport export = TraceExport.start(Map.of(
+                "OTEL_SERVICE_NAME",
+                "orders-split",
+                "OTEL_EXPORTER_OTLP_PROTOCOL",
+                "http/protobuf",
+                "OTEL_EXPORTER_OTLP_ENDPOINT",
+                "http://127.0.0.1:" + collector.getAddress().getPort()))) {
             assertThat(export.active()).isTrue();
-            assertThat(globalSdkRegistered()).as("registered as the global OpenTelemetry").isTrue();
-            GlobalOpenTelemetry.getTracer("test").spanBuilder("process in").startSpan().end();
+            assertThat(globalSdkRegistered())
+                    .as("registered as the global OpenTelemetry")
+                    .isTrue();
+            GlobalOpenTelemetry.getTracer("test")
+                    .spanBuilder("process in")
+                    .startSpan()
+                    .end();
         } finally {
             collector.stop(0);
         }
-        assertThat(received).as("requests the collector got").anySatisfy(r -> assertThat(r).startsWith("POST /v1/traces "));
+        assertThat(received)
+                .as("requests the collector got")
+                .anySatisfy(r -> assertThat(r).startsWith("POST /v1/traces "));
         assertThat(received).noneSatisfy(r -> assertThat(r).contains("/v1/metrics"));
     }
 }

@@ -26,8 +26,11 @@ import java.util.Optional;
  * @param startupTimeout   how long to wait for the broker to become ready
  * @param kerberos         an extra GSSAPI listener (forked brokers only), or {@code null}
  */
-public record BrokerOptions(Map<String, String> brokerProperties, BrokerSecurity security, Duration startupTimeout,
-                            KerberosListener kerberos) {
+public record BrokerOptions(
+        Map<String, String> brokerProperties,
+        BrokerSecurity security,
+        Duration startupTimeout,
+        KerberosListener kerberos) {
 
     /** Default time to wait for a broker to answer {@code describeCluster}. */
     public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(60);
@@ -79,8 +82,7 @@ public record BrokerOptions(Map<String, String> brokerProperties, BrokerSecurity
         private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
         private KerberosListener kerberos;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /**
          * Adds a broker property, e.g. {@code auto.create.topics.enable=false}.

@@ -21,11 +21,11 @@ import org.junit.jupiter.api.extension.TestInstancePostProcessor;
  */
 public final class KafkaClusterExtension implements BeforeAllCallback, TestInstancePostProcessor, ParameterResolver {
 
-    private static final ExtensionContext.Namespace NAMESPACE = ExtensionContext.Namespace.create(KafkaClusterExtension.class);
+    private static final ExtensionContext.Namespace NAMESPACE =
+            ExtensionContext.Namespace.create(KafkaClusterExtension.class);
 
     /** Created by JUnit. */
-    public KafkaClusterExtension() {
-    }
+    public KafkaClusterExtension() {}
 
     @Override
     public void beforeAll(ExtensionContext context) throws Exception {
@@ -57,7 +57,8 @@ public final class KafkaClusterExtension implements BeforeAllCallback, TestInsta
     private static void inject(Class<?> type, Object instance, KafkaTestCluster cluster, boolean statics)
             throws IllegalAccessException {
         for (Field field : type.getDeclaredFields()) {
-            if (field.getType() != KafkaTestCluster.class || Modifier.isFinal(field.getModifiers())
+            if (field.getType() != KafkaTestCluster.class
+                    || Modifier.isFinal(field.getModifiers())
                     || Modifier.isStatic(field.getModifiers()) != statics) {
                 continue;
             }
@@ -75,12 +76,15 @@ public final class KafkaClusterExtension implements BeforeAllCallback, TestInsta
         ExtensionContext owner = shared ? context.getRoot() : outermostClassContext(context);
         String key = (shared ? "shared:" : "class:") + options.brokerProperties();
         return owner.getStore(NAMESPACE)
-                .computeIfAbsent(key, k -> new ClusterResource(KafkaTestCluster.fromEnvironment(options)), ClusterResource.class)
+                .computeIfAbsent(
+                        key, k -> new ClusterResource(KafkaTestCluster.fromEnvironment(options)), ClusterResource.class)
                 .cluster;
     }
 
     private static Optional<EmbeddedKafka> annotation(ExtensionContext context) {
-        for (Optional<ExtensionContext> c = Optional.of(context); c.isPresent(); c = c.get().getParent()) {
+        for (Optional<ExtensionContext> c = Optional.of(context);
+                c.isPresent();
+                c = c.get().getParent()) {
             Optional<Class<?>> testClass = c.get().getTestClass();
             for (Class<?> t = testClass.orElse(null); t != null; t = t.getEnclosingClass()) {
                 EmbeddedKafka found = t.getAnnotation(EmbeddedKafka.class);
@@ -94,13 +98,18 @@ public final class KafkaClusterExtension implements BeforeAllCallback, TestInsta
 
     private static BrokerOptions options(Optional<EmbeddedKafka> annotation) {
         BrokerOptions.Builder builder = BrokerOptions.builder();
-        annotation.map(a -> Arrays.asList(a.brokerProperties())).orElse(List.of()).forEach(kv -> {
-            int eq = kv.indexOf('=');
-            if (eq <= 0) {
-                throw new IllegalArgumentException("@EmbeddedKafka brokerProperties entry '" + kv + "' is not key=value");
-            }
-            builder.brokerProperty(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
-        });
+        annotation
+                .map(a -> Arrays.asList(a.brokerProperties()))
+                .orElse(List.of())
+                .forEach(kv -> {
+                    int eq = kv.indexOf('=');
+                    if (eq <= 0) {
+                        throw new IllegalArgumentException(
+                                "@EmbeddedKafka brokerProperties entry '" + kv + "' is not key=value");
+                    }
+                    builder.brokerProperty(
+                            kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+                });
         return builder.build();
     }
 

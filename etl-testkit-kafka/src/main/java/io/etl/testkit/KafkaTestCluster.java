@@ -249,7 +249,9 @@ public interface KafkaTestCluster extends AutoCloseable {
      * @return the sum of {@link #committedOffsets(String)}; 0 when the group committed nothing
      */
     default long committedTotal(String groupId) {
-        return committedOffsets(groupId).values().stream().mapToLong(Long::longValue).sum();
+        return committedOffsets(groupId).values().stream()
+                .mapToLong(Long::longValue)
+                .sum();
     }
 
     /**

@@ -34,7 +34,13 @@ import java.util.Objects;
  * @param headers   header name to value bytes (values may be {@code null}), never {@code null}
  */
 public record TestRecord(
-        String topic, int partition, long offset, long timestamp, byte[] key, byte[] value, Map<String, byte[]> headers) {
+        String topic,
+        int partition,
+        long offset,
+        long timestamp,
+        byte[] key,
+        byte[] value,
+        Map<String, byte[]> headers) {
 
     /** Copies the headers into an unmodifiable, insertion-ordered map. */
     public TestRecord {
@@ -131,9 +137,13 @@ public record TestRecord(
         if (!(o instanceof TestRecord other)) {
             return false;
         }
-        if (partition != other.partition || offset != other.offset || timestamp != other.timestamp
-                || !Objects.equals(topic, other.topic) || !Arrays.equals(key, other.key)
-                || !Arrays.equals(value, other.value) || headers.size() != other.headers.size()) {
+        if (partition != other.partition
+                || offset != other.offset
+                || timestamp != other.timestamp
+                || !Objects.equals(topic, other.topic)
+                || !Arrays.equals(key, other.key)
+                || !Arrays.equals(value, other.value)
+                || headers.size() != other.headers.size()) {
             return false;
         }
         for (Map.Entry<String, byte[]> e : headers.entrySet()) {
@@ -159,7 +169,12 @@ public record TestRecord(
     public String toString() {
         StringBuilder sb = new StringBuilder("TestRecord[");
         if (topic != null) {
-            sb.append(topic).append('-').append(partition).append('@').append(offset).append(", ");
+            sb.append(topic)
+                    .append('-')
+                    .append(partition)
+                    .append('@')
+                    .append(offset)
+                    .append(", ");
         }
         sb.append("key=").append(keyAsString()).append(", value=").append(valueAsString());
         if (!headers.isEmpty()) {

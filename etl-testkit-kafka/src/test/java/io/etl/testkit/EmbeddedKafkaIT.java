@@ -37,10 +37,12 @@ class EmbeddedKafkaIT {
     @Test
     void readsBackProducedKeysValuesAndHeadersInOffsetOrder(KafkaTestCluster kafka) {
         kafka.createTopic("roundtrip", 1);
-        kafka.produce("roundtrip", List.of(
-                TestRecord.of("k1", "v1").withHeader("trace", "t1"),
-                TestRecord.of(null, "no-key"),
-                TestRecord.of("k3", null)));
+        kafka.produce(
+                "roundtrip",
+                List.of(
+                        TestRecord.of("k1", "v1").withHeader("trace", "t1"),
+                        TestRecord.of(null, "no-key"),
+                        TestRecord.of("k3", null)));
 
         List<TestRecord> records = kafka.readAll("roundtrip");
 
@@ -56,7 +58,8 @@ class EmbeddedKafkaIT {
         kafka.createTopic("bulk", 4);
         int count = 50_000;
         long start = System.nanoTime();
-        kafka.produce("bulk", count, i -> TestRecord.of("key-" + i, "value-" + i).toPartition(i % 4));
+        kafka.produce(
+                "bulk", count, i -> TestRecord.of("key-" + i, "value-" + i).toPartition(i % 4));
         long millis = (System.nanoTime() - start) / 1_000_000;
 
         Map<TopicPartition, Long> end = kafka.endOffsets("bulk");
@@ -97,7 +100,8 @@ class EmbeddedKafkaIT {
     @Test
     void appliesExtraBrokerProperties(KafkaTestCluster kafka) throws Exception {
         try (Admin admin = kafka.newAdmin()) {
-            String nodeId = admin.describeCluster().nodes().get().iterator().next().idString();
+            String nodeId =
+                    admin.describeCluster().nodes().get().iterator().next().idString();
             ConfigResource broker = new ConfigResource(ConfigResource.Type.BROKER, nodeId);
             Config config = admin.describeConfigs(List.of(broker)).all().get().get(broker);
             assertThat(config.get("auto.create.topics.enable").value()).isEqualTo("false");

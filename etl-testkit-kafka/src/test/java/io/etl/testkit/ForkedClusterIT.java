@@ -18,8 +18,11 @@ class ForkedClusterIT {
 
     @BeforeAll
     static void start() {
-        kafka = KafkaTestCluster.forkedCluster(3,
-                BrokerOptions.builder().brokerProperty("min.insync.replicas", "2").build());
+        kafka = KafkaTestCluster.forkedCluster(
+                3,
+                BrokerOptions.builder()
+                        .brokerProperty("min.insync.replicas", "2")
+                        .build());
     }
 
     @AfterAll
@@ -41,8 +44,10 @@ class ForkedClusterIT {
         assertThat(kafka.isAlive(2)).isFalse();
         kafka.produce("replicated", 1_000, i -> TestRecord.of("k" + i, "during-" + i));
 
-        assertThat(kafka.readAll("replicated")).hasSize(2_000)
-                .filteredOn(r -> r.valueAsString().startsWith("during-")).hasSize(1_000);
+        assertThat(kafka.readAll("replicated"))
+                .hasSize(2_000)
+                .filteredOn(r -> r.valueAsString().startsWith("during-"))
+                .hasSize(1_000);
 
         kafka.restart(2);
         assertThat(liveBrokers()).containsExactlyInAnyOrder(1, 2, 3);

@@ -101,7 +101,8 @@ class ForkedSingleNodeIT {
             executor.shutdownNow();
         }
 
-        Set<String> stored = kafka.readAll("durable").stream().map(TestRecord::valueAsString).collect(Collectors.toSet());
+        Set<String> stored =
+                kafka.readAll("durable").stream().map(TestRecord::valueAsString).collect(Collectors.toSet());
         assertThat(stored).containsAll(acknowledged);
         assertThat(acknowledged.size()).isGreaterThanOrEqualTo(4_000);
     }
@@ -119,8 +120,10 @@ class ForkedSingleNodeIT {
                     .isInstanceOfAny(TimeoutException.class, ExecutionException.class);
 
             kafka.resume(NODE);
-            await().atMost(Duration.ofSeconds(20)).ignoreExceptions()
-                    .until(() -> admin.listTopics().names().get(2, TimeUnit.SECONDS).contains("durable"));
+            await().atMost(Duration.ofSeconds(20))
+                    .ignoreExceptions()
+                    .until(() ->
+                            admin.listTopics().names().get(2, TimeUnit.SECONDS).contains("durable"));
         }
     }
 
@@ -138,6 +141,8 @@ class ForkedSingleNodeIT {
 
         assertThat(kafka.endOffsets("durable")).isEqualTo(endBefore);
         kafka.produce("durable", List.of(TestRecord.of("after", "restart")));
-        assertThat(kafka.readAll("durable")).extracting(TestRecord::valueAsString).contains("restart");
+        assertThat(kafka.readAll("durable"))
+                .extracting(TestRecord::valueAsString)
+                .contains("restart");
     }
 }

@@ -32,7 +32,8 @@ class FromEnvironmentIT {
                 external.produce("external-view", List.of(TestRecord.of("k", "through-external")));
             }
             // closing the external view leaves the broker running
-            assertThat(embedded.readAll("external-view")).extracting(TestRecord::valueAsString)
+            assertThat(embedded.readAll("external-view"))
+                    .extracting(TestRecord::valueAsString)
                     .containsExactly("through-external");
         }
     }
@@ -43,7 +44,8 @@ class FromEnvironmentIT {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
         try (KafkaTestCluster kafka = KafkaTestCluster.fromEnvironment(BrokerOptions.builder()
-                .security(BrokerSecurity.saslScram().build()).build())) {
+                .security(BrokerSecurity.saslScram().build())
+                .build())) {
             // security is something only the kit's own brokers offer, so this falls back everywhere
             assertThat(kafka.kind()).isEqualTo(KafkaTestCluster.Kind.EMBEDDED);
             assertThat(kafka.security()).isPresent();

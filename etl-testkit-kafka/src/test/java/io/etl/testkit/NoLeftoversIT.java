@@ -45,12 +45,12 @@ class NoLeftoversIT {
 
         kafka.close();
 
-        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).isIn(Optional.empty(),
-                Optional.of(false));
+        assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive)).isIn(Optional.empty(), Optional.of(false));
         assertThat(forkedBrokerDescendants()).isEmpty();
         assertThat(workDir).doesNotExist();
         // only clusters that other test classes still hold (shared, embedded ones) may have directories
-        assertThat(ourTempDirs()).allSatisfy(dir -> assertThat(dir.getFileName().toString()).contains("embedded"));
+        assertThat(ourTempDirs())
+                .allSatisfy(dir -> assertThat(dir.getFileName().toString()).contains("embedded"));
         assertThat(kafka.logFile(ForkedKafkaCluster.SINGLE_NODE_ID)).exists(); // logs are kept under target/
     }
 
@@ -58,13 +58,18 @@ class NoLeftoversIT {
     void haltsAForkedBrokerWhoseParentJvmDied() throws Exception {
         List<String> command = new ArrayList<>(List.of(
                 Paths.get(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:TieredStopAtLevel=1",
+                "-Xmx256m",
+                "-XX:TieredStopAtLevel=1",
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-cp", classpath(), OrphanedBrokerParent.class.getName()));
+                "-cp",
+                classpath(),
+                OrphanedBrokerParent.class.getName()));
         Process parent = new ProcessBuilder(command).redirectErrorStream(true).start();
         Map<String, String> printed = new HashMap<>();
-        try (BufferedReader out = new BufferedReader(new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8))) {
-            out.lines().filter(l -> l.contains("=") && (l.startsWith("BROKER_PID") || l.startsWith("WORK_DIR")))
+        try (BufferedReader out =
+                new BufferedReader(new InputStreamReader(parent.getInputStream(), StandardCharsets.UTF_8))) {
+            out.lines()
+                    .filter(l -> l.contains("=") && (l.startsWith("BROKER_PID") || l.startsWith("WORK_DIR")))
                     .forEach(l -> printed.put(l.substring(0, l.indexOf('=')), l.substring(l.indexOf('=') + 1)));
         }
         parent.waitFor();
@@ -73,7 +78,8 @@ class NoLeftoversIT {
         Path orphanDir = Paths.get(printed.get("WORK_DIR"));
         try {
             await().atMost(Duration.ofSeconds(20))
-                    .until(() -> ProcessHandle.of(brokerPid).map(p -> !p.isAlive()).orElse(true));
+                    .until(() ->
+                            ProcessHandle.of(brokerPid).map(p -> !p.isAlive()).orElse(true));
         } finally {
             deleteRecursively(orphanDir); // the parent died without its shutdown hook: clean up for it
         }
@@ -88,7 +94,8 @@ class NoLeftoversIT {
 
     /** Every live process below this JVM: the kit's brokers are the only children a test here starts. */
     private static List<Long> forkedBrokerDescendants() {
-        return ProcessHandle.current().descendants()
+        return ProcessHandle.current()
+                .descendants()
                 .filter(ProcessHandle::isAlive)
                 .map(ProcessHandle::pid)
                 .collect(Collectors.toList());

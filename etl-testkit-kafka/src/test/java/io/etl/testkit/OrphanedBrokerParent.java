@@ -8,8 +8,7 @@ import io.etl.testkit.internal.ForkedKafkaClusterImpl;
  */
 public final class OrphanedBrokerParent {
 
-    private OrphanedBrokerParent() {
-    }
+    private OrphanedBrokerParent() {}
 
     public static void main(String[] args) {
         ForkedKafkaCluster kafka = KafkaTestCluster.forkedSingle();

@@ -55,7 +55,9 @@ class SecuredBrokerIT {
         void acceptsTheRightPassword() throws Exception {
             security.allowTopic("alice", "orders", AclOperation.DESCRIBE);
             try (Admin admin = Admin.create(new HashMap<>(security.clientProperties("alice", "alice-secret")))) {
-                assertThat(admin.describeTopics(List.of("orders")).allTopicNames().get(10, TimeUnit.SECONDS))
+                assertThat(admin.describeTopics(List.of("orders"))
+                                .allTopicNames()
+                                .get(10, TimeUnit.SECONDS))
                         .containsKey("orders");
             }
         }
@@ -80,17 +82,22 @@ class SecuredBrokerIT {
             config.put("enable.idempotence", "false"); // idempotence would need IDEMPOTENT_WRITE first
             try (KafkaProducer<String, String> producer =
                     new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
-                assertThatThrownBy(() -> producer.send(new ProducerRecord<>("orders", "k", "v")).get(10, TimeUnit.SECONDS))
+                assertThatThrownBy(() -> producer.send(new ProducerRecord<>("orders", "k", "v"))
+                                .get(10, TimeUnit.SECONDS))
                         .hasCauseInstanceOf(TopicAuthorizationException.class);
             }
 
             security.allowTopic("bob", "orders", AclOperation.WRITE);
             try (KafkaProducer<String, String> producer =
                     new KafkaProducer<>(config, new StringSerializer(), new StringSerializer())) {
-                assertThat(producer.send(new ProducerRecord<>("orders", "k", "from-bob")).get(10, TimeUnit.SECONDS).offset())
+                assertThat(producer.send(new ProducerRecord<>("orders", "k", "from-bob"))
+                                .get(10, TimeUnit.SECONDS)
+                                .offset())
                         .isGreaterThanOrEqualTo(0);
             }
-            assertThat(kafka.readAll("orders")).extracting(TestRecord::valueAsString).contains("from-bob");
+            assertThat(kafka.readAll("orders"))
+                    .extracting(TestRecord::valueAsString)
+                    .contains("from-bob");
         }
 
         @Test
@@ -103,7 +110,8 @@ class SecuredBrokerIT {
             assertThat(kafka.clientProperties())
                     .containsEntry("security.protocol", "SASL_SSL")
                     .containsEntry("sasl.mechanism", "SCRAM-SHA-512")
-                    .containsEntry("ssl.truststore.location", security.truststorePath().toString());
+                    .containsEntry(
+                            "ssl.truststore.location", security.truststorePath().toString());
         }
     }
 
@@ -113,16 +121,21 @@ class SecuredBrokerIT {
         @Test
         void securesAForkedBrokerTheSameWay() {
             try (ForkedKafkaCluster kafka = KafkaTestCluster.forkedSingle(BrokerOptions.builder()
-                    .security(BrokerSecurity.saslScram().user("dave", "dave-secret").aclAuthorizer(true).build())
+                    .security(BrokerSecurity.saslScram()
+                            .user("dave", "dave-secret")
+                            .aclAuthorizer(true)
+                            .build())
                     .build())) {
                 ClusterSecurity security = kafka.security().orElseThrow();
                 kafka.createTopic("forked-secure", 1);
                 security.allowTopic("dave", "forked-secure", AclOperation.DESCRIBE, AclOperation.READ);
                 kafka.produce("forked-secure", List.of(TestRecord.of("k", "v")));
 
-                KafkaTestCluster asDave = KafkaTestCluster.external(kafka.bootstrapServers(),
-                        security.clientProperties("dave"));
-                assertThat(asDave.readAll("forked-secure")).extracting(TestRecord::valueAsString).containsExactly("v");
+                KafkaTestCluster asDave =
+                        KafkaTestCluster.external(kafka.bootstrapServers(), security.clientProperties("dave"));
+                assertThat(asDave.readAll("forked-secure"))
+                        .extracting(TestRecord::valueAsString)
+                        .containsExactly("v");
                 asDave.close();
             }
         }

@@ -19,8 +19,12 @@ class SharedClusterIT {
     private static void checkSameCluster(KafkaTestCluster kafka) {
         FIRST.compareAndSet(null, kafka);
         assertThat(kafka).isSameAs(FIRST.get());
-        assertThat(kafka.kind()).isIn(KafkaTestCluster.Kind.EMBEDDED, KafkaTestCluster.Kind.EXTERNAL,
-                KafkaTestCluster.Kind.FORKED, KafkaTestCluster.Kind.TESTCONTAINERS);
+        assertThat(kafka.kind())
+                .isIn(
+                        KafkaTestCluster.Kind.EMBEDDED,
+                        KafkaTestCluster.Kind.EXTERNAL,
+                        KafkaTestCluster.Kind.FORKED,
+                        KafkaTestCluster.Kind.TESTCONTAINERS);
     }
 
     @EmbeddedKafka(shared = true)
@@ -49,7 +53,8 @@ class SharedClusterIT {
             FIRST.set(null);
             var results = EngineTestKit.engine("junit-jupiter")
                     .configurationParameter("junit.jupiter.conditions.deactivate", "org.junit.*DisabledCondition")
-                    .selectors(DiscoverySelectors.selectClass(FirstUser.class),
+                    .selectors(
+                            DiscoverySelectors.selectClass(FirstUser.class),
                             DiscoverySelectors.selectClass(SecondUser.class))
                     .execute();
             results.testEvents().assertStatistics(stats -> stats.succeeded(2).failed(0));

@@ -17,7 +17,10 @@ class TestRecordTest {
 
     @Test
     void keepsHeadersInInsertionOrderAndTheLastValueOfARepeatedName() {
-        TestRecord r = TestRecord.of("k", "v").withHeader("b", "1").withHeader("a", "2").withHeader("b", "3");
+        TestRecord r = TestRecord.of("k", "v")
+                .withHeader("b", "1")
+                .withHeader("a", "2")
+                .withHeader("b", "3");
         assertThat(r.headers().keySet()).containsExactly("b", "a");
         assertThat(r.headerAsString("b")).isEqualTo("3");
         assertThatThrownBy(() -> r.headers().put("c", new byte[0])).isInstanceOf(UnsupportedOperationException.class);

@@ -60,8 +60,10 @@ final class ClientsSplit implements SplitImplementation {
         producerProps.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
         producerProps.put(ProducerConfig.LINGER_MS_CONFIG, 20);
         producerProps.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-        Loop loop = new Loop(new KafkaConsumer<>(consumerProps, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
-                new KafkaProducer<>(producerProps, new ByteArraySerializer(), new ByteArraySerializer()), topics);
+        Loop loop = new Loop(
+                new KafkaConsumer<>(consumerProps, new ByteArrayDeserializer(), new ByteArrayDeserializer()),
+                new KafkaProducer<>(producerProps, new ByteArraySerializer(), new ByteArraySerializer()),
+                topics);
         Thread thread = new Thread(loop, "clients-split");
         thread.start();
         return new Running() {
@@ -97,7 +99,7 @@ final class ClientsSplit implements SplitImplementation {
         @Override
         public void onCompletion(RecordMetadata metadata, Exception exception) {
             if (exception != null) {
-                failure.compareAndSet(null, exception);  // never decremented: its offsets are never committed
+                failure.compareAndSet(null, exception); // never decremented: its offsets are never committed
                 return;
             }
             remaining.decrementAndGet();
@@ -132,7 +134,7 @@ final class ClientsSplit implements SplitImplementation {
                 while (running && failure.get() == null) {
                     commitAcknowledged(false);
                     if (pending.size() >= MAX_OUTSTANDING_POLLS) {
-                        producer.flush();          // backpressure: let the oldest polls complete
+                        producer.flush(); // backpressure: let the oldest polls complete
                         continue;
                     }
                     process(consumer.poll(Duration.ofMillis(50)));
@@ -162,10 +164,14 @@ final class ClientsSplit implements SplitImplementation {
                     OrderCodec.Routed routed = codec.transform(record.value());
                     if (routed != null) {
                         batch.remaining.incrementAndGet();
-                        producer.send(new ProducerRecord<>(outputs[routed.branch()], record.key(), routed.json()), batch);
+                        producer.send(
+                                new ProducerRecord<>(outputs[routed.branch()], record.key(), routed.json()), batch);
                     }
                 }
-                offsets.put(tp, new OffsetAndMetadata(partition.get(partition.size() - 1).offset() + 1));
+                offsets.put(
+                        tp,
+                        new OffsetAndMetadata(
+                                partition.get(partition.size() - 1).offset() + 1));
             }
             batch.remaining.decrementAndGet();
             pending.addLast(batch);
@@ -188,7 +194,7 @@ final class ClientsSplit implements SplitImplementation {
             } else {
                 consumer.commitAsync(commit, (o, e) -> {
                     if (e != null && !(e instanceof RetriableException)) {
-                        failure.compareAndSet(null, e);     // a retriable failure is superseded by the next commit
+                        failure.compareAndSet(null, e); // a retriable failure is superseded by the next commit
                     }
                 });
             }
@@ -196,9 +202,9 @@ final class ClientsSplit implements SplitImplementation {
 
         @Override
         public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-            producer.flush();                       // everything sent so far is acknowledged or failed
+            producer.flush(); // everything sent so far is acknowledged or failed
             commitAcknowledged(true);
-            pending.clear();                        // any left failed: not committed, redelivered
+            pending.clear(); // any left failed: not committed, redelivered
         }
 
         @Override

@@ -46,7 +46,8 @@ public enum Contestant {
      */
     public static Contestant parse(String text) {
         return Arrays.stream(values())
-                .filter(c -> c.name().equalsIgnoreCase(text) || c.label.equalsIgnoreCase(text)
+                .filter(c -> c.name().equalsIgnoreCase(text)
+                        || c.label.equalsIgnoreCase(text)
                         || c.name().equalsIgnoreCase(text.replace('-', '_')))
                 .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("unknown implementation '" + text

@@ -17,8 +17,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ContestantMain {
 
-    private ContestantMain() {
-    }
+    private ContestantMain() {}
 
     /** Arguments: contestant ({@code clients} or {@code streams}), bootstrap servers, topic prefix. */
     public static void main(String[] args) throws InterruptedException {
@@ -34,10 +33,13 @@ public final class ContestantMain {
         };
         SplitImplementation.Running running = implementation.start(args[1], Map.of(), RaceTopics.of(args[2]));
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            running.close();
-            stopped.countDown();
-        }, "contestant-stop"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            running.close();
+                            stopped.countDown();
+                        },
+                        "contestant-stop"));
         while (stopped.getCount() > 0) {
             var failure = running.failure();
             if (failure.isPresent()) {

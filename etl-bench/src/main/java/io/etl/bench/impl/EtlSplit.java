@@ -82,8 +82,8 @@ final class EtlSplit implements SplitImplementation {
                     return Optional.empty();
                 }
                 PipelineResult r = result.join();
-                return Optional.of(r.failureCause().orElseGet(
-                        () -> new IllegalStateException("pipeline stopped by itself: " + r.status())));
+                return Optional.of(r.failureCause()
+                        .orElseGet(() -> new IllegalStateException("pipeline stopped by itself: " + r.status())));
             }
 
             @Override

@@ -20,16 +20,22 @@ import java.util.List;
  * @param unrouted output for any other region
  * @param group    the consumer group (the Kafka Streams {@code application.id})
  */
-public record RaceTopics(String prefix, String input, String eu, String us, String apac, String unrouted,
-                         String group) {
+public record RaceTopics(
+        String prefix, String input, String eu, String us, String apac, String unrouted, String group) {
 
     /** Partitions of every topic the race creates. */
     public static final int PARTITIONS = 6;
 
     /** The names for {@code prefix}. */
     public static RaceTopics of(String prefix) {
-        return new RaceTopics(prefix, prefix + "-orders", prefix + "-orders-eu", prefix + "-orders-us",
-                prefix + "-orders-apac", prefix + "-orders-unrouted", prefix + "-group");
+        return new RaceTopics(
+                prefix,
+                prefix + "-orders",
+                prefix + "-orders-eu",
+                prefix + "-orders-us",
+                prefix + "-orders-apac",
+                prefix + "-orders-unrouted",
+                prefix + "-group");
     }
 
     /** Output topics in branch order: eu, us, apac, unrouted. */

@@ -66,8 +66,8 @@ final class StreamsSplit implements SplitImplementation {
         OrderCodec codec = new OrderCodec();
         StreamsBuilder builder = new StreamsBuilder();
         Produced<byte[], byte[]> produced = Produced.with(Serdes.ByteArray(), Serdes.ByteArray());
-        KStream<byte[], OrderCodec.Routed> routed = builder
-                .stream(topics.input(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
+        KStream<byte[], OrderCodec.Routed> routed = builder.stream(
+                        topics.input(), Consumed.with(Serdes.ByteArray(), Serdes.ByteArray()))
                 .mapValues(codec::transform, Named.as("decode-filter-reshape"))
                 .filter((key, order) -> order != null, Named.as("drop-test"));
         BranchedKStream<byte[], OrderCodec.Routed> split = routed.split(Named.as("by-region-"));
@@ -76,8 +76,10 @@ final class StreamsSplit implements SplitImplementation {
         for (int b = 0; b < outputs.length; b++) {
             int branch = b;
             String topic = outputs[b];
-            split.branch((key, order) -> order.branch() == branch,
-                    Branched.withConsumer(s -> s.mapValues(OrderCodec.Routed::json).to(topic, produced), names[b]));
+            split.branch(
+                    (key, order) -> order.branch() == branch,
+                    Branched.withConsumer(
+                            s -> s.mapValues(OrderCodec.Routed::json).to(topic, produced), names[b]));
         }
         split.defaultBranch(Branched.withConsumer(
                 s -> s.mapValues(OrderCodec.Routed::json).to(topics.unrouted(), produced), "unrouted"));
@@ -96,9 +98,12 @@ final class StreamsSplit implements SplitImplementation {
         props.putAll(clientProperties);
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, topics.group());
         props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(StreamsConfig.PROCESSING_GUARANTEE_CONFIG,
+        props.put(
+                StreamsConfig.PROCESSING_GUARANTEE_CONFIG,
                 exactlyOnce ? StreamsConfig.EXACTLY_ONCE_V2 : StreamsConfig.AT_LEAST_ONCE);
-        props.put(StreamsConfig.NUM_STREAM_THREADS_CONFIG, Integer.getInteger("etl.bench.streams.threads", DEFAULT_THREADS));
+        props.put(
+                StreamsConfig.NUM_STREAM_THREADS_CONFIG,
+                Integer.getInteger("etl.bench.streams.threads", DEFAULT_THREADS));
         // exactly_once_v2: Kafka Streams' own default commit interval for it, 100 ms
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, exactlyOnce ? 100 : 500);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
@@ -123,14 +128,15 @@ final class StreamsSplit implements SplitImplementation {
 
             @Override
             public void close() {
-                boolean closed = streams.close(CloseOptions
-                        .groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
-                        .withTimeout(Duration.ofSeconds(15)));
+                boolean closed = streams.close(
+                        CloseOptions.groupMembershipOperation(CloseOptions.GroupMembershipOperation.LEAVE_GROUP)
+                                .withTimeout(Duration.ofSeconds(15)));
                 if (closed) {
                     streams.cleanUp();
                 }
                 try (var files = Files.walk(stateDir)) {
-                    files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                    files.sorted(Comparator.reverseOrder())
+                            .forEach(p -> p.toFile().delete());
                 } catch (IOException ignored) {
                     // a temp directory left behind is harmless
                 }

@@ -34,8 +34,7 @@ public final class BenchOrders {
     private static final String FILLER = "please deliver between nine and five, ring twice, the dog is friendly;"
             + " invoice to the head office, reference on every page, thanks a lot for the help";
 
-    private BenchOrders() {
-    }
+    private BenchOrders() {}
 
     /** The id (and Kafka key) of order {@code i}. */
     public static String id(int i) {
@@ -65,13 +64,20 @@ public final class BenchOrders {
                 : BigDecimal.valueOf(thousandths / 10, 2).toPlainString();
         int noteLength = 115 + (int) Long.remainderUnsigned(h >>> 48, 20);
         StringBuilder sb = new StringBuilder(260);
-        sb.append("{\"id\":\"").append(id(i))
-                .append("\",\"customer\":\"cust-").append(String.format("%04d", Long.remainderUnsigned(h >>> 12, 5_000)))
-                .append("\",\"region\":\"").append(region(i))
-                .append("\",\"amount\":").append(amount)
-                .append(",\"status\":\"").append(status)
-                .append("\",\"ts\":").append(BASE_TS + 37L * i)
-                .append(",\"notes\":\"").append(FILLER, 0, Math.min(noteLength, FILLER.length()))
+        sb.append("{\"id\":\"")
+                .append(id(i))
+                .append("\",\"customer\":\"cust-")
+                .append(String.format("%04d", Long.remainderUnsigned(h >>> 12, 5_000)))
+                .append("\",\"region\":\"")
+                .append(region(i))
+                .append("\",\"amount\":")
+                .append(amount)
+                .append(",\"status\":\"")
+                .append(status)
+                .append("\",\"ts\":")
+                .append(BASE_TS + 37L * i)
+                .append(",\"notes\":\"")
+                .append(FILLER, 0, Math.min(noteLength, FILLER.length()))
                 .append("\"}");
         return sb.toString();
     }

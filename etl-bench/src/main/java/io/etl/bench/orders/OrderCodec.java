@@ -62,7 +62,10 @@ public final class OrderCodec {
         }
         long cents;
         try {
-            cents = in.amount().multiply(HUNDRED).setScale(0, RoundingMode.HALF_UP).longValueExact();
+            cents = in.amount()
+                    .multiply(HUNDRED)
+                    .setScale(0, RoundingMode.HALF_UP)
+                    .longValueExact();
         } catch (ArithmeticException | NullPointerException e) {
             return null;
         }
@@ -92,28 +95,27 @@ public final class OrderCodec {
      * @param branch 0..3: eu, us, apac, unrouted
      * @param json   the output value
      */
-    public record Routed(int branch, byte[] json) {
-    }
+    public record Routed(int branch, byte[] json) {}
 
     /** The input order; {@code notes} is read and discarded like the example's {@code Order}. */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    record InOrder(@JsonProperty("id") String id,
-                   @JsonProperty("customer") String customer,
-                   @JsonProperty("region") String region,
-                   @JsonProperty("amount") BigDecimal amount,
-                   @JsonProperty("status") String status,
-                   @JsonProperty("ts") long ts,
-                   @JsonProperty("notes") String notes) {
-    }
+    record InOrder(
+            @JsonProperty("id") String id,
+            @JsonProperty("customer") String customer,
+            @JsonProperty("region") String region,
+            @JsonProperty("amount") BigDecimal amount,
+            @JsonProperty("status") String status,
+            @JsonProperty("ts") long ts,
+            @JsonProperty("notes") String notes) {}
 
     /** The output order. */
     @JsonPropertyOrder({"id", "customer", "region", "amount", "amount_cents", "status", "ts"})
-    record OutOrder(@JsonProperty("id") String id,
-                    @JsonProperty("customer") String customer,
-                    @JsonProperty("region") String region,
-                    @JsonProperty("amount") BigDecimal amount,
-                    @JsonProperty("amount_cents") long amountCents,
-                    @JsonProperty("status") String status,
-                    @JsonProperty("ts") long ts) {
-    }
+    record OutOrder(
+            @JsonProperty("id") String id,
+            @JsonProperty("customer") String customer,
+            @JsonProperty("region") String region,
+            @JsonProperty("amount") BigDecimal amount,
+            @JsonProperty("amount_cents") long amountCents,
+            @JsonProperty("status") String status,
+            @JsonProperty("ts") long ts) {}
 }

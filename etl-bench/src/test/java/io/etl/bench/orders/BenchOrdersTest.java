@@ -13,8 +13,7 @@ import org.junit.jupiter.api.Test;
 
 class BenchOrdersTest {
 
-    private final ObjectMapper mapper = new ObjectMapper()
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
+    private final ObjectMapper mapper = new ObjectMapper().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS);
 
     @Test
     void generatesTheSameOrderForTheSameIndex() {
@@ -24,7 +23,10 @@ class BenchOrdersTest {
 
     @Test
     void generatesOrdersOfAbout250Bytes() {
-        double mean = IntStream.range(0, 10_000).map(i -> BenchOrders.jsonBytes(i).length).average().orElseThrow();
+        double mean = IntStream.range(0, 10_000)
+                .map(i -> BenchOrders.jsonBytes(i).length)
+                .average()
+                .orElseThrow();
         assertThat(mean).isBetween(235.0, 265.0);
     }
 
@@ -33,7 +35,11 @@ class BenchOrdersTest {
         Map<String, Long> counts = BenchOrders.expectedCounts(100_000);
         assertThat(counts.get("dropped")).isBetween(4_500L, 5_500L);
         assertThat(counts.get("unrouted")).isBetween(1_600L, 2_300L);
-        assertThat(counts.get("eu") + counts.get("us") + counts.get("apac") + counts.get("unrouted") + counts.get("dropped"))
+        assertThat(counts.get("eu")
+                        + counts.get("us")
+                        + counts.get("apac")
+                        + counts.get("unrouted")
+                        + counts.get("dropped"))
                 .isEqualTo(100_000L);
         assertThat(BenchOrders.expectedOutputs(100_000)).isEqualTo(100_000L - counts.get("dropped"));
     }
@@ -43,14 +49,16 @@ class BenchOrdersTest {
         OrderCodec codec = new OrderCodec();
         for (int i = 0; i < 2_000; i++) {
             byte[] in = BenchOrders.jsonBytes(i);
-            Order order = mapper.readValue(in, Order.class);         // the etl example's own types
+            Order order = mapper.readValue(in, Order.class); // the etl example's own types
             OrderCodec.Routed routed = codec.transform(in);
             if (order.isTest()) {
                 assertThat(routed).as("order %d", i).isNull();
                 assertThat(BenchOrders.expectedBranch(i)).isEqualTo("dropped");
                 continue;
             }
-            assertThat(BenchOrders.BRANCHES[routed.branch()]).as("order %d", i).isEqualTo(BenchOrders.expectedBranch(i));
+            assertThat(BenchOrders.BRANCHES[routed.branch()])
+                    .as("order %d", i)
+                    .isEqualTo(BenchOrders.expectedBranch(i));
             JsonNode out = mapper.readTree(routed.json());
             RoutedOrder expected = RoutedOrder.from(order);
             assertThat(out.has("notes")).isFalse();
@@ -63,8 +71,9 @@ class BenchOrdersTest {
     @Test
     void roundsCentsHalfUp() {
         OrderCodec codec = new OrderCodec();
-        byte[] in = "{\"id\":\"x\",\"customer\":\"c\",\"region\":\"EU\",\"amount\":1.005,\"status\":\"new\",\"ts\":1,\"notes\":\"n\"}"
-                .getBytes();
+        byte[] in =
+                "{\"id\":\"x\",\"customer\":\"c\",\"region\":\"EU\",\"amount\":1.005,\"status\":\"new\",\"ts\":1,\"notes\":\"n\"}"
+                        .getBytes();
         OrderCodec.Routed routed = codec.transform(in);
         assertThat(routed.branch()).isZero();
         assertThat(new String(routed.json())).contains("\"amount_cents\":101").doesNotContain("notes");
@@ -73,6 +82,7 @@ class BenchOrdersTest {
     @Test
     void dropsWhatIsNotAnOrder() {
         assertThat(new OrderCodec().transform("not json".getBytes())).isNull();
-        assertThat(new OrderCodec().transform("{\"id\":\"x\",\"region\":\"eu\",\"status\":\"new\"}".getBytes())).isNull();
+        assertThat(new OrderCodec().transform("{\"id\":\"x\",\"region\":\"eu\",\"status\":\"new\"}".getBytes()))
+                .isNull();
     }
 }

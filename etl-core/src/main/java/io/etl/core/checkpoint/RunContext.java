@@ -27,8 +27,7 @@ public final class RunContext {
     private final Duration transactionTimeout;
     private final Map<Class<?>, Object> shared = new ConcurrentHashMap<>();
 
-    private RunContext(String runId, DeliveryGuarantee delivery, String transactionalId,
-                       Duration transactionTimeout) {
+    private RunContext(String runId, DeliveryGuarantee delivery, String transactionalId, Duration transactionTimeout) {
         this.runId = Objects.requireNonNull(runId, "runId");
         this.delivery = Objects.requireNonNull(delivery, "delivery");
         this.transactionalId = transactionalId;
@@ -41,15 +40,15 @@ public final class RunContext {
      * @param transactionalId the configured {@code pipeline.transactional_id}, or null to let the connector
      *                        derive one
      */
-    public static RunContext of(String runId, DeliveryGuarantee delivery, String transactionalId,
-                                Duration transactionTimeout) {
+    public static RunContext of(
+            String runId, DeliveryGuarantee delivery, String transactionalId, Duration transactionTimeout) {
         return new RunContext(runId, delivery, transactionalId, transactionTimeout);
     }
 
     /** An at-least-once context, for connectors opened outside a pipeline (tests, tools). */
     public static RunContext atLeastOnce(String runId) {
-        return new RunContext(runId, DeliveryGuarantee.AT_LEAST_ONCE, null,
-                PipelineSection.DEFAULT_TRANSACTION_TIMEOUT);
+        return new RunContext(
+                runId, DeliveryGuarantee.AT_LEAST_ONCE, null, PipelineSection.DEFAULT_TRANSACTION_TIMEOUT);
     }
 
     /** Unique per run of a pipeline. */

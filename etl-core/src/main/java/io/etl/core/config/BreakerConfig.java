@@ -20,12 +20,15 @@ import java.util.Objects;
  * @param minimumCalls         writes needed before the rate counts
  * @param openWait             how long it stays open before a trial write
  */
-public record BreakerConfig(Boolean enabled,
-                            @DecimalMin(value = "1.0", message = AT_LEAST)
-                            @DecimalMax(value = "100.0", message = AT_MOST) Float failureRateThreshold,
-                            @Min(1) Integer slidingWindow,
-                            @Min(1) Integer minimumCalls,
-                            Duration openWait) {
+public record BreakerConfig(
+        Boolean enabled,
+
+        @DecimalMin(value = "1.0", message = AT_LEAST) @DecimalMax(value = "100.0", message = AT_MOST)
+        Float failureRateThreshold,
+
+        @Min(1) Integer slidingWindow,
+        @Min(1) Integer minimumCalls,
+        Duration openWait) {
 
     // the default messages of @DecimalMin/@DecimalMax need EL, which the validator runs without
     private static final String AT_LEAST = "must be greater than or equal to {value}";

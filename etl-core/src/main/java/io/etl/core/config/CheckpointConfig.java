@@ -19,8 +19,11 @@ import java.util.Objects;
  * @param maxPendingRecords records the checkpointer may track as not yet committable (behind a slow or
  *                          failed record, done records wait too) before the source pauses
  */
-public record CheckpointConfig(Duration interval, Duration drainTimeout, Duration stalledFailAfter,
-                               @Min(1) Integer maxPendingRecords) {
+public record CheckpointConfig(
+        Duration interval,
+        Duration drainTimeout,
+        Duration stalledFailAfter,
+        @Min(1) Integer maxPendingRecords) {
 
     public static final Duration DEFAULT_INTERVAL = Duration.ofMillis(10);
     /**
@@ -28,6 +31,7 @@ public record CheckpointConfig(Duration interval, Duration drainTimeout, Duratio
      * Streams' exactly-once commit interval.
      */
     public static final Duration DEFAULT_EXACTLY_ONCE_INTERVAL = Duration.ofMillis(100);
+
     public static final Duration DEFAULT_DRAIN_TIMEOUT = Duration.ofSeconds(30);
     public static final Duration DEFAULT_STALLED_FAIL_AFTER = Duration.ofSeconds(10);
     public static final int DEFAULT_MAX_PENDING_RECORDS = 500_000;

@@ -14,8 +14,7 @@ import java.util.Objects;
  */
 public final class ConfigValidation {
 
-    private ConfigValidation() {
-    }
+    private ConfigValidation() {}
 
     /**
      * Checks one value against the constraints {@code type} declares on its record component
@@ -83,7 +82,8 @@ public final class ConfigValidation {
      * @throws ConfigException listing every problem, if there is any
      */
     public static void requireNone(List<ConfigProblem> problems) {
-        List<ConfigProblem> relative = problems.stream().map(ConfigValidation::relative).toList();
+        List<ConfigProblem> relative =
+                problems.stream().map(ConfigValidation::relative).toList();
         if (!relative.isEmpty()) {
             throw new ConfigException(relative);
         }
@@ -97,13 +97,17 @@ public final class ConfigValidation {
      */
     public static void requireNoneAt(String property, List<ConfigProblem> problems) {
         String key = CodeConfigValidation.key(property);
-        requireNone(problems.stream().map(ConfigValidation::relative)
-                .filter(p -> p.path().equals(key) || p.path().startsWith(key + ".") || p.path().startsWith(key + "["))
+        requireNone(problems.stream()
+                .map(ConfigValidation::relative)
+                .filter(p -> p.path().equals(key)
+                        || p.path().startsWith(key + ".")
+                        || p.path().startsWith(key + "["))
                 .toList());
     }
 
     private static ConfigProblem relative(ConfigProblem problem) {
-        return problem.path().startsWith(".") ? new ConfigProblem(problem.path().substring(1), problem.message())
+        return problem.path().startsWith(".")
+                ? new ConfigProblem(problem.path().substring(1), problem.message())
                 : problem;
     }
 }

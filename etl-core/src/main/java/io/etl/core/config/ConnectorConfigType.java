@@ -21,7 +21,10 @@ import java.util.Optional;
 public interface ConnectorConfigType<C> {
 
     /** Whether this is a source or a sink section. */
-    enum Role { SOURCE, SINK }
+    enum Role {
+        SOURCE,
+        SINK
+    }
 
     /** {@link Role#SOURCE} or {@link Role#SINK}. */
     Role role();
@@ -57,6 +60,5 @@ public interface ConnectorConfigType<C> {
      * while the configuration is still being read; it must not do I/O beyond class loading and must not throw.
      * Nothing by default.
      */
-    default void warmUp() {
-    }
+    default void warmUp() {}
 }

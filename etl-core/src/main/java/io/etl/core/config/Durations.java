@@ -13,8 +13,7 @@ import java.time.Duration;
  */
 public final class Durations {
 
-    private Durations() {
-    }
+    private Durations() {}
 
     /**
      * {@code d} in its largest exact unit ({@code 2h}, {@code 5m}, {@code 30s}, {@code 250ms}), or as a

@@ -10,8 +10,7 @@ import java.util.Optional;
  */
 public final class KeySuggestions {
 
-    private KeySuggestions() {
-    }
+    private KeySuggestions() {}
 
     /**
      * The known key closest to {@code name}, when it is close enough to be a likely typo (at most

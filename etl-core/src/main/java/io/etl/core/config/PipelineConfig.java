@@ -30,9 +30,13 @@ import java.util.function.Function;
  *                   the records it rejects, shaped like a sink entry ({@code dead_letter: {kafka: {...}}});
  *                   empty when absent
  */
-public record PipelineConfig(PipelineSection pipeline, Map<String, SourceSection> sources,
-                             Map<String, SinkSection> sinks, CheckpointConfig checkpoint, MetricsConfig metrics,
-                             Optional<SinkSection> deadLetter) {
+public record PipelineConfig(
+        PipelineSection pipeline,
+        Map<String, SourceSection> sources,
+        Map<String, SinkSection> sinks,
+        CheckpointConfig checkpoint,
+        MetricsConfig metrics,
+        Optional<SinkSection> deadLetter) {
 
     /** The key of the top-level dead-letter section, and the name of the sink it becomes. */
     public static final String DEAD_LETTER = "dead_letter";
@@ -47,8 +51,12 @@ public record PipelineConfig(PipelineSection pipeline, Map<String, SourceSection
     }
 
     /** A configuration without a {@code dead_letter} section. */
-    public PipelineConfig(PipelineSection pipeline, Map<String, SourceSection> sources, Map<String, SinkSection> sinks,
-                          CheckpointConfig checkpoint, MetricsConfig metrics) {
+    public PipelineConfig(
+            PipelineSection pipeline,
+            Map<String, SourceSection> sources,
+            Map<String, SinkSection> sinks,
+            CheckpointConfig checkpoint,
+            MetricsConfig metrics) {
         this(pipeline, sources, sinks, checkpoint, metrics, Optional.empty());
     }
 

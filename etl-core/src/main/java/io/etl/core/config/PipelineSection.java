@@ -24,15 +24,23 @@ import java.util.Optional;
  * @param transactionTimeout in exactly-once mode, how long the brokers let a transaction stay open before they
  *                         abort it; must be at least twice {@code checkpoint.interval}
  */
-public record PipelineSection(String name, ErrorPolicy onError, @Min(1) Integer operatorAttempts,
-                              Duration operatorBackoff, Duration shutdownTimeout, @Valid TracingConfig tracing,
-                              DeliveryGuarantee delivery, String transactionalId, Duration transactionTimeout) {
+public record PipelineSection(
+        String name,
+        ErrorPolicy onError,
+        @Min(1) Integer operatorAttempts,
+        Duration operatorBackoff,
+        Duration shutdownTimeout,
+        @Valid TracingConfig tracing,
+        DeliveryGuarantee delivery,
+        String transactionalId,
+        Duration transactionTimeout) {
 
     public static final ErrorPolicy DEFAULT_ON_ERROR = ErrorPolicy.FAIL;
     public static final int DEFAULT_OPERATOR_ATTEMPTS = 3;
     public static final Duration DEFAULT_OPERATOR_BACKOFF = Duration.ofMillis(100);
     /** The default stop budget: the default drain timeout (30s) plus time to commit and close the clients. */
     public static final Duration DEFAULT_SHUTDOWN_TIMEOUT = Duration.ofSeconds(45);
+
     public static final DeliveryGuarantee DEFAULT_DELIVERY = DeliveryGuarantee.AT_LEAST_ONCE;
     /**
      * Kafka Streams' exactly-once default: short, so that the transaction of an instance that died and does not
@@ -51,15 +59,28 @@ public record PipelineSection(String name, ErrorPolicy onError, @Min(1) Integer 
     }
 
     /** A section with at-least-once delivery. */
-    public PipelineSection(String name, ErrorPolicy onError, Integer operatorAttempts, Duration operatorBackoff,
-                           Duration shutdownTimeout, TracingConfig tracing) {
+    public PipelineSection(
+            String name,
+            ErrorPolicy onError,
+            Integer operatorAttempts,
+            Duration operatorBackoff,
+            Duration shutdownTimeout,
+            TracingConfig tracing) {
         this(name, onError, operatorAttempts, operatorBackoff, shutdownTimeout, tracing, null, null, null);
     }
 
     /** A copy with {@code delivery} set. */
     public PipelineSection withDelivery(DeliveryGuarantee guarantee) {
-        return new PipelineSection(name, onError, operatorAttempts, operatorBackoff, shutdownTimeout, tracing,
-                guarantee, transactionalId, transactionTimeout);
+        return new PipelineSection(
+                name,
+                onError,
+                operatorAttempts,
+                operatorBackoff,
+                shutdownTimeout,
+                tracing,
+                guarantee,
+                transactionalId,
+                transactionTimeout);
     }
 
     /** {@link #transactionalId()}, when set. */

@@ -19,11 +19,15 @@ import java.util.Objects;
  * @param jitter         random spread as a fraction of the wait (0 to 1)
  * @param maxAttempts    attempts before the failure turns fatal; 0 retries for ever
  */
-public record RetryConfig(Duration initialBackoff, Duration maxBackoff,
-                          @DecimalMin(value = "1.0", message = AT_LEAST) Double multiplier,
-                          @DecimalMin(value = "0.0", message = AT_LEAST)
-                          @DecimalMax(value = "1.0", message = AT_MOST) Double jitter,
-                          @Min(0) Integer maxAttempts) {
+public record RetryConfig(
+        Duration initialBackoff,
+        Duration maxBackoff,
+        @DecimalMin(value = "1.0", message = AT_LEAST) Double multiplier,
+
+        @DecimalMin(value = "0.0", message = AT_LEAST) @DecimalMax(value = "1.0", message = AT_MOST)
+        Double jitter,
+
+        @Min(0) Integer maxAttempts) {
 
     // the default messages of @DecimalMin/@DecimalMax need EL, which the validator runs without
     private static final String AT_LEAST = "must be greater than or equal to {value}";

@@ -30,8 +30,7 @@ public final class Secrets {
     private static final List<String> WORDS =
             List.of("password", "passwd", "secret", "token", "jaas", "credential", "private", "apikey");
 
-    private Secrets() {
-    }
+    private Secrets() {}
 
     /** Whether values of {@code key} (a key or a dotted path) must never be shown. */
     public static boolean isSecretKey(String key) {
@@ -53,8 +52,7 @@ public final class Secrets {
      */
     public static Map<String, Object> redact(Map<String, ?> properties) {
         Map<String, Object> copy = new LinkedHashMap<>();
-        properties.forEach((key, value) ->
-                copy.put(key, value != null && isSecretKey(key) ? REDACTED : value));
+        properties.forEach((key, value) -> copy.put(key, value != null && isSecretKey(key) ? REDACTED : value));
         return Collections.unmodifiableMap(copy);
     }
 

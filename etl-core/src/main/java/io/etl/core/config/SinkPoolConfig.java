@@ -21,13 +21,14 @@ import org.hibernate.validator.constraints.Range;
  * @param breaker  circuit breaker per shard
  * @param onError  what to do with a record the encoder rejects (for example an oversized message)
  */
-public record SinkPoolConfig(@Range(min = 1, max = 256) Integer shards,
-                             @Range(min = 1, max = 1024) Integer inflight,
-                             @Range(min = 1, max = 1024) Integer queue,
-                             @Valid BatchConfig batch,
-                             @Valid RetryConfig retry,
-                             @Valid BreakerConfig breaker,
-                             ErrorPolicy onError) {
+public record SinkPoolConfig(
+        @Range(min = 1, max = 256) Integer shards,
+        @Range(min = 1, max = 1024) Integer inflight,
+        @Range(min = 1, max = 1024) Integer queue,
+        @Valid BatchConfig batch,
+        @Valid RetryConfig retry,
+        @Valid BreakerConfig breaker,
+        ErrorPolicy onError) {
 
     public static final int DEFAULT_SHARDS = 1;
     public static final int DEFAULT_INFLIGHT = 4;
@@ -146,8 +147,7 @@ public record SinkPoolConfig(@Range(min = 1, max = 256) Integer shards,
 
         /** The circuit breaker of each shard. */
         public Builder breaker(BreakerConfig value) {
-            breaker = ConfigValidation.requireValid(
-                    ConfigValidation.requireNonNull("breaker", value), "breaker");
+            breaker = ConfigValidation.requireValid(ConfigValidation.requireNonNull("breaker", value), "breaker");
             return this;
         }
 

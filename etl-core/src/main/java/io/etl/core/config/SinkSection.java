@@ -20,8 +20,8 @@ public record SinkSection(String name, String connector, Object config, SinkPool
     /** The connector configuration as {@code type}, or a {@link ConfigException} naming the section. */
     public <C> C connector(Class<C> type) {
         if (!type.isInstance(config)) {
-            throw ConfigException.of("sinks." + name, "expected a " + type.getSimpleName() + " section but found '"
-                    + connector + "'");
+            throw ConfigException.of(
+                    "sinks." + name, "expected a " + type.getSimpleName() + " section but found '" + connector + "'");
         }
         return type.cast(config);
     }

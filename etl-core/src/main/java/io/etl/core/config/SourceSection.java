@@ -23,8 +23,8 @@ public record SourceSection(String name, String connector, Object config, ErrorP
     /** The connector configuration as {@code type}, or a {@link ConfigException} naming the section. */
     public <C> C connector(Class<C> type) {
         if (!type.isInstance(config)) {
-            throw ConfigException.of("source." + name, "expected a " + type.getSimpleName() + " section but found '"
-                    + connector + "'");
+            throw ConfigException.of(
+                    "source." + name, "expected a " + type.getSimpleName() + " section but found '" + connector + "'");
         }
         return type.cast(config);
     }

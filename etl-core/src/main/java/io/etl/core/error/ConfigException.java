@@ -42,7 +42,8 @@ public final class ConfigException extends EtlException {
         if (problems.size() == 1) {
             return "invalid configuration: " + problems.get(0);
         }
-        return problems.stream().map(p -> "  " + p)
+        return problems.stream()
+                .map(p -> "  " + p)
                 .collect(Collectors.joining("\n", "invalid configuration (" + problems.size() + " problems):\n", ""));
     }
 }

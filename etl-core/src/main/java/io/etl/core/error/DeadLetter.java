@@ -31,11 +31,12 @@ import java.util.List;
  * @param attempts  how many times the stage was tried (1 when it was not retried)
  * @param timestamp when it was rejected, epoch milliseconds
  */
-public record DeadLetter(String pipeline, String stage, RecordMeta source, RecordException error, int attempts,
-                         long timestamp) {
+public record DeadLetter(
+        String pipeline, String stage, RecordMeta source, RecordException error, int attempts, long timestamp) {
 
     /** Header prefix shared by every header the pipeline adds to a dead letter. */
     public static final String HEADER_PREFIX = "etl.dlq.";
+
     public static final String STAGE_HEADER = "etl.dlq.stage";
     public static final String ERROR_HEADER = "etl.dlq.error";
     public static final String SOURCE_HEADER = "etl.dlq.source";

@@ -27,8 +27,8 @@ public final class RecordException extends EtlException {
     private final String operator;
     private final String detail;
 
-    private RecordException(String reason, String detail, Throwable cause, String topic, int partition,
-                            long offset, String operator) {
+    private RecordException(
+            String reason, String detail, Throwable cause, String topic, int partition, long offset, String operator) {
         super(render(reason, detail, topic, partition, offset, operator), cause);
         this.reason = reason;
         this.detail = detail;
@@ -44,15 +44,13 @@ public final class RecordException extends EtlException {
     }
 
     /** A record error at a known position. */
-    public static RecordException at(RecordMeta meta, String operator, String reason, String detail,
-                                     Throwable cause) {
+    public static RecordException at(RecordMeta meta, String operator, String reason, String detail, Throwable cause) {
         return new RecordException(reason, detail, cause, meta.topic(), meta.partition(), meta.offset(), operator);
     }
 
     /** The same error located at {@code meta} in stage {@code operator}. */
     public RecordException locatedAt(RecordMeta meta, String operator) {
-        return new RecordException(reason, detail, getCause(), meta.topic(), meta.partition(), meta.offset(),
-                operator);
+        return new RecordException(reason, detail, getCause(), meta.topic(), meta.partition(), meta.offset(), operator);
     }
 
     /**
@@ -85,12 +83,17 @@ public final class RecordException extends EtlException {
         return operator;
     }
 
-    private static String render(String reason, String detail, String topic, int partition, long offset,
-                                 String operator) {
+    private static String render(
+            String reason, String detail, String topic, int partition, long offset, String operator) {
         StringBuilder sb = new StringBuilder();
         sb.append(reason).append(" error");
         if (topic != null) {
-            sb.append(" at ").append(topic).append('-').append(partition).append('@').append(offset);
+            sb.append(" at ")
+                    .append(topic)
+                    .append('-')
+                    .append(partition)
+                    .append('@')
+                    .append(offset);
         }
         if (operator != null) {
             sb.append(" in '").append(operator).append('\'');

@@ -49,6 +49,7 @@ public final class EtlMetrics {
 
     /** Tag names. */
     public static final String TAG_PIPELINE = "pipeline";
+
     public static final String TAG_SINK = "sink";
     public static final String TAG_SOURCE = "source";
     public static final String TAG_SHARD = "shard";
@@ -58,6 +59,5 @@ public final class EtlMetrics {
     public static final String TAG_TOPIC = "topic";
     public static final String TAG_PARTITION = "partition";
 
-    private EtlMetrics() {
-    }
+    private EtlMetrics() {}
 }

@@ -20,8 +20,8 @@ import java.util.Objects;
  * @param payload   the source value bytes as read, or null for a tombstone or a source that does not keep
  *                  them; not part of {@link #equals}: a position identifies a record
  */
-public record RecordMeta(String topic, int partition, long offset, long timestamp, byte[] key,
-                         List<Header> headers, byte[] payload) {
+public record RecordMeta(
+        String topic, int partition, long offset, long timestamp, byte[] key, List<Header> headers, byte[] payload) {
 
     public RecordMeta {
         Objects.requireNonNull(topic, "topic");
@@ -50,8 +50,12 @@ public record RecordMeta(String topic, int partition, long offset, long timestam
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof RecordMeta m && topic.equals(m.topic) && partition == m.partition
-                && offset == m.offset && timestamp == m.timestamp && Arrays.equals(key, m.key)
+        return o instanceof RecordMeta m
+                && topic.equals(m.topic)
+                && partition == m.partition
+                && offset == m.offset
+                && timestamp == m.timestamp
+                && Arrays.equals(key, m.key)
                 && headers.equals(m.headers);
     }
 

@@ -63,7 +63,8 @@ public final class TraceContext {
      * trace context is {@code traceparent} and {@code tracestate} (null or empty for none).
      */
     public static TraceContext of(String traceparent, String tracestate, TraceContext input) {
-        return new TraceContext(Header.of(TRACEPARENT, traceparent),
+        return new TraceContext(
+                Header.of(TRACEPARENT, traceparent),
                 tracestate == null || tracestate.isEmpty() ? null : Header.of(TRACESTATE, tracestate),
                 input == null ? null : input.inputTraceparent);
     }

@@ -16,8 +16,8 @@ import io.micrometer.core.instrument.Tags;
  *                      keys what it shares by it, so separate runs in one JVM never share)
  * @param run           what the source and sinks of this run share, and its delivery guarantee
  */
-public record SinkContext(String pipeline, String sink, MeterRegistry meterRegistry, Tags tags, String runId,
-                          RunContext run) {
+public record SinkContext(
+        String pipeline, String sink, MeterRegistry meterRegistry, Tags tags, String runId, RunContext run) {
 
     /** An at-least-once context of its own. */
     public SinkContext(String pipeline, String sink, MeterRegistry meterRegistry, Tags tags, String runId) {

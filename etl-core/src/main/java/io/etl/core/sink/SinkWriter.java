@@ -20,6 +20,5 @@ public interface SinkWriter<M> {
     CompletableFuture<Void> writeBatch(SealedBatch<M> batch);
 
     /** Releases resources, waiting at most {@code timeout}. */
-    default void close(Duration timeout) {
-    }
+    default void close(Duration timeout) {}
 }

@@ -19,12 +19,17 @@ import java.util.UUID;
  *                      sinks of one run
  * @param run           what the source and sinks of this run share, and its delivery guarantee
  */
-public record SourceContext(String pipeline, PartitionListener listener, MeterRegistry meterRegistry, Tags tags,
-                            String runId, RunContext run) {
+public record SourceContext(
+        String pipeline,
+        PartitionListener listener,
+        MeterRegistry meterRegistry,
+        Tags tags,
+        String runId,
+        RunContext run) {
 
     /** An at-least-once context of run {@code runId}. */
-    public SourceContext(String pipeline, PartitionListener listener, MeterRegistry meterRegistry, Tags tags,
-                         String runId) {
+    public SourceContext(
+            String pipeline, PartitionListener listener, MeterRegistry meterRegistry, Tags tags, String runId) {
         this(pipeline, listener, meterRegistry, tags, runId, RunContext.atLeastOnce(runId));
     }
 

@@ -22,27 +22,37 @@ class ArchitectureTest {
 
     @Test
     void coreNeverDependsOnKafka() {
-        noClasses().should().dependOnClassesThat().resideInAPackage("org.apache.kafka..")
+        noClasses()
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("org.apache.kafka..")
                 .because("connectors depend on the core SPI, never the reverse")
                 .check(CORE);
     }
 
     @Test
     void onlyTheOpenTelemetryGlueTouchesTheOptionalApi() {
-        noClasses().that().resideOutsideOfPackage("io.etl.core.internal.trace.otel..")
-                .should().dependOnClassesThat().resideInAPackage("io.opentelemetry..")
+        noClasses()
+                .that()
+                .resideOutsideOfPackage("io.etl.core.internal.trace.otel..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.opentelemetry..")
                 .because("opentelemetry-api is optional: only classes loaded after checking for it may use it")
                 .check(CORE);
     }
 
     @Test
     void publicApiPackagesDoNotExposeInternals() {
-        noClasses().that().resideOutsideOfPackage("io.etl.core.internal..")
-                .should().dependOnClassesThat().resideInAPackage("io.etl.core.internal..")
+        noClasses()
+                .that()
+                .resideOutsideOfPackage("io.etl.core.internal..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.etl.core.internal..")
                 .allowEmptyShould(true)
                 .because("API packages must stay free of internal types")
                 .check(CORE.that(DescribedPredicate.not(
-                        JavaClass.Predicates.resideInAnyPackage(
-                                "io.etl.core", "io.etl.core.config"))));
+                        JavaClass.Predicates.resideInAnyPackage("io.etl.core", "io.etl.core.config"))));
     }
 }

@@ -22,7 +22,11 @@ class ConfigBuildersTest {
 
     @Test
     void fromKeepsEverythingNotSetAgain() {
-        SinkPoolConfig base = SinkPoolConfig.custom().shards(8).inflight(2).onError(ErrorPolicy.FAIL).build();
+        SinkPoolConfig base = SinkPoolConfig.custom()
+                .shards(8)
+                .inflight(2)
+                .onError(ErrorPolicy.FAIL)
+                .build();
 
         SinkPoolConfig copy = SinkPoolConfig.from(base).queue(16).build();
 
@@ -35,22 +39,42 @@ class ConfigBuildersTest {
 
     @Test
     void everySetterIsBuilt() {
-        BatchConfig batch = BatchConfig.custom().maxRecords(10).maxBytes(DataSize.ofBytes(100))
-                .linger(Duration.ZERO).build();
-        RetryConfig retry = RetryConfig.custom().initialBackoff(Duration.ofMillis(1)).maxBackoff(Duration.ofMillis(2))
-                .multiplier(1.5).jitter(0).maxAttempts(3).build();
-        BreakerConfig breaker = BreakerConfig.custom().enabled(false).failureRateThreshold(75f).slidingWindow(4)
-                .minimumCalls(2).openWait(Duration.ofSeconds(1)).build();
-        CheckpointConfig checkpoint = CheckpointConfig.custom().interval(Duration.ofMillis(1))
-                .drainTimeout(Duration.ofSeconds(2)).stalledFailAfter(Duration.ofSeconds(3)).maxPendingRecords(4)
+        BatchConfig batch = BatchConfig.custom()
+                .maxRecords(10)
+                .maxBytes(DataSize.ofBytes(100))
+                .linger(Duration.ZERO)
+                .build();
+        RetryConfig retry = RetryConfig.custom()
+                .initialBackoff(Duration.ofMillis(1))
+                .maxBackoff(Duration.ofMillis(2))
+                .multiplier(1.5)
+                .jitter(0)
+                .maxAttempts(3)
+                .build();
+        BreakerConfig breaker = BreakerConfig.custom()
+                .enabled(false)
+                .failureRateThreshold(75f)
+                .slidingWindow(4)
+                .minimumCalls(2)
+                .openWait(Duration.ofSeconds(1))
+                .build();
+        CheckpointConfig checkpoint = CheckpointConfig.custom()
+                .interval(Duration.ofMillis(1))
+                .drainTimeout(Duration.ofSeconds(2))
+                .stalledFailAfter(Duration.ofSeconds(3))
+                .maxPendingRecords(4)
                 .build();
 
         assertThat(batch).isEqualTo(new BatchConfig(10, DataSize.ofBytes(100), Duration.ZERO));
         assertThat(retry).isEqualTo(new RetryConfig(Duration.ofMillis(1), Duration.ofMillis(2), 1.5, 0.0, 3));
         assertThat(breaker).isEqualTo(new BreakerConfig(false, 75f, 4, 2, Duration.ofSeconds(1)));
-        assertThat(checkpoint).isEqualTo(new CheckpointConfig(Duration.ofMillis(1), Duration.ofSeconds(2),
-                Duration.ofSeconds(3), 4));
-        assertThat(SinkPoolConfig.custom().batch(batch).retry(retry).breaker(breaker).build())
+        assertThat(checkpoint)
+                .isEqualTo(new CheckpointConfig(Duration.ofMillis(1), Duration.ofSeconds(2), Duration.ofSeconds(3), 4));
+        assertThat(SinkPoolConfig.custom()
+                        .batch(batch)
+                        .retry(retry)
+                        .breaker(breaker)
+                        .build())
                 .extracting(SinkPoolConfig::batch, SinkPoolConfig::retry, SinkPoolConfig::breaker)
                 .containsExactly(batch, retry, breaker);
     }
@@ -146,10 +170,13 @@ class ConfigBuildersTest {
         SinkPoolConfig invalid = new SinkPoolConfig(0, 0, null, new BatchConfig(0, null, null), null, null, null);
 
         assertThatThrownBy(() -> SinkPoolConfig.from(invalid).build())
-                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems())
-                        .extracting(Object::toString)
-                        .containsExactly("batch.max_records: must be greater than or equal to 1",
-                                "inflight: must be between 1 and 1024",
-                                "shards: must be between 1 and 256"));
+                .isInstanceOfSatisfying(
+                        ConfigException.class,
+                        e -> assertThat(e.problems())
+                                .extracting(Object::toString)
+                                .containsExactly(
+                                        "batch.max_records: must be greater than or equal to 1",
+                                        "inflight: must be between 1 and 1024",
+                                        "shards: must be between 1 and 256"));
     }
 }

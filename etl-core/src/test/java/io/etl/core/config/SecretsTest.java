@@ -12,16 +12,37 @@ import org.junit.jupiter.params.provider.ValueSource;
 class SecretsTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {"ssl.key.password", "ssl.keystore.password", "ssl.keystore.key", "sasl.jaas.config",
-            "sasl_password", "client-secret", "sasl.oauthbearer.token.endpoint.url", "aws.credentials",
-            "ssl.private.key", "api_key", "API_KEY", "apiKey", "sinks.eu.kafka.producer.ssl.key.password"})
+    @ValueSource(
+            strings = {
+                "ssl.key.password",
+                "ssl.keystore.password",
+                "ssl.keystore.key",
+                "sasl.jaas.config",
+                "sasl_password",
+                "client-secret",
+                "sasl.oauthbearer.token.endpoint.url",
+                "aws.credentials",
+                "ssl.private.key",
+                "api_key",
+                "API_KEY",
+                "apiKey",
+                "sinks.eu.kafka.producer.ssl.key.password"
+            })
     void recognisesSecretKeys(String key) {
         assertThat(Secrets.isSecretKey(key)).isTrue();
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"bootstrap.servers", "key.serializer", "key.deserializer", "acks", "topic",
-            "ssl.truststore.location", "max_message_bytes"})
+    @ValueSource(
+            strings = {
+                "bootstrap.servers",
+                "key.serializer",
+                "key.deserializer",
+                "acks",
+                "topic",
+                "ssl.truststore.location",
+                "max_message_bytes"
+            })
     void leavesOrdinaryKeysAlone(String key) {
         assertThat(Secrets.isSecretKey(key)).isFalse();
     }
@@ -37,8 +58,13 @@ class SecretsTest {
 
         Map<String, Object> redacted = Secrets.redact(properties);
 
-        assertThat(redacted.keySet()).containsExactly(
-                "bootstrap.servers", "sasl.jaas.config", "ssl.key.password", "key.serializer", "ssl.keystore.key");
+        assertThat(redacted.keySet())
+                .containsExactly(
+                        "bootstrap.servers",
+                        "sasl.jaas.config",
+                        "ssl.key.password",
+                        "key.serializer",
+                        "ssl.keystore.key");
         assertThat(redacted)
                 .containsEntry("bootstrap.servers", "b:9092")
                 .containsEntry("sasl.jaas.config", Secrets.REDACTED)
@@ -57,9 +83,11 @@ class SecretsTest {
 
         assertThat(protectedMap.get("sasl.jaas.config")).contains("hunter2");
         assertThat(protectedMap).isEqualTo(raw);
-        assertThat(protectedMap.toString()).contains("linger.ms=20").doesNotContain("hunter2").contains(Secrets.REDACTED);
+        assertThat(protectedMap.toString())
+                .contains("linger.ms=20")
+                .doesNotContain("hunter2")
+                .contains(Secrets.REDACTED);
         assertThat(Secrets.protect(protectedMap)).isSameAs(protectedMap);
-        assertThatThrownBy(() -> protectedMap.put("x", "y"))
-                .isInstanceOf(UnsupportedOperationException.class);
+        assertThatThrownBy(() -> protectedMap.put("x", "y")).isInstanceOf(UnsupportedOperationException.class);
     }
 }

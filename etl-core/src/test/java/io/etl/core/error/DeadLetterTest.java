@@ -26,20 +26,27 @@ class DeadLetterTest {
     @Test
     void aDeadLetterIsTheRecordAsReadWithHeadersSayingWhyWhereAndWhen() {
         RecordMeta meta = meta(List.of(Header.of("trace", "t-1")));
-        RecordException error = RecordException.at(meta, "parse", RecordException.OPERATOR, "boom",
-                new IllegalArgumentException("bad id"));
+        RecordException error = RecordException.at(
+                meta, "parse", RecordException.OPERATOR, "boom", new IllegalArgumentException("bad id"));
         DeadLetter letter = new DeadLetter("orders-copy", DeadLetter.operatorStage("parse"), meta, error, 1, 1234L);
 
         assertThat(letter.key()).isSameAs(KEY);
         assertThat(letter.value()).isSameAs(PAYLOAD);
         assertThat(letter.headers().get(0)).isEqualTo(Header.of("trace", "t-1"));
-        assertThat(headerMap(letter)).containsExactlyInAnyOrderEntriesOf(Map.of(
-                "trace", "t-1",
-                DeadLetter.STAGE_HEADER, "operator:parse",
-                DeadLetter.ERROR_HEADER, "java.lang.IllegalArgumentException: bad id",
-                DeadLetter.SOURCE_HEADER, "orders-2@41",
-                DeadLetter.TIMESTAMP_HEADER, "1234",
-                DeadLetter.PIPELINE_HEADER, "orders-copy"));
+        assertThat(headerMap(letter))
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        "trace",
+                        "t-1",
+                        DeadLetter.STAGE_HEADER,
+                        "operator:parse",
+                        DeadLetter.ERROR_HEADER,
+                        "java.lang.IllegalArgumentException: bad id",
+                        DeadLetter.SOURCE_HEADER,
+                        "orders-2@41",
+                        DeadLetter.TIMESTAMP_HEADER,
+                        "1234",
+                        DeadLetter.PIPELINE_HEADER,
+                        "orders-copy"));
     }
 
     @Test
@@ -56,12 +63,14 @@ class DeadLetterTest {
     @Test
     void theErrorHeaderIsBoundedAndNamesTheRecordErrorWhenThereIsNoCause() {
         RecordMeta meta = meta(List.of());
-        RecordException huge = RecordException.at(meta, "parse", RecordException.OPERATOR, "x",
-                new IllegalStateException("y".repeat(5000)));
+        RecordException huge = RecordException.at(
+                meta, "parse", RecordException.OPERATOR, "x", new IllegalStateException("y".repeat(5000)));
         RecordException plain = RecordException.at(meta, "out", RecordException.OVERSIZED, "message of 9 bytes", null);
 
         String bounded = DeadLetter.describe(huge);
-        assertThat(bounded).hasSize(DeadLetter.MAX_ERROR_CHARS).startsWith("java.lang.IllegalStateException: yyy")
+        assertThat(bounded)
+                .hasSize(DeadLetter.MAX_ERROR_CHARS)
+                .startsWith("java.lang.IllegalStateException: yyy")
                 .endsWith("...");
         assertThat(DeadLetter.describe(plain)).isEqualTo(RecordException.class.getName() + ": message of 9 bytes");
     }
@@ -72,14 +81,19 @@ class DeadLetterTest {
         RecordException error = RecordException.at(replayed, "orders", RecordException.DECODE, "bad", null);
 
         List<Header> headers = new DeadLetter("p", "decode", replayed, error, 1, 1L).headers();
-        assertThat(headers.stream().filter(h -> h.key().equals(DeadLetter.STAGE_HEADER))).hasSize(1);
+        assertThat(headers.stream().filter(h -> h.key().equals(DeadLetter.STAGE_HEADER)))
+                .hasSize(1);
         assertThat(headers.get(0)).isEqualTo(Header.of("trace", "t"));
     }
 
     @Test
     void stageNamesFollowTheDocumentedShapes() {
-        assertThat(List.of(DeadLetter.DECODE_STAGE, DeadLetter.operatorStage("a"), DeadLetter.splitStage("b"),
-                DeadLetter.encodeStage("c"), DeadLetter.produceStage("d")))
+        assertThat(List.of(
+                        DeadLetter.DECODE_STAGE,
+                        DeadLetter.operatorStage("a"),
+                        DeadLetter.splitStage("b"),
+                        DeadLetter.encodeStage("c"),
+                        DeadLetter.produceStage("d")))
                 .containsExactly("decode", "operator:a", "split:b", "encode:c", "produce:d");
     }
 }

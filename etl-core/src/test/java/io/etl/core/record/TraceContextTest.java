@@ -11,8 +11,10 @@ class TraceContextTest {
     static final String CHILD = "00-4bf92f3577b34da6a3ce929d0e0e4736-b7ad6b7169203331-01";
     static final String OTHER = "00-0af7651916cd43dd8448eb211c80319c-b9c7c989f97918e1-01";
 
-    private static final List<Header> INPUT = List.of(Header.of("region", "eu"),
-            Header.of(TraceContext.TRACEPARENT, PARENT), Header.of(TraceContext.TRACESTATE, "vendor=a"));
+    private static final List<Header> INPUT = List.of(
+            Header.of("region", "eu"),
+            Header.of(TraceContext.TRACEPARENT, PARENT),
+            Header.of(TraceContext.TRACESTATE, "vendor=a"));
 
     @Test
     void findsTheInputsTraceparentAndTracestate() {
@@ -32,8 +34,8 @@ class TraceContextTest {
 
     @Test
     void takesTheLastOfRepeatedTraceparentHeaders() {
-        TraceContext found = TraceContext.find(List.of(Header.of(TraceContext.TRACEPARENT, OTHER),
-                Header.of(TraceContext.TRACEPARENT, PARENT)));
+        TraceContext found = TraceContext.find(
+                List.of(Header.of(TraceContext.TRACEPARENT, OTHER), Header.of(TraceContext.TRACEPARENT, PARENT)));
 
         assertThat(found.traceparent().valueAsString()).isEqualTo(PARENT);
         assertThat(found.tracestate()).isNull();
@@ -52,8 +54,11 @@ class TraceContextTest {
 
         List<Header> out = input.applyTo(List.of(Header.of("own", "1")));
 
-        assertThat(out).containsExactly(Header.of("own", "1"), Header.of(TraceContext.TRACEPARENT, PARENT),
-                Header.of(TraceContext.TRACESTATE, "vendor=a"));
+        assertThat(out)
+                .containsExactly(
+                        Header.of("own", "1"),
+                        Header.of(TraceContext.TRACEPARENT, PARENT),
+                        Header.of(TraceContext.TRACESTATE, "vendor=a"));
     }
 
     @Test
@@ -71,8 +76,11 @@ class TraceContextTest {
 
         List<Header> out = output.applyTo(INPUT);
 
-        assertThat(out).containsExactly(Header.of("region", "eu"), Header.of(TraceContext.TRACEPARENT, CHILD),
-                Header.of(TraceContext.TRACESTATE, "vendor=b"));
+        assertThat(out)
+                .containsExactly(
+                        Header.of("region", "eu"),
+                        Header.of(TraceContext.TRACEPARENT, CHILD),
+                        Header.of(TraceContext.TRACESTATE, "vendor=b"));
     }
 
     @Test
@@ -80,8 +88,8 @@ class TraceContextTest {
         TraceContext output = TraceContext.of(CHILD, "", TraceContext.find(INPUT));
 
         assertThat(output.tracestate()).isNull();
-        assertThat(output.applyTo(INPUT)).containsExactly(Header.of("region", "eu"),
-                Header.of(TraceContext.TRACEPARENT, CHILD));
+        assertThat(output.applyTo(INPUT))
+                .containsExactly(Header.of("region", "eu"), Header.of(TraceContext.TRACEPARENT, CHILD));
     }
 
     @Test

@@ -39,8 +39,7 @@ public final class KafkaToKafkaSplit {
     /** The name of the filter stage that drops test orders (the {@code stage} tag of its metric). */
     public static final String DROP_TEST = "drop-test";
 
-    private KafkaToKafkaSplit() {
-    }
+    private KafkaToKafkaSplit() {}
 
     /**
      * Builds the pipeline from {@code config}; nothing is started. Missing sections fail here with a
@@ -51,12 +50,23 @@ public final class KafkaToKafkaSplit {
         return Pipeline.named("kafka_to_kafka_split")
                 .from(KafkaSource.from(config.source("orders")).json(Order.class))
                 .filter("drop-test", order -> !order.isTest())
-                .map("reshape", RoutedOrder::from)       // + amount_cents (half-up), - notes
-                .split("by-region", split -> split
-                        .branch("eu", o -> o.inRegion("eu"), KafkaSink.from(config.sink("eu")).json())
-                        .branch("us", o -> o.inRegion("us"), KafkaSink.from(config.sink("us")).json())
-                        .branch("apac", o -> o.inRegion("apac"), KafkaSink.from(config.sink("apac")).json())
-                        .otherwise(KafkaSink.from(config.sink("unrouted")).json()))
+                .map("reshape", RoutedOrder::from) // + amount_cents (half-up), - notes
+                .split(
+                        "by-region",
+                        split -> split.branch(
+                                        "eu",
+                                        o -> o.inRegion("eu"),
+                                        KafkaSink.from(config.sink("eu")).json())
+                                .branch(
+                                        "us",
+                                        o -> o.inRegion("us"),
+                                        KafkaSink.from(config.sink("us")).json())
+                                .branch(
+                                        "apac",
+                                        o -> o.inRegion("apac"),
+                                        KafkaSink.from(config.sink("apac")).json())
+                                .otherwise(
+                                        KafkaSink.from(config.sink("unrouted")).json()))
                 .build();
         // end::pipeline[]
     }
@@ -65,7 +75,8 @@ public final class KafkaToKafkaSplit {
     public static String defaultYaml() {
         try (InputStream in = KafkaToKafkaSplit.class.getResourceAsStream(DEFAULT_CONFIG_RESOURCE)) {
             if (in == null) {
-                throw new IllegalStateException("resource " + DEFAULT_CONFIG_RESOURCE + " is missing from the classpath");
+                throw new IllegalStateException(
+                        "resource " + DEFAULT_CONFIG_RESOURCE + " is missing from the classpath");
             }
             return new String(in.readAllBytes(), StandardCharsets.UTF_8);
         } catch (IOException e) {

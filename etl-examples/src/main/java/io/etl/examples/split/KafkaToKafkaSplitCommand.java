@@ -35,48 +35,66 @@ import picocli.CommandLine.Option;
  *       what this process did.</li>
  * </ul>
  */
-@Command(name = "kafka_to_kafka_split",
+@Command(
+        name = "kafka_to_kafka_split",
         mixinStandardHelpOptions = true,
         versionProvider = EtlExamples.Version.class,
         description = {
-                "Reads JSON orders from 'orders', drops test orders, adds amount_cents (half-up) and removes notes,",
-                "then routes each order by region to orders-eu, orders-us or orders-apac (anything else: orders-unrouted).",
-                "",
-                "Without KAFKA_BROKERS: starts an embedded Kafka broker, writes sample orders, runs until every order",
-                "is accounted for, prints a summary and exits.",
-                "With KAFKA_BROKERS: uses that cluster as consumer group $${GROUP_ID:-kafka_to_kafka_split} and runs",
-                "until SIGTERM or Ctrl-C, then drains and exits, as `etl run` does. Start more copies to scale out."},
-        footer = {"", "Environment: KAFKA_BROKERS, GROUP_ID, ORDERS_TOPIC, ORDERS_EU_TOPIC, ORDERS_US_TOPIC,",
-                "ORDERS_APAC_TOPIC, ORDERS_UNROUTED_TOPIC (see the shipped kafka_to_kafka_split.yaml).",
-                "",
-                "The last line printed is for scripts:",
-                "  summary: input=N dropped=D orders-eu=A orders-us=B orders-apac=C unrouted=U elapsed_ms=T"},
+            "Reads JSON orders from 'orders', drops test orders, adds amount_cents (half-up) and removes notes,",
+            "then routes each order by region to orders-eu, orders-us or orders-apac (anything else: orders-unrouted).",
+            "",
+            "Without KAFKA_BROKERS: starts an embedded Kafka broker, writes sample orders, runs until every order",
+            "is accounted for, prints a summary and exits.",
+            "With KAFKA_BROKERS: uses that cluster as consumer group $${GROUP_ID:-kafka_to_kafka_split} and runs",
+            "until SIGTERM or Ctrl-C, then drains and exits, as `etl run` does. Start more copies to scale out."
+        },
+        footer = {
+            "",
+            "Environment: KAFKA_BROKERS, GROUP_ID, ORDERS_TOPIC, ORDERS_EU_TOPIC, ORDERS_US_TOPIC,",
+            "ORDERS_APAC_TOPIC, ORDERS_UNROUTED_TOPIC (see the shipped kafka_to_kafka_split.yaml).",
+            "",
+            "The last line printed is for scripts:",
+            "  summary: input=N dropped=D orders-eu=A orders-us=B orders-apac=C unrouted=U elapsed_ms=T"
+        },
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:every order accounted for (embedded) / drained after SIGTERM (KAFKA_BROKERS)",
-                "1:invalid configuration, failed pipeline, or missing orders",
-                "2:usage error",
-                "3:KAFKA_BROKERS: the stop outlasted pipeline.shutdown_timeout",
-                "130:stopped by a signal before the embedded run finished / a second signal while draining"})
+        exitCodeList = {
+            "0:every order accounted for (embedded) / drained after SIGTERM (KAFKA_BROKERS)",
+            "1:invalid configuration, failed pipeline, or missing orders",
+            "2:usage error",
+            "3:KAFKA_BROKERS: the stop outlasted pipeline.shutdown_timeout",
+            "130:stopped by a signal before the embedded run finished / a second signal while draining"
+        })
 public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
 
     /** Sample orders written by the embedded run when {@code --records} is not given. */
     public static final int DEFAULT_RECORDS = 100_000;
 
-    @Option(names = "--config", paramLabel = "FILE",
+    @Option(
+            names = "--config",
+            paramLabel = "FILE",
             description = "Pipeline YAML replacing the shipped kafka_to_kafka_split.yaml.")
     private Path config;
 
-    @Option(names = "--records", paramLabel = "N",
+    @Option(
+            names = "--records",
+            paramLabel = "N",
             description = "Sample orders to write first. Default: 100000 without KAFKA_BROKERS, none with it.")
     private Integer records;
 
-    @Option(names = {"--http-port", "--metrics-port"}, paramLabel = "PORT",
-            description = {"Serve /metrics, /health/live and /health/ready on PORT; 0 serves nothing.",
-                    "Default: none without KAFKA_BROKERS (then on 127.0.0.1 only), " + HttpEndpoint.DEFAULT_PORT
-                            + " with it (on --http-host)."})
+    @Option(
+            names = {"--http-port", "--metrics-port"},
+            paramLabel = "PORT",
+            description = {
+                "Serve /metrics, /health/live and /health/ready on PORT; 0 serves nothing.",
+                "Default: none without KAFKA_BROKERS (then on 127.0.0.1 only), " + HttpEndpoint.DEFAULT_PORT
+                        + " with it (on --http-host)."
+            })
     private Integer metricsPort;
 
-    @Option(names = "--http-host", paramLabel = "HOST", defaultValue = HttpEndpoint.DEFAULT_HOST,
+    @Option(
+            names = "--http-host",
+            paramLabel = "HOST",
+            defaultValue = HttpEndpoint.DEFAULT_HOST,
             description = "With KAFKA_BROKERS: the address the HTTP endpoint binds. Default: ${DEFAULT-VALUE}.")
     private String httpHost;
 
@@ -123,15 +141,20 @@ public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
         }
         StopSignal stop = StopSignal.install();
         try {
-            SplitRun.Options options = new SplitRun.Options(records == null ? DEFAULT_RECORDS : records,
-                    metricsPort == null || metricsPort == 0 ? null : metricsPort, out, err,
-                    ProgressLine.isInteractive(), stop);
+            SplitRun.Options options = new SplitRun.Options(
+                    records == null ? DEFAULT_RECORDS : records,
+                    metricsPort == null || metricsPort == 0 ? null : metricsPort,
+                    out,
+                    err,
+                    ProgressLine.isInteractive(),
+                    stop);
             err.println("KAFKA_BROKERS is not set: starting an embedded Kafka broker ...");
             quietEmbeddedBroker();
             long t0 = System.nanoTime();
             try (KafkaTestCluster cluster = KafkaTestCluster.embedded()) {
-                err.printf("embedded Kafka broker ready at %s in %d ms%n", cluster.bootstrapServers(),
-                        (System.nanoTime() - t0) / 1_000_000);
+                err.printf(
+                        "embedded Kafka broker ready at %s in %d ms%n",
+                        cluster.bootstrapServers(), (System.nanoTime() - t0) / 1_000_000);
                 return SplitRun.toCompletion(cluster, yaml, env, options).exitCode();
             }
         } catch (ConfigException e) {
@@ -161,8 +184,9 @@ public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
                 .httpHost(httpHost)
                 .err(err)
                 .onListening(http -> err.println("metrics and health: http://" + http.address()))
-                .onFinished(running -> SplitMeters.serviceSummary(config, running.meterRegistry(),
-                        (System.nanoTime() - started) / 1_000_000).print(System.out))
+                .onFinished(running -> SplitMeters.serviceSummary(
+                                config, running.meterRegistry(), (System.nanoTime() - started) / 1_000_000)
+                        .print(System.out))
                 .run();
     }
 
@@ -192,8 +216,13 @@ public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
         if (System.getProperty("etl.test.kafka.log") != null) {
             return;
         }
-        for (String logger : List.of("kafka", "state.change.logger", "org.apache.kafka.controller",
-                "org.apache.kafka.raft", "org.apache.kafka.server", "org.apache.kafka.clients.NetworkClient")) {
+        for (String logger : List.of(
+                "kafka",
+                "state.change.logger",
+                "org.apache.kafka.controller",
+                "org.apache.kafka.raft",
+                "org.apache.kafka.server",
+                "org.apache.kafka.clients.NetworkClient")) {
             Logging.level(logger, "error");
         }
         Logging.level("io.etl.testkit", "warn");

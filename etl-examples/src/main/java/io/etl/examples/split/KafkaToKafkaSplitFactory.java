@@ -19,7 +19,7 @@ public final class KafkaToKafkaSplitFactory implements PipelineFactory {
 
     @Override
     public Pipeline create(PipelineConfig config) {
-        return KafkaToKafkaSplit.pipeline(config);      // builds only: no I/O, nothing started
+        return KafkaToKafkaSplit.pipeline(config); // builds only: no I/O, nothing started
     }
     // end::factory[]
 }

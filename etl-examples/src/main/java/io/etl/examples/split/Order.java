@@ -21,8 +21,8 @@ import java.math.BigDecimal;
  * @param notes    free text; not forwarded
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record Order(String id, String customer, String region, BigDecimal amount, String status, long ts,
-                    String notes) {
+public record Order(
+        String id, String customer, String region, BigDecimal amount, String status, long ts, String notes) {
 
     /** The status of orders that only exist to test the shop; the pipeline drops them. */
     public static final String TEST_STATUS = "test";

@@ -22,25 +22,26 @@ public final class OrderGenerator {
     private static final String[] REGIONS = {"eu", "us", "apac"};
     private static final String[] UNKNOWN_REGIONS = {"mars", "moon", "EU-West"};
     private static final String[] STATUSES = {"new", "paid", "shipped"};
-    private static final String[] NOTES = {"", "leave at the door", "gift wrap, no invoice", "call before delivery",
-            "fragile: \"glass\"", "Zoë's order ✓"};
+    private static final String[] NOTES = {
+        "", "leave at the door", "gift wrap, no invoice", "call before delivery", "fragile: \"glass\"", "Zoë's order ✓"
+    };
 
-    private OrderGenerator() {
-    }
+    private OrderGenerator() {}
 
     /** Order number {@code i} (0-based). */
     public static Order order(int i) {
         long h = mix(i);
         int bucket = (int) Long.remainderUnsigned(h, 100);
-        String status = bucket < 5 ? Order.TEST_STATUS : STATUSES[(int) Long.remainderUnsigned(h >>> 8, STATUSES.length)];
+        String status =
+                bucket < 5 ? Order.TEST_STATUS : STATUSES[(int) Long.remainderUnsigned(h >>> 8, STATUSES.length)];
         int regionBucket = (int) Long.remainderUnsigned(h >>> 16, 100);
         String region = regionBucket < 2
                 ? UNKNOWN_REGIONS[(int) Long.remainderUnsigned(h >>> 24, UNKNOWN_REGIONS.length)]
                 : REGIONS[(int) Long.remainderUnsigned(h >>> 32, REGIONS.length)];
         long thousandths = 100 + Long.remainderUnsigned(h >>> 40, 99_900_000L / 100); // 0.100 .. ~999.999
         BigDecimal amount = Long.remainderUnsigned(h >>> 20, 10) == 0
-                ? BigDecimal.valueOf(thousandths, 3)                // three decimals: rounding matters
-                : BigDecimal.valueOf(thousandths / 10, 2);          // ordinary cents
+                ? BigDecimal.valueOf(thousandths, 3) // three decimals: rounding matters
+                : BigDecimal.valueOf(thousandths / 10, 2); // ordinary cents
         String customer = String.format("cust-%04d", Long.remainderUnsigned(h >>> 12, 5_000));
         String notes = NOTES[(int) Long.remainderUnsigned(h >>> 44, NOTES.length)];
         return new Order(id(i), customer, region, amount, status, BASE_TS + 37L * i, notes);

@@ -23,20 +23,27 @@ import java.math.RoundingMode;
  * @param ts          event time, epoch milliseconds
  */
 @JsonPropertyOrder({"id", "customer", "region", "amount", "amount_cents", "status", "ts"})
-public record RoutedOrder(@JsonProperty("id") String id,
-                          @JsonProperty("customer") String customer,
-                          @JsonProperty("region") String region,
-                          @JsonProperty("amount") BigDecimal amount,
-                          @JsonProperty("amount_cents") long amountCents,
-                          @JsonProperty("status") String status,
-                          @JsonProperty("ts") long ts) {
+public record RoutedOrder(
+        @JsonProperty("id") String id,
+        @JsonProperty("customer") String customer,
+        @JsonProperty("region") String region,
+        @JsonProperty("amount") BigDecimal amount,
+        @JsonProperty("amount_cents") long amountCents,
+        @JsonProperty("status") String status,
+        @JsonProperty("ts") long ts) {
 
     private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
 
     /** Reshapes an input order: drops {@code notes}, adds {@code amount_cents}. */
     public static RoutedOrder from(Order order) {
-        return new RoutedOrder(order.id(), order.customer(), order.region(), order.amount(),
-                cents(order.amount()), order.status(), order.ts());
+        return new RoutedOrder(
+                order.id(),
+                order.customer(),
+                order.region(),
+                order.amount(),
+                cents(order.amount()),
+                order.status(),
+                order.ts());
     }
 
     /**

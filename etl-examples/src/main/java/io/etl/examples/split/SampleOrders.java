@@ -17,8 +17,7 @@ import java.util.Map;
  */
 final class SampleOrders {
 
-    private SampleOrders() {
-    }
+    private SampleOrders() {}
 
     /**
      * Writes {@code count} sample orders into the input topic of the cluster {@code config} names, creating the
@@ -55,7 +54,8 @@ final class SampleOrders {
         KafkaSinkConfig sink = config.sink(SplitSummary.BRANCHES[0]).connector(KafkaSinkConfig.class);
         Map<String, String> props = new HashMap<>();
         if (sink.security() != null) {
-            sink.security().toClientProperties("sinks." + SplitSummary.BRANCHES[0] + ".kafka.security")
+            sink.security()
+                    .toClientProperties("sinks." + SplitSummary.BRANCHES[0] + ".kafka.security")
                     .forEach((k, v) -> props.put(k, String.valueOf(v)));
         }
         sink.producer().forEach((k, v) -> {

@@ -13,16 +13,21 @@ import java.util.Map;
  */
 final class SplitMeters {
 
-    private SplitMeters() {
-    }
+    private SplitMeters() {}
 
     /** What this process did, from its meters: records read, dropped and written per branch. */
     static SplitSummary serviceSummary(PipelineConfig config, MeterRegistry registry, long elapsedMs) {
         Map<String, String> topics = SplitTopics.outputs(config);
         Map<String, Long> outputs = new LinkedHashMap<>();
         topics.keySet().forEach(branch -> outputs.put(branch, sinkRecords(registry, branch)));
-        return new SplitSummary(sum(registry, EtlMetrics.SOURCE_RECORDS), dropped(registry), skipped(registry),
-                outputs, topics, Map.of(), elapsedMs);
+        return new SplitSummary(
+                sum(registry, EtlMetrics.SOURCE_RECORDS),
+                dropped(registry),
+                skipped(registry),
+                outputs,
+                topics,
+                Map.of(),
+                elapsedMs);
     }
 
     /** Records read by the source. */
@@ -43,10 +48,13 @@ final class SplitMeters {
     /** Messages the sink {@code sink} wrote. */
     static long sinkRecords(MeterRegistry registry, String sink) {
         return (long) registry.find(EtlMetrics.SINK_RECORDS).tag(EtlMetrics.TAG_SINK, sink).counters().stream()
-                .mapToDouble(Counter::count).sum();
+                .mapToDouble(Counter::count)
+                .sum();
     }
 
     private static long sum(MeterRegistry registry, String name) {
-        return (long) registry.find(name).counters().stream().mapToDouble(Counter::count).sum();
+        return (long) registry.find(name).counters().stream()
+                .mapToDouble(Counter::count)
+                .sum();
     }
 }

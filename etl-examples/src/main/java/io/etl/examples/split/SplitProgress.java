@@ -38,8 +38,13 @@ final class SplitProgress implements AutoCloseable {
      * @param ends        the input's end offsets, for the lag
      * @param total       records in the input, or negative when not known
      */
-    SplitProgress(PrintStream err, boolean interactive, MeterRegistry registry, RunningPipeline running,
-                  Supplier<Map<TopicPartition, Long>> ends, long total) {
+    SplitProgress(
+            PrintStream err,
+            boolean interactive,
+            MeterRegistry registry,
+            RunningPipeline running,
+            Supplier<Map<TopicPartition, Long>> ends,
+            long total) {
         this.registry = registry;
         this.running = running;
         this.ends = ends;
@@ -58,8 +63,8 @@ final class SplitProgress implements AutoCloseable {
         try {
             long now = System.nanoTime();
             long in = SplitMeters.recordsIn(registry);
-            double rate = last ? in * 1e9 / Math.max(1, now - started)
-                    : (in - lastIn) * 1e9 / Math.max(1, now - lastTick);
+            double rate =
+                    last ? in * 1e9 / Math.max(1, now - started) : (in - lastIn) * 1e9 / Math.max(1, now - lastTick);
             lastIn = in;
             lastTick = now;
             long lag = lag();
@@ -70,7 +75,9 @@ final class SplitProgress implements AutoCloseable {
             }
             sb.append(String.format(Locale.ROOT, "  %,.0f rec/s%s  lag %,d  |", rate, last ? " avg" : "", lag));
             for (String b : SplitSummary.BRANCHES) {
-                sb.append(' ').append(b).append(' ')
+                sb.append(' ')
+                        .append(b)
+                        .append(' ')
                         .append(String.format(Locale.ROOT, "%,d", SplitMeters.sinkRecords(registry, b)));
             }
             sb.append(String.format(Locale.ROOT, "  dropped %,d", SplitMeters.dropped(registry)));
@@ -88,12 +95,13 @@ final class SplitProgress implements AutoCloseable {
         Map<SourcePartition, Long> committed = running.committedOffsets();
         long lag = 0;
         for (Map.Entry<TopicPartition, Long> e : ends.get().entrySet()) {
-            SourcePartition p = new SourcePartition(e.getKey().topic(), e.getKey().partition());
+            SourcePartition p =
+                    new SourcePartition(e.getKey().topic(), e.getKey().partition());
             Long c = committed.get(p);
             if (c != null) {
                 lag += Math.max(0, e.getValue() - c);
             } else if (total >= 0) {
-                lag += e.getValue();        // a fresh group on a fresh topic: not committed yet means from 0
+                lag += e.getValue(); // a fresh group on a fresh topic: not committed yet means from 0
             }
         }
         return lag;

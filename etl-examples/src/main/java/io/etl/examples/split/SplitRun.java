@@ -51,9 +51,8 @@ public final class SplitRun {
      * @param interactive rewrite the progress line in place
      * @param stop        a stop request (signals, or a test)
      */
-    public record Options(int records, Integer metricsPort, PrintStream out, PrintStream err, boolean interactive,
-                          StopSignal stop) {
-    }
+    public record Options(
+            int records, Integer metricsPort, PrintStream out, PrintStream err, boolean interactive, StopSignal stop) {}
 
     /**
      * How a run ended.
@@ -62,8 +61,7 @@ public final class SplitRun {
      * @param result   how the pipeline ended
      * @param exitCode what the program should exit with
      */
-    public record Outcome(SplitSummary summary, PipelineResult result, int exitCode) {
-    }
+    public record Outcome(SplitSummary summary, PipelineResult result, int exitCode) {}
 
     private SplitRun(Options options) {
         this.options = options;
@@ -79,14 +77,15 @@ public final class SplitRun {
      * @return the outcome; exit code 0 when the pipeline drained and no order is missing (duplicates are
      * reported, not failed: they are allowed by at-least-once)
      */
-    public static Outcome toCompletion(KafkaTestCluster cluster, String yaml, Function<String, String> env,
-                                       Options options) {
+    public static Outcome toCompletion(
+            KafkaTestCluster cluster, String yaml, Function<String, String> env, Options options) {
         return new SplitRun(options).demo(cluster, yaml, env);
     }
 
     private Outcome demo(KafkaTestCluster cluster, String yaml, Function<String, String> env) {
         String brokers = cluster.bootstrapServers();
-        PipelineConfig config = PipelineConfig.parse(yaml, name -> "KAFKA_BROKERS".equals(name) ? brokers : env.apply(name));
+        PipelineConfig config =
+                PipelineConfig.parse(yaml, name -> "KAFKA_BROKERS".equals(name) ? brokers : env.apply(name));
         Pipeline pipeline = KafkaToKafkaSplit.pipeline(config);
         String input = SplitTopics.input(config);
         Map<String, String> topics = SplitTopics.outputs(config);
@@ -95,9 +94,13 @@ public final class SplitRun {
         long written = SampleOrders.write(cluster, input, options.records(), err);
         Map<TopicPartition, Long> ends = cluster.endOffsets(input);
         long inputCount = sum(ends);
-        Map<String, Long> expected = inputCount == written ? OrderGenerator.expectedCounts(options.records()) : Map.of();
+        Map<String, Long> expected =
+                inputCount == written ? OrderGenerator.expectedCounts(options.records()) : Map.of();
         if (inputCount != written) {
-            err.printf(Locale.ROOT, "note: topic %s already held %,d records; counting all of them%n", input,
+            err.printf(
+                    Locale.ROOT,
+                    "note: topic %s already held %,d records; counting all of them%n",
+                    input,
                     inputCount - written);
         }
 
@@ -108,9 +111,9 @@ public final class SplitRun {
         boolean interrupted = false;
         AtomicReference<RunningPipeline> current = new AtomicReference<>();
         try (HttpEndpoint server = serveHttp(registry, current);
-             RunningPipeline running = pipeline.start(config, registry);
-             SplitProgress progress = new SplitProgress(err, options.interactive(), registry, running, () -> ends,
-                     inputCount)) {
+                RunningPipeline running = pipeline.start(config, registry);
+                SplitProgress progress =
+                        new SplitProgress(err, options.interactive(), registry, running, () -> ends, inputCount)) {
             current.set(running);
             Map<SourcePartition, Long> target = new HashMap<>();
             ends.forEach((tp, end) -> target.put(new SourcePartition(tp.topic(), tp.partition()), end));
@@ -145,7 +148,9 @@ public final class SplitRun {
             }
             elapsedMs = (System.nanoTime() - started) / 1_000_000;
             progress.close();
-            result = early != null ? early : running.stopAndWait(config.pipeline().shutdownTimeout());
+            result = early != null
+                    ? early
+                    : running.stopAndWait(config.pipeline().shutdownTimeout());
         }
 
         Map<String, Long> outputs = new LinkedHashMap<>();
@@ -168,11 +173,17 @@ public final class SplitRun {
     }
 
     private void report(PipelineResult result) {
-        err.printf(Locale.ROOT, "pipeline %s: %s after %,d records in %,d ms%n", result.pipeline(),
-                result.status().name().toLowerCase(Locale.ROOT), result.recordsIn(), result.elapsed().toMillis());
+        err.printf(
+                Locale.ROOT,
+                "pipeline %s: %s after %,d records in %,d ms%n",
+                result.pipeline(),
+                result.status().name().toLowerCase(Locale.ROOT),
+                result.recordsIn(),
+                result.elapsed().toMillis());
         result.failureCause().ifPresent(f -> err.println("  cause: " + f.getMessage()));
         if (result.abandonedBatches() > 0) {
-            err.printf("  %d batch(es) abandoned at the drain deadline; they replay on the next start%n",
+            err.printf(
+                    "  %d batch(es) abandoned at the drain deadline; they replay on the next start%n",
                     result.abandonedBatches());
         }
     }

@@ -25,8 +25,14 @@ import java.util.Map;
  * @param expected  for a run on generated data, what each branch and {@code dropped} should hold; else empty
  * @param elapsedMs milliseconds from the pipeline's start until every input was accounted for (or it stopped)
  */
-public record SplitSummary(long input, long dropped, long skipped, Map<String, Long> outputs,
-                           Map<String, String> topics, Map<String, Long> expected, long elapsedMs) {
+public record SplitSummary(
+        long input,
+        long dropped,
+        long skipped,
+        Map<String, Long> outputs,
+        Map<String, String> topics,
+        Map<String, Long> expected,
+        long elapsedMs) {
 
     /** The branches in the order they are reported. */
     public static final String[] BRANCHES = {"eu", "us", "apac", "unrouted"};
@@ -104,7 +110,11 @@ public record SplitSummary(long input, long dropped, long skipped, Map<String, L
     public void print(PrintStream out) {
         boolean withExpected = !expected.isEmpty();
         out.println();
-        out.printf(Locale.ROOT, "  %-26s %12s%s%n", "output", "records",
+        out.printf(
+                Locale.ROOT,
+                "  %-26s %12s%s%n",
+                "output",
+                "records",
                 withExpected ? String.format(Locale.ROOT, " %12s %11s", "expected", "difference") : "");
         for (String b : BRANCHES) {
             row(out, topics.getOrDefault(b, b), output(b), expected.get(b));
@@ -122,7 +132,8 @@ public record SplitSummary(long input, long dropped, long skipped, Map<String, L
         } else {
             verdict = "every order exactly once";
         }
-        out.printf(Locale.ROOT, "  %-26s %,12d   (input %,d: %s)%n", "accounted for", written() + dropped, input, verdict);
+        out.printf(
+                Locale.ROOT, "  %-26s %,12d   (input %,d: %s)%n", "accounted for", written() + dropped, input, verdict);
         out.printf(Locale.ROOT, "  %-26s %,12.0f   (%,d ms)%n", "records/s", recordsPerSecond(), elapsedMs);
         out.println();
         out.println(line());

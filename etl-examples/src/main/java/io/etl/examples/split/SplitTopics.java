@@ -22,8 +22,7 @@ import org.apache.kafka.clients.admin.Admin;
  */
 final class SplitTopics {
 
-    private SplitTopics() {
-    }
+    private SplitTopics() {}
 
     /** The one topic the source reads. */
     static String input(PipelineConfig config) {
@@ -39,7 +38,8 @@ final class SplitTopics {
     static Map<String, String> outputs(PipelineConfig config) {
         Map<String, String> topics = new LinkedHashMap<>();
         for (String branch : SplitSummary.BRANCHES) {
-            topics.put(branch, config.sink(branch).connector(KafkaSinkConfig.class).topic());
+            topics.put(
+                    branch, config.sink(branch).connector(KafkaSinkConfig.class).topic());
         }
         return topics;
     }

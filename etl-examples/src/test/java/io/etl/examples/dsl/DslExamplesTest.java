@@ -42,7 +42,8 @@ class DslExamplesTest {
         PipelineConfig config = config();
 
         assertThatThrownBy(() -> DslExamples.errorPolicies(config, null).start(config))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("dead-letter handler")
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("dead-letter handler")
                 .hasMessageContaining("dead_letter section");
     }
 }

@@ -52,19 +52,29 @@ class KafkaToKafkaSplitExternalIT {
         env.put("ORDERS_US_TOPIC", "orders-us-" + run);
         env.put("ORDERS_APAC_TOPIC", "orders-apac-" + run);
         env.put("ORDERS_UNROUTED_TOPIC", "orders-unrouted-" + run);
-        List<String> outputs = List.of(env.get("ORDERS_EU_TOPIC"), env.get("ORDERS_US_TOPIC"),
-                env.get("ORDERS_APAC_TOPIC"), env.get("ORDERS_UNROUTED_TOPIC"));
+        List<String> outputs = List.of(
+                env.get("ORDERS_EU_TOPIC"),
+                env.get("ORDERS_US_TOPIC"),
+                env.get("ORDERS_APAC_TOPIC"),
+                env.get("ORDERS_UNROUTED_TOPIC"));
         Map<String, Long> expected = OrderGenerator.expectedCounts(RECORDS);
         long expectedWritten = RECORDS - expected.get("dropped");
 
         // first run: writes the sample orders, processes them, stays up until SIGTERM
         Child first = start(env, run + "-1", "--records", Integer.toString(RECORDS));
-        await("all orders on the output topics").atMost(RUN_TIMEOUT).pollInterval(Duration.ofMillis(250))
+        await("all orders on the output topics")
+                .atMost(RUN_TIMEOUT)
+                .pollInterval(Duration.ofMillis(250))
                 .until(() -> written(kafka, outputs) >= expectedWritten);
-        await("input committed").atMost(RUN_TIMEOUT).pollInterval(Duration.ofMillis(250))
+        await("input committed")
+                .atMost(RUN_TIMEOUT)
+                .pollInterval(Duration.ofMillis(250))
                 .until(() -> committedEqualsEnd(kafka, env.get("GROUP_ID"), env.get("ORDERS_TOPIC")));
-        assertThat(first.stopAndWait()).as("first run's exit code; stderr:%n%s", first.err()).isZero();
-        assertThat(first.summary()).containsEntry("input", (long) RECORDS)
+        assertThat(first.stopAndWait())
+                .as("first run's exit code; stderr:%n%s", first.err())
+                .isZero();
+        assertThat(first.summary())
+                .containsEntry("input", (long) RECORDS)
                 .containsEntry("dropped", expected.get("dropped"))
                 .containsEntry("orders-eu", expected.get("eu"));
         Map<String, Long> after = ends(kafka, outputs);
@@ -72,12 +82,17 @@ class KafkaToKafkaSplitExternalIT {
 
         // second run on the same input: the group resumes at its committed offsets and writes nothing
         Child second = start(env, run + "-2");
-        await("second run consuming").atMost(RUN_TIMEOUT).pollInterval(Duration.ofMillis(250))
+        await("second run consuming")
+                .atMost(RUN_TIMEOUT)
+                .pollInterval(Duration.ofMillis(250))
                 .until(() -> second.err().contains("assigned ["));
-        await("a stable group: committed offsets equal end offsets").atMost(RUN_TIMEOUT)
+        await("a stable group: committed offsets equal end offsets")
+                .atMost(RUN_TIMEOUT)
                 .pollInterval(Duration.ofMillis(250))
                 .until(() -> committedEqualsEnd(kafka, env.get("GROUP_ID"), env.get("ORDERS_TOPIC")));
-        assertThat(second.stopAndWait()).as("second run's exit code; stderr:%n%s", second.err()).isZero();
+        assertThat(second.stopAndWait())
+                .as("second run's exit code; stderr:%n%s", second.err())
+                .isZero();
         assertThat(second.summary()).containsEntry("input", 0L).containsEntry("orders-eu", 0L);
         assertThat(ends(kafka, outputs)).isEqualTo(after);
     }
@@ -116,8 +131,15 @@ class KafkaToKafkaSplitExternalIT {
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-cp", classpath, EtlExamples.class.getName(), "kafka_to_kafka_split", "--http-port", "0"));
+                "-Xmx512m",
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                classpath,
+                EtlExamples.class.getName(),
+                "kafka_to_kafka_split",
+                "--http-port",
+                "0"));
         command.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(command)
                 .redirectOutput(out.toFile())

@@ -44,19 +44,34 @@ class KafkaToKafkaSplitIT {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
 
-        SplitRun.Outcome outcome = SplitRun.toCompletion(kafka, KafkaToKafkaSplit.defaultYaml(), env,
-                new SplitRun.Options(RECORDS, null, new PrintStream(out, true, StandardCharsets.UTF_8),
-                        new PrintStream(err, true, StandardCharsets.UTF_8), false, StopSignal.manual()));
+        SplitRun.Outcome outcome = SplitRun.toCompletion(
+                kafka,
+                KafkaToKafkaSplit.defaultYaml(),
+                env,
+                new SplitRun.Options(
+                        RECORDS,
+                        null,
+                        new PrintStream(out, true, StandardCharsets.UTF_8),
+                        new PrintStream(err, true, StandardCharsets.UTF_8),
+                        false,
+                        StopSignal.manual()));
 
         // the summary identity, as printed for scripts
         String[] lines = out.toString(StandardCharsets.UTF_8).split("\\R");
         Map<String, Long> summary = SplitSummary.parseLine(lines[lines.length - 1]);
         assertThat(summary.get("input")).isEqualTo(RECORDS);
-        assertThat(summary.get("orders-eu") + summary.get("orders-us") + summary.get("orders-apac")
-                + summary.get("unrouted") + summary.get("dropped")).isEqualTo(RECORDS);
+        assertThat(summary.get("orders-eu")
+                        + summary.get("orders-us")
+                        + summary.get("orders-apac")
+                        + summary.get("unrouted")
+                        + summary.get("dropped"))
+                .isEqualTo(RECORDS);
         Map<String, Long> expected = OrderGenerator.expectedCounts(RECORDS);
-        assertThat(summary).containsEntry("orders-eu", expected.get("eu")).containsEntry("orders-us", expected.get("us"))
-                .containsEntry("orders-apac", expected.get("apac")).containsEntry("unrouted", expected.get("unrouted"))
+        assertThat(summary)
+                .containsEntry("orders-eu", expected.get("eu"))
+                .containsEntry("orders-us", expected.get("us"))
+                .containsEntry("orders-apac", expected.get("apac"))
+                .containsEntry("unrouted", expected.get("unrouted"))
                 .containsEntry("dropped", expected.get("dropped"));
         assertThat(outcome.exitCode()).isZero();
         assertThat(outcome.result().status()).isEqualTo(PipelineResult.Status.COMPLETED);
@@ -75,7 +90,8 @@ class KafkaToKafkaSplitIT {
             String branch = OrderGenerator.expectedBranch(order);
             for (Map.Entry<String, Map<String, TestRecord>> topic : byTopic.entrySet()) {
                 boolean here = topic.getValue().containsKey(order.id());
-                assertThat(here).as("order %s (%s, %s) on %s", order.id(), order.region(), order.status(), topic.getKey())
+                assertThat(here)
+                        .as("order %s (%s, %s) on %s", order.id(), order.region(), order.status(), topic.getKey())
                         .isEqualTo(topic.getKey().equals(branch));
             }
             if (branch.equals("dropped")) {

@@ -16,13 +16,14 @@ class RoutedOrderTest {
 
     @ParameterizedTest
     @CsvSource({
-            "123.45, 12345",
-            "0.125, 13",      // a tie rounds away from zero (half-up)
-            "0.124, 12",
-            "1.005, 101",     // exact decimal: a double would have given 100
-            "-0.125, -13",
-            "7, 700",
-            "0.001, 0"})
+        "123.45, 12345",
+        "0.125, 13", // a tie rounds away from zero (half-up)
+        "0.124, 12",
+        "1.005, 101", // exact decimal: a double would have given 100
+        "-0.125, -13",
+        "7, 700",
+        "0.001, 0"
+    })
     void amountCentsRoundsHalfUp(String amount, long cents) {
         assertThat(RoutedOrder.cents(new BigDecimal(amount))).isEqualTo(cents);
     }
@@ -36,14 +37,16 @@ class RoutedOrderTest {
     void reshapeDropsNotesAndAddsCents() throws Exception {
         Order order = mapper.readValue(
                 "{\"id\":\"o1\",\"customer\":\"c\",\"region\":\"eu\",\"amount\":1.005,\"status\":\"paid\",\"ts\":5,"
-                        + "\"notes\":\"secret note\",\"extra\":true}", Order.class);
+                        + "\"notes\":\"secret note\",\"extra\":true}",
+                Order.class);
 
         JsonNode out = mapper.valueToTree(RoutedOrder.from(order));
 
         assertThat(out.get("amount_cents").asLong()).isEqualTo(101);
         assertThat(out.get("amount").decimalValue()).isEqualByComparingTo("1.005");
         assertThat(out.has("notes")).isFalse();
-        assertThat(out.fieldNames()).toIterable()
+        assertThat(out.fieldNames())
+                .toIterable()
                 .containsExactly("id", "customer", "region", "amount", "amount_cents", "status", "ts");
     }
 

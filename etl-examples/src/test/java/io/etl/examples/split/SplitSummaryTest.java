@@ -14,8 +14,14 @@ class SplitSummaryTest {
             Map.of("eu", "orders-eu", "us", "orders-us", "apac", "orders-apac", "unrouted", "orders-unrouted");
 
     private static SplitSummary summary(long eu, long dropped) {
-        return new SplitSummary(100, dropped, 0, Map.of("eu", eu, "us", 30L, "apac", 20L, "unrouted", 5L), TOPICS,
-                Map.of("eu", 40L, "us", 30L, "apac", 20L, "unrouted", 5L, "dropped", 5L), 250);
+        return new SplitSummary(
+                100,
+                dropped,
+                0,
+                Map.of("eu", eu, "us", 30L, "apac", 20L, "unrouted", 5L),
+                TOPICS,
+                Map.of("eu", 40L, "us", 30L, "apac", 20L, "unrouted", 5L, "dropped", 5L),
+                250);
     }
 
     @Test
@@ -24,10 +30,13 @@ class SplitSummaryTest {
         summary(40, 5).print(new PrintStream(bytes, true, StandardCharsets.UTF_8));
 
         String[] lines = bytes.toString(StandardCharsets.UTF_8).split("\\R");
-        assertThat(lines[lines.length - 1]).isEqualTo(
-                "summary: input=100 dropped=5 orders-eu=40 orders-us=30 orders-apac=20 unrouted=5 elapsed_ms=250");
-        assertThat(SplitSummary.parseLine(lines[lines.length - 1])).containsEntry("input", 100L)
-                .containsEntry("orders-eu", 40L).containsEntry("elapsed_ms", 250L);
+        assertThat(lines[lines.length - 1])
+                .isEqualTo(
+                        "summary: input=100 dropped=5 orders-eu=40 orders-us=30 orders-apac=20 unrouted=5 elapsed_ms=250");
+        assertThat(SplitSummary.parseLine(lines[lines.length - 1]))
+                .containsEntry("input", 100L)
+                .containsEntry("orders-eu", 40L)
+                .containsEntry("elapsed_ms", 250L);
     }
 
     @Test
@@ -47,14 +56,22 @@ class SplitSummaryTest {
 
         assertThat(s.surplus()).isEqualTo(3);
         assertThat(s.lost()).isFalse();
-        assertThat(bytes.toString(StandardCharsets.UTF_8)).contains("3 duplicate(s)").contains("orders-eu=43");
+        assertThat(bytes.toString(StandardCharsets.UTF_8))
+                .contains("3 duplicate(s)")
+                .contains("orders-eu=43");
     }
 
     @Test
     void aMissingOrderIsLossEvenWhenDuplicatesElsewhereHideIt() {
         assertThat(summary(39, 5).lost()).isTrue();
-        SplitSummary masked = new SplitSummary(100, 5, 0, Map.of("eu", 39L, "us", 31L, "apac", 20L, "unrouted", 5L),
-                TOPICS, Map.of("eu", 40L, "us", 30L, "apac", 20L, "unrouted", 5L, "dropped", 5L), 250);
+        SplitSummary masked = new SplitSummary(
+                100,
+                5,
+                0,
+                Map.of("eu", 39L, "us", 31L, "apac", 20L, "unrouted", 5L),
+                TOPICS,
+                Map.of("eu", 40L, "us", 30L, "apac", 20L, "unrouted", 5L, "dropped", 5L),
+                250);
         assertThat(masked.accountedExactly()).isTrue();
         assertThat(masked.lost()).isTrue();
     }

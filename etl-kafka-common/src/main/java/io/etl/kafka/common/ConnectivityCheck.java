@@ -123,8 +123,7 @@ public final class ConnectivityCheck {
      * @param topicMaxMessageBytes the topic's {@code max.message.bytes} when {@link #readMaxMessageBytes()}
      *                             asked for it and it could be read
      */
-    public record Outcome(OptionalLong topicMaxMessageBytes) {
-    }
+    public record Outcome(OptionalLong topicMaxMessageBytes) {}
 
     /**
      * Runs the check.
@@ -151,8 +150,13 @@ public final class ConnectivityCheck {
             }
         }
         try (Admin admin = Admin.create(adminProperties())) {
-            return ask(admin, t -> admin.describeCluster(new DescribeClusterOptions().timeoutMs(millis(t)))
-                    .nodes().get(t.toMillis(), TimeUnit.MILLISECONDS), failures, started);
+            return ask(
+                    admin,
+                    t -> admin.describeCluster(new DescribeClusterOptions().timeoutMs(millis(t)))
+                            .nodes()
+                            .get(t.toMillis(), TimeUnit.MILLISECONDS),
+                    failures,
+                    started);
         } catch (KafkaException e) {
             // raised by Admin.create for a client configuration kafka-clients refuses
             throw failures.clientRefused(e);
@@ -162,8 +166,7 @@ public final class ConnectivityCheck {
     /** How the brokers are listed: by a client of this check's own, or through a probe shared within the run. */
     @FunctionalInterface
     private interface ClusterNodes {
-        Collection<Node> within(Duration timeout)
-                throws ExecutionException, InterruptedException, TimeoutException;
+        Collection<Node> within(Duration timeout) throws ExecutionException, InterruptedException, TimeoutException;
     }
 
     /** Lists the brokers, then describes the topic, turning every failure into one worded for the key path. */
@@ -172,8 +175,8 @@ public final class ConnectivityCheck {
             Collection<Node> reached = nodes.within(timeout);
             LOG.debug("{}: reached {} broker(s) at {}", path, reached.size(), failures.brokers());
             describeTopic(admin, started);
-            return new Outcome(readMaxMessageBytes && topic != null ? maxMessageBytes(admin, started)
-                    : OptionalLong.empty());
+            return new Outcome(
+                    readMaxMessageBytes && topic != null ? maxMessageBytes(admin, started) : OptionalLong.empty());
         } catch (ExecutionException e) {
             throw failures.translate(e.getCause() == null ? e : e.getCause(), topic);
         } catch (TimeoutException e) {
@@ -192,12 +195,14 @@ public final class ConnectivityCheck {
         if (!protocolName.equalsIgnoreCase("PLAINTEXT") && !protocolName.equalsIgnoreCase("SASL_PLAINTEXT")) {
             return null;
         }
-        ListenerProbe.Result probe = ListenerProbe.probe(brokers, timeout.compareTo(PROBE_TIMEOUT) < 0 ? timeout
-                : PROBE_TIMEOUT);
+        ListenerProbe.Result probe =
+                ListenerProbe.probe(brokers, timeout.compareTo(PROBE_TIMEOUT) < 0 ? timeout : PROBE_TIMEOUT);
         if (probe.answer() == ListenerProbe.Answer.TLS) {
-            throw ConfigException.of(path + ".security", "the listener at " + probe.address() + " (of brokers "
-                    + brokers + ") looks like TLS (SSL or SASL_SSL) but security.protocol is " + protocolName
-                    + "; set security.protocol and the tls settings to match the listener");
+            throw ConfigException.of(
+                    path + ".security",
+                    "the listener at " + probe.address() + " (of brokers "
+                            + brokers + ") looks like TLS (SSL or SASL_SSL) but security.protocol is " + protocolName
+                            + "; set security.protocol and the tls settings to match the listener");
         }
         return probe;
     }
@@ -208,10 +213,15 @@ public final class ConnectivityCheck {
             return;
         }
         long left = Math.max(1, timeout.toMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
-        Map<String, TopicDescription> topics = admin.describeTopics(List.of(topic),
-                        new DescribeTopicsOptions().timeoutMs(millis(Duration.ofMillis(left))))
-                .allTopicNames().get(left, TimeUnit.MILLISECONDS);
-        LOG.debug("{}: topic '{}' has {} partition(s)", path, topic, topics.get(topic).partitions().size());
+        Map<String, TopicDescription> topics = admin.describeTopics(
+                        List.of(topic), new DescribeTopicsOptions().timeoutMs(millis(Duration.ofMillis(left))))
+                .allTopicNames()
+                .get(left, TimeUnit.MILLISECONDS);
+        LOG.debug(
+                "{}: topic '{}' has {} partition(s)",
+                path,
+                topic,
+                topics.get(topic).partitions().size());
     }
 
     /** The topic's effective {@code max.message.bytes}, or empty when it cannot be read in the time left. */
@@ -219,9 +229,11 @@ public final class ConnectivityCheck {
         long left = Math.max(1, timeout.toMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
         ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
         try {
-            Config config = admin.describeConfigs(List.of(resource),
-                            new DescribeConfigsOptions().timeoutMs(millis(Duration.ofMillis(left))))
-                    .all().get(left, TimeUnit.MILLISECONDS).get(resource);
+            Config config = admin.describeConfigs(
+                            List.of(resource), new DescribeConfigsOptions().timeoutMs(millis(Duration.ofMillis(left))))
+                    .all()
+                    .get(left, TimeUnit.MILLISECONDS)
+                    .get(resource);
             ConfigEntry entry = config == null ? null : config.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
             if (entry == null || entry.value() == null) {
                 return OptionalLong.empty();
@@ -231,8 +243,12 @@ public final class ConnectivityCheck {
             return OptionalLong.of(value);
         } catch (ExecutionException | TimeoutException | RuntimeException e) {
             Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-            LOG.info("{}: cannot read max.message.bytes of topic '{}' ({}: {})", path, topic,
-                    cause.getClass().getSimpleName(), cause.getMessage());
+            LOG.info(
+                    "{}: cannot read max.message.bytes of topic '{}' ({}: {})",
+                    path,
+                    topic,
+                    cause.getClass().getSimpleName(),
+                    cause.getMessage());
             return OptionalLong.empty();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -38,11 +38,22 @@ import io.etl.kafka.common.internal.ClientProperties;
  * @param awsStsRegion       STS region used to assume {@code aws_role_arn}, optional (AWS_MSK_IAM)
  * @param awsProfileName     named profile of the AWS credentials file, optional (AWS_MSK_IAM)
  */
-public record KafkaSaslConfig(SaslMechanism mechanism, String username, String password, String tokenEndpointUrl,
-                              String clientId, String clientSecret, String scope,
-                              String principal, String keytabFile, String serviceName, String krb5ConfigFile,
-                              String awsRoleArn, String awsRoleSessionName, String awsStsRegion,
-                              String awsProfileName) {
+public record KafkaSaslConfig(
+        SaslMechanism mechanism,
+        String username,
+        String password,
+        String tokenEndpointUrl,
+        String clientId,
+        String clientSecret,
+        String scope,
+        String principal,
+        String keytabFile,
+        String serviceName,
+        String krb5ConfigFile,
+        String awsRoleArn,
+        String awsRoleSessionName,
+        String awsStsRegion,
+        String awsProfileName) {
 
     /** The Kerberos service name brokers conventionally run under. */
     public static final String DEFAULT_SERVICE_NAME = "kafka";
@@ -54,10 +65,30 @@ public record KafkaSaslConfig(SaslMechanism mechanism, String username, String p
     }
 
     /** The settings of the user-name, password and OAuth mechanisms. */
-    public KafkaSaslConfig(SaslMechanism mechanism, String username, String password, String tokenEndpointUrl,
-                           String clientId, String clientSecret, String scope) {
-        this(mechanism, username, password, tokenEndpointUrl, clientId, clientSecret, scope,
-                null, null, null, null, null, null, null, null);
+    public KafkaSaslConfig(
+            SaslMechanism mechanism,
+            String username,
+            String password,
+            String tokenEndpointUrl,
+            String clientId,
+            String clientSecret,
+            String scope) {
+        this(
+                mechanism,
+                username,
+                password,
+                tokenEndpointUrl,
+                clientId,
+                clientSecret,
+                scope,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 
     /** SCRAM-SHA-512 with a user name and password. */
@@ -83,9 +114,24 @@ public record KafkaSaslConfig(SaslMechanism mechanism, String username, String p
      * @param serviceName    the brokers' service name, or null for {@value #DEFAULT_SERVICE_NAME}
      * @param krb5ConfigFile the Kerberos configuration, or null for the JVM's
      */
-    public static KafkaSaslConfig gssapi(String principal, String keytabFile, String serviceName, String krb5ConfigFile) {
-        return new KafkaSaslConfig(SaslMechanism.GSSAPI, null, null, null, null, null, null,
-                principal, keytabFile, serviceName, krb5ConfigFile, null, null, null, null);
+    public static KafkaSaslConfig gssapi(
+            String principal, String keytabFile, String serviceName, String krb5ConfigFile) {
+        return new KafkaSaslConfig(
+                SaslMechanism.GSSAPI,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                principal,
+                keytabFile,
+                serviceName,
+                krb5ConfigFile,
+                null,
+                null,
+                null,
+                null);
     }
 
     /**
@@ -95,8 +141,22 @@ public record KafkaSaslConfig(SaslMechanism mechanism, String username, String p
      * @param profileName named profile of the AWS credentials file, or null for the default provider chain
      */
     public static KafkaSaslConfig awsMskIam(String roleArn, String profileName) {
-        return new KafkaSaslConfig(SaslMechanism.AWS_MSK_IAM, null, null, null, null, null, null,
-                null, null, null, null, roleArn, null, null, profileName);
+        return new KafkaSaslConfig(
+                SaslMechanism.AWS_MSK_IAM,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                roleArn,
+                null,
+                null,
+                profileName);
     }
 
     @Override
@@ -106,16 +166,34 @@ public record KafkaSaslConfig(SaslMechanism mechanism, String username, String p
             s.append(", username=").append(username).append(", password=").append(ClientProperties.mask(password));
         }
         if (tokenEndpointUrl != null || clientId != null || clientSecret != null || scope != null) {
-            s.append(", tokenEndpointUrl=").append(tokenEndpointUrl).append(", clientId=").append(clientId)
-                    .append(", clientSecret=").append(ClientProperties.mask(clientSecret)).append(", scope=").append(scope);
+            s.append(", tokenEndpointUrl=")
+                    .append(tokenEndpointUrl)
+                    .append(", clientId=")
+                    .append(clientId)
+                    .append(", clientSecret=")
+                    .append(ClientProperties.mask(clientSecret))
+                    .append(", scope=")
+                    .append(scope);
         }
         if (mechanism == SaslMechanism.GSSAPI || principal != null || keytabFile != null || krb5ConfigFile != null) {
-            s.append(", principal=").append(principal).append(", keytabFile=").append(keytabFile)
-                    .append(", serviceName=").append(serviceName).append(", krb5ConfigFile=").append(krb5ConfigFile);
+            s.append(", principal=")
+                    .append(principal)
+                    .append(", keytabFile=")
+                    .append(keytabFile)
+                    .append(", serviceName=")
+                    .append(serviceName)
+                    .append(", krb5ConfigFile=")
+                    .append(krb5ConfigFile);
         }
         if (awsRoleArn != null || awsRoleSessionName != null || awsStsRegion != null || awsProfileName != null) {
-            s.append(", awsRoleArn=").append(awsRoleArn).append(", awsRoleSessionName=").append(awsRoleSessionName)
-                    .append(", awsStsRegion=").append(awsStsRegion).append(", awsProfileName=").append(awsProfileName);
+            s.append(", awsRoleArn=")
+                    .append(awsRoleArn)
+                    .append(", awsRoleSessionName=")
+                    .append(awsRoleSessionName)
+                    .append(", awsStsRegion=")
+                    .append(awsStsRegion)
+                    .append(", awsProfileName=")
+                    .append(awsProfileName);
         }
         return s.append(']').toString();
     }

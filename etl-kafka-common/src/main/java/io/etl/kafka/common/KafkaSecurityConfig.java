@@ -40,7 +40,10 @@ import java.util.Set;
  * @param tls      trust and client-certificate settings, for SSL and SASL_SSL
  * @param sasl     SASL mechanism and credentials, for SASL_PLAINTEXT and SASL_SSL
  */
-public record KafkaSecurityConfig(SecurityProtocol protocol, @Valid KafkaTlsConfig tls, @Valid KafkaSaslConfig sasl) {
+public record KafkaSecurityConfig(
+        SecurityProtocol protocol,
+        @Valid KafkaTlsConfig tls,
+        @Valid KafkaSaslConfig sasl) {
 
     /** Plain, unauthenticated connections unless said otherwise. */
     public static final SecurityProtocol DEFAULT_PROTOCOL = SecurityProtocol.PLAINTEXT;
@@ -49,6 +52,7 @@ public record KafkaSecurityConfig(SecurityProtocol protocol, @Valid KafkaTlsConf
             "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler";
     /** Maven coordinates of the jar AWS_MSK_IAM needs, named in the error when it is missing. */
     public static final String AWS_MSK_IAM_ARTIFACT = "software.amazon.msk:aws-msk-iam-auth";
+
     static final String AWS_MSK_IAM_CALLBACK_HANDLER = "software.amazon.msk.auth.iam.IAMClientCallbackHandler";
 
     public KafkaSecurityConfig {
@@ -74,15 +78,18 @@ public record KafkaSecurityConfig(SecurityProtocol protocol, @Valid KafkaTlsConf
         List<ConfigProblem> problems = new ArrayList<>();
         boolean saslByPassthrough = passthroughKeys.contains("sasl.jaas.config");
         if (sasl != null && !protocol.usesSasl()) {
-            problems.add(new ConfigProblem(path + ".sasl", "needs protocol SASL_SSL or SASL_PLAINTEXT (protocol is "
-                    + protocol + ")"));
+            problems.add(new ConfigProblem(
+                    path + ".sasl", "needs protocol SASL_SSL or SASL_PLAINTEXT (protocol is " + protocol + ")"));
         }
         if (sasl == null && protocol.usesSasl() && !saslByPassthrough) {
-            problems.add(new ConfigProblem(path + ".sasl", "is required with protocol " + protocol
-                    + " (or set sasl.mechanism and sasl.jaas.config in the client passthrough)"));
+            problems.add(new ConfigProblem(
+                    path + ".sasl",
+                    "is required with protocol " + protocol
+                            + " (or set sasl.mechanism and sasl.jaas.config in the client passthrough)"));
         }
         if (tls != null && !protocol.usesTls()) {
-            problems.add(new ConfigProblem(path + ".tls", "needs protocol SSL or SASL_SSL (protocol is " + protocol + ")"));
+            problems.add(
+                    new ConfigProblem(path + ".tls", "needs protocol SSL or SASL_SSL (protocol is " + protocol + ")"));
         }
         if (tls != null) {
             checkTls(path + ".tls", problems);
@@ -98,12 +105,13 @@ public record KafkaSecurityConfig(SecurityProtocol protocol, @Valid KafkaTlsConf
             problems.add(new ConfigProblem(path + ".ca_file", "set either ca_file (PEM) or truststore_file, not both"));
         }
         if ((tls.certFile() == null) != (tls.keyFile() == null)) {
-            problems.add(new ConfigProblem(path + (tls.certFile() == null ? ".cert_file" : ".key_file"),
+            problems.add(new ConfigProblem(
+                    path + (tls.certFile() == null ? ".cert_file" : ".key_file"),
                     "mutual TLS needs both cert_file and key_file"));
         }
         if (tls.certFile() != null && tls.keystoreFile() != null) {
-            problems.add(new ConfigProblem(path + ".keystore_file",
-                    "set either cert_file/key_file (PEM) or keystore_file, not both"));
+            problems.add(new ConfigProblem(
+                    path + ".keystore_file", "set either cert_file/key_file (PEM) or keystore_file, not both"));
         }
         if (tls.truststoreFile() != null && tls.truststorePassword() == null) {
             problems.add(new ConfigProblem(path + ".truststore_password", "is required with truststore_file"));
@@ -120,9 +128,13 @@ public record KafkaSecurityConfig(SecurityProtocol protocol, @Valid KafkaTlsConf
         if (tls.keyPassword() != null && tls.keyFile() == null && tls.keystoreFile() == null) {
             problems.add(new ConfigProblem(path + ".key_password", "is only used with key_file or keystore_file"));
         }
-        for (String[] file : new String[][] {{"ca_file", tls.caFile()}, {"cert_file", tls.certFile()},
-                {"key_file", tls.keyFile()}, {"truststore_file", tls.truststoreFile()},
-                {"keystore_file", tls.keystoreFile()}}) {
+        for (String[] file : new String[][] {
+            {"ca_file", tls.caFile()},
+            {"cert_file", tls.certFile()},
+            {"key_file", tls.keyFile()},
+            {"truststore_file", tls.truststoreFile()},
+            {"keystore_file", tls.keystoreFile()}
+        }) {
             if (file[1] != null && !Files.isReadable(Path.of(file[1]))) {
                 problems.add(new ConfigProblem(path + "." + file[0], "cannot read file " + file[1]));
             }
@@ -131,12 +143,14 @@ public record KafkaSecurityConfig(SecurityProtocol protocol, @Valid KafkaTlsConf
 
     private void checkSasl(String path, List<ConfigProblem> problems) {
         if (sasl.mechanism() == null) {
-            problems.add(new ConfigProblem(path + ".mechanism",
+            problems.add(new ConfigProblem(
+                    path + ".mechanism",
                     "is required (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER, GSSAPI or AWS_MSK_IAM)"));
             return;
         }
         SaslMechanism m = sasl.mechanism();
-        boolean password = m == SaslMechanism.PLAIN || m == SaslMechanism.SCRAM_SHA_256 || m == SaslMechanism.SCRAM_SHA_512;
+        boolean password =
+                m == SaslMechanism.PLAIN || m == SaslMechanism.SCRAM_SHA_256 || m == SaslMechanism.SCRAM_SHA_512;
         boolean oauth = m == SaslMechanism.OAUTHBEARER;
         boolean kerberos = m == SaslMechanism.GSSAPI;
         boolean iam = m == SaslMechanism.AWS_MSK_IAM;
@@ -175,14 +189,18 @@ public record KafkaSecurityConfig(SecurityProtocol protocol, @Valid KafkaTlsConf
         }
         if (iam) {
             if (protocol != SecurityProtocol.SASL_SSL) {
-                problems.add(new ConfigProblem(path + ".mechanism", "AWS_MSK_IAM needs protocol SASL_SSL (protocol is "
-                        + protocol + ")"));
+                problems.add(new ConfigProblem(
+                        path + ".mechanism", "AWS_MSK_IAM needs protocol SASL_SSL (protocol is " + protocol + ")"));
             }
             if (!awsMskIamAvailable()) {
                 problems.add(new ConfigProblem(path + ".mechanism", awsMskIamMissing()));
             }
             if (sasl.awsRoleArn() == null) {
-                rejectSet(path, "aws_role_session_name", sasl.awsRoleSessionName(), "is only used with aws_role_arn",
+                rejectSet(
+                        path,
+                        "aws_role_session_name",
+                        sasl.awsRoleSessionName(),
+                        "is only used with aws_role_arn",
                         problems);
                 rejectSet(path, "aws_sts_region", sasl.awsStsRegion(), "is only used with aws_role_arn", problems);
             }
@@ -202,8 +220,9 @@ public record KafkaSecurityConfig(SecurityProtocol protocol, @Valid KafkaTlsConf
 
     /** Whether the AWS_MSK_IAM login module is on the class path. */
     static boolean awsMskIamAvailable() {
-        for (ClassLoader loader : new ClassLoader[] {Thread.currentThread().getContextClassLoader(),
-                KafkaSecurityConfig.class.getClassLoader()}) {
+        for (ClassLoader loader : new ClassLoader[] {
+            Thread.currentThread().getContextClassLoader(), KafkaSecurityConfig.class.getClassLoader()
+        }) {
             if (loader == null) {
                 continue;
             }
@@ -393,8 +412,13 @@ public record KafkaSecurityConfig(SecurityProtocol protocol, @Valid KafkaTlsConf
         return switch (sasl.mechanism()) {
             case OAUTHBEARER -> Optional.ofNullable(sasl.clientId()).map(id -> "client " + id);
             case GSSAPI -> Optional.ofNullable(sasl.principal()).map(p -> "Kerberos principal " + p);
-            case AWS_MSK_IAM -> Optional.of(sasl.awsRoleArn() != null ? "role " + sasl.awsRoleArn()
-                    : sasl.awsProfileName() != null ? "AWS profile " + sasl.awsProfileName() : "the default AWS credentials");
+            case AWS_MSK_IAM ->
+                Optional.of(
+                        sasl.awsRoleArn() != null
+                                ? "role " + sasl.awsRoleArn()
+                                : sasl.awsProfileName() != null
+                                        ? "AWS profile " + sasl.awsProfileName()
+                                        : "the default AWS credentials");
             default -> Optional.ofNullable(sasl.username()).map(u -> "User:" + u);
         };
     }
@@ -422,7 +446,8 @@ public record KafkaSecurityConfig(SecurityProtocol protocol, @Valid KafkaTlsConf
         try {
             return Files.readString(Path.of(file), StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw ConfigException.of(path, "cannot read file " + file + " (" + e.getClass().getSimpleName() + ")", e);
+            throw ConfigException.of(
+                    path, "cannot read file " + file + " (" + e.getClass().getSimpleName() + ")", e);
         }
     }
 

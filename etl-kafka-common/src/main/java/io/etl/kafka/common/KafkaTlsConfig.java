@@ -18,16 +18,23 @@ import io.etl.kafka.common.internal.ClientProperties;
  * @param keystorePassword       the keystore's password
  * @param endpointIdentification whether the broker's host name must match its certificate (default true)
  */
-public record KafkaTlsConfig(String caFile, String certFile, String keyFile, String keyPassword,
-                             String truststoreFile, String truststorePassword, String keystoreFile,
-                             String keystorePassword, Boolean endpointIdentification) {
+public record KafkaTlsConfig(
+        String caFile,
+        String certFile,
+        String keyFile,
+        String keyPassword,
+        String truststoreFile,
+        String truststorePassword,
+        String keystoreFile,
+        String keystorePassword,
+        Boolean endpointIdentification) {
 
     /** Host names are verified unless switched off. */
     public static final boolean DEFAULT_ENDPOINT_IDENTIFICATION = true;
 
     public KafkaTlsConfig {
-        endpointIdentification = endpointIdentification == null ? DEFAULT_ENDPOINT_IDENTIFICATION
-                : endpointIdentification;
+        endpointIdentification =
+                endpointIdentification == null ? DEFAULT_ENDPOINT_IDENTIFICATION : endpointIdentification;
     }
 
     /** TLS trusting the CA in {@code caFile} (PEM), without a client certificate. */

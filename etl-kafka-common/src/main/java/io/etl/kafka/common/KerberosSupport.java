@@ -32,8 +32,7 @@ final class KerberosSupport {
     /** Principal, keytab and keytab modification time of the logins that succeeded: checked once each. */
     private static final Set<String> LOGGED_IN = ConcurrentHashMap.newKeySet();
 
-    private KerberosSupport() {
-    }
+    private KerberosSupport() {}
 
     /** Why {@code file} cannot be this JVM's Kerberos configuration, or empty when it can. */
     static Optional<String> conflict(String file) {
@@ -76,16 +75,21 @@ final class KerberosSupport {
         try {
             kerberosPrincipal = new KerberosPrincipal(principal);
         } catch (IllegalArgumentException e) {
-            throw ConfigException.of(path, "'" + principal + "' is not a usable Kerberos principal (" + e.getMessage()
-                    + "); write it with its realm, e.g. etl@EXAMPLE.COM", e);
+            throw ConfigException.of(
+                    path,
+                    "'" + principal + "' is not a usable Kerberos principal (" + e.getMessage()
+                            + "); write it with its realm, e.g. etl@EXAMPLE.COM",
+                    e);
         }
         KeyTab tab = KeyTab.getInstance(new File(keytab));
         if (!tab.exists()) {
             throw ConfigException.of(path, "keytab " + keytab + " does not exist or is not a keytab");
         }
         if (tab.getKeys(kerberosPrincipal).length == 0) {
-            throw ConfigException.of(path, "keytab " + keytab + " holds no key for principal " + kerberosPrincipal
-                    + " (check the principal's spelling and realm against the keytab, e.g. with klist -k)");
+            throw ConfigException.of(
+                    path,
+                    "keytab " + keytab + " holds no key for principal " + kerberosPrincipal
+                            + " (check the principal's spelling and realm against the keytab, e.g. with klist -k)");
         }
     }
 
@@ -103,13 +107,24 @@ final class KerberosSupport {
         if (LOGGED_IN.contains(key)) {
             return;
         }
-        Map<String, String> options = Map.of("useKeyTab", "true", "storeKey", "true", "doNotPrompt", "true",
-                "keyTab", keytab, "principal", principal);
+        Map<String, String> options = Map.of(
+                "useKeyTab",
+                "true",
+                "storeKey",
+                "true",
+                "doNotPrompt",
+                "true",
+                "keyTab",
+                keytab,
+                "principal",
+                principal);
         Configuration configuration = new Configuration() {
             @Override
             public AppConfigurationEntry[] getAppConfigurationEntry(String name) {
-                return new AppConfigurationEntry[] {new AppConfigurationEntry(LOGIN_MODULE,
-                        AppConfigurationEntry.LoginModuleControlFlag.REQUIRED, options)};
+                return new AppConfigurationEntry[] {
+                    new AppConfigurationEntry(
+                            LOGIN_MODULE, AppConfigurationEntry.LoginModuleControlFlag.REQUIRED, options)
+                };
             }
         };
         try {
@@ -117,16 +132,25 @@ final class KerberosSupport {
             login.login();
             login.logout();
         } catch (LoginException e) {
-            throw ConfigException.of(path, "Kerberos login as " + principal + " with keytab " + keytab + " failed: "
-                    + e.getMessage() + " (is the principal known to the KDC, is the keytab's key current, can the"
-                    + " KDC of " + Optional.ofNullable(System.getProperty(KRB5_CONF_PROPERTY)).orElse("the JVM's krb5.conf")
-                    + " be reached?)", e);
+            throw ConfigException.of(
+                    path,
+                    "Kerberos login as " + principal + " with keytab " + keytab + " failed: "
+                            + e.getMessage()
+                            + " (is the principal known to the KDC, is the keytab's key current, can the"
+                            + " KDC of "
+                            + Optional.ofNullable(System.getProperty(KRB5_CONF_PROPERTY))
+                                    .orElse("the JVM's krb5.conf")
+                            + " be reached?)",
+                    e);
         }
         LOGGED_IN.add(key);
         LOG.debug("Kerberos: {} logged in with keytab {}", principal, keytab);
     }
 
     private static boolean sameFile(String a, String b) {
-        return Path.of(a).toAbsolutePath().normalize().equals(Path.of(b).toAbsolutePath().normalize());
+        return Path.of(a)
+                .toAbsolutePath()
+                .normalize()
+                .equals(Path.of(b).toAbsolutePath().normalize());
     }
 }

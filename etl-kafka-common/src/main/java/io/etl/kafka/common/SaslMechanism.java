@@ -53,7 +53,8 @@ public enum SaslMechanism {
      */
     @JsonCreator
     public static SaslMechanism of(String text) {
-        String normalized = text == null ? "" : text.trim().toUpperCase(Locale.ROOT).replace('_', '-');
+        String normalized =
+                text == null ? "" : text.trim().toUpperCase(Locale.ROOT).replace('_', '-');
         for (SaslMechanism m : values()) {
             if (m.kafkaName.replace('_', '-').equals(normalized)) {
                 return m;

@@ -22,7 +22,9 @@ class KafkaSecurityConfigTest {
     Path dir;
 
     private static List<String> problems(KafkaSecurityConfig config) {
-        return config.check("sinks.eu.kafka.security", Set.of()).stream().map(ConfigProblem::toString).toList();
+        return config.check("sinks.eu.kafka.security", Set.of()).stream()
+                .map(ConfigProblem::toString)
+                .toList();
     }
 
     @Test
@@ -35,12 +37,15 @@ class KafkaSecurityConfigTest {
 
     @Test
     void scramBuildsAJaasConfigThatKafkaParsesWithQuotesEscaped() {
-        KafkaSecurityConfig config = new KafkaSecurityConfig(SecurityProtocol.SASL_SSL, null,
-                KafkaSaslConfig.scramSha512("etl", "p\"a\\ss word"));
+        KafkaSecurityConfig config = new KafkaSecurityConfig(
+                SecurityProtocol.SASL_SSL, null, KafkaSaslConfig.scramSha512("etl", "p\"a\\ss word"));
         Map<String, Object> props = config.toClientProperties();
-        assertThat(props).containsEntry("sasl.mechanism", "SCRAM-SHA-512").containsEntry("security.protocol", "SASL_SSL");
-        var entries = JaasContext.loadClientContext(Map.of("sasl.jaas.config",
-                new Password((String) props.get("sasl.jaas.config")))).configurationEntries();
+        assertThat(props)
+                .containsEntry("sasl.mechanism", "SCRAM-SHA-512")
+                .containsEntry("security.protocol", "SASL_SSL");
+        var entries = JaasContext.loadClientContext(
+                        Map.of("sasl.jaas.config", new Password((String) props.get("sasl.jaas.config"))))
+                .configurationEntries();
         assertThat(entries).hasSize(1);
         Map<String, Object> options = Map.copyOf(entries.get(0).getOptions());
         assertThat(options).containsEntry("username", "etl").containsEntry("password", "p\"a\\ss word");
@@ -50,42 +55,56 @@ class KafkaSecurityConfigTest {
 
     @Test
     void toStringNeverShowsSecrets() {
-        KafkaSecurityConfig config = new KafkaSecurityConfig(SecurityProtocol.SASL_SSL,
+        KafkaSecurityConfig config = new KafkaSecurityConfig(
+                SecurityProtocol.SASL_SSL,
                 new KafkaTlsConfig(null, null, null, "key-secret", "/t.p12", "trust-secret", null, null, null),
                 KafkaSaslConfig.plain("etl", "sasl-secret"));
-        assertThat(config.toString()).doesNotContain("key-secret", "trust-secret", "sasl-secret").contains("etl");
+        assertThat(config.toString())
+                .doesNotContain("key-secret", "trust-secret", "sasl-secret")
+                .contains("etl");
         assertThat(ClientProperties.redacted(config.toClientProperties()).toString())
-                .doesNotContain("trust-secret", "sasl-secret").contains("SASL_SSL");
+                .doesNotContain("trust-secret", "sasl-secret")
+                .contains("SASL_SSL");
     }
 
     @Test
     void saslNeedsASaslProtocolAndCredentials() {
-        assertThat(problems(new KafkaSecurityConfig(SecurityProtocol.SSL, null,
-                new KafkaSaslConfig(SaslMechanism.SCRAM_SHA_256, "u", null, null, null, null, null)))).containsExactly(
-                "sinks.eu.kafka.security.sasl: needs protocol SASL_SSL or SASL_PLAINTEXT (protocol is SSL)",
-                "sinks.eu.kafka.security.sasl.password: is required with mechanism SCRAM-SHA-256");
-        assertThat(problems(new KafkaSecurityConfig(SecurityProtocol.SASL_SSL, null, null))).containsExactly(
-                "sinks.eu.kafka.security.sasl: is required with protocol SASL_SSL"
+        assertThat(problems(new KafkaSecurityConfig(
+                        SecurityProtocol.SSL,
+                        null,
+                        new KafkaSaslConfig(SaslMechanism.SCRAM_SHA_256, "u", null, null, null, null, null))))
+                .containsExactly(
+                        "sinks.eu.kafka.security.sasl: needs protocol SASL_SSL or SASL_PLAINTEXT (protocol is SSL)",
+                        "sinks.eu.kafka.security.sasl.password: is required with mechanism SCRAM-SHA-256");
+        assertThat(problems(new KafkaSecurityConfig(SecurityProtocol.SASL_SSL, null, null)))
+                .containsExactly("sinks.eu.kafka.security.sasl: is required with protocol SASL_SSL"
                         + " (or set sasl.mechanism and sasl.jaas.config in the client passthrough)");
         assertThat(new KafkaSecurityConfig(SecurityProtocol.SASL_SSL, null, null)
-                .check("p", Set.of("sasl.jaas.config", "sasl.mechanism"))).isEmpty();
+                        .check("p", Set.of("sasl.jaas.config", "sasl.mechanism")))
+                .isEmpty();
     }
 
     @Test
     void oauthNeedsEndpointAndClientCredentials() {
-        KafkaSecurityConfig config = new KafkaSecurityConfig(SecurityProtocol.SASL_SSL, null,
-                new KafkaSaslConfig(SaslMechanism.OAUTHBEARER, null, null, "https://idp/token", "etl", "s3cret", "kafka"));
+        KafkaSecurityConfig config = new KafkaSecurityConfig(
+                SecurityProtocol.SASL_SSL,
+                null,
+                new KafkaSaslConfig(
+                        SaslMechanism.OAUTHBEARER, null, null, "https://idp/token", "etl", "s3cret", "kafka"));
         assertThat(problems(config)).isEmpty();
         assertThat(config.toClientProperties())
                 .containsEntry("sasl.oauthbearer.token.endpoint.url", "https://idp/token")
                 .containsEntry("sasl.mechanism", "OAUTHBEARER");
         assertThat((String) config.toClientProperties().get("sasl.jaas.config"))
                 .contains("clientId=\"etl\"", "clientSecret=\"s3cret\"", "scope=\"kafka\"");
-        assertThat(problems(new KafkaSecurityConfig(SecurityProtocol.SASL_SSL, null,
-                new KafkaSaslConfig(SaslMechanism.OAUTHBEARER, "u", null, null, "etl", null, null)))).containsExactly(
-                "sinks.eu.kafka.security.sasl.username: is not used with mechanism OAUTHBEARER",
-                "sinks.eu.kafka.security.sasl.token_endpoint_url: is required with mechanism OAUTHBEARER",
-                "sinks.eu.kafka.security.sasl.client_secret: is required with mechanism OAUTHBEARER");
+        assertThat(problems(new KafkaSecurityConfig(
+                        SecurityProtocol.SASL_SSL,
+                        null,
+                        new KafkaSaslConfig(SaslMechanism.OAUTHBEARER, "u", null, null, "etl", null, null))))
+                .containsExactly(
+                        "sinks.eu.kafka.security.sasl.username: is not used with mechanism OAUTHBEARER",
+                        "sinks.eu.kafka.security.sasl.token_endpoint_url: is required with mechanism OAUTHBEARER",
+                        "sinks.eu.kafka.security.sasl.client_secret: is required with mechanism OAUTHBEARER");
     }
 
     @Test
@@ -93,11 +112,15 @@ class KafkaSecurityConfigTest {
         Path ca = Files.writeString(dir.resolve("ca.pem"), "CA");
         Path cert = Files.writeString(dir.resolve("client.pem"), "CERT");
         Path key = Files.writeString(dir.resolve("client.key"), "KEY");
-        assertThat(problems(new KafkaSecurityConfig(SecurityProtocol.SSL,
-                new KafkaTlsConfig(ca.toString(), cert.toString(), null, null, null, null, null, null, null), null)))
+        assertThat(problems(new KafkaSecurityConfig(
+                        SecurityProtocol.SSL,
+                        new KafkaTlsConfig(ca.toString(), cert.toString(), null, null, null, null, null, null, null),
+                        null)))
                 .containsExactly("sinks.eu.kafka.security.tls.key_file: mutual TLS needs both cert_file and key_file");
-        KafkaSecurityConfig mtls = new KafkaSecurityConfig(SecurityProtocol.SSL,
-                new KafkaTlsConfig(ca.toString(), cert.toString(), key.toString(), null, null, null, null, null, false), null);
+        KafkaSecurityConfig mtls = new KafkaSecurityConfig(
+                SecurityProtocol.SSL,
+                new KafkaTlsConfig(ca.toString(), cert.toString(), key.toString(), null, null, null, null, null, false),
+                null);
         assertThat(problems(mtls)).isEmpty();
         assertThat(mtls.toClientProperties())
                 .containsEntry("ssl.truststore.type", "PEM")
@@ -106,15 +129,17 @@ class KafkaSecurityConfigTest {
                 .containsEntry("ssl.keystore.certificate.chain", "CERT")
                 .containsEntry("ssl.keystore.key", "KEY")
                 .containsEntry("ssl.endpoint.identification.algorithm", "");
-        assertThat(mtls.clientPropertyKeys()).containsAll(mtls.toClientProperties().keySet());
+        assertThat(mtls.clientPropertyKeys())
+                .containsAll(mtls.toClientProperties().keySet());
     }
 
     @Test
     void tlsOnAPlaintextProtocolAndUnreadableFilesAreProblems() {
-        assertThat(problems(new KafkaSecurityConfig(SecurityProtocol.PLAINTEXT,
-                KafkaTlsConfig.trustingPem("/nope/ca.pem"), null))).containsExactly(
-                "sinks.eu.kafka.security.tls: needs protocol SSL or SASL_SSL (protocol is PLAINTEXT)",
-                "sinks.eu.kafka.security.tls.ca_file: cannot read file /nope/ca.pem");
+        assertThat(problems(new KafkaSecurityConfig(
+                        SecurityProtocol.PLAINTEXT, KafkaTlsConfig.trustingPem("/nope/ca.pem"), null)))
+                .containsExactly(
+                        "sinks.eu.kafka.security.tls: needs protocol SSL or SASL_SSL (protocol is PLAINTEXT)",
+                        "sinks.eu.kafka.security.tls.ca_file: cannot read file /nope/ca.pem");
     }
 
     @Test
@@ -124,18 +149,22 @@ class KafkaSecurityConfigTest {
         assertThat(SaslMechanism.of("gssapi")).isEqualTo(SaslMechanism.GSSAPI);
         assertThat(SaslMechanism.of("AWS_MSK_IAM")).isEqualTo(SaslMechanism.AWS_MSK_IAM);
         assertThat(SaslMechanism.of("aws-msk-iam")).isEqualTo(SaslMechanism.AWS_MSK_IAM);
-        assertThatThrownBy(() -> SaslMechanism.of("KERBEROS")).hasMessageContaining("expected one of PLAIN")
-                .hasMessageContaining("GSSAPI").hasMessageContaining("AWS_MSK_IAM");
+        assertThatThrownBy(() -> SaslMechanism.of("KERBEROS"))
+                .hasMessageContaining("expected one of PLAIN")
+                .hasMessageContaining("GSSAPI")
+                .hasMessageContaining("AWS_MSK_IAM");
     }
 
     @Test
     void awsMskIamWithoutItsJarIsAConfigErrorNamingTheArtifact() {
         // this module's test class path deliberately lacks software.amazon.msk:aws-msk-iam-auth
-        KafkaSecurityConfig config = new KafkaSecurityConfig(SecurityProtocol.SASL_SSL, null,
-                KafkaSaslConfig.awsMskIam("arn:aws:iam::123456789012:role/etl", null));
-        assertThat(problems(config)).containsExactly("sinks.eu.kafka.security.sasl.mechanism: AWS_MSK_IAM needs"
-                + " software.amazon.msk:aws-msk-iam-auth on the class path (class"
-                + " software.amazon.msk.auth.iam.IAMLoginModule not found); add that dependency to the application");
+        KafkaSecurityConfig config = new KafkaSecurityConfig(
+                SecurityProtocol.SASL_SSL, null, KafkaSaslConfig.awsMskIam("arn:aws:iam::123456789012:role/etl", null));
+        assertThat(problems(config))
+                .containsExactly(
+                        "sinks.eu.kafka.security.sasl.mechanism: AWS_MSK_IAM needs"
+                                + " software.amazon.msk:aws-msk-iam-auth on the class path (class"
+                                + " software.amazon.msk.auth.iam.IAMLoginModule not found); add that dependency to the application");
         assertThatThrownBy(() -> config.toClientProperties("sinks.eu.kafka.security"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("sinks.eu.kafka.security.sasl.mechanism")
@@ -144,13 +173,30 @@ class KafkaSecurityConfigTest {
 
     @Test
     void awsMskIamNeedsSaslSslAndRoleOnlyOptionsNeedARole() {
-        KafkaSecurityConfig config = new KafkaSecurityConfig(SecurityProtocol.SASL_PLAINTEXT, null,
-                new KafkaSaslConfig(SaslMechanism.AWS_MSK_IAM, "u", null, null, null, null, null, null, null, null, null,
-                        null, "etl-session", "eu-west-1", null));
-        assertThat(problems(config)).contains(
-                "sinks.eu.kafka.security.sasl.username: is not used with mechanism AWS_MSK_IAM",
-                "sinks.eu.kafka.security.sasl.mechanism: AWS_MSK_IAM needs protocol SASL_SSL (protocol is SASL_PLAINTEXT)",
-                "sinks.eu.kafka.security.sasl.aws_role_session_name: is only used with aws_role_arn",
-                "sinks.eu.kafka.security.sasl.aws_sts_region: is only used with aws_role_arn");
+        KafkaSecurityConfig config = new KafkaSecurityConfig(
+                SecurityProtocol.SASL_PLAINTEXT,
+                null,
+                new KafkaSaslConfig(
+                        SaslMechanism.AWS_MSK_IAM,
+                        "u",
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        "etl-session",
+                        "eu-west-1",
+                        null));
+        assertThat(problems(config))
+                .contains(
+                        "sinks.eu.kafka.security.sasl.username: is not used with mechanism AWS_MSK_IAM",
+                        "sinks.eu.kafka.security.sasl.mechanism: AWS_MSK_IAM needs protocol SASL_SSL (protocol is SASL_PLAINTEXT)",
+                        "sinks.eu.kafka.security.sasl.aws_role_session_name: is only used with aws_role_arn",
+                        "sinks.eu.kafka.security.sasl.aws_sts_region: is only used with aws_role_arn");
     }
 }

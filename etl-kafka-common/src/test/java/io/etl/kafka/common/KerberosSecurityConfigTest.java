@@ -32,12 +32,14 @@ class KerberosSecurityConfigTest {
 
     @TempDir
     static Path kdcDir;
+
     private static SimpleKdcServer kdc;
     private static Path keytab;
     private static Path krb5;
 
     @TempDir
     Path dir;
+
     private String savedKrb5;
 
     /** A real KDC, so that the one login the section makes before any client can succeed. */
@@ -98,12 +100,16 @@ class KerberosSecurityConfigTest {
     }
 
     private KafkaSecurityConfig gssapi(String principal, String krb5File) {
-        return new KafkaSecurityConfig(SecurityProtocol.SASL_PLAINTEXT, null,
+        return new KafkaSecurityConfig(
+                SecurityProtocol.SASL_PLAINTEXT,
+                null,
                 KafkaSaslConfig.gssapi(principal, keytab.toString(), null, krb5File));
     }
 
     private static List<String> problems(KafkaSecurityConfig config) {
-        return config.check(PATH, Set.of()).stream().map(ConfigProblem::toString).toList();
+        return config.check(PATH, Set.of()).stream()
+                .map(ConfigProblem::toString)
+                .toList();
     }
 
     @Test
@@ -113,17 +119,25 @@ class KerberosSecurityConfigTest {
 
         Map<String, Object> props = config.toClientProperties(PATH);
 
-        assertThat(props).containsEntry("security.protocol", "SASL_PLAINTEXT").containsEntry("sasl.mechanism", "GSSAPI")
+        assertThat(props)
+                .containsEntry("security.protocol", "SASL_PLAINTEXT")
+                .containsEntry("sasl.mechanism", "GSSAPI")
                 .containsEntry("sasl.kerberos.service.name", "kafka");
         String jaas = (String) props.get("sasl.jaas.config");
-        assertThat(jaas).startsWith("com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true storeKey=true");
-        var entries = JaasContext.loadClientContext(Map.of("sasl.jaas.config", new Password(jaas))).configurationEntries();
+        assertThat(jaas)
+                .startsWith("com.sun.security.auth.module.Krb5LoginModule required useKeyTab=true storeKey=true");
+        var entries = JaasContext.loadClientContext(Map.of("sasl.jaas.config", new Password(jaas)))
+                .configurationEntries();
         assertThat(entries).singleElement().satisfies(e -> {
             assertThat(e.getLoginModuleName()).isEqualTo("com.sun.security.auth.module.Krb5LoginModule");
-            assertThat(Map.<String, Object>copyOf(e.getOptions())).containsEntry("useKeyTab", "true").containsEntry("storeKey", "true")
-                    .containsEntry("keyTab", keytab.toString()).containsEntry("principal", "etl@EXAMPLE.COM");
+            assertThat(Map.<String, Object>copyOf(e.getOptions()))
+                    .containsEntry("useKeyTab", "true")
+                    .containsEntry("storeKey", "true")
+                    .containsEntry("keyTab", keytab.toString())
+                    .containsEntry("principal", "etl@EXAMPLE.COM");
         });
-        assertThat(System.getProperty("java.security.krb5.conf")).isEqualTo(krb5.toAbsolutePath().toString());
+        assertThat(System.getProperty("java.security.krb5.conf"))
+                .isEqualTo(krb5.toAbsolutePath().toString());
         assertThat(config.clientPropertyKeys()).containsAll(props.keySet());
         assertThat(config.principal()).contains("Kerberos principal etl@EXAMPLE.COM");
     }
@@ -131,7 +145,9 @@ class KerberosSecurityConfigTest {
     @Test
     void aDifferentServiceNameIsPassedOnAndWithoutAFileTheJvmsConfigurationStays() {
         System.setProperty(KerberosSupport.KRB5_CONF_PROPERTY, krb5.toString());
-        KafkaSecurityConfig config = new KafkaSecurityConfig(SecurityProtocol.SASL_SSL, null,
+        KafkaSecurityConfig config = new KafkaSecurityConfig(
+                SecurityProtocol.SASL_SSL,
+                null,
                 KafkaSaslConfig.gssapi("etl@EXAMPLE.COM", keytab.toString(), "kafka-prod", null));
         assertThat(config.toClientProperties(PATH)).containsEntry("sasl.kerberos.service.name", "kafka-prod");
         assertThat(System.getProperty("java.security.krb5.conf")).isEqualTo(krb5.toString());
@@ -139,24 +155,44 @@ class KerberosSecurityConfigTest {
 
     @Test
     void gssapiNeedsAPrincipalAndAReadableKeytabAndTakesNoPassword() {
-        KafkaSecurityConfig config = new KafkaSecurityConfig(SecurityProtocol.SASL_PLAINTEXT, null,
-                new KafkaSaslConfig(SaslMechanism.GSSAPI, null, "pw", null, null, null, null, null,
-                        "/nope/etl.keytab", null, "/nope/krb5.conf", "arn:aws:iam::1:role/x", null, null, null));
-        assertThat(problems(config)).containsExactly(
-                PATH + ".sasl.password: is not used with mechanism GSSAPI",
-                PATH + ".sasl.principal: is required with mechanism GSSAPI",
-                PATH + ".sasl.keytab_file: cannot read file /nope/etl.keytab",
-                PATH + ".sasl.krb5_config_file: cannot read file /nope/krb5.conf",
-                PATH + ".sasl.aws_role_arn: is not used with mechanism GSSAPI");
+        KafkaSecurityConfig config = new KafkaSecurityConfig(
+                SecurityProtocol.SASL_PLAINTEXT,
+                null,
+                new KafkaSaslConfig(
+                        SaslMechanism.GSSAPI,
+                        null,
+                        "pw",
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        "/nope/etl.keytab",
+                        null,
+                        "/nope/krb5.conf",
+                        "arn:aws:iam::1:role/x",
+                        null,
+                        null,
+                        null));
+        assertThat(problems(config))
+                .containsExactly(
+                        PATH + ".sasl.password: is not used with mechanism GSSAPI",
+                        PATH + ".sasl.principal: is required with mechanism GSSAPI",
+                        PATH + ".sasl.keytab_file: cannot read file /nope/etl.keytab",
+                        PATH + ".sasl.krb5_config_file: cannot read file /nope/krb5.conf",
+                        PATH + ".sasl.aws_role_arn: is not used with mechanism GSSAPI");
     }
 
     @Test
     void aPrincipalTheKeytabDoesNotHoldFailsBeforeAnyLoginNamingBoth() {
-        ConfigException e = catchThrowableOfType(ConfigException.class,
+        ConfigException e = catchThrowableOfType(
+                ConfigException.class,
                 () -> gssapi("intruder@EXAMPLE.COM", krb5.toString()).toClientProperties(PATH));
-        assertThat(e.problems()).singleElement().hasToString(PATH + ".sasl.principal: keytab " + keytab
-                + " holds no key for principal intruder@EXAMPLE.COM (check the principal's spelling and realm against"
-                + " the keytab, e.g. with klist -k)");
+        assertThat(e.problems())
+                .singleElement()
+                .hasToString(PATH + ".sasl.principal: keytab " + keytab
+                        + " holds no key for principal intruder@EXAMPLE.COM (check the principal's spelling and realm against"
+                        + " the keytab, e.g. with klist -k)");
     }
 
     @Test
@@ -165,7 +201,9 @@ class KerberosSecurityConfigTest {
         kdc.createPrincipal("ghost@EXAMPLE.COM");
         kdc.exportPrincipal("ghost@EXAMPLE.COM", ghostKeytab.toFile());
         kdc.deletePrincipal("ghost@EXAMPLE.COM");
-        KafkaSecurityConfig config = new KafkaSecurityConfig(SecurityProtocol.SASL_PLAINTEXT, null,
+        KafkaSecurityConfig config = new KafkaSecurityConfig(
+                SecurityProtocol.SASL_PLAINTEXT,
+                null,
                 KafkaSaslConfig.gssapi("ghost@EXAMPLE.COM", ghostKeytab.toString(), null, krb5.toString()));
         assertThat(problems(config)).as("nothing a load-time check can see").isEmpty();
 
@@ -173,7 +211,8 @@ class KerberosSecurityConfigTest {
 
         assertThat(e.problems()).singleElement().satisfies(p -> {
             assertThat(p.path()).isEqualTo(PATH + ".sasl.principal");
-            assertThat(p.message()).startsWith("Kerberos login as ghost@EXAMPLE.COM with keytab " + ghostKeytab + " failed: ")
+            assertThat(p.message())
+                    .startsWith("Kerberos login as ghost@EXAMPLE.COM with keytab " + ghostKeytab + " failed: ")
                     .contains("Client not found in Kerberos database");
         });
     }
@@ -185,19 +224,24 @@ class KerberosSecurityConfigTest {
         gssapi("etl@EXAMPLE.COM", krb5.toString()).toClientProperties("source.in.kafka.security");
 
         KafkaSecurityConfig second = gssapi("etl@EXAMPLE.COM", other.toString());
-        assertThat(problems(second)).singleElement().asString().startsWith(PATH + ".sasl.krb5_config_file: the Kerberos"
-                + " configuration is JVM-wide (java.security.krb5.conf) and this JVM already uses " + krb5.toAbsolutePath());
+        assertThat(problems(second))
+                .singleElement()
+                .asString()
+                .startsWith(PATH + ".sasl.krb5_config_file: the Kerberos"
+                        + " configuration is JVM-wide (java.security.krb5.conf) and this JVM already uses "
+                        + krb5.toAbsolutePath());
         ConfigException e = catchThrowableOfType(ConfigException.class, () -> second.toClientProperties(PATH));
         assertThat(e.problems()).singleElement().satisfies(p -> {
             assertThat(p.path()).isEqualTo(PATH + ".sasl.krb5_config_file");
             assertThat(p.message()).contains("one JVM can use one krb5 configuration");
         });
-        assertThat(System.getProperty("java.security.krb5.conf")).isEqualTo(krb5.toAbsolutePath().toString());
+        assertThat(System.getProperty("java.security.krb5.conf"))
+                .isEqualTo(krb5.toAbsolutePath().toString());
     }
 
     @Test
     void toStringShowsKerberosSettingsWithoutSecrets() {
-        assertThat(gssapi("etl@EXAMPLE.COM", null).toString()).contains("principal=etl@EXAMPLE.COM", "serviceName=kafka",
-                "keytabFile=" + keytab);
+        assertThat(gssapi("etl@EXAMPLE.COM", null).toString())
+                .contains("principal=etl@EXAMPLE.COM", "serviceName=kafka", "keytabFile=" + keytab);
     }
 }

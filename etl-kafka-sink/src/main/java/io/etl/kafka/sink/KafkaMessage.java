@@ -74,7 +74,9 @@ public record KafkaMessage(byte[] key, byte[] value, List<Header> headers, Integ
                 n += 1;
             } else if (c < 0x800) {
                 n += 2;
-            } else if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+            } else if (Character.isHighSurrogate(c)
+                    && i + 1 < s.length()
+                    && Character.isLowSurrogate(s.charAt(i + 1))) {
                 n += 4;
                 i++;
             } else {
@@ -86,8 +88,11 @@ public record KafkaMessage(byte[] key, byte[] value, List<Header> headers, Integ
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof KafkaMessage m && Arrays.equals(key, m.key) && Arrays.equals(value, m.value)
-                && headers.equals(m.headers) && Objects.equals(partition, m.partition);
+        return o instanceof KafkaMessage m
+                && Arrays.equals(key, m.key)
+                && Arrays.equals(value, m.value)
+                && headers.equals(m.headers)
+                && Objects.equals(partition, m.partition);
     }
 
     @Override
@@ -110,8 +115,7 @@ public record KafkaMessage(byte[] key, byte[] value, List<Header> headers, Integ
         private final List<Header> headers = new ArrayList<>();
         private Integer partition;
 
-        private Builder() {
-        }
+        private Builder() {}
 
         /** The key bytes (null for none). */
         public Builder key(byte[] key) {

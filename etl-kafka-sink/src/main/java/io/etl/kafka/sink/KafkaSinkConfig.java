@@ -50,22 +50,24 @@ import java.util.Objects;
  * @param annotations        static key/values the envelope encoder echoes in every envelope value, as
  *                           {@code "annotations": {...}} (other encoders do not use them)
  */
-public record KafkaSinkConfig(@NotBlank String brokers,
-                              @NotBlank String topic,
-                              Duration deliveryTimeout,
-                              DataSize maxMessageBytes,
-                              Duration statisticsInterval,
-                              Compression compression,
-                              @RenamedFrom("linger") Duration producerLinger,
-                              List<@Valid TopicSpec> topics,
-                              @RenamedFrom("admin_timeout") Duration startupTimeout,
-                              @Valid KafkaSecurityConfig security,
-                              Map<String, String> producer,
-                              Map<String, String> annotations) {
+public record KafkaSinkConfig(
+        @NotBlank String brokers,
+        @NotBlank String topic,
+        Duration deliveryTimeout,
+        DataSize maxMessageBytes,
+        Duration statisticsInterval,
+        Compression compression,
+        @RenamedFrom("linger") Duration producerLinger,
+        List<@Valid TopicSpec> topics,
+        @RenamedFrom("admin_timeout") Duration startupTimeout,
+        @Valid KafkaSecurityConfig security,
+        Map<String, String> producer,
+        Map<String, String> annotations) {
 
     public static final Duration DEFAULT_DELIVERY_TIMEOUT = Duration.ofSeconds(30);
     /** 1MB, decimal: 1,000,000 bytes. */
     public static final DataSize DEFAULT_MAX_MESSAGE_BYTES = DataSize.ofBytes(1_000_000);
+
     public static final Duration DEFAULT_STATISTICS_INTERVAL = Duration.ofSeconds(5);
     public static final Compression DEFAULT_COMPRESSION = Compression.NONE;
     public static final Duration DEFAULT_PRODUCER_LINGER = Duration.ofMillis(5);
@@ -80,8 +82,7 @@ public record KafkaSinkConfig(@NotBlank String brokers,
         topics = topics == null ? List.of() : List.copyOf(topics);
         startupTimeout = startupTimeout == null ? DEFAULT_STARTUP_TIMEOUT : startupTimeout;
         producer = Secrets.protect(producer == null ? Map.of() : producer);
-        annotations = annotations == null ? Map.of()
-                : Collections.unmodifiableMap(new LinkedHashMap<>(annotations));
+        annotations = annotations == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(annotations));
     }
 
     /** Defaults for everything but the brokers and the topic. */
@@ -91,44 +92,121 @@ public record KafkaSinkConfig(@NotBlank String brokers,
 
     /** A copy with another passthrough map. */
     public KafkaSinkConfig withProducer(Map<String, String> value) {
-        return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, statisticsInterval, compression,
-                producerLinger, topics, startupTimeout, security, value, annotations);
+        return new KafkaSinkConfig(
+                brokers,
+                topic,
+                deliveryTimeout,
+                maxMessageBytes,
+                statisticsInterval,
+                compression,
+                producerLinger,
+                topics,
+                startupTimeout,
+                security,
+                value,
+                annotations);
     }
 
     /** A copy with another security section. */
     public KafkaSinkConfig withSecurity(KafkaSecurityConfig value) {
-        return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, statisticsInterval, compression,
-                producerLinger, topics, startupTimeout, value, producer, annotations);
+        return new KafkaSinkConfig(
+                brokers,
+                topic,
+                deliveryTimeout,
+                maxMessageBytes,
+                statisticsInterval,
+                compression,
+                producerLinger,
+                topics,
+                startupTimeout,
+                value,
+                producer,
+                annotations);
     }
 
     /** A copy with another statistics interval. */
     public KafkaSinkConfig withStatisticsInterval(Duration value) {
-        return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, value,
-                compression, producerLinger, topics, startupTimeout, security, producer, annotations);
+        return new KafkaSinkConfig(
+                brokers,
+                topic,
+                deliveryTimeout,
+                maxMessageBytes,
+                value,
+                compression,
+                producerLinger,
+                topics,
+                startupTimeout,
+                security,
+                producer,
+                annotations);
     }
 
     /** A copy with another size limit. */
     public KafkaSinkConfig withMaxMessageBytes(DataSize value) {
-        return new KafkaSinkConfig(brokers, topic, deliveryTimeout, value, statisticsInterval, compression,
-                producerLinger, topics, startupTimeout, security, producer, annotations);
+        return new KafkaSinkConfig(
+                brokers,
+                topic,
+                deliveryTimeout,
+                value,
+                statisticsInterval,
+                compression,
+                producerLinger,
+                topics,
+                startupTimeout,
+                security,
+                producer,
+                annotations);
     }
 
     /** A copy with topics to create at startup. */
     public KafkaSinkConfig withTopics(List<TopicSpec> value) {
-        return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, statisticsInterval, compression,
-                producerLinger, value, startupTimeout, security, producer, annotations);
+        return new KafkaSinkConfig(
+                brokers,
+                topic,
+                deliveryTimeout,
+                maxMessageBytes,
+                statisticsInterval,
+                compression,
+                producerLinger,
+                value,
+                startupTimeout,
+                security,
+                producer,
+                annotations);
     }
 
     /** A copy with another delivery timeout. */
     public KafkaSinkConfig withDeliveryTimeout(Duration value) {
-        return new KafkaSinkConfig(brokers, topic, value, maxMessageBytes, statisticsInterval, compression,
-                producerLinger, topics, startupTimeout, security, producer, annotations);
+        return new KafkaSinkConfig(
+                brokers,
+                topic,
+                value,
+                maxMessageBytes,
+                statisticsInterval,
+                compression,
+                producerLinger,
+                topics,
+                startupTimeout,
+                security,
+                producer,
+                annotations);
     }
 
     /** A copy with envelope annotations. */
     public KafkaSinkConfig withAnnotations(Map<String, String> value) {
-        return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, statisticsInterval, compression,
-                producerLinger, topics, startupTimeout, security, producer, value);
+        return new KafkaSinkConfig(
+                brokers,
+                topic,
+                deliveryTimeout,
+                maxMessageBytes,
+                statisticsInterval,
+                compression,
+                producerLinger,
+                topics,
+                startupTimeout,
+                security,
+                producer,
+                value);
     }
 
     /** A builder starting from the defaults, without brokers or topic (both required). */
@@ -268,8 +346,19 @@ public record KafkaSinkConfig(@NotBlank String brokers,
         }
 
         private KafkaSinkConfig candidate() {
-            return new KafkaSinkConfig(brokers, topic, deliveryTimeout, maxMessageBytes, statisticsInterval,
-                    compression, producerLinger, topics, startupTimeout, security, producer, annotations);
+            return new KafkaSinkConfig(
+                    brokers,
+                    topic,
+                    deliveryTimeout,
+                    maxMessageBytes,
+                    statisticsInterval,
+                    compression,
+                    producerLinger,
+                    topics,
+                    startupTimeout,
+                    security,
+                    producer,
+                    annotations);
         }
 
         /** Throws the problems the sink's own rules find at {@code property} (a minimum, the denylist). */

@@ -13,8 +13,11 @@ import java.util.Map;
  * @param replicationFactor replicas per partition; the broker's {@code default.replication.factor} when absent
  * @param configs           topic configs, e.g. {@code cleanup.policy: compact}, {@code min.insync.replicas: "2"}
  */
-public record TopicSpec(@NotBlank String name, @Min(1) Integer partitions, @Min(1) Integer replicationFactor,
-                        Map<String, String> configs) {
+public record TopicSpec(
+        @NotBlank String name,
+        @Min(1) Integer partitions,
+        @Min(1) Integer replicationFactor,
+        Map<String, String> configs) {
 
     public TopicSpec {
         configs = configs == null ? Map.of() : Map.copyOf(configs);

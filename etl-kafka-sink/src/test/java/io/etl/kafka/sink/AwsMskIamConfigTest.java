@@ -27,32 +27,42 @@ class AwsMskIamConfigTest {
                       security:
                         protocol: SASL_SSL
                         sasl: %s
-                """.formatted(sasl), n -> null).sink("eu").connector(KafkaSinkConfig.class).security();
+                """.formatted(sasl), n -> null)
+                .sink("eu")
+                .connector(KafkaSinkConfig.class)
+                .security();
     }
 
     @Test
     void roleAndProfileMapOntoTheIamLoginModuleAndCallbackHandler() throws Exception {
-        KafkaSecurityConfig config = security("{mechanism: AWS_MSK_IAM, aws_role_arn: \"arn:aws:iam::123456789012:role/etl\","
-                + " aws_role_session_name: etl-eu, aws_sts_region: eu-west-1, aws_profile_name: prod}");
+        KafkaSecurityConfig config =
+                security("{mechanism: AWS_MSK_IAM, aws_role_arn: \"arn:aws:iam::123456789012:role/etl\","
+                        + " aws_role_session_name: etl-eu, aws_sts_region: eu-west-1, aws_profile_name: prod}");
         assertThat(config.sasl().mechanism()).isEqualTo(SaslMechanism.AWS_MSK_IAM);
         assertThat(config.check("sinks.eu.kafka.security", Set.of())).isEmpty();
 
         Map<String, Object> props = config.toClientProperties("sinks.eu.kafka.security");
 
-        assertThat(props).containsEntry("security.protocol", "SASL_SSL").containsEntry("sasl.mechanism", "AWS_MSK_IAM")
-                .containsEntry("sasl.client.callback.handler.class",
-                        "software.amazon.msk.auth.iam.IAMClientCallbackHandler");
-        var entries = JaasContext.loadClientContext(Map.of("sasl.jaas.config",
-                new Password((String) props.get("sasl.jaas.config")))).configurationEntries();
+        assertThat(props)
+                .containsEntry("security.protocol", "SASL_SSL")
+                .containsEntry("sasl.mechanism", "AWS_MSK_IAM")
+                .containsEntry(
+                        "sasl.client.callback.handler.class", "software.amazon.msk.auth.iam.IAMClientCallbackHandler");
+        var entries = JaasContext.loadClientContext(
+                        Map.of("sasl.jaas.config", new Password((String) props.get("sasl.jaas.config"))))
+                .configurationEntries();
         assertThat(entries).singleElement().satisfies(e -> {
             assertThat(e.getLoginModuleName()).isEqualTo("software.amazon.msk.auth.iam.IAMLoginModule");
-            assertThat(Map.<String, Object>copyOf(e.getOptions())).containsOnly(
-                    Map.entry("awsRoleArn", (Object) "arn:aws:iam::123456789012:role/etl"),
-                    Map.entry("awsRoleSessionName", (Object) "etl-eu"), Map.entry("awsStsRegion", (Object) "eu-west-1"),
-                    Map.entry("awsProfileName", (Object) "prod"));
+            assertThat(Map.<String, Object>copyOf(e.getOptions()))
+                    .containsOnly(
+                            Map.entry("awsRoleArn", (Object) "arn:aws:iam::123456789012:role/etl"),
+                            Map.entry("awsRoleSessionName", (Object) "etl-eu"),
+                            Map.entry("awsStsRegion", (Object) "eu-west-1"),
+                            Map.entry("awsProfileName", (Object) "prod"));
         });
         // the names point at real classes of the jar
-        assertThat(Class.forName(e(props, "sasl.client.callback.handler.class"))).isNotNull();
+        assertThat(Class.forName(e(props, "sasl.client.callback.handler.class")))
+                .isNotNull();
         assertThat(Class.forName(entries.get(0).getLoginModuleName())).isNotNull();
         assertThat(config.principal()).contains("role arn:aws:iam::123456789012:role/etl");
         assertThat(config.clientPropertyKeys()).containsAll(props.keySet());

@@ -20,18 +20,26 @@ class ConfigurationDocsTest {
     private static final Path DOC = Path.of("..", "docs", "configuration.md");
 
     @ParameterizedTest
-    @ValueSource(classes = {KafkaSinkConfig.class, TopicSpec.class, KafkaSecurityConfig.class, KafkaTlsConfig.class,
-            KafkaSaslConfig.class})
+    @ValueSource(
+            classes = {
+                KafkaSinkConfig.class,
+                TopicSpec.class,
+                KafkaSecurityConfig.class,
+                KafkaTlsConfig.class,
+                KafkaSaslConfig.class
+            })
     @SuppressWarnings("unchecked")
     void everyKeyIsDocumented(Class<?> record) {
-        assertThat(ConfigDocumentation.undocumentedKeys(DOC, (Class<? extends Record>) record)).isEmpty();
+        assertThat(ConfigDocumentation.undocumentedKeys(DOC, (Class<? extends Record>) record))
+                .isEmpty();
     }
 
     @Test
     void everyDeniedKeyIsInTheDenylistTable() throws Exception {
         String doc = Files.readString(DOC);
         List<String> missing = ProducerSettings.DENIED.keySet().stream()
-                .filter(key -> !doc.contains("`" + key + "`")).toList();
+                .filter(key -> !doc.contains("`" + key + "`"))
+                .toList();
         assertThat(missing).isEmpty();
     }
 }

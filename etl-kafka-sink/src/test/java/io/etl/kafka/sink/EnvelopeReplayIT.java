@@ -41,10 +41,13 @@ class EnvelopeReplayIT {
                       annotations: {origin: catalog-db, schema_version: 3}
                 checkpoint: {interval: 100ms, stalled_fail_after: 5s, drain_timeout: 2s}
                 """.formatted(kafka.bootstrapServers(), topic), n -> null);
-        return Pipeline.named(unique("envelope")).from(source)
-                .flatMap("to-changes", (Integer i) -> List.of(
-                        Change.upsert("p-" + i, Map.of("n", i)),
-                        Change.<Map<String, Integer>>delete("p-" + (i + 1000))))
+        return Pipeline.named(unique("envelope"))
+                .from(source)
+                .flatMap(
+                        "to-changes",
+                        (Integer i) -> List.of(
+                                Change.upsert("p-" + i, Map.of("n", i)),
+                                Change.<Map<String, Integer>>delete("p-" + (i + 1000))))
                 .to(KafkaSink.from(config.sink("products")).<Map<String, Integer>>envelope())
                 .start(config, new SimpleMeterRegistry());
     }
@@ -56,8 +59,9 @@ class EnvelopeReplayIT {
         }
         ListSource<Integer> source = ListSource.of("catalog", values);
         RunningPipeline running = run(kafka, topic, source);
-        await().atMost(Duration.ofSeconds(60)).until(() -> running.result().isDone()
-                || running.committedOffsets().getOrDefault(source.partition(), -1L) == RECORDS);
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> running.result().isDone()
+                        || running.committedOffsets().getOrDefault(source.partition(), -1L) == RECORDS);
         assertThat(running.stopAndWait(Duration.ofSeconds(30)).status()).isEqualTo(PipelineResult.Status.COMPLETED);
     }
 
@@ -67,7 +71,7 @@ class EnvelopeReplayIT {
         kafka.createTopic(topic, 1);
 
         runToEnd(kafka, topic);
-        runToEnd(kafka, topic);   // a replay from offset 0, as after a crash before the first commit
+        runToEnd(kafka, topic); // a replay from offset 0, as after a crash before the first commit
 
         List<TestRecord> all = kafka.readAll(topic);
         assertThat(all).hasSize(4 * RECORDS);
@@ -75,7 +79,8 @@ class EnvelopeReplayIT {
         for (TestRecord r : all) {
             assertThat(r.headerAsString(KafkaSink.OPERATION_HEADER)).isIn("upsert", "delete");
             assertThat(r.headerAsString(KafkaSink.SOURCE_HEADER)).startsWith("catalog-0@");
-            byKey.computeIfAbsent(r.headerAsString(KafkaSink.IDEMPOTENCY_KEY_HEADER), k -> new ArrayList<>()).add(r);
+            byKey.computeIfAbsent(r.headerAsString(KafkaSink.IDEMPOTENCY_KEY_HEADER), k -> new ArrayList<>())
+                    .add(r);
         }
         assertThat(byKey).hasSize(2 * RECORDS).containsKeys("catalog:0:0:0", "catalog:0:0:1", "catalog:0:49:1");
         byKey.forEach((key, copies) -> {
@@ -84,8 +89,11 @@ class EnvelopeReplayIT {
             assertThat(copies.get(1).value()).isEqualTo(copies.get(0).value());
         });
         TestRecord upsert = byKey.get("catalog:0:7:0").get(0);
-        assertThat(new String(upsert.value(), StandardCharsets.UTF_8)).contains("\"idempotencyKey\":\"catalog:0:7:0\"",
-                "\"document\":{\"n\":7}", "\"annotations\":{\"origin\":\"catalog-db\",\"schema_version\":\"3\"}");
+        assertThat(new String(upsert.value(), StandardCharsets.UTF_8))
+                .contains(
+                        "\"idempotencyKey\":\"catalog:0:7:0\"",
+                        "\"document\":{\"n\":7}",
+                        "\"annotations\":{\"origin\":\"catalog-db\",\"schema_version\":\"3\"}");
         TestRecord delete = byKey.get("catalog:0:7:1").get(0);
         assertThat(delete.value()).isNull();
         assertThat(delete.keyAsString()).isEqualTo("p-1007");

@@ -13,7 +13,8 @@ class KafkaSinkConfigBuilderTest {
 
     @Test
     void customStartsFromTheDefaults() {
-        KafkaSinkConfig config = KafkaSinkConfig.custom().brokers("b:9092").topic("t").build();
+        KafkaSinkConfig config =
+                KafkaSinkConfig.custom().brokers("b:9092").topic("t").build();
 
         assertThat(config).isEqualTo(KafkaSinkConfig.of("b:9092", "t"));
         assertThat(config.producerLinger()).isEqualTo(KafkaSinkConfig.DEFAULT_PRODUCER_LINGER);
@@ -21,10 +22,17 @@ class KafkaSinkConfigBuilderTest {
 
     @Test
     void fromKeepsEverythingNotSetAgain() {
-        KafkaSinkConfig base = KafkaSinkConfig.custom().brokers("b:9092").topic("t")
-                .compression(Compression.LZ4).deliveryTimeout(Duration.ofSeconds(60)).build();
+        KafkaSinkConfig base = KafkaSinkConfig.custom()
+                .brokers("b:9092")
+                .topic("t")
+                .compression(Compression.LZ4)
+                .deliveryTimeout(Duration.ofSeconds(60))
+                .build();
 
-        KafkaSinkConfig copy = KafkaSinkConfig.from(base).topic("u").topics(TopicSpec.of("u", 3)).build();
+        KafkaSinkConfig copy = KafkaSinkConfig.from(base)
+                .topic("u")
+                .topics(TopicSpec.of("u", 3))
+                .build();
 
         assertThat(copy.brokers()).isEqualTo("b:9092");
         assertThat(copy.compression()).isEqualTo(Compression.LZ4);
@@ -62,17 +70,20 @@ class KafkaSinkConfigBuilderTest {
     @Test
     void deniedProducerPropertyShouldFailNamingIt() {
         assertThatThrownBy(() -> KafkaSinkConfig.custom().producer(Map.of("bootstrap.servers", "x")))
-                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems())
-                        .allSatisfy(p -> assertThat(p.path()).startsWith("producer")));
+                .isInstanceOfSatisfying(
+                        ConfigException.class,
+                        e -> assertThat(e.problems())
+                                .allSatisfy(p -> assertThat(p.path()).startsWith("producer")));
     }
 
     @Test
     void producerLingerNotBelowDeliveryTimeoutShouldFailAtBuild() {
-        KafkaSinkConfig.Builder builder = KafkaSinkConfig.custom().brokers("b").topic("t")
-                .producerLinger(Duration.ofSeconds(40));
+        KafkaSinkConfig.Builder builder =
+                KafkaSinkConfig.custom().brokers("b").topic("t").producerLinger(Duration.ofSeconds(40));
 
-        assertThatThrownBy(builder::build).hasMessage(
-                "invalid configuration: producer_linger: must be at least 0ms and below delivery_timeout (30s)");
+        assertThatThrownBy(builder::build)
+                .hasMessage(
+                        "invalid configuration: producer_linger: must be at least 0ms and below delivery_timeout (30s)");
         assertThat(builder.deliveryTimeout(Duration.ofSeconds(60)).build().producerLinger())
                 .isEqualTo(Duration.ofSeconds(40));
     }

@@ -78,12 +78,14 @@ class KafkaSinkConfigTest {
                         protocol: sasl_ssl
                         sasl: {mechanism: scram-sha-512, username: etl, password: "${PW}"}
                       producer: {batch.size: "524288", max.in.flight.requests.per.connection: "5"}
-                """, name -> name.equals("PW") ? "pw" : null).sink("eu");
+                """, name -> name.equals("PW") ? "pw" : null)
+                .sink("eu");
         KafkaSinkConfig config = section.connector(KafkaSinkConfig.class);
         assertThat(config.maxMessageBytes().bytes()).isEqualTo(2 * 1024 * 1024);
         assertThat(config.compression()).isEqualTo(Compression.LZ4);
         assertThat(config.statisticsInterval()).isZero();
-        assertThat(config.topics()).containsExactly(new TopicSpec("orders-eu", 6, 1, Map.of("cleanup.policy", "compact")));
+        assertThat(config.topics())
+                .containsExactly(new TopicSpec("orders-eu", 6, 1, Map.of("cleanup.policy", "compact")));
         assertThat(config.security().protocol()).isEqualTo(SecurityProtocol.SASL_SSL);
         assertThat(config.security().sasl().mechanism()).isEqualTo(SaslMechanism.SCRAM_SHA_512);
         assertThat(config.security().sasl().password()).isEqualTo("pw");
@@ -114,14 +116,23 @@ class KafkaSinkConfigTest {
                       topic: t
                       producer: {"%s": "x"}
                 """.formatted(key)))
-                .containsExactly("sinks.eu.kafka.producer." + key + ": is not allowed: " + ProducerSettings.DENIED.get(key));
+                .containsExactly(
+                        "sinks.eu.kafka.producer." + key + ": is not allowed: " + ProducerSettings.DENIED.get(key));
     }
 
     @Test
     void theDenylistCoversTheKeysTheSinkOwns() {
-        assertThat(ProducerSettings.DENIED).containsKeys("bootstrap.servers", "delivery.timeout.ms", "max.request.size",
-                "acks", "enable.idempotence", "transactional.id", "key.serializer", "value.serializer",
-                "compression.type");
+        assertThat(ProducerSettings.DENIED)
+                .containsKeys(
+                        "bootstrap.servers",
+                        "delivery.timeout.ms",
+                        "max.request.size",
+                        "acks",
+                        "enable.idempotence",
+                        "transactional.id",
+                        "key.serializer",
+                        "value.serializer",
+                        "compression.type");
         assertThat(ProducerSettings.DENIED.get("acks")).contains("at-most-once");
     }
 
@@ -149,9 +160,10 @@ class KafkaSinkConfigTest {
                       brokers: b
                       topic: t
                       producer: {retries: "x", batch.size: "-5", buffer.memory: "1048576"}
-                """)).containsExactly(
-                "sinks.eu.kafka.producer.batch.size: invalid value '-5' (expected int, [0,...])",
-                "sinks.eu.kafka.producer.retries: invalid value 'x' (expected int, [0,...,2147483647])");
+                """))
+                .containsExactly(
+                        "sinks.eu.kafka.producer.batch.size: invalid value '-5' (expected int, [0,...])",
+                        "sinks.eu.kafka.producer.retries: invalid value 'x' (expected int, [0,...,2147483647])");
     }
 
     @Test
@@ -176,13 +188,14 @@ class KafkaSinkConfigTest {
     @Test
     void unknownPassthroughKeyFailsWithASuggestion() {
         assertThat(problems("sinks: {eu: {kafka: {brokers: b, topic: t, producer: {linger_ms: '5'}}}}"))
-                .containsExactly("sinks.eu.kafka.producer.linger_ms: unknown producer property (did you mean linger.ms?)");
+                .containsExactly(
+                        "sinks.eu.kafka.producer.linger_ms: unknown producer property (did you mean linger.ms?)");
     }
 
     @Test
     void unknownAndMissingKeysFailWithTheirPaths() {
-        assertThat(problems("sinks: {eu: {kafka: {topic: t, max_mesage_bytes: 1MB}}}")).contains(
-                "sinks.eu.kafka.brokers: must not be blank");
+        assertThat(problems("sinks: {eu: {kafka: {topic: t, max_mesage_bytes: 1MB}}}"))
+                .contains("sinks.eu.kafka.brokers: must not be blank");
         assertThat(problems("sinks: {eu: {kafka: {topic: t, max_mesage_bytes: 1MB}}}"))
                 .anyMatch(p -> p.startsWith("sinks.eu.kafka.max_mesage_bytes: unknown key"));
     }
@@ -196,9 +209,10 @@ class KafkaSinkConfigTest {
                       brokers: b
                       topic: t
                       security: {protocol: SSL, sasl: {mechanism: PLAIN, username: u}}
-                """)).containsExactly(
-                "sinks.eu.kafka.security.sasl: needs protocol SASL_SSL or SASL_PLAINTEXT (protocol is SSL)",
-                "sinks.eu.kafka.security.sasl.password: is required with mechanism PLAIN");
+                """))
+                .containsExactly(
+                        "sinks.eu.kafka.security.sasl: needs protocol SASL_SSL or SASL_PLAINTEXT (protocol is SSL)",
+                        "sinks.eu.kafka.security.sasl.password: is required with mechanism PLAIN");
     }
 
     @Test
@@ -211,8 +225,9 @@ class KafkaSinkConfigTest {
                       topic: t
                       security: {protocol: SASL_PLAINTEXT, sasl: {mechanism: PLAIN, username: u, password: p}}
                       producer: {sasl.mechanism: PLAIN}
-                """)).containsExactly("sinks.eu.kafka.producer.sasl.mechanism: is also set by the typed security"
-                + " section; set it in one place");
+                """))
+                .containsExactly("sinks.eu.kafka.producer.sasl.mechanism: is also set by the typed security"
+                        + " section; set it in one place");
     }
 
     @Test
@@ -230,8 +245,9 @@ class KafkaSinkConfigTest {
 
     @Test
     void codeBuiltConfigIsCheckedLikeALoadedOne() {
-        ConfigException e = catchThrowableOfType(ConfigException.class, () -> KafkaSink.from("x",
-                KafkaSinkConfig.of("b", "t").withProducer(Map.of("acks", "1")), null));
+        ConfigException e = catchThrowableOfType(
+                ConfigException.class,
+                () -> KafkaSink.from("x", KafkaSinkConfig.of("b", "t").withProducer(Map.of("acks", "1")), null));
         assertThat(e.problems()).extracting(ConfigProblem::path).containsExactly("sinks.x.kafka.producer.acks");
     }
 }

@@ -20,8 +20,7 @@ import java.util.concurrent.locks.LockSupport;
 final class ListSource<T> implements Source<T> {
 
     /** One input record. */
-    record Entry<T>(byte[] key, T value, List<Header> headers) {
-    }
+    record Entry<T>(byte[] key, T value, List<Header> headers) {}
 
     private final String topic;
     private final List<Entry<T>> entries;
@@ -98,6 +97,5 @@ final class ListSource<T> implements Source<T> {
     }
 
     @Override
-    public void close(Duration timeout) {
-    }
+    public void close(Duration timeout) {}
 }

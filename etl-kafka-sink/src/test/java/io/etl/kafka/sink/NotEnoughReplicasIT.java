@@ -38,13 +38,20 @@ class NotEnoughReplicasIT {
             }
             ListSource<String> source = ListSource.of("in", values);
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
-            RunningPipeline running = SinkIts.start(source, KafkaSink.from("isr",
-                    KafkaSinkConfig.of(kafka.bootstrapServers(), topic).withDeliveryTimeout(Duration.ofSeconds(2)),
-                    null).json(), registry);
+            RunningPipeline running = SinkIts.start(
+                    source,
+                    KafkaSink.from(
+                                    "isr",
+                                    KafkaSinkConfig.of(kafka.bootstrapServers(), topic)
+                                            .withDeliveryTimeout(Duration.ofSeconds(2)),
+                                    null)
+                            .json(),
+                    registry);
 
             await().atMost(Duration.ofSeconds(30)).until(() -> retryableBatches(registry) >= 1);
             assertThat(running.result()).isNotDone();
-            assertThat(running.committedOffsets().getOrDefault(source.partition(), 0L)).isZero();
+            assertThat(running.committedOffsets().getOrDefault(source.partition(), 0L))
+                    .isZero();
 
             kafka.restart(3);
             await().atMost(Duration.ofSeconds(40))
@@ -52,14 +59,18 @@ class NotEnoughReplicasIT {
             PipelineResult result = running.stopAndWait(Duration.ofSeconds(30));
 
             assertThat(result.status()).isEqualTo(PipelineResult.Status.COMPLETED);
-            List<String> written = kafka.readAll(topic).stream().map(TestRecord::valueAsString).toList();
+            List<String> written =
+                    kafka.readAll(topic).stream().map(TestRecord::valueAsString).toList();
             assertThat(written.stream().distinct().collect(Collectors.toList()))
-                    .containsExactlyElementsOf(values.stream().map(v -> "\"" + v + "\"").toList());
+                    .containsExactlyElementsOf(
+                            values.stream().map(v -> "\"" + v + "\"").toList());
         }
     }
 
     private static double retryableBatches(SimpleMeterRegistry registry) {
-        Counter c = registry.find(EtlMetrics.SINK_BATCHES).tag(EtlMetrics.TAG_OUTCOME, "retryable").counter();
+        Counter c = registry.find(EtlMetrics.SINK_BATCHES)
+                .tag(EtlMetrics.TAG_OUTCOME, "retryable")
+                .counter();
         return c == null ? 0 : c.count();
     }
 }

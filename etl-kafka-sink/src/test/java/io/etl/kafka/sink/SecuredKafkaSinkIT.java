@@ -47,8 +47,11 @@ class SecuredKafkaSinkIT {
     static void startBroker() {
         kafka = KafkaTestCluster.embedded(BrokerOptions.builder()
                 .brokerProperty("auto.create.topics.enable", "false")
-                .security(BrokerSecurity.saslScram().user("etl", PASSWORD).user("nowrite", NOWRITE_PASSWORD)
-                        .aclAuthorizer(true).build())
+                .security(BrokerSecurity.saslScram()
+                        .user("etl", PASSWORD)
+                        .user("nowrite", NOWRITE_PASSWORD)
+                        .aclAuthorizer(true)
+                        .build())
                 .build());
         security = kafka.security().orElseThrow();
     }
@@ -71,7 +74,8 @@ class SecuredKafkaSinkIT {
         System.err.flush();
         System.setErr(originalErr);
         String logs = captured.toString(StandardCharsets.UTF_8);
-        assertThat(logs).as("the test must have logged something, or the next check proves nothing")
+        assertThat(logs)
+                .as("the test must have logged something, or the next check proves nothing")
                 .contains("writing topic");
         assertThat(logs).doesNotContain(PASSWORD, NOWRITE_PASSWORD, WRONG_PASSWORD);
     }
@@ -85,7 +89,8 @@ class SecuredKafkaSinkIT {
     }
 
     private static KafkaSecurityConfig typed(String user, String password) {
-        return KafkaSecurityConfig.saslSsl(KafkaSaslConfig.scramSha512(user, password),
+        return KafkaSecurityConfig.saslSsl(
+                KafkaSaslConfig.scramSha512(user, password),
                 KafkaTlsConfig.trustingPem(security.caCertificatePemPath().toString()));
     }
 
@@ -93,8 +98,14 @@ class SecuredKafkaSinkIT {
     void typedSecuritySectionWritesOverSaslSslWithScram() {
         String topic = writableTopic();
         ListSource<String> source = ListSource.of("in", List.of("a", "b"));
-        PipelineResult result = runToEnd(source, KafkaSink.from("secure", KafkaSinkConfig.of(kafka.bootstrapServers(),
-                topic).withSecurity(typed("etl", PASSWORD)), null).json());
+        PipelineResult result = runToEnd(
+                source,
+                KafkaSink.from(
+                                "secure",
+                                KafkaSinkConfig.of(kafka.bootstrapServers(), topic)
+                                        .withSecurity(typed("etl", PASSWORD)),
+                                null)
+                        .json());
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.COMPLETED);
         assertThat(kafka.readAll(topic)).extracting(r -> r.valueAsString()).containsExactly("\"a\"", "\"b\"");
@@ -106,8 +117,14 @@ class SecuredKafkaSinkIT {
         Map<String, String> props = new LinkedHashMap<>(security.clientProperties("etl", PASSWORD));
         props.remove("bootstrap.servers");
         ListSource<String> source = ListSource.of("in", List.of("c"));
-        PipelineResult result = runToEnd(source, KafkaSink.from("secure", KafkaSinkConfig.of(kafka.bootstrapServers(),
-                topic).withProducer(props), null).json());
+        PipelineResult result = runToEnd(
+                source,
+                KafkaSink.from(
+                                "secure",
+                                KafkaSinkConfig.of(kafka.bootstrapServers(), topic)
+                                        .withProducer(props),
+                                null)
+                        .json());
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.COMPLETED);
         assertThat(kafka.readAll(topic)).hasSize(1);
@@ -117,13 +134,20 @@ class SecuredKafkaSinkIT {
     void wrongPasswordFailsAtStartupNamingTheBrokersAndPrincipal() {
         String topic = writableTopic();
         ListSource<String> source = ListSource.of("in", List.of("d"));
-        RunningPipeline running = SinkIts.start(source, KafkaSink.from("secure",
-                KafkaSinkConfig.of(kafka.bootstrapServers(), topic).withSecurity(typed("etl", WRONG_PASSWORD)), null)
-                .json(), new SimpleMeterRegistry());
+        RunningPipeline running = SinkIts.start(
+                source,
+                KafkaSink.from(
+                                "secure",
+                                KafkaSinkConfig.of(kafka.bootstrapServers(), topic)
+                                        .withSecurity(typed("etl", WRONG_PASSWORD)),
+                                null)
+                        .json(),
+                new SimpleMeterRegistry());
         PipelineResult result = running.result().join();
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
-        assertThat(result.failure()).isInstanceOf(ConfigException.class)
+        assertThat(result.failure())
+                .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("sinks.secure.kafka.security")
                 .hasMessageContaining("authentication to brokers " + kafka.bootstrapServers() + " as User:etl failed")
                 .hasMessageNotContaining(WRONG_PASSWORD);
@@ -135,14 +159,21 @@ class SecuredKafkaSinkIT {
     void principalWithoutWritePermissionFailsFastAndCommitsNothing() {
         String topic = writableTopic();
         ListSource<String> source = ListSource.of("in", List.of("e", "f", "g"));
-        RunningPipeline running = SinkIts.start(source, KafkaSink.from("secure",
-                KafkaSinkConfig.of(kafka.bootstrapServers(), topic).withSecurity(typed("nowrite", NOWRITE_PASSWORD)), null)
-                .json(), new SimpleMeterRegistry());
+        RunningPipeline running = SinkIts.start(
+                source,
+                KafkaSink.from(
+                                "secure",
+                                KafkaSinkConfig.of(kafka.bootstrapServers(), topic)
+                                        .withSecurity(typed("nowrite", NOWRITE_PASSWORD)),
+                                null)
+                        .json(),
+                new SimpleMeterRegistry());
         PipelineResult result = running.result().join();
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
         assertThat(result.failure()).hasStackTraceContaining("User:nowrite");
-        assertThat(running.committedOffsets().getOrDefault(source.partition(), 0L)).isZero();
+        assertThat(running.committedOffsets().getOrDefault(source.partition(), 0L))
+                .isZero();
         assertThat(source.committed().getOrDefault(source.partition(), 0L)).isZero();
         assertThat(kafka.readAll(topic)).isEmpty();
     }

@@ -19,11 +19,10 @@ final class SinkIts {
     private static final AtomicInteger COUNTER = new AtomicInteger();
 
     /** Fast commits, a short stall limit, a bounded drain. */
-    static final PipelineConfig CONFIG = PipelineConfig.defaults().withCheckpoint(
-            new CheckpointConfig(Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofSeconds(2)));
+    static final PipelineConfig CONFIG = PipelineConfig.defaults()
+            .withCheckpoint(new CheckpointConfig(Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofSeconds(2)));
 
-    private SinkIts() {
-    }
+    private SinkIts() {}
 
     static String unique(String prefix) {
         return prefix + "-" + COUNTER.incrementAndGet() + "-" + Long.toHexString(System.nanoTime() & 0xffffff);
@@ -40,8 +39,9 @@ final class SinkIts {
 
     static <T> PipelineResult runToEnd(ListSource<T> source, Sink<? super T, ?> sink, MeterRegistry registry) {
         RunningPipeline running = start(source, sink, registry);
-        await().atMost(Duration.ofSeconds(60)).until(() -> running.result().isDone()
-                || running.committedOffsets().getOrDefault(source.partition(), -1L) == source.size());
+        await().atMost(Duration.ofSeconds(60))
+                .until(() -> running.result().isDone()
+                        || running.committedOffsets().getOrDefault(source.partition(), -1L) == source.size());
         return running.stopAndWait(Duration.ofSeconds(30));
     }
 }

@@ -31,7 +31,8 @@ public interface KafkaSource<T> extends Source<T> {
      * @throws io.etl.core.error.ConfigException when the section is not a Kafka section
      */
     static KafkaSourceBuilder from(SourceSection section) {
-        return new KafkaSourceBuilderImpl(section.name(), section.connector(KafkaSourceConfig.class), section.onError());
+        return new KafkaSourceBuilderImpl(
+                section.name(), section.connector(KafkaSourceConfig.class), section.onError());
     }
 
     /**

@@ -66,20 +66,21 @@ import java.util.Objects;
  *                         {@code ssl.*} and {@code sasl.*} itself (set each property in one place only)
  * @param consumer         kafka-clients consumer properties passed through after the checks
  */
-public record KafkaSourceConfig(@NotBlank String brokers,
-                                List<@NotBlank String> topics,
-                                String topicPattern,
-                                @NotBlank String groupId,
-                                String groupInstanceId,
-                                AutoOffsetReset autoOffsetReset,
-                                @Min(1) @Max(100_000) Integer maxPollRecords,
-                                Duration pollTimeout,
-                                Duration revokeTimeout,
-                                Duration sessionTimeout,
-                                Duration startupTimeout,
-                                Duration statisticsInterval,
-                                @Valid KafkaSecurityConfig security,
-                                Map<String, String> consumer) {
+public record KafkaSourceConfig(
+        @NotBlank String brokers,
+        List<@NotBlank String> topics,
+        String topicPattern,
+        @NotBlank String groupId,
+        String groupInstanceId,
+        AutoOffsetReset autoOffsetReset,
+        @Min(1) @Max(100_000) Integer maxPollRecords,
+        Duration pollTimeout,
+        Duration revokeTimeout,
+        Duration sessionTimeout,
+        Duration startupTimeout,
+        Duration statisticsInterval,
+        @Valid KafkaSecurityConfig security,
+        Map<String, String> consumer) {
 
     public static final AutoOffsetReset DEFAULT_AUTO_OFFSET_RESET = AutoOffsetReset.EARLIEST;
     public static final int DEFAULT_MAX_POLL_RECORDS = 2000;
@@ -99,15 +100,18 @@ public record KafkaSourceConfig(@NotBlank String brokers,
             "enable.auto.commit", "the pipeline commits offsets itself, only behind durable output",
             "auto.offset.reset", "set auto_offset_reset instead",
             "key.deserializer", "keys stay bytes in RecordMeta",
-            "value.deserializer", "payloads are decoded by the source's decoder (bytes(), string(), json(..), decoder(..))",
+            "value.deserializer",
+                    "payloads are decoded by the source's decoder (bytes(), string(), json(..), decoder(..))",
             "max.poll.records", "set max_poll_records instead",
             "session.timeout.ms", "set session_timeout instead",
-            "metadata.broker.list", "set brokers instead (metadata.broker.list is librdkafka's alias of"
-                    + " bootstrap.servers)",
-            "statistics.interval.ms", "set statistics_interval instead, which refreshes the etl_kafka_source_*"
-                    + " meters (librdkafka's name; the Java consumer has no statistics callback)",
-            "enable.auto.offset.store", "the pipeline stores and commits offsets itself, only behind durable output"
-                    + " (librdkafka's name)");
+            "metadata.broker.list",
+                    "set brokers instead (metadata.broker.list is librdkafka's alias of" + " bootstrap.servers)",
+            "statistics.interval.ms",
+                    "set statistics_interval instead, which refreshes the etl_kafka_source_*"
+                            + " meters (librdkafka's name; the Java consumer has no statistics callback)",
+            "enable.auto.offset.store",
+                    "the pipeline stores and commits offsets itself, only behind durable output"
+                            + " (librdkafka's name)");
 
     /** Where a partition without a committed offset starts reading. */
     public enum AutoOffsetReset {
@@ -136,7 +140,8 @@ public record KafkaSourceConfig(@NotBlank String brokers,
      * for pipelines built in code.
      */
     public static KafkaSourceConfig of(String brokers, List<String> topics, String groupId) {
-        return new KafkaSourceConfig(brokers, topics, null, groupId, null, null, null, null, null, null, null, null, null, null);
+        return new KafkaSourceConfig(
+                brokers, topics, null, groupId, null, null, null, null, null, null, null, null, null, null);
     }
 
     private static Map<String, String> denylist(String... keyReasonPairs) {
@@ -149,21 +154,58 @@ public record KafkaSourceConfig(@NotBlank String brokers,
 
     /** A copy with {@code group_instance_id} set. */
     public KafkaSourceConfig withGroupInstanceId(String value) {
-        return new KafkaSourceConfig(brokers, topics, topicPattern, groupId, value, autoOffsetReset, maxPollRecords,
-                pollTimeout, revokeTimeout, sessionTimeout, startupTimeout, statisticsInterval, security, consumer);
+        return new KafkaSourceConfig(
+                brokers,
+                topics,
+                topicPattern,
+                groupId,
+                value,
+                autoOffsetReset,
+                maxPollRecords,
+                pollTimeout,
+                revokeTimeout,
+                sessionTimeout,
+                startupTimeout,
+                statisticsInterval,
+                security,
+                consumer);
     }
 
     /** A copy with another {@code security} section. */
     public KafkaSourceConfig withSecurity(KafkaSecurityConfig value) {
-        return new KafkaSourceConfig(brokers, topics, topicPattern, groupId, groupInstanceId, autoOffsetReset,
-                maxPollRecords, pollTimeout, revokeTimeout, sessionTimeout, startupTimeout, statisticsInterval, value,
+        return new KafkaSourceConfig(
+                brokers,
+                topics,
+                topicPattern,
+                groupId,
+                groupInstanceId,
+                autoOffsetReset,
+                maxPollRecords,
+                pollTimeout,
+                revokeTimeout,
+                sessionTimeout,
+                startupTimeout,
+                statisticsInterval,
+                value,
                 consumer);
     }
 
     /** A copy with another {@code consumer} passthrough map. */
     public KafkaSourceConfig withConsumer(Map<String, String> value) {
-        return new KafkaSourceConfig(brokers, topics, topicPattern, groupId, groupInstanceId, autoOffsetReset,
-                maxPollRecords, pollTimeout, revokeTimeout, sessionTimeout, startupTimeout, statisticsInterval, security,
+        return new KafkaSourceConfig(
+                brokers,
+                topics,
+                topicPattern,
+                groupId,
+                groupInstanceId,
+                autoOffsetReset,
+                maxPollRecords,
+                pollTimeout,
+                revokeTimeout,
+                sessionTimeout,
+                startupTimeout,
+                statisticsInterval,
+                security,
                 value);
     }
 
@@ -322,9 +364,21 @@ public record KafkaSourceConfig(@NotBlank String brokers,
         }
 
         private KafkaSourceConfig candidate() {
-            return new KafkaSourceConfig(brokers, topics, topicPattern, groupId, groupInstanceId, autoOffsetReset,
-                    maxPollRecords, pollTimeout, revokeTimeout, sessionTimeout, startupTimeout, statisticsInterval,
-                    security, consumer);
+            return new KafkaSourceConfig(
+                    brokers,
+                    topics,
+                    topicPattern,
+                    groupId,
+                    groupInstanceId,
+                    autoOffsetReset,
+                    maxPollRecords,
+                    pollTimeout,
+                    revokeTimeout,
+                    sessionTimeout,
+                    startupTimeout,
+                    statisticsInterval,
+                    security,
+                    consumer);
         }
 
         /** Throws the problems the source's own rules find at {@code property} (a minimum, the denylist). */

@@ -34,6 +34,5 @@ public final class KafkaSourceMetrics {
     /** Tag of {@link #COMMITS}. */
     public static final String TAG_OUTCOME = "outcome";
 
-    private KafkaSourceMetrics() {
-    }
+    private KafkaSourceMetrics() {}
 }

@@ -13,17 +13,27 @@ class KafkaSourceConfigBuilderTest {
 
     @Test
     void customStartsFromTheDefaults() {
-        KafkaSourceConfig config = KafkaSourceConfig.custom().brokers("b:9092").topics("orders").groupId("g").build();
+        KafkaSourceConfig config = KafkaSourceConfig.custom()
+                .brokers("b:9092")
+                .topics("orders")
+                .groupId("g")
+                .build();
 
         assertThat(config).isEqualTo(KafkaSourceConfig.of("b:9092", List.of("orders"), "g"));
     }
 
     @Test
     void fromKeepsEverythingNotSetAgain() {
-        KafkaSourceConfig base = KafkaSourceConfig.custom().brokers("b:9092").topics("orders").groupId("g")
-                .maxPollRecords(500).sessionTimeout(Duration.ofSeconds(30)).build();
+        KafkaSourceConfig base = KafkaSourceConfig.custom()
+                .brokers("b:9092")
+                .topics("orders")
+                .groupId("g")
+                .maxPollRecords(500)
+                .sessionTimeout(Duration.ofSeconds(30))
+                .build();
 
-        KafkaSourceConfig copy = KafkaSourceConfig.from(base).groupInstanceId("host-1").build();
+        KafkaSourceConfig copy =
+                KafkaSourceConfig.from(base).groupInstanceId("host-1").build();
 
         assertThat(copy.maxPollRecords()).isEqualTo(500);
         assertThat(copy.sessionTimeout()).isEqualTo(Duration.ofSeconds(30));
@@ -65,14 +75,20 @@ class KafkaSourceConfigBuilderTest {
     @Test
     void deniedConsumerPropertyShouldFailNamingIt() {
         assertThatThrownBy(() -> KafkaSourceConfig.custom().consumer(Map.of("group.id", "x")))
-                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems())
-                        .anySatisfy(p -> assertThat(p.path()).isEqualTo("consumer.group.id")));
+                .isInstanceOfSatisfying(
+                        ConfigException.class,
+                        e -> assertThat(e.problems())
+                                .anySatisfy(p -> assertThat(p.path()).isEqualTo("consumer.group.id")));
     }
 
     @Test
     void topicsAndPatternTogetherShouldFailAtBuild() {
-        assertThatThrownBy(() -> KafkaSourceConfig.custom().brokers("b").groupId("g").topicPattern("orders-.*")
-                .topics("orders").build())
+        assertThatThrownBy(() -> KafkaSourceConfig.custom()
+                        .brokers("b")
+                        .groupId("g")
+                        .topicPattern("orders-.*")
+                        .topics("orders")
+                        .build())
                 .hasMessage("invalid configuration: topic_pattern: cannot be combined with topics:"
                         + " set exactly one of topics and topic_pattern");
     }
@@ -80,8 +96,10 @@ class KafkaSourceConfigBuilderTest {
     @Test
     void missingRequiredSettingsShouldAllBeListedAtBuild() {
         assertThatThrownBy(() -> KafkaSourceConfig.custom().build())
-                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems())
-                        .extracting(Object::toString)
-                        .contains("brokers: must not be blank", "group_id: must not be blank"));
+                .isInstanceOfSatisfying(
+                        ConfigException.class,
+                        e -> assertThat(e.problems())
+                                .extracting(Object::toString)
+                                .contains("brokers: must not be blank", "group_id: must not be blank"));
     }
 }

@@ -81,8 +81,8 @@ class KafkaSourceConfigTest {
         assertThat(kafka.revokeTimeout()).isEqualTo(Duration.ofSeconds(3));
         assertThat(kafka.sessionTimeout()).isEqualTo(Duration.ofSeconds(6));
         assertThat(kafka.startupTimeout()).isEqualTo(Duration.ofSeconds(5));
-        assertThat(kafka.consumer()).containsExactly(Map.entry("isolation.level", "read_committed"),
-                Map.entry("fetch.min.bytes", "1024"));
+        assertThat(kafka.consumer())
+                .containsExactly(Map.entry("isolation.level", "read_committed"), Map.entry("fetch.min.bytes", "1024"));
     }
 
     @Test
@@ -91,8 +91,9 @@ class KafkaSourceConfigTest {
                 source:
                   orders:
                     kafka: {brokers: b, topics: [orders], group_id: g, group_instance_id: "host 1/a"}
-                """)).containsExactly("source.orders.kafka.group_instance_id: must be at most 249 characters of"
-                + " a-z, A-Z, 0-9, '.', '_' and '-' (for example the host name); got 'host 1/a'");
+                """))
+                .containsExactly("source.orders.kafka.group_instance_id: must be at most 249 characters of"
+                        + " a-z, A-Z, 0-9, '.', '_' and '-' (for example the host name); got 'host 1/a'");
     }
 
     @Test
@@ -101,8 +102,9 @@ class KafkaSourceConfigTest {
                 source:
                   orders:
                     kafka: {brokers: b, topics: [orders], topic_pattern: "o.*", group_id: g}
-                """)).containsExactly(
-                "source.orders.kafka.topic_pattern: cannot be combined with topics: set exactly one of topics and topic_pattern");
+                """))
+                .containsExactly(
+                        "source.orders.kafka.topic_pattern: cannot be combined with topics: set exactly one of topics and topic_pattern");
     }
 
     @Test
@@ -111,7 +113,8 @@ class KafkaSourceConfigTest {
                 source:
                   orders:
                     kafka: {brokers: b, group_id: g}
-                """)).containsExactly("source.orders.kafka.topics: set exactly one of topics and topic_pattern");
+                """))
+                .containsExactly("source.orders.kafka.topics: set exactly one of topics and topic_pattern");
     }
 
     @Test
@@ -120,7 +123,9 @@ class KafkaSourceConfigTest {
                 source:
                   orders:
                     kafka: {brokers: b, topic_pattern: "orders-(", group_id: g}
-                """)).singleElement().asString()
+                """))
+                .singleElement()
+                .asString()
                 .startsWith("source.orders.kafka.topic_pattern: is not a valid regular expression");
     }
 
@@ -130,9 +135,10 @@ class KafkaSourceConfigTest {
                 source:
                   orders:
                     kafka: {topics: [orders]}
-                """)).containsExactlyInAnyOrder(
-                "source.orders.kafka.brokers: must not be blank",
-                "source.orders.kafka.group_id: must not be blank");
+                """))
+                .containsExactlyInAnyOrder(
+                        "source.orders.kafka.brokers: must not be blank",
+                        "source.orders.kafka.group_id: must not be blank");
     }
 
     @Test
@@ -153,16 +159,17 @@ class KafkaSourceConfigTest {
                         value.deserializer: y
                         max.poll.records: "10"
                         isolation.level: read_committed
-                """)).containsExactlyInAnyOrder(
-                "source.orders.kafka.consumer.bootstrap.servers: is not allowed: set brokers instead",
-                "source.orders.kafka.consumer.group.id: is not allowed: set group_id instead",
-                "source.orders.kafka.consumer.enable.auto.commit: is not allowed: the pipeline commits offsets itself,"
-                        + " only behind durable output",
-                "source.orders.kafka.consumer.auto.offset.reset: is not allowed: set auto_offset_reset instead",
-                "source.orders.kafka.consumer.key.deserializer: is not allowed: keys stay bytes in RecordMeta",
-                "source.orders.kafka.consumer.value.deserializer: is not allowed: payloads are decoded by the source's"
-                        + " decoder (bytes(), string(), json(..), decoder(..))",
-                "source.orders.kafka.consumer.max.poll.records: is not allowed: set max_poll_records instead");
+                """))
+                .containsExactlyInAnyOrder(
+                        "source.orders.kafka.consumer.bootstrap.servers: is not allowed: set brokers instead",
+                        "source.orders.kafka.consumer.group.id: is not allowed: set group_id instead",
+                        "source.orders.kafka.consumer.enable.auto.commit: is not allowed: the pipeline commits offsets itself,"
+                                + " only behind durable output",
+                        "source.orders.kafka.consumer.auto.offset.reset: is not allowed: set auto_offset_reset instead",
+                        "source.orders.kafka.consumer.key.deserializer: is not allowed: keys stay bytes in RecordMeta",
+                        "source.orders.kafka.consumer.value.deserializer: is not allowed: payloads are decoded by the source's"
+                                + " decoder (bytes(), string(), json(..), decoder(..))",
+                        "source.orders.kafka.consumer.max.poll.records: is not allowed: set max_poll_records instead");
     }
 
     @Test
@@ -180,18 +187,19 @@ class KafkaSourceConfigTest {
                         enable.auto.offset.store: "false"
                         fetch.wait.max.ms: "100"
                         enable.partition.eof: "true"
-                """)).containsExactlyInAnyOrder(
-                "source.orders.kafka.consumer.metadata.broker.list: is not allowed: set brokers instead"
-                        + " (metadata.broker.list is librdkafka's alias of bootstrap.servers)",
-                "source.orders.kafka.consumer.statistics.interval.ms: is not allowed: set statistics_interval instead,"
-                        + " which refreshes the etl_kafka_source_* meters (librdkafka's name; the Java consumer has no"
-                        + " statistics callback)",
-                "source.orders.kafka.consumer.enable.auto.offset.store: is not allowed: the pipeline stores and commits"
-                        + " offsets itself, only behind durable output (librdkafka's name)",
-                "source.orders.kafka.consumer.fetch.wait.max.ms: is a librdkafka property the Java consumer does not"
-                        + " know; use the Java client's fetch.max.wait.ms",
-                "source.orders.kafka.consumer.enable.partition.eof: is a librdkafka property the Java consumer does not"
-                        + " know; use nothing: the Java consumer has no end-of-partition event (a poll returns no records)");
+                """))
+                .containsExactlyInAnyOrder(
+                        "source.orders.kafka.consumer.metadata.broker.list: is not allowed: set brokers instead"
+                                + " (metadata.broker.list is librdkafka's alias of bootstrap.servers)",
+                        "source.orders.kafka.consumer.statistics.interval.ms: is not allowed: set statistics_interval instead,"
+                                + " which refreshes the etl_kafka_source_* meters (librdkafka's name; the Java consumer has no"
+                                + " statistics callback)",
+                        "source.orders.kafka.consumer.enable.auto.offset.store: is not allowed: the pipeline stores and commits"
+                                + " offsets itself, only behind durable output (librdkafka's name)",
+                        "source.orders.kafka.consumer.fetch.wait.max.ms: is a librdkafka property the Java consumer does not"
+                                + " know; use the Java client's fetch.max.wait.ms",
+                        "source.orders.kafka.consumer.enable.partition.eof: is a librdkafka property the Java consumer does not"
+                                + " know; use nothing: the Java consumer has no end-of-partition event (a poll returns no records)");
     }
 
     @Test
@@ -205,10 +213,11 @@ class KafkaSourceConfigTest {
                       group_id: g
                       statistics_interval: -1s
                       consumer: {fetch.min.bytes: lots, max.poll.interval.ms: "0", fetch.max.wait.ms: "250"}
-                """)).containsExactlyInAnyOrder(
-                "source.orders.kafka.statistics_interval: '-1s' is not a duration; use 250ms, 30s, 5m, 1h or ISO-8601",
-                "source.orders.kafka.consumer.fetch.min.bytes: invalid value 'lots' (expected int, [0,...])",
-                "source.orders.kafka.consumer.max.poll.interval.ms: invalid value '0' (expected int, [1,...])");
+                """))
+                .containsExactlyInAnyOrder(
+                        "source.orders.kafka.statistics_interval: '-1s' is not a duration; use 250ms, 30s, 5m, 1h or ISO-8601",
+                        "source.orders.kafka.consumer.fetch.min.bytes: invalid value 'lots' (expected int, [0,...])",
+                        "source.orders.kafka.consumer.max.poll.interval.ms: invalid value '0' (expected int, [1,...])");
     }
 
     @Test
@@ -221,10 +230,11 @@ class KafkaSourceConfigTest {
                       topics: [orders]
                       group_id: g
                       consumer: {fetch_min_bytes: "1", fetch.max.wait.msec: "10", totally.unknown.thing: "1"}
-                """)).containsExactlyInAnyOrder(
-                "source.orders.kafka.consumer.fetch_min_bytes: unknown consumer property (did you mean fetch.min.bytes?)",
-                "source.orders.kafka.consumer.fetch.max.wait.msec: unknown consumer property (did you mean fetch.max.wait.ms?)",
-                "source.orders.kafka.consumer.totally.unknown.thing: unknown consumer property");
+                """))
+                .containsExactlyInAnyOrder(
+                        "source.orders.kafka.consumer.fetch_min_bytes: unknown consumer property (did you mean fetch.min.bytes?)",
+                        "source.orders.kafka.consumer.fetch.max.wait.msec: unknown consumer property (did you mean fetch.max.wait.ms?)",
+                        "source.orders.kafka.consumer.totally.unknown.thing: unknown consumer property");
     }
 
     @Test
@@ -233,7 +243,10 @@ class KafkaSourceConfigTest {
                 source:
                   orders:
                     kafka: {brokers: b, topics: [orders], group_id: g, group_instance: x}
-                """)).singleElement().asString().startsWith("source.orders.kafka.group_instance: unknown key");
+                """))
+                .singleElement()
+                .asString()
+                .startsWith("source.orders.kafka.group_instance: unknown key");
     }
 
     @Test
@@ -246,7 +259,11 @@ class KafkaSourceConfigTest {
                       topics: [orders]
                       group_id: g
                       consumer: {security.protocol: SASL_PLAINTEXT, sasl.mechanism: PLAIN, sasl.jaas.config: x}
-                """).source("orders").connector(KafkaSourceConfig.class).consumer()).hasSize(3);
+                """)
+                        .source("orders")
+                        .connector(KafkaSourceConfig.class)
+                        .consumer())
+                .hasSize(3);
         assertThat(problems("""
                 source:
                   orders:
@@ -256,8 +273,9 @@ class KafkaSourceConfigTest {
                       group_id: g
                       security: {protocol: SASL_PLAINTEXT, sasl: {mechanism: PLAIN, username: u, password: p}}
                       consumer: {security.protocol: SASL_PLAINTEXT}
-                """)).containsExactly("source.orders.kafka.consumer.security.protocol: is also set by the typed security"
-                + " section; set it in one place");
+                """))
+                .containsExactly("source.orders.kafka.consumer.security.protocol: is also set by the typed security"
+                        + " section; set it in one place");
     }
 
     @Test
@@ -270,8 +288,9 @@ class KafkaSourceConfigTest {
                       topics: [orders]
                       group_id: g
                       security: {protocol: PLAINTEXT, sasl: {mechanism: PLAIN, username: u, password: p}}
-                """)).containsExactly("source.orders.kafka.security.sasl: needs protocol SASL_SSL or SASL_PLAINTEXT"
-                + " (protocol is PLAINTEXT)");
+                """))
+                .containsExactly("source.orders.kafka.security.sasl: needs protocol SASL_SSL or SASL_PLAINTEXT"
+                        + " (protocol is PLAINTEXT)");
     }
 
     @Test
@@ -280,9 +299,10 @@ class KafkaSourceConfigTest {
                 source:
                   orders:
                     kafka: {brokers: b, topics: [orders], group_id: g, session_timeout: 500ms, revoke_timeout: 0s}
-                """)).containsExactlyInAnyOrder(
-                "source.orders.kafka.session_timeout: must be at least 1s",
-                "source.orders.kafka.revoke_timeout: must be at least 1ms");
+                """))
+                .containsExactlyInAnyOrder(
+                        "source.orders.kafka.session_timeout: must be at least 1s",
+                        "source.orders.kafka.revoke_timeout: must be at least 1ms");
     }
 
     @Test
@@ -303,10 +323,12 @@ class KafkaSourceConfigTest {
 
     @Test
     void builtInCodeConfigHasDefaults() {
-        KafkaSourceConfig config = KafkaSourceConfig.of("b:9092", List.of("t"), "g").withGroupInstanceId("i-1");
+        KafkaSourceConfig config =
+                KafkaSourceConfig.of("b:9092", List.of("t"), "g").withGroupInstanceId("i-1");
         assertThat(config.groupInstanceId()).isEqualTo("i-1");
         assertThat(config.maxPollRecords()).isEqualTo(KafkaSourceConfig.DEFAULT_MAX_POLL_RECORDS);
         assertThatThrownBy(() -> KafkaSource.from(new SourceSection("x", "other", "cfg", null)))
-                .isInstanceOf(ConfigException.class).hasMessageContaining("source.x");
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("source.x");
     }
 }

@@ -14,7 +14,8 @@ class KafkaSourceDocumentationTest {
 
     @Test
     void everyKafkaSourceKeyIsDocumented() {
-        assertThat(ConfigDocumentation.undocumentedKeys(CONFIGURATION_MD, KafkaSourceConfig.class)).isEmpty();
+        assertThat(ConfigDocumentation.undocumentedKeys(CONFIGURATION_MD, KafkaSourceConfig.class))
+                .isEmpty();
     }
 
     @Test
@@ -29,6 +30,9 @@ class KafkaSourceDocumentationTest {
     @Test
     void deliveryGuaranteesAreWrittenDown() throws IOException {
         String doc = Files.readString(Path.of("..", "docs", "delivery-guarantees.md"));
-        assertThat(doc).contains("at-least-once").contains("min.insync.replicas").contains("group_instance_id");
+        assertThat(doc)
+                .contains("at-least-once")
+                .contains("min.insync.replicas")
+                .contains("group_instance_id");
     }
 }

@@ -41,8 +41,7 @@ public final class DefaultLogbackConfigurator extends ContextAwareBase implement
             "org.hibernate.validator", Level.WARN);
 
     /** Public for {@link java.util.ServiceLoader}. */
-    public DefaultLogbackConfigurator() {
-    }
+    public DefaultLogbackConfigurator() {}
 
     @Override
     public ExecutionStatus configure(LoggerContext context) {

@@ -66,7 +66,8 @@ public final class Factories {
         }
         PipelineFactory f = byName.get(name);
         if (f == null) {
-            throw new SelectionException("unknown pipeline '" + name + "'; found: " + String.join(", ", byName.keySet()));
+            throw new SelectionException(
+                    "unknown pipeline '" + name + "'; found: " + String.join(", ", byName.keySet()));
         }
         return f;
     }

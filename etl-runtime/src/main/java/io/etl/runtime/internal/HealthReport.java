@@ -31,8 +31,7 @@ public final class HealthReport {
     }
 
     /** An HTTP status and its JSON body. */
-    public record Answer(int status, String body) {
-    }
+    public record Answer(int status, String body) {}
 
     /** Ready: partitions assigned and records can flow ({@code RUNNING} or {@code BACKPRESSURED}). */
     public Answer ready() {
@@ -80,11 +79,19 @@ public final class HealthReport {
                     .forEach(g -> breakers.put(shardKey(g), g.value() >= 1 ? "closed" : "open"));
             var lastCommit = p.lastCommitTime();
             if (lastCommit.isPresent()) {
-                body.put("last_commit_age_ms", Math.max(0, Duration.between(lastCommit.get(), Instant.now()).toMillis()));
+                body.put(
+                        "last_commit_age_ms",
+                        Math.max(
+                                0,
+                                Duration.between(lastCommit.get(), Instant.now())
+                                        .toMillis()));
             } else {
                 body.putNull("last_commit_age_ms");
             }
-            body.put("last_activity_age_ms", Math.max(0, Duration.between(p.lastActivity(), Instant.now()).toMillis()));
+            body.put(
+                    "last_activity_age_ms",
+                    Math.max(
+                            0, Duration.between(p.lastActivity(), Instant.now()).toMillis()));
         } else {
             body.putArray("assigned_partitions");
             body.put("paused", false);

@@ -19,8 +19,7 @@ public final class LogbackSupport {
 
     private static final boolean AVAILABLE = detect();
 
-    private LogbackSupport() {
-    }
+    private LogbackSupport() {}
 
     private static boolean detect() {
         try {
@@ -79,8 +78,8 @@ public final class LogbackSupport {
         }
 
         @Override
-        public FilterReply decide(Marker marker, Logger logger, Level level, String format, Object[] params,
-                                  Throwable t) {
+        public FilterReply decide(
+                Marker marker, Logger logger, Level level, String format, Object[] params, Throwable t) {
             if (!value.equals(MDC.get(key))) {
                 MDC.put(key, value);
             }

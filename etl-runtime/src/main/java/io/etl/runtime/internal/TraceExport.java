@@ -33,8 +33,11 @@ public final class TraceExport implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(TraceExport.class);
 
     /** The variables any one of which turns export on. */
-    public static final List<String> TRIGGERS = List.of("OTEL_SERVICE_NAME", "OTEL_EXPORTER_OTLP_ENDPOINT",
-            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT", "OTEL_TRACES_EXPORTER");
+    public static final List<String> TRIGGERS = List.of(
+            "OTEL_SERVICE_NAME",
+            "OTEL_EXPORTER_OTLP_ENDPOINT",
+            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+            "OTEL_TRACES_EXPORTER");
     /** How long {@link #close()} waits for the last spans to be exported. */
     public static final long CLOSE_TIMEOUT_SECONDS = 10;
 
@@ -79,7 +82,8 @@ public final class TraceExport implements AutoCloseable {
                     .setResultAsGlobal()
                     .build()
                     .getOpenTelemetrySdk();
-            LOG.info("OpenTelemetry: exporting spans with {} (service '{}')",
+            LOG.info(
+                    "OpenTelemetry: exporting spans with {} (service '{}')",
                     properties.getOrDefault("otel.traces.exporter", "otlp"),
                     properties.getOrDefault("otel.service.name", "unknown_service:java"));
             return new TraceExport(sdk);

@@ -37,8 +37,7 @@ class CheckCommandIT {
     @TempDir
     Path dir;
 
-    private record Result(int exit, String out, String err) {
-    }
+    private record Result(int exit, String out, String err) {}
 
     @BeforeAll
     static void startBroker() {
@@ -75,11 +74,20 @@ class CheckCommandIT {
         Path out = dir.resolve("check.out");
         Path err = dir.resolve("check.err");
         ProcessBuilder pb = new ProcessBuilder(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-cp", ChildRuntime.runtimeJar() + File.pathSeparator + ChildRuntime.pipelineJar(dir),
-                "io.etl.runtime.Main", "check", "--config", config.toString(), "--pipeline", CopyPipelineFactory.NAME,
-                "--timeout", "20s"))
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Xmx256m",
+                        "-XX:+UseSerialGC",
+                        "-XX:TieredStopAtLevel=1",
+                        "-cp",
+                        ChildRuntime.runtimeJar() + File.pathSeparator + ChildRuntime.pipelineJar(dir),
+                        "io.etl.runtime.Main",
+                        "check",
+                        "--config",
+                        config.toString(),
+                        "--pipeline",
+                        CopyPipelineFactory.NAME,
+                        "--timeout",
+                        "20s"))
                 .redirectOutput(out.toFile())
                 .redirectError(err.toFile())
                 .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
@@ -89,7 +97,9 @@ class CheckCommandIT {
             process.destroyForcibly();
             throw new AssertionError("check did not exit within 90 s; stderr:\n" + Files.readString(err));
         }
-        return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+        return new Result(
+                process.exitValue(),
+                Files.readString(out, StandardCharsets.UTF_8),
                 Files.readString(err, StandardCharsets.UTF_8));
     }
 
@@ -103,15 +113,18 @@ class CheckCommandIT {
         Result missing = checkInChild(config, BrokerSecurity.DEFAULT_SUPER_USER_PASSWORD);
 
         assertThat(missing.exit()).as(missing.toString()).isEqualTo(ExitCodes.FAILED);
-        assertThat(missing.out()).contains("sinks.out.kafka.topic: topic '" + t.output()
-                + "' does not exist on brokers " + kafka.bootstrapServers()).contains("source.in.kafka.topics: info: topic '" + t.input()
-                + "' has 3 partition(s)").endsWith("not ready: 1 problem" + System.lineSeparator());
+        assertThat(missing.out())
+                .contains("sinks.out.kafka.topic: topic '" + t.output() + "' does not exist on brokers "
+                        + kafka.bootstrapServers())
+                .contains("source.in.kafka.topics: info: topic '" + t.input() + "' has 3 partition(s)")
+                .endsWith("not ready: 1 problem" + System.lineSeparator());
 
         kafka.createTopic(t.output(), 2);
         Result ready = checkInChild(config, BrokerSecurity.DEFAULT_SUPER_USER_PASSWORD);
 
         assertThat(ready.exit()).as(ready.toString()).isEqualTo(ExitCodes.OK);
-        assertThat(ready.out()).contains("sinks.out.kafka.topic: info: topic '" + t.output() + "' has 2 partition(s)")
+        assertThat(ready.out())
+                .contains("sinks.out.kafka.topic: info: topic '" + t.output() + "' has 2 partition(s)")
                 .endsWith("ready" + System.lineSeparator());
         assertThat(ready.out() + ready.err()).doesNotContain(BrokerSecurity.DEFAULT_SUPER_USER_PASSWORD);
     }
@@ -133,10 +146,12 @@ class CheckCommandIT {
         Result denied = checkInChild(config, password);
 
         assertThat(denied.exit()).as(denied.toString()).isEqualTo(ExitCodes.FAILED);
-        assertThat(denied.out()).contains("sinks.out.kafka.topic: principal User:" + user
-                + " is not authorized to WRITE topic '" + t.output() + "'");
+        assertThat(denied.out())
+                .contains("sinks.out.kafka.topic: principal User:" + user + " is not authorized to WRITE topic '"
+                        + t.output() + "'");
         assertThat(denied.out().lines().filter(l -> !l.contains(": info: ")).toList())
-                .allSatisfy(l -> assertThat(l).matches("(sinks\\.out\\.kafka.*|source\\.in\\.kafka.*|not ready: \\d+ problems?)"));
+                .allSatisfy(l -> assertThat(l)
+                        .matches("(sinks\\.out\\.kafka.*|source\\.in\\.kafka.*|not ready: \\d+ problems?)"));
         assertThat(denied.out() + denied.err()).doesNotContain(password);
 
         security.allowTopic(user, t.output(), AclOperation.WRITE);
@@ -155,8 +170,9 @@ class CheckCommandIT {
         Result small = checkInChild(config, BrokerSecurity.DEFAULT_SUPER_USER_PASSWORD);
 
         assertThat(small.exit()).as(small.toString()).isEqualTo(ExitCodes.FAILED);
-        assertThat(small.out()).contains("sinks.out.kafka.max_message_bytes: 1048576 bytes is more than topic '"
-                + t.output() + "' accepts: max.message.bytes is 65536");
+        assertThat(small.out())
+                .contains("sinks.out.kafka.max_message_bytes: 1048576 bytes is more than topic '" + t.output()
+                        + "' accepts: max.message.bytes is 65536");
     }
 
     @Test
@@ -168,10 +184,16 @@ class CheckCommandIT {
         kafka.createTopic(t.output(), 1);
         Path base = config(t, BrokerSecurity.DEFAULT_SUPER_USER);
         // the source's security section, two spaces less indented: dead_letter.kafka sits one level higher
-        String security = Files.readString(base).lines().dropWhile(l -> !l.contains("security:")).limit(4)
-                .map(l -> l.substring(2) + "\n").reduce("", String::concat);
-        String yaml = Files.readString(base).replace("      group_id: " + t.group(),
-                "      group_id: " + t.group() + "\n      on_error: dead_letter")
+        String security = Files.readString(base)
+                .lines()
+                .dropWhile(l -> !l.contains("security:"))
+                .limit(4)
+                .map(l -> l.substring(2) + "\n")
+                .reduce("", String::concat);
+        String yaml = Files.readString(base)
+                        .replace(
+                                "      group_id: " + t.group(),
+                                "      group_id: " + t.group() + "\n      on_error: dead_letter")
                 + "dead_letter:\n  kafka:\n    brokers: \"" + kafka.bootstrapServers() + "\"\n    topic: " + dlt
                 + "\n" + security;
         Path config = Files.writeString(dir.resolve(t.uid() + "-dlt.yaml"), yaml);
@@ -196,8 +218,14 @@ class CheckCommandIT {
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
 
-        int exit = Main.execute(new PrintWriter(out), new PrintWriter(err), "check", "--config", config.toString(),
-                "--pipeline", "nope");
+        int exit = Main.execute(
+                new PrintWriter(out),
+                new PrintWriter(err),
+                "check",
+                "--config",
+                config.toString(),
+                "--pipeline",
+                "nope");
 
         assertThat(exit).isEqualTo(ExitCodes.USAGE);
         assertThat(err.toString()).contains("unknown pipeline 'nope'", CopyPipelineFactory.NAME);

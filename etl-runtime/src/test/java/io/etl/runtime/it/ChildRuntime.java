@@ -29,7 +29,8 @@ import java.util.jar.Manifest;
  */
 final class ChildRuntime implements AutoCloseable {
 
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private static final HttpClient HTTP =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     private final Process process;
     private final Path out;
@@ -77,10 +78,19 @@ final class ChildRuntime implements AutoCloseable {
         Path err = dir.resolve(name + ".err");
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-cp", runtimeJar() + File.pathSeparator + pipelineJar(dir),
-                "io.etl.runtime.Main", "run", "--config", config.toString(),
-                "--http-port", Integer.toString(port), "--http-host", "127.0.0.1"));
+                "-Xmx384m",
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                runtimeJar() + File.pathSeparator + pipelineJar(dir),
+                "io.etl.runtime.Main",
+                "run",
+                "--config",
+                config.toString(),
+                "--http-port",
+                Integer.toString(port),
+                "--http-host",
+                "127.0.0.1"));
         ProcessBuilder pb = new ProcessBuilder(command)
                 .redirectOutput(out.toFile())
                 .redirectError(err.toFile())
@@ -96,13 +106,16 @@ final class ChildRuntime implements AutoCloseable {
     }
 
     /** An HTTP answer; status -1 when nothing listens (yet, or any more). */
-    record Answer(int status, String body) {
-    }
+    record Answer(int status, String body) {}
 
     Answer get(String path) {
         try {
-            HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                    .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> r = HTTP.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                            .timeout(Duration.ofSeconds(5))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
             return new Answer(r.statusCode(), r.body());
         } catch (IOException e) {
             return new Answer(-1, e.toString());
@@ -114,7 +127,9 @@ final class ChildRuntime implements AutoCloseable {
 
     /** SIGTERM, as Kubernetes sends it ({@code Process.destroy} would also close stdin). */
     void sigterm() throws IOException, InterruptedException {
-        Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(process.pid())).inheritIO().start();
+        Process kill = new ProcessBuilder("kill", "-TERM", Long.toString(process.pid()))
+                .inheritIO()
+                .start();
         if (kill.waitFor() != 0) {
             throw new IllegalStateException("kill -TERM " + process.pid() + " failed");
         }

@@ -42,7 +42,10 @@ record CopyYaml(String uid, String brokers, String input, String output, Map<Sec
 
     /** Adds {@code lines} to {@code section}. */
     CopyYaml with(Section section, String lines) {
-        lines.stripTrailing().lines().forEach(l -> added.get(section).append(section.indent).append(l).append('\n'));
+        lines.stripTrailing()
+                .lines()
+                .forEach(
+                        l -> added.get(section).append(section.indent).append(l).append('\n'));
         return this;
     }
 

@@ -76,7 +76,9 @@ class RuntimeIT {
         kafka.produce(t.input(), records, i -> TestRecord.of("k" + i, "v" + i));
 
         // 15 ms a record: the copy takes ~9 s, long enough to stop it halfway
-        ChildRuntime child = start(t.uid(), yaml(t.uid(), kafka.bootstrapServers(), t.input(), t.output()),
+        ChildRuntime child = start(
+                t.uid(),
+                yaml(t.uid(), kafka.bootstrapServers(), t.input(), t.output()),
                 Map.of(CopyPipelineFactory.PACE_ENV, "15"));
 
         List<JsonNode> notReady = new ArrayList<>();
@@ -85,7 +87,9 @@ class RuntimeIT {
             if (ready.status() == 503) {
                 notReady.add(JSON.readTree(ready.body()));
             }
-            assertThat(child.isAlive()).as("the runtime exited early; stderr:%n%s", child.err()).isTrue();
+            assertThat(child.isAlive())
+                    .as("the runtime exited early; stderr:%n%s", child.err())
+                    .isTrue();
             return ready.status() == 200;
         });
         JsonNode ready = JSON.readTree(child.get("/health/ready").body());
@@ -94,40 +98,58 @@ class RuntimeIT {
         assertThat(ready.get("pipeline").asText()).isEqualTo("copy-" + t.uid());
         assertThat(ready.get("assigned_partitions")).hasSize(3);
         assertThat(ready.get("breakers").get("out/0").asText()).isEqualTo("closed");
-        assertThat(notReady).as("answers before the first assignment").isNotEmpty()
+        assertThat(notReady)
+                .as("answers before the first assignment")
+                .isNotEmpty()
                 .allSatisfy(body -> assertThat(body.get("state").asText()).isEqualTo("STARTING"));
 
         ChildRuntime.Answer live = child.get("/health/live");
         assertThat(live.status()).isEqualTo(200);
         assertThat(JSON.readTree(live.body()).get("status").asText()).isEqualTo("UP");
 
-        await("some records committed").atMost(START).pollInterval(Duration.ofMillis(100))
+        await("some records committed")
+                .atMost(START)
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> committed(kafka, t.group()) >= 100);
-        // the pipeline counts a commit once the consumer hands it the broker's answer, a poll after the broker stored it
-        await("committed offsets in the metrics").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100))
+        // the pipeline counts a commit once the consumer hands it the broker's answer, a poll after the broker stored
+        // it
+        await("committed offsets in the metrics")
+                .atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> child.get("/metrics").body().contains("etl_checkpoint_committed_offset"));
         ChildRuntime.Answer metrics = child.get("/metrics");
         assertThat(metrics.status()).isEqualTo(200);
-        assertThat(metrics.body()).contains("etl_source_records_total", "etl_sink_records_total",
-                "etl_checkpoint_committed_offset", "etl_kafka_source_", "jvm_memory_used_bytes", "process_uptime_seconds");
+        assertThat(metrics.body())
+                .contains(
+                        "etl_source_records_total",
+                        "etl_sink_records_total",
+                        "etl_checkpoint_committed_offset",
+                        "etl_kafka_source_",
+                        "jvm_memory_used_bytes",
+                        "process_uptime_seconds");
 
         child.sigterm();
         List<String> drainingStates = new ArrayList<>();
-        await("not ready while draining").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(10)).until(() -> {
-            ChildRuntime.Answer a = child.get("/health/ready");
-            if (a.status() == 503) {
-                drainingStates.add(JSON.readTree(a.body()).get("state").asText());
-                return true;
-            }
-            return a.status() == -1;        // already gone: fails below
-        });
+        await("not ready while draining")
+                .atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(10))
+                .until(() -> {
+                    ChildRuntime.Answer a = child.get("/health/ready");
+                    if (a.status() == 503) {
+                        drainingStates.add(JSON.readTree(a.body()).get("state").asText());
+                        return true;
+                    }
+                    return a.status() == -1; // already gone: fails below
+                });
         assertThat(drainingStates).as("readiness after SIGTERM").containsOnly("DRAINING");
 
         int exit = child.waitFor(Duration.ofSeconds(30));
         assertThat(exit).as("exit code after SIGTERM; stderr:%n%s", child.err()).isEqualTo(ExitCodes.OK);
         long written = kafka.endTotal(t.output());
         assertThat(written).as("stopped halfway").isGreaterThan(0).isLessThan(records);
-        assertThat(committed(kafka, t.group())).as("everything written was committed").isEqualTo(written);
+        assertThat(committed(kafka, t.group()))
+                .as("everything written was committed")
+                .isEqualTo(written);
         assertThat(child.err()).contains("SIGTERM received").doesNotContain("error:");
     }
 
@@ -145,8 +167,10 @@ class RuntimeIT {
         int exit = child.waitFor(START);
         String err = child.err();
         assertThat(exit).as("exit code; stderr:%n%s", err).isEqualTo(ExitCodes.FAILED);
-        String cause = err.lines().filter(l -> l.startsWith("error: pipeline 'copy-" + uid + "' failed: "))
-                .findFirst().orElseThrow(() -> new AssertionError("no one-line cause on stderr:\n" + err));
+        String cause = err.lines()
+                .filter(l -> l.startsWith("error: pipeline 'copy-" + uid + "' failed: "))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no one-line cause on stderr:\n" + err));
         assertThat(cause).contains(missing);
         assertThat(committed(kafka, "group-" + uid)).as("nothing was committed").isZero();
     }
@@ -180,26 +204,38 @@ class RuntimeIT {
         awaitReady(impatient);
         awaitRecordsRead(impatient);
         impatient.sigterm();
-        await("draining").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(20))
+        await("draining")
+                .atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(20))
                 .until(() -> impatient.get("/health/ready").status() == 503);
         impatient.sigterm();
-        assertThat(impatient.waitFor(Duration.ofSeconds(10))).as("stderr:%n%s", impatient.err())
+        assertThat(impatient.waitFor(Duration.ofSeconds(10)))
+                .as("stderr:%n%s", impatient.err())
                 .isEqualTo(ExitCodes.SECOND_SIGNAL);
         assertThat(impatient.err()).contains("SIGTERM again: exiting without waiting for the drain");
     }
 
     private static void awaitReady(ChildRuntime child) {
         await("ready").atMost(START).pollInterval(Duration.ofMillis(50)).until(() -> {
-            assertThat(child.isAlive()).as("the runtime exited early; stderr:%n%s", child.err()).isTrue();
+            assertThat(child.isAlive())
+                    .as("the runtime exited early; stderr:%n%s", child.err())
+                    .isTrue();
             return child.get("/health/ready").status() == 200;
         });
     }
 
     /** Until the source has read something: the (slow) pipeline is then busy with a record. */
     private static void awaitRecordsRead(ChildRuntime child) {
-        await("records read").atMost(START).pollInterval(Duration.ofMillis(100)).until(() -> child.get("/metrics")
-                .body().lines().filter(l -> l.startsWith("etl_source_records_total{"))
-                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum() > 0);
+        await("records read")
+                .atMost(START)
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> child.get("/metrics")
+                                .body()
+                                .lines()
+                                .filter(l -> l.startsWith("etl_source_records_total{"))
+                                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                                .sum()
+                        > 0);
     }
 
     private static long committed(KafkaTestCluster kafka, String group) {

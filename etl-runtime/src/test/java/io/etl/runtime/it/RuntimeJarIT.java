@@ -15,25 +15,29 @@ class RuntimeJarIT {
 
     private static List<String> entries() throws IOException {
         try (JarFile jar = new JarFile(ChildRuntime.runtimeJar().toFile())) {
-            return Collections.list(jar.entries()).stream().map(ZipEntry::getName).toList();
+            return Collections.list(jar.entries()).stream()
+                    .map(ZipEntry::getName)
+                    .toList();
         }
     }
 
     @Test
     void runsMainAndHoldsTheRuntimeCoreConnectorsAndTheirLibraries() throws IOException {
         try (JarFile jar = new JarFile(ChildRuntime.runtimeJar().toFile())) {
-            assertThat(jar.getManifest().getMainAttributes().getValue("Main-Class")).isEqualTo("io.etl.runtime.Main");
+            assertThat(jar.getManifest().getMainAttributes().getValue("Main-Class"))
+                    .isEqualTo("io.etl.runtime.Main");
         }
-        assertThat(entries()).contains(
-                "io/etl/runtime/Main.class",
-                "io/etl/core/Pipeline.class",
-                "io/etl/kafka/source/KafkaSource.class",
-                "io/etl/kafka/sink/KafkaSink.class",
-                "org/apache/kafka/clients/consumer/KafkaConsumer.class",
-                "picocli/CommandLine.class",
-                "io/micrometer/prometheusmetrics/PrometheusMeterRegistry.class",
-                "ch/qos/logback/classic/LoggerContext.class",
-                "META-INF/services/ch.qos.logback.classic.spi.Configurator");
+        assertThat(entries())
+                .contains(
+                        "io/etl/runtime/Main.class",
+                        "io/etl/core/Pipeline.class",
+                        "io/etl/kafka/source/KafkaSource.class",
+                        "io/etl/kafka/sink/KafkaSink.class",
+                        "org/apache/kafka/clients/consumer/KafkaConsumer.class",
+                        "picocli/CommandLine.class",
+                        "io/micrometer/prometheusmetrics/PrometheusMeterRegistry.class",
+                        "ch/qos/logback/classic/LoggerContext.class",
+                        "META-INF/services/ch.qos.logback.classic.spi.Configurator");
     }
 
     @Test
@@ -54,6 +58,7 @@ class RuntimeJarIT {
             assertThat(text.lines().map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")))
                     .containsExactly("ch.qos.logback.classic.spi.LogbackServiceProvider");
         }
-        assertThat(entries()).noneMatch(e -> e.startsWith("org/slf4j/simple/") || e.startsWith("org/apache/logging/log4j/"));
+        assertThat(entries())
+                .noneMatch(e -> e.startsWith("org/slf4j/simple/") || e.startsWith("org/apache/logging/log4j/"));
     }
 }

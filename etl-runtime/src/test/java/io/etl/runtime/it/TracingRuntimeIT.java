@@ -68,17 +68,31 @@ class TracingRuntimeIT {
                 .with(Section.SINK, "batch: {max_records: 100, linger: 5ms}")
                 .with(Section.TOP, "checkpoint: {interval: 200ms, drain_timeout: 10s}")
                 .write(dir);
-        try (ChildRuntime child = ChildRuntime.start(dir, t.uid(), config, Map.of(
-                "OTEL_SERVICE_NAME", service,
-                "OTEL_EXPORTER_OTLP_ENDPOINT", "http://127.0.0.1:" + collector.getAddress().getPort(),
-                "OTEL_EXPORTER_OTLP_PROTOCOL", "http/protobuf",
-                "OTEL_BSP_SCHEDULE_DELAY", "200"))) {
-            await("all records copied").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).until(() -> {
-                assertThat(child.isAlive()).as("the runtime exited early; stderr:%n%s", child.err()).isTrue();
-                return kafka.endTotal(t.output()) >= RECORDS;
-            });
+        try (ChildRuntime child = ChildRuntime.start(
+                dir,
+                t.uid(),
+                config,
+                Map.of(
+                        "OTEL_SERVICE_NAME",
+                        service,
+                        "OTEL_EXPORTER_OTLP_ENDPOINT",
+                        "http://127.0.0.1:" + collector.getAddress().getPort(),
+                        "OTEL_EXPORTER_OTLP_PROTOCOL",
+                        "http/protobuf",
+                        "OTEL_BSP_SCHEDULE_DELAY",
+                        "200"))) {
+            await("all records copied")
+                    .atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> {
+                        assertThat(child.isAlive())
+                                .as("the runtime exited early; stderr:%n%s", child.err())
+                                .isTrue();
+                        return kafka.endTotal(t.output()) >= RECORDS;
+                    });
             child.sigterm();
-            assertThat(child.waitFor(Duration.ofSeconds(30))).as("exit code; stderr:%n%s", child.err())
+            assertThat(child.waitFor(Duration.ofSeconds(30)))
+                    .as("exit code; stderr:%n%s", child.err())
                     .isEqualTo(ExitCodes.OK);
             assertThat(child.err()).contains("OpenTelemetry: exporting spans");
         } finally {
@@ -89,14 +103,20 @@ class TracingRuntimeIT {
             int i = Integer.parseInt(out.valueAsString().substring(1));
             String[] parent = out.headerAsString("traceparent").split("-");
             assertThat(parent[1]).as("trace id of %s", out.valueAsString()).isEqualTo(traceIds.get(i));
-            assertThat(parent[2]).as("span id of %s: the producer span's", out.valueAsString())
+            assertThat(parent[2])
+                    .as("span id of %s: the producer span's", out.valueAsString())
                     .isNotEqualTo(String.format("%016x", 0xfeedL + i));
         }
         assertThat(exported).as("OTLP requests").isNotEmpty();
-        String all = String.join("\n", exported.stream().map(b -> new String(b, StandardCharsets.ISO_8859_1)).toList());
+        String all = String.join(
+                "\n",
+                exported.stream()
+                        .map(b -> new String(b, StandardCharsets.ISO_8859_1))
+                        .toList());
         assertThat(all).as("the service name in the exported resource").contains(service);
         for (String traceId : traceIds) {
-            assertThat(all).as("spans of trace %s exported", traceId)
+            assertThat(all)
+                    .as("spans of trace %s exported", traceId)
                     .contains(new String(HexFormat.of().parseHex(traceId), StandardCharsets.ISO_8859_1));
         }
     }
@@ -105,11 +125,14 @@ class TracingRuntimeIT {
     void theJarCarriesTheOtlpExporterWithTheJdkSenderAndNoOkHttp() throws IOException {
         List<String> entries;
         try (JarFile jar = new JarFile(ChildRuntime.runtimeJar().toFile())) {
-            entries = Collections.list(jar.entries()).stream().map(ZipEntry::getName).toList();
+            entries = Collections.list(jar.entries()).stream()
+                    .map(ZipEntry::getName)
+                    .toList();
         }
-        assertThat(entries).contains(
-                "io/opentelemetry/sdk/autoconfigure/AutoConfiguredOpenTelemetrySdk.class",
-                "io/etl/runtime/internal/TraceExport.class")
+        assertThat(entries)
+                .contains(
+                        "io/opentelemetry/sdk/autoconfigure/AutoConfiguredOpenTelemetrySdk.class",
+                        "io/etl/runtime/internal/TraceExport.class")
                 .anyMatch(e -> e.startsWith("io/opentelemetry/exporter/otlp/"))
                 .anyMatch(e -> e.startsWith("io/opentelemetry/exporter/sender/jdk/"))
                 .noneMatch(e -> e.startsWith("okhttp3/") || e.startsWith("kotlin/"));

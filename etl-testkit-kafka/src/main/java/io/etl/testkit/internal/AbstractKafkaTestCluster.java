@@ -65,7 +65,8 @@ public abstract class AbstractKafkaTestCluster implements KafkaTestCluster {
 
     @Override
     public Map<String, String> clientProperties() {
-        Map<String, String> p = securityImpl().map(ClusterSecurityImpl::superUserProperties).orElseGet(HashMap::new);
+        Map<String, String> p =
+                securityImpl().map(ClusterSecurityImpl::superUserProperties).orElseGet(HashMap::new);
         p.put("bootstrap.servers", bootstrapServers());
         return p;
     }
@@ -106,14 +107,20 @@ public abstract class AbstractKafkaTestCluster implements KafkaTestCluster {
 
     @Override
     public void createTopic(String name, int partitions, int replicationFactor, Map<String, String> configs) {
-        NewTopic topic = new NewTopic(name, Optional.of(partitions),
-                replicationFactor < 0 ? Optional.empty() : Optional.of((short) replicationFactor))
+        NewTopic topic = new NewTopic(
+                        name,
+                        Optional.of(partitions),
+                        replicationFactor < 0 ? Optional.empty() : Optional.of((short) replicationFactor))
                 .configs(configs);
         get(admin().createTopics(List.of(topic)).all(), "create topic " + name);
         Waits.until("every partition of " + name + " to have a leader", ADMIN_TIMEOUT, () -> {
-            TopicDescription d = admin().describeTopics(List.of(name)).allTopicNames().get(5, TimeUnit.SECONDS).get(name);
+            TopicDescription d = admin().describeTopics(List.of(name))
+                    .allTopicNames()
+                    .get(5, TimeUnit.SECONDS)
+                    .get(name);
             return d.partitions().size() == partitions
-                    && d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty());
+                    && d.partitions().stream()
+                            .allMatch(p -> p.leader() != null && !p.leader().isEmpty());
         });
     }
 
@@ -139,10 +146,13 @@ public abstract class AbstractKafkaTestCluster implements KafkaTestCluster {
                 TestRecord r = generator.apply(i);
                 List<Header> headers = new ArrayList<>();
                 r.headers().forEach((k, v) -> headers.add(new RecordHeader(k, v)));
-                ProducerRecord<byte[], byte[]> pr = new ProducerRecord<>(topic,
+                ProducerRecord<byte[], byte[]> pr = new ProducerRecord<>(
+                        topic,
                         r.partition() < 0 ? null : r.partition(),
                         r.timestamp() < 0 ? null : r.timestamp(),
-                        r.key(), r.value(), headers);
+                        r.key(),
+                        r.value(),
+                        headers);
                 producer.send(pr, (metadata, e) -> {
                     if (e != null) {
                         failure.compareAndSet(null, e);
@@ -186,7 +196,8 @@ public abstract class AbstractKafkaTestCluster implements KafkaTestCluster {
                         for (Header h : r.headers()) {
                             headers.put(h.key(), h.value());
                         }
-                        out.add(new TestRecord(r.topic(), r.partition(), r.offset(), r.timestamp(), r.key(), r.value(), headers));
+                        out.add(new TestRecord(
+                                r.topic(), r.partition(), r.offset(), r.timestamp(), r.key(), r.value(), headers));
                     }
                 }
             }
@@ -253,11 +264,11 @@ public abstract class AbstractKafkaTestCluster implements KafkaTestCluster {
             Thread.currentThread().interrupt();
             throw new KafkaTestClusterException("interrupted: " + what, e);
         } catch (ExecutionException e) {
-            throw new KafkaTestClusterException("cannot " + what + " on " + bootstrapServers() + ": "
-                    + e.getCause(), e.getCause());
+            throw new KafkaTestClusterException(
+                    "cannot " + what + " on " + bootstrapServers() + ": " + e.getCause(), e.getCause());
         } catch (TimeoutException e) {
-            throw new KafkaTestClusterException("cannot " + what + " on " + bootstrapServers() + " within "
-                    + ADMIN_TIMEOUT.toSeconds() + " s", e);
+            throw new KafkaTestClusterException(
+                    "cannot " + what + " on " + bootstrapServers() + " within " + ADMIN_TIMEOUT.toSeconds() + " s", e);
         }
     }
 

@@ -35,7 +35,8 @@ final class ClusterSecurityImpl implements ClusterSecurity {
     private final TlsMaterial tls;
     private final Supplier<Admin> superAdmin;
 
-    ClusterSecurityImpl(BrokerSecurity settings, Supplier<String> bootstrap, TlsMaterial tls, Supplier<Admin> superAdmin) {
+    ClusterSecurityImpl(
+            BrokerSecurity settings, Supplier<String> bootstrap, TlsMaterial tls, Supplier<Admin> superAdmin) {
         this.settings = settings;
         this.bootstrap = bootstrap;
         this.tls = tls;
@@ -133,11 +134,12 @@ final class ClusterSecurityImpl implements ClusterSecurity {
     @Override
     public void createUser(String user, String password) {
         if (settings.mode() != BrokerSecurity.Mode.SASL_SSL_SCRAM) {
-            throw new UnsupportedOperationException("the broker uses mTLS: users are certificates, given to BrokerSecurity");
+            throw new UnsupportedOperationException(
+                    "the broker uses mTLS: users are certificates, given to BrokerSecurity");
         }
         Admin admin = superAdmin.get();
-        UserScramCredentialUpsertion upsert = new UserScramCredentialUpsertion(user,
-                new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 8192), password);
+        UserScramCredentialUpsertion upsert = new UserScramCredentialUpsertion(
+                user, new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 8192), password);
         try {
             admin.alterUserScramCredentials(List.of(upsert)).all().get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
@@ -146,15 +148,20 @@ final class ClusterSecurityImpl implements ClusterSecurity {
         } catch (ExecutionException | TimeoutException e) {
             throw new KafkaTestClusterException("cannot create SCRAM user '" + user + "'", e);
         }
-        Waits.until("SCRAM user '" + user + "' to be known", Duration.ofSeconds(30),
-                () -> admin.describeUserScramCredentials(List.of(user)).all().get(5, TimeUnit.SECONDS)
+        Waits.until(
+                "SCRAM user '" + user + "' to be known",
+                Duration.ofSeconds(30),
+                () -> admin.describeUserScramCredentials(List.of(user))
+                        .all()
+                        .get(5, TimeUnit.SECONDS)
                         .containsKey(user));
     }
 
     @Override
     public void allow(String user, AclOperation operation, ResourceType type, String name) {
         if (!settings.aclAuthorizer()) {
-            throw new IllegalStateException("the broker runs without an authorizer: build BrokerSecurity with aclAuthorizer(true)");
+            throw new IllegalStateException(
+                    "the broker runs without an authorizer: build BrokerSecurity with aclAuthorizer(true)");
         }
         AclBinding binding = new AclBinding(
                 new ResourcePattern(type, name, PatternType.LITERAL),
@@ -171,14 +178,20 @@ final class ClusterSecurityImpl implements ClusterSecurity {
         AclBindingFilter filter = new AclBindingFilter(
                 new ResourcePatternFilter(type, name, PatternType.LITERAL),
                 new AccessControlEntryFilter("User:" + user, "*", operation, AclPermissionType.ALLOW));
-        Waits.until("ACL " + binding + " to be applied", Duration.ofSeconds(30),
-                () -> !admin.describeAcls(filter).values().get(5, TimeUnit.SECONDS).isEmpty());
+        Waits.until(
+                "ACL " + binding + " to be applied",
+                Duration.ofSeconds(30),
+                () -> !admin.describeAcls(filter)
+                        .values()
+                        .get(5, TimeUnit.SECONDS)
+                        .isEmpty());
     }
 
     @Override
     public void revoke(String user, AclOperation operation, ResourceType type, String name) {
         if (!settings.aclAuthorizer()) {
-            throw new IllegalStateException("the broker runs without an authorizer: build BrokerSecurity with aclAuthorizer(true)");
+            throw new IllegalStateException(
+                    "the broker runs without an authorizer: build BrokerSecurity with aclAuthorizer(true)");
         }
         AclBindingFilter filter = new AclBindingFilter(
                 new ResourcePatternFilter(type, name, PatternType.LITERAL),
@@ -192,7 +205,12 @@ final class ClusterSecurityImpl implements ClusterSecurity {
         } catch (ExecutionException | TimeoutException e) {
             throw new KafkaTestClusterException("cannot delete ACL " + filter, e);
         }
-        Waits.until("ACL " + filter + " to be removed", Duration.ofSeconds(30),
-                () -> admin.describeAcls(filter).values().get(5, TimeUnit.SECONDS).isEmpty());
+        Waits.until(
+                "ACL " + filter + " to be removed",
+                Duration.ofSeconds(30),
+                () -> admin.describeAcls(filter)
+                        .values()
+                        .get(5, TimeUnit.SECONDS)
+                        .isEmpty());
     }
 }

@@ -23,8 +23,7 @@ public final class ClusterSelector {
 
     private static final Logger LOG = LoggerFactory.getLogger(ClusterSelector.class);
 
-    private ClusterSelector() {
-    }
+    private ClusterSelector() {}
 
     /**
      * @param options options for a broker the kit starts
@@ -35,8 +34,12 @@ public final class ClusterSelector {
         Optional<String> external = externalBootstrap();
         if (external.isPresent()) {
             if (options.security() != null || !options.brokerProperties().isEmpty()) {
-                LOG.warn("Using the external Kafka cluster {} named by {}/{}; the requested broker options {} are ignored",
-                        external.get(), BROKERS_ENV, BROKERS_PROPERTY, options);
+                LOG.warn(
+                        "Using the external Kafka cluster {} named by {}/{}; the requested broker options {} are ignored",
+                        external.get(),
+                        BROKERS_ENV,
+                        BROKERS_PROPERTY,
+                        options);
             } else {
                 LOG.info("Using the external Kafka cluster {}", external.get());
             }
@@ -54,12 +57,14 @@ public final class ClusterSelector {
                 if (unavailable.isEmpty()) {
                     return TestcontainersSupport.start(options);
                 }
-                LOG.warn("-D{}=testcontainers was asked for, but {}; starting the embedded broker instead",
-                        MODE_PROPERTY, unavailable.get());
+                LOG.warn(
+                        "-D{}=testcontainers was asked for, but {}; starting the embedded broker instead",
+                        MODE_PROPERTY,
+                        unavailable.get());
                 return EmbeddedKafkaCluster.start(options);
             default:
-                throw new IllegalArgumentException("-D" + MODE_PROPERTY + "=" + mode
-                        + " is not one of embedded, forked, testcontainers");
+                throw new IllegalArgumentException(
+                        "-D" + MODE_PROPERTY + "=" + mode + " is not one of embedded, forked, testcontainers");
         }
     }
 

@@ -28,11 +28,13 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
     private final String bootstrap;
     private final ClusterSecurityImpl security;
 
-    private EmbeddedKafkaCluster(Path workDir, KafkaRaftServer server, String bootstrap, BrokerOptions options, TlsMaterial tls) {
+    private EmbeddedKafkaCluster(
+            Path workDir, KafkaRaftServer server, String bootstrap, BrokerOptions options, TlsMaterial tls) {
         this.workDir = workDir;
         this.server = server;
         this.bootstrap = bootstrap;
-        this.security = tls == null ? null
+        this.security = tls == null
+                ? null
                 : new ClusterSecurityImpl(options.security(), this::bootstrapServers, tls, this::admin);
     }
 
@@ -45,7 +47,8 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
     public static EmbeddedKafkaCluster start(BrokerOptions options) {
         if (options.kerberos() != null) {
             // the broker would share this JVM's Kerberos configuration and login state with the test's clients
-            throw new IllegalArgumentException("a Kerberos listener needs a forked broker (KafkaTestCluster.forkedSingle)");
+            throw new IllegalArgumentException(
+                    "a Kerberos listener needs a forked broker (KafkaTestCluster.forkedSingle)");
         }
         KafkaLogging.configure();
         RuntimeException last = null;
@@ -57,7 +60,11 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
             } catch (RuntimeException e) {
                 // most likely a port taken between choosing it and binding it: choose again
                 last = e;
-                LOG.warn("embedded Kafka broker failed to start (attempt {} of {}): {}", attempt, ATTEMPTS, e.toString());
+                LOG.warn(
+                        "embedded Kafka broker failed to start (attempt {} of {}): {}",
+                        attempt,
+                        ATTEMPTS,
+                        e.toString());
             }
         }
         throw new KafkaTestClusterException("cannot start an embedded Kafka broker", last);
@@ -71,15 +78,26 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
         try {
             List<Integer> ports = Resources.freePorts(3);
             TlsMaterial tls = options.security() == null ? null : TlsMaterial.create(workDir.resolve("tls"));
-            NodeConfig node = new NodeConfig(NODE_ID, NodeConfig.Role.COMBINED, ports.get(0), ports.get(1), ports.get(2),
-                    workDir.resolve("data"), NODE_ID + "@" + NodeConfig.HOST + ":" + ports.get(2), 1, options, tls, false);
+            NodeConfig node = new NodeConfig(
+                    NODE_ID,
+                    NodeConfig.Role.COMBINED,
+                    ports.get(0),
+                    ports.get(1),
+                    ports.get(2),
+                    workDir.resolve("data"),
+                    NODE_ID + "@" + NodeConfig.HOST + ":" + ports.get(2),
+                    1,
+                    options,
+                    tls,
+                    false);
             node.format(Uuid.randomUuid().toString());
             server = new KafkaRaftServer(new KafkaConfig(node.properties(), false), Time.SYSTEM);
             server.startup();
             String bootstrap = NodeConfig.HOST + ":" + ports.get(0);
             result = new EmbeddedKafkaCluster(workDir, server, bootstrap, options, tls);
             result.awaitBrokers(1, options.startupTimeout());
-            LOG.info("embedded Kafka broker ready at {} in {} ms", bootstrap, (System.nanoTime() - started) / 1_000_000);
+            LOG.info(
+                    "embedded Kafka broker ready at {} in {} ms", bootstrap, (System.nanoTime() - started) / 1_000_000);
             return result;
         } catch (RuntimeException e) {
             if (result != null) {
@@ -134,6 +152,7 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
 
     @Override
     public String toString() {
-        return "embedded Kafka at " + bootstrap + (security == null ? "" : " (" + security.settings().mode() + ")");
+        return "embedded Kafka at " + bootstrap
+                + (security == null ? "" : " (" + security.settings().mode() + ")");
     }
 }

@@ -31,8 +31,9 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
 
     /** System property: directory for the nodes' log files (default {@code target/etl-testkit-logs}). */
     public static final String LOG_DIR_PROPERTY = "etl.test.kafka.logdir";
-    static final List<String> JVM_OPTIONS = List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-            "-Xss512k", "-Djava.awt.headless=true");
+
+    static final List<String> JVM_OPTIONS =
+            List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xss512k", "-Djava.awt.headless=true");
     private static final Logger LOG = LoggerFactory.getLogger(ForkedKafkaClusterImpl.class);
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(30);
 
@@ -64,7 +65,8 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
                 .filter(n -> n.config.role().servesClients())
                 .map(n -> NodeConfig.HOST + ":" + n.config.clientPort())
                 .collect(Collectors.joining(","));
-        this.security = tls == null ? null
+        this.security = tls == null
+                ? null
                 : new ClusterSecurityImpl(options.security(), this::bootstrapServers, tls, this::admin);
     }
 
@@ -100,20 +102,64 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
             if (brokers == 0) {
                 List<Integer> ports = Resources.freePorts(4);
                 String voters = SINGLE_NODE_ID + "@" + NodeConfig.HOST + ":" + ports.get(2);
-                nodes.put(SINGLE_NODE_ID, node(workDir, logDir, new NodeConfig(SINGLE_NODE_ID, NodeConfig.Role.COMBINED,
-                        ports.get(0), ports.get(1), ports.get(2), workDir.resolve("node-" + SINGLE_NODE_ID),
-                        voters, 1, options, tls, true, ports.get(3))));
+                nodes.put(
+                        SINGLE_NODE_ID,
+                        node(
+                                workDir,
+                                logDir,
+                                new NodeConfig(
+                                        SINGLE_NODE_ID,
+                                        NodeConfig.Role.COMBINED,
+                                        ports.get(0),
+                                        ports.get(1),
+                                        ports.get(2),
+                                        workDir.resolve("node-" + SINGLE_NODE_ID),
+                                        voters,
+                                        1,
+                                        options,
+                                        tls,
+                                        true,
+                                        ports.get(3))));
             } else {
                 List<Integer> ports = Resources.freePorts(1 + 3 * brokers);
                 int controllerPort = ports.get(0);
                 String voters = CONTROLLER_NODE_ID + "@" + NodeConfig.HOST + ":" + controllerPort;
-                nodes.put(CONTROLLER_NODE_ID, node(workDir, logDir, new NodeConfig(CONTROLLER_NODE_ID,
-                        NodeConfig.Role.CONTROLLER, -1, -1, controllerPort, workDir.resolve("node-" + CONTROLLER_NODE_ID),
-                        voters, brokers, options, tls, true)));
+                nodes.put(
+                        CONTROLLER_NODE_ID,
+                        node(
+                                workDir,
+                                logDir,
+                                new NodeConfig(
+                                        CONTROLLER_NODE_ID,
+                                        NodeConfig.Role.CONTROLLER,
+                                        -1,
+                                        -1,
+                                        controllerPort,
+                                        workDir.resolve("node-" + CONTROLLER_NODE_ID),
+                                        voters,
+                                        brokers,
+                                        options,
+                                        tls,
+                                        true)));
                 for (int id = 1; id <= brokers; id++) {
-                    nodes.put(id, node(workDir, logDir, new NodeConfig(id, NodeConfig.Role.BROKER,
-                            ports.get(2 * id - 1), ports.get(2 * id), controllerPort, workDir.resolve("node-" + id),
-                            voters, brokers, options, tls, true, ports.get(2 * brokers + id))));
+                    nodes.put(
+                            id,
+                            node(
+                                    workDir,
+                                    logDir,
+                                    new NodeConfig(
+                                            id,
+                                            NodeConfig.Role.BROKER,
+                                            ports.get(2 * id - 1),
+                                            ports.get(2 * id),
+                                            controllerPort,
+                                            workDir.resolve("node-" + id),
+                                            voters,
+                                            brokers,
+                                            options,
+                                            tls,
+                                            true,
+                                            ports.get(2 * brokers + id))));
                 }
             }
             String clusterId = Uuid.randomUuid().toString();
@@ -126,12 +172,17 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
                 cluster.launch(node);
             }
             cluster.awaitBrokers(cluster.brokerIds(), cluster.brokerIds().size(), options.startupTimeout());
-            LOG.info("forked Kafka ready at {} ({} JVMs) in {} ms; logs in {}", cluster.bootstrap, nodes.size(),
-                    (System.nanoTime() - started) / 1_000_000, logDir);
+            LOG.info(
+                    "forked Kafka ready at {} ({} JVMs) in {} ms; logs in {}",
+                    cluster.bootstrap,
+                    nodes.size(),
+                    (System.nanoTime() - started) / 1_000_000,
+                    logDir);
             return cluster;
         } catch (RuntimeException e) {
             if (cluster != null) {
-                String logs = cluster.nodes.values().stream().map(n -> n.logFile.toString())
+                String logs = cluster.nodes.values().stream()
+                        .map(n -> n.logFile.toString())
                         .collect(Collectors.joining(", "));
                 cluster.close();
                 throw new KafkaTestClusterException("forked Kafka did not start; see " + logs, e);
@@ -142,7 +193,9 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
     }
 
     private static Node node(Path workDir, Path logDir, NodeConfig config) {
-        return new Node(config, workDir.resolve("node-" + config.nodeId() + ".properties"),
+        return new Node(
+                config,
+                workDir.resolve("node-" + config.nodeId() + ".properties"),
                 logDir.resolve("node-" + config.nodeId() + ".log"));
     }
 
@@ -183,7 +236,8 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
         }
         if (options.kerberos() != null) {
             // the JDK reads its Kerberos configuration from this JVM-wide property
-            command.add("-Djava.security.krb5.conf=" + options.kerberos().krb5Config().toAbsolutePath());
+            command.add("-Djava.security.krb5.conf="
+                    + options.kerberos().krb5Config().toAbsolutePath());
         }
         command.add("-cp");
         command.add(childClasspath());
@@ -222,7 +276,8 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
     @Override
     public String kerberosBootstrapServers() {
         if (options.kerberos() == null) {
-            throw new IllegalStateException("the brokers have no Kerberos listener: build BrokerOptions with kerberos(..)");
+            throw new IllegalStateException(
+                    "the brokers have no Kerberos listener: build BrokerOptions with kerberos(..)");
         }
         return nodes.values().stream()
                 .filter(n -> n.config.role().servesClients())
@@ -237,8 +292,11 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
 
     @Override
     public List<Integer> brokerIds() {
-        return nodes.values().stream().filter(n -> n.config.role().servesClients())
-                .map(n -> n.config.nodeId()).sorted().collect(Collectors.toList());
+        return nodes.values().stream()
+                .filter(n -> n.config.role().servesClients())
+                .map(n -> n.config.nodeId())
+                .sorted()
+                .collect(Collectors.toList());
     }
 
     @Override
@@ -266,7 +324,10 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
         signal(p, "TERM");
         try {
             if (!p.waitFor(STOP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)) {
-                LOG.warn("node {} did not stop within {} s after SIGTERM; sending SIGKILL", nodeId, STOP_TIMEOUT.toSeconds());
+                LOG.warn(
+                        "node {} did not stop within {} s after SIGTERM; sending SIGKILL",
+                        nodeId,
+                        STOP_TIMEOUT.toSeconds());
                 kill9(nodeId);
             }
         } catch (InterruptedException e) {
@@ -339,7 +400,8 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
     private static void signal(Process p, String signal) {
         try {
             Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid()))
-                    .redirectErrorStream(true).start();
+                    .redirectErrorStream(true)
+                    .start();
             if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
                 throw new KafkaTestClusterException("kill -" + signal + " " + p.pid() + " failed: "
                         + new String(kill.getInputStream().readAllBytes()));

@@ -20,8 +20,7 @@ public final class KafkaLogging {
 
     private static final List<String> KAFKA_LOGGERS = List.of("kafka", "org.apache.kafka", "state.change.logger");
 
-    private KafkaLogging() {
-    }
+    private KafkaLogging() {}
 
     /** Applies the level to Kafka's loggers; idempotent. */
     public static synchronized void configure() {

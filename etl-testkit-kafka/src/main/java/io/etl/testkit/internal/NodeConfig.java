@@ -49,7 +49,9 @@ record NodeConfig(
 
     /** What a node does. */
     enum Role {
-        COMBINED("broker,controller"), BROKER("broker"), CONTROLLER("controller");
+        COMBINED("broker,controller"),
+        BROKER("broker"),
+        CONTROLLER("controller");
 
         final String processRoles;
 
@@ -63,10 +65,31 @@ record NodeConfig(
     }
 
     /** A node without a Kerberos listener. */
-    NodeConfig(int nodeId, Role role, int clientPort, int internalPort, int controllerPort, Path dataDir, String voters,
-               int brokerCount, BrokerOptions options, TlsMaterial tls, boolean fastSessions) {
-        this(nodeId, role, clientPort, internalPort, controllerPort, dataDir, voters, brokerCount, options, tls,
-                fastSessions, -1);
+    NodeConfig(
+            int nodeId,
+            Role role,
+            int clientPort,
+            int internalPort,
+            int controllerPort,
+            Path dataDir,
+            String voters,
+            int brokerCount,
+            BrokerOptions options,
+            TlsMaterial tls,
+            boolean fastSessions) {
+        this(
+                nodeId,
+                role,
+                clientPort,
+                internalPort,
+                controllerPort,
+                dataDir,
+                voters,
+                brokerCount,
+                options,
+                tls,
+                fastSessions,
+                -1);
     }
 
     private boolean kerberos() {
@@ -88,9 +111,11 @@ record NodeConfig(
         p.put("process.roles", role.processRoles);
         p.put("controller.quorum.voters", voters);
         p.put("controller.listener.names", CONTROLLER_LISTENER);
-        p.put("listener.security.protocol.map", CONTROLLER_LISTENER + ":PLAINTEXT," + INTERNAL_LISTENER + ":PLAINTEXT,"
-                + CLIENT_LISTENER + ":" + clientProtocol(security)
-                + (kerberos() ? "," + KERBEROS_LISTENER + ":SASL_PLAINTEXT" : ""));
+        p.put(
+                "listener.security.protocol.map",
+                CONTROLLER_LISTENER + ":PLAINTEXT," + INTERNAL_LISTENER + ":PLAINTEXT,"
+                        + CLIENT_LISTENER + ":" + clientProtocol(security)
+                        + (kerberos() ? "," + KERBEROS_LISTENER + ":SASL_PLAINTEXT" : ""));
         List<String> listeners = new ArrayList<>();
         List<String> advertised = new ArrayList<>();
         if (role.servesClients()) {
@@ -106,8 +131,7 @@ record NodeConfig(
                     throw new IllegalStateException("node " + nodeId + " has a Kerberos listener but no port for it");
                 }
                 listeners.add(KERBEROS_LISTENER + "://" + HOST + ":" + kerberosPort);
-                advertised.add(KERBEROS_LISTENER + "://" + KerberosListener.ADVERTISED_HOST + ":"
-                        + kerberosPort);
+                advertised.add(KERBEROS_LISTENER + "://" + KerberosListener.ADVERTISED_HOST + ":" + kerberosPort);
             }
         }
         if (role != Role.BROKER) {
@@ -145,7 +169,9 @@ record NodeConfig(
             String prefix = "listener.name." + KERBEROS_LISTENER.toLowerCase() + ".";
             p.put(prefix + "sasl.enabled.mechanisms", "GSSAPI");
             p.put(prefix + "gssapi.sasl.jaas.config", options.kerberos().brokerJaasConfig());
-            p.put(prefix + "gssapi.sasl.kerberos.service.name", options.kerberos().serviceName());
+            p.put(
+                    prefix + "gssapi.sasl.kerberos.service.name",
+                    options.kerberos().serviceName());
             p.put("sasl.kerberos.service.name", options.kerberos().serviceName());
         }
         p.putAll(options.brokerProperties());
@@ -164,7 +190,8 @@ record NodeConfig(
         if (security.mode() == BrokerSecurity.Mode.SASL_SSL_SCRAM) {
             p.put("sasl.enabled.mechanisms", "SCRAM-SHA-512");
             p.put(prefix + "sasl.enabled.mechanisms", "SCRAM-SHA-512");
-            p.put(prefix + "scram-sha-512.sasl.jaas.config",
+            p.put(
+                    prefix + "scram-sha-512.sasl.jaas.config",
                     ClusterSecurityImpl.scramJaas(security.superUser(), security.superUserPassword()));
             p.put(prefix + "ssl.client.auth", "none");
         } else {
@@ -194,8 +221,9 @@ record NodeConfig(
         List<String> scram = new ArrayList<>();
         BrokerSecurity security = options.security();
         if (security != null && security.mode() == BrokerSecurity.Mode.SASL_SSL_SCRAM) {
-            security.allUsers().forEach((user, password) ->
-                    scram.add("SCRAM-SHA-512=[name=" + user + ",password=\"" + password.replace("\"", "\\\"") + "\"]"));
+            security.allUsers()
+                    .forEach((user, password) -> scram.add(
+                            "SCRAM-SHA-512=[name=" + user + ",password=\"" + password.replace("\"", "\\\"") + "\"]"));
         }
         try {
             Files.createDirectories(dataDir);

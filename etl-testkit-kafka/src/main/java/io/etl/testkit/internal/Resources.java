@@ -25,14 +25,14 @@ public final class Resources {
 
     private static final Logger LOG = LoggerFactory.getLogger(Resources.class);
     private static final Set<AutoCloseable> OPEN = ConcurrentHashMap.newKeySet();
-    private static final String TEMP_PREFIX = "etl-kafka-" + ProcessHandle.current().pid() + "-";
+    private static final String TEMP_PREFIX =
+            "etl-kafka-" + ProcessHandle.current().pid() + "-";
 
     static {
         Runtime.getRuntime().addShutdownHook(new Thread(Resources::closeAll, "etl-testkit-cleanup"));
     }
 
-    private Resources() {
-    }
+    private Resources() {}
 
     /**
      * The prefix of every temp directory this JVM's clusters create under {@code java.io.tmpdir}.

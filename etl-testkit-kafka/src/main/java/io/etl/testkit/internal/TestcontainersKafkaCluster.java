@@ -29,8 +29,9 @@ final class TestcontainersKafkaCluster extends AbstractKafkaTestCluster {
     static TestcontainersKafkaCluster start(BrokerOptions options) {
         String image = System.getProperty(IMAGE_PROPERTY, "apache/kafka:" + AppInfoParser.getVersion());
         KafkaContainer container = new KafkaContainer(DockerImageName.parse(image));
-        options.brokerProperties().forEach((k, v) ->
-                container.withEnv("KAFKA_" + k.toUpperCase(Locale.ROOT).replace('.', '_'), v));
+        options.brokerProperties()
+                .forEach((k, v) ->
+                        container.withEnv("KAFKA_" + k.toUpperCase(Locale.ROOT).replace('.', '_'), v));
         container.start();
         TestcontainersKafkaCluster cluster = new TestcontainersKafkaCluster(container);
         cluster.awaitBrokers(1, options.startupTimeout());

@@ -12,8 +12,7 @@ final class TestcontainersSupport {
 
     private static final String KAFKA_CONTAINER = "org.testcontainers.kafka.KafkaContainer";
 
-    private TestcontainersSupport() {
-    }
+    private TestcontainersSupport() {}
 
     /** @return why Testcontainers cannot be used here, or empty when it can */
     static Optional<String> whyUnavailable(BrokerOptions options) {
@@ -27,7 +26,8 @@ final class TestcontainersSupport {
         }
         try {
             if (!TestcontainersKafkaCluster.dockerAvailable()) {
-                return Optional.of("no Docker environment was found (DockerClientFactory.isDockerAvailable() is false)");
+                return Optional.of(
+                        "no Docker environment was found (DockerClientFactory.isDockerAvailable() is false)");
             }
         } catch (RuntimeException | LinkageError e) {
             return Optional.of("Testcontainers could not look for Docker: " + e);

@@ -75,10 +75,11 @@ final class TlsMaterial {
 
         KeyPair brokerKeys = newKeyPair();
         GeneralNames san = new GeneralNames(new GeneralName[] {
-            new GeneralName(GeneralName.iPAddress, "127.0.0.1"),
-            new GeneralName(GeneralName.dNSName, "localhost")});
-        X509Certificate brokerCert = sign(new X500Name("CN=localhost"), brokerKeys, false, san,
-                new KeyPurposeId[] {KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth});
+            new GeneralName(GeneralName.iPAddress, "127.0.0.1"), new GeneralName(GeneralName.dNSName, "localhost")
+        });
+        X509Certificate brokerCert = sign(new X500Name("CN=localhost"), brokerKeys, false, san, new KeyPurposeId[] {
+            KeyPurposeId.id_kp_serverAuth, KeyPurposeId.id_kp_clientAuth
+        });
         this.brokerKeystore = keystore("broker", brokerKeys.getPrivate(), brokerCert);
     }
 
@@ -118,8 +119,14 @@ final class TlsMaterial {
         return clientKeystores.computeIfAbsent(user, u -> {
             try {
                 KeyPair keys = newKeyPair();
-                X509Certificate cert = sign(new X500NameBuilder(BCStyle.INSTANCE).addRDN(BCStyle.CN, u).build(),
-                        keys, false, null, new KeyPurposeId[] {KeyPurposeId.id_kp_clientAuth});
+                X509Certificate cert = sign(
+                        new X500NameBuilder(BCStyle.INSTANCE)
+                                .addRDN(BCStyle.CN, u)
+                                .build(),
+                        keys,
+                        false,
+                        null,
+                        new KeyPurposeId[] {KeyPurposeId.id_kp_clientAuth});
                 return keystore("client-" + clientKeystores.size(), keys.getPrivate(), cert);
             } catch (GeneralSecurityException | OperatorCreationException | IOException e) {
                 throw new IllegalStateException("cannot make a client certificate for " + u, e);
@@ -127,7 +134,8 @@ final class TlsMaterial {
         });
     }
 
-    private Path keystore(String name, PrivateKey key, X509Certificate cert) throws GeneralSecurityException, IOException {
+    private Path keystore(String name, PrivateKey key, X509Certificate cert)
+            throws GeneralSecurityException, IOException {
         KeyStore store = emptyStore();
         store.setKeyEntry(name, key, password.toCharArray(), new Certificate[] {cert, caCert});
         return write(store, name + ".p12");
@@ -150,7 +158,9 @@ final class TlsMaterial {
     private X509Certificate sign(X500Name subject, KeyPair keys, boolean ca, GeneralNames san, KeyPurposeId[] purposes)
             throws GeneralSecurityException, IOException, OperatorCreationException {
         Instant now = Instant.now();
-        X500Name issuer = ca ? subject : X500Name.getInstance(caCert.getSubjectX500Principal().getEncoded());
+        X500Name issuer = ca
+                ? subject
+                : X500Name.getInstance(caCert.getSubjectX500Principal().getEncoded());
         X509v3CertificateBuilder builder = new JcaX509v3CertificateBuilder(
                 issuer,
                 BigInteger.valueOf(SERIAL.incrementAndGet()),
@@ -166,8 +176,8 @@ final class TlsMaterial {
         } else {
             builder.addExtension(Extension.authorityKeyIdentifier, false, ext.createAuthorityKeyIdentifier(caCert));
             builder.addExtension(Extension.basicConstraints, true, new BasicConstraints(false));
-            builder.addExtension(Extension.keyUsage, true,
-                    new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyAgreement));
+            builder.addExtension(
+                    Extension.keyUsage, true, new KeyUsage(KeyUsage.digitalSignature | KeyUsage.keyAgreement));
             if (purposes != null) {
                 builder.addExtension(Extension.extendedKeyUsage, false, new ExtendedKeyUsage(purposes));
             }

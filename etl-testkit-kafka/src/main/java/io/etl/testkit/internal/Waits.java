@@ -14,8 +14,7 @@ final class Waits {
 
     private static final long PAUSE_MILLIS = 50;
 
-    private Waits() {
-    }
+    private Waits() {}
 
     static void until(String what, Duration timeout, Check check) {
         long deadline = System.nanoTime() + timeout.toNanos();
@@ -34,7 +33,8 @@ final class Waits {
             if (System.nanoTime() - deadline > 0) {
                 throw new KafkaTestClusterException(
                         "timed out after " + timeout.toMillis() + " ms waiting for " + what
-                                + (last == null ? "" : "; last error: " + last), last);
+                                + (last == null ? "" : "; last error: " + last),
+                        last);
             }
             try {
                 Thread.sleep(PAUSE_MILLIS); // bounded poll interval between readiness checks

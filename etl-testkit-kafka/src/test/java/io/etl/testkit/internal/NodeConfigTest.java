@@ -11,13 +11,16 @@ import org.junit.jupiter.api.Test;
 class NodeConfigTest {
 
     private static NodeConfig node(NodeConfig.Role role, int brokers, BrokerOptions options) {
-        return new NodeConfig(1, role, 9092, 9093, 9094, Path.of("/tmp/x"), "1@127.0.0.1:9094", brokers, options, null, false);
+        return new NodeConfig(
+                1, role, 9092, 9093, 9094, Path.of("/tmp/x"), "1@127.0.0.1:9094", brokers, options, null, false);
     }
 
     @Test
     void singleNodeSetsEveryInternalTopicReplicationFactorToOne() {
-        Map<String, String> p = node(NodeConfig.Role.COMBINED, 1, BrokerOptions.defaults()).properties();
-        assertThat(p).containsEntry("offsets.topic.replication.factor", "1")
+        Map<String, String> p =
+                node(NodeConfig.Role.COMBINED, 1, BrokerOptions.defaults()).properties();
+        assertThat(p)
+                .containsEntry("offsets.topic.replication.factor", "1")
                 .containsEntry("transaction.state.log.replication.factor", "1")
                 .containsEntry("transaction.state.log.min.isr", "1")
                 .containsEntry("share.coordinator.state.topic.replication.factor", "1")
@@ -28,8 +31,10 @@ class NodeConfigTest {
 
     @Test
     void clusterOfThreeReplicatesInternalTopicsThreeTimes() {
-        Map<String, String> p = node(NodeConfig.Role.BROKER, 3, BrokerOptions.defaults()).properties();
-        assertThat(p).containsEntry("offsets.topic.replication.factor", "3")
+        Map<String, String> p =
+                node(NodeConfig.Role.BROKER, 3, BrokerOptions.defaults()).properties();
+        assertThat(p)
+                .containsEntry("offsets.topic.replication.factor", "3")
                 .containsEntry("transaction.state.log.min.isr", "2")
                 .containsEntry("process.roles", "broker")
                 .doesNotContainKey("advertised.listeners.controller");
@@ -43,13 +48,15 @@ class NodeConfigTest {
                 .brokerProperty("group.initial.rebalance.delay.ms", "100")
                 .build();
         Map<String, String> p = node(NodeConfig.Role.COMBINED, 1, options).properties();
-        assertThat(p).containsEntry("auto.create.topics.enable", "false")
+        assertThat(p)
+                .containsEntry("auto.create.topics.enable", "false")
                 .containsEntry("group.initial.rebalance.delay.ms", "100");
     }
 
     @Test
     void controllerOnlyNodeServesNoClients() {
-        Map<String, String> p = node(NodeConfig.Role.CONTROLLER, 3, BrokerOptions.defaults()).properties();
+        Map<String, String> p =
+                node(NodeConfig.Role.CONTROLLER, 3, BrokerOptions.defaults()).properties();
         assertThat(p.get("listeners")).isEqualTo("CONTROLLER://127.0.0.1:9094");
         assertThat(p).doesNotContainKeys("advertised.listeners", "inter.broker.listener.name");
     }
@@ -57,7 +64,9 @@ class NodeConfigTest {
     @Test
     void clientProtocolFollowsTheSecurityMode() {
         assertThat(NodeConfig.clientProtocol(null)).isEqualTo("PLAINTEXT");
-        assertThat(NodeConfig.clientProtocol(BrokerSecurity.saslScram().build())).isEqualTo("SASL_SSL");
-        assertThat(NodeConfig.clientProtocol(BrokerSecurity.mutualTls().build())).isEqualTo("SSL");
+        assertThat(NodeConfig.clientProtocol(BrokerSecurity.saslScram().build()))
+                .isEqualTo("SASL_SSL");
+        assertThat(NodeConfig.clientProtocol(BrokerSecurity.mutualTls().build()))
+                .isEqualTo("SSL");
     }
 }

@@ -45,8 +45,7 @@ public final class PublicApiRules {
             .allowEmptyShould(false)
             .because("users compile against API packages only; an internal type there cannot change freely");
 
-    private PublicApiRules() {
-    }
+    private PublicApiRules() {}
 
     /** The production classes of {@code packages} and their sub-packages, tests excluded. */
     public static JavaClasses mainClasses(String... packages) {
@@ -62,12 +61,14 @@ public final class PublicApiRules {
     }
 
     private static DescribedPredicate<JavaClass> visibleApiTypes() {
-        return DescribedPredicate.describe("are visible types of API packages",
-                type -> !isInternal(type) && visible(type));
+        return DescribedPredicate.describe(
+                "are visible types of API packages", type -> !isInternal(type) && visible(type));
     }
 
     private static boolean visible(JavaClass type) {
-        for (Optional<JavaClass> c = Optional.of(type); c.isPresent(); c = c.get().getEnclosingClass()) {
+        for (Optional<JavaClass> c = Optional.of(type);
+                c.isPresent();
+                c = c.get().getEnclosingClass()) {
             Set<JavaModifier> modifiers = c.get().getModifiers();
             boolean nested = c.get().getEnclosingClass().isPresent();
             if (!modifiers.contains(JavaModifier.PUBLIC) && !(nested && modifiers.contains(JavaModifier.PROTECTED))) {
@@ -80,7 +81,8 @@ public final class PublicApiRules {
     private static boolean visible(HasModifiers member) {
         Set<JavaModifier> modifiers = member.getModifiers();
         return (modifiers.contains(JavaModifier.PUBLIC) || modifiers.contains(JavaModifier.PROTECTED))
-                && !modifiers.contains(JavaModifier.SYNTHETIC) && !modifiers.contains(JavaModifier.BRIDGE);
+                && !modifiers.contains(JavaModifier.SYNTHETIC)
+                && !modifiers.contains(JavaModifier.BRIDGE);
     }
 
     private static ArchCondition<JavaClass> mentionNoInternalTypeInTheirSignatures() {
@@ -100,8 +102,8 @@ public final class PublicApiRules {
                     if (!visible(unit)) {
                         continue;
                     }
-                    String where = (unit.isConstructor() ? "constructor" : "method " + unit.getName())
-                            + "(" + unit.getRawParameterTypes().size() + " parameters)";
+                    String where = (unit.isConstructor() ? "constructor" : "method " + unit.getName()) + "("
+                            + unit.getRawParameterTypes().size() + " parameters)";
                     leak(leaks, where + " returns", unit.getReturnType());
                     unit.getParameterTypes().forEach(p -> leak(leaks, where + " takes", p));
                     unit.getThrowsClause().getTypes().forEach(t -> leak(leaks, where + " throws", t));
@@ -118,7 +120,11 @@ public final class PublicApiRules {
         Set<JavaClass> involved = signatureType instanceof JavaTypeVariable<?> variable
                 ? boundsOf(variable)
                 : signatureType.getAllInvolvedRawTypes();
-        involved.stream().filter(PublicApiRules::isInternal).map(JavaClass::getName).sorted().distinct()
+        involved.stream()
+                .filter(PublicApiRules::isInternal)
+                .map(JavaClass::getName)
+                .sorted()
+                .distinct()
                 .forEach(name -> leaks.add(where + " " + name));
     }
 

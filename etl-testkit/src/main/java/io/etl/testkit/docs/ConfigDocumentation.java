@@ -31,8 +31,7 @@ public final class ConfigDocumentation {
     private static final PropertyNamingStrategies.NamingBase SNAKE_CASE =
             (PropertyNamingStrategies.NamingBase) PropertyNamingStrategies.SNAKE_CASE;
 
-    private ConfigDocumentation() {
-    }
+    private ConfigDocumentation() {}
 
     /**
      * The keys of {@code recordType} (its components in snake_case, or their {@code @JsonProperty} names)
@@ -63,8 +62,10 @@ public final class ConfigDocumentation {
         List<String> keys = new ArrayList<>();
         for (RecordComponent component : recordType.getRecordComponents()) {
             JsonProperty property = component.getAccessor().getAnnotation(JsonProperty.class);
-            keys.add(property != null && !property.value().isEmpty()
-                    ? property.value() : SNAKE_CASE.translate(component.getName()));
+            keys.add(
+                    property != null && !property.value().isEmpty()
+                            ? property.value()
+                            : SNAKE_CASE.translate(component.getName()));
         }
         return keys;
     }

@@ -35,8 +35,8 @@ import java.util.concurrent.locks.LockSupport;
 public final class PipelineTestDriver implements AutoCloseable {
 
     /** Pool settings for test sinks: one shard, small batches, a short linger. */
-    public static final SinkPoolConfig DEFAULT_POOL = SinkPoolConfig.defaults()
-            .withBatch(new BatchConfig(100, null, Duration.ofMillis(2)));
+    public static final SinkPoolConfig DEFAULT_POOL =
+            SinkPoolConfig.defaults().withBatch(new BatchConfig(100, null, Duration.ofMillis(2)));
 
     private final PipelineConfig config;
     private final MeterRegistry registry = new SimpleMeterRegistry();
@@ -49,8 +49,9 @@ public final class PipelineTestDriver implements AutoCloseable {
 
     /** A driver with default settings and a short commit interval. */
     public static PipelineTestDriver create() {
-        return create(PipelineConfig.defaults().withCheckpoint(
-                new CheckpointConfig(Duration.ofMillis(20), Duration.ofSeconds(10), Duration.ofSeconds(2))));
+        return create(PipelineConfig.defaults()
+                .withCheckpoint(
+                        new CheckpointConfig(Duration.ofMillis(20), Duration.ofSeconds(10), Duration.ofSeconds(2))));
     }
 
     /** A driver with the given settings (sections for sources and sinks are not used). */
@@ -116,11 +117,12 @@ public final class PipelineTestDriver implements AutoCloseable {
                 return;
             }
             if (running().result().isDone()) {
-                throw new AssertionError("pipeline stopped before catching up: " + running().result().join());
+                throw new AssertionError("pipeline stopped before catching up: "
+                        + running().result().join());
             }
             if (System.nanoTime() > deadline) {
-                throw new AssertionError("not all records committed within " + timeout + "; committed "
-                        + committedOffsets());
+                throw new AssertionError(
+                        "not all records committed within " + timeout + "; committed " + committedOffsets());
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(5));
         }

@@ -200,10 +200,12 @@ public final class TestSink<T> implements Sink<T, TestSink.Received<T>> {
         }
         Duration delay = ackDelay;
         if (fatalFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-            return later(CompletableFuture.failedFuture(new FatalException("injected fatal failure of " + name)), delay);
+            return later(
+                    CompletableFuture.failedFuture(new FatalException("injected fatal failure of " + name)), delay);
         }
         if (retryableFailures.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
-            return later(CompletableFuture.failedFuture(new RetryableException("injected retryable failure of " + name)),
+            return later(
+                    CompletableFuture.failedFuture(new RetryableException("injected retryable failure of " + name)),
                     delay);
         }
         List<Received<T>> messages = new ArrayList<>(batch.size());
@@ -241,8 +243,10 @@ public final class TestSink<T> implements Sink<T, TestSink.Received<T>> {
             return outcome;
         }
         CompletableFuture<Void> delayed = new CompletableFuture<>();
-        DELAYS.schedule(() -> outcome.whenComplete((ok, err) -> delayed.completeExceptionally(err)),
-                delay.toNanos(), TimeUnit.NANOSECONDS);
+        DELAYS.schedule(
+                () -> outcome.whenComplete((ok, err) -> delayed.completeExceptionally(err)),
+                delay.toNanos(),
+                TimeUnit.NANOSECONDS);
         return delayed;
     }
 }

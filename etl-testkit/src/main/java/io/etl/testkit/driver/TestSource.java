@@ -273,6 +273,5 @@ public final class TestSource<T> implements Source<T> {
         return Set.copyOf(assigned);
     }
 
-    private record Entry<T>(T value, RecordMeta meta, Throwable decodeError) {
-    }
+    private record Entry<T>(T value, RecordMeta meta, Throwable decodeError) {}
 }

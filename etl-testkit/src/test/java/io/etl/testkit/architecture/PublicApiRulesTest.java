@@ -15,9 +15,15 @@ class PublicApiRulesTest {
 
     @Test
     void reportsEveryKindOfLeakAndNothingElse() {
-        EvaluationResult result = PublicApiRules.NO_INTERNAL_TYPES_IN_API_SIGNATURES.evaluate(
-                new ClassFileImporter().importClasses(Leaks.class, Leaks.Extends.class, Leaks.Implements.class,
-                        Leaks.Field.class, Leaks.Parameter.class, Leaks.Bound.class, Leaks.Clean.class,
+        EvaluationResult result = PublicApiRules.NO_INTERNAL_TYPES_IN_API_SIGNATURES.evaluate(new ClassFileImporter()
+                .importClasses(
+                        Leaks.class,
+                        Leaks.Extends.class,
+                        Leaks.Implements.class,
+                        Leaks.Field.class,
+                        Leaks.Parameter.class,
+                        Leaks.Bound.class,
+                        Leaks.Clean.class,
                         Hidden.class));
 
         assertThat(result.getFailureReport().getDetails())
@@ -34,7 +40,9 @@ class PublicApiRulesTest {
     @Test
     void coreAndTestkitApiPackagesExposeNoInternalTypes() {
         JavaClasses classes = PublicApiRules.mainClasses("io.etl.core", "io.etl.testkit");
-        assertThat(classes.contain(Pipeline.class)).as("the core's classes are imported").isTrue();
+        assertThat(classes.contain(Pipeline.class))
+                .as("the core's classes are imported")
+                .isTrue();
         assertThat(classes.contain(PipelineTestDriver.class)).isTrue();
 
         PublicApiRules.NO_INTERNAL_TYPES_IN_API_SIGNATURES.check(classes);

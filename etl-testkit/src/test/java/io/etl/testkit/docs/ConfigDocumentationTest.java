@@ -12,8 +12,10 @@ import org.junit.jupiter.api.io.TempDir;
 
 class ConfigDocumentationTest {
 
-    record WidgetConfig(Integer maxWidgets, Duration spinTimeout, @JsonProperty("colour") String color) {
-    }
+    record WidgetConfig(
+            Integer maxWidgets,
+            Duration spinTimeout,
+            @JsonProperty("colour") String color) {}
 
     @TempDir
     Path dir;
@@ -35,7 +37,8 @@ class ConfigDocumentationTest {
                 | spin_timeout | duration | `1s` | documented for another record |
                 """);
 
-        assertThat(ConfigDocumentation.undocumentedKeys(md, WidgetConfig.class)).containsExactly("spin_timeout", "colour");
+        assertThat(ConfigDocumentation.undocumentedKeys(md, WidgetConfig.class))
+                .containsExactly("spin_timeout", "colour");
     }
 
     @Test

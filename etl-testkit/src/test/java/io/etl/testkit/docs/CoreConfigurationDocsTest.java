@@ -27,13 +27,24 @@ class CoreConfigurationDocsTest {
     static final Path CONFIGURATION_MD = Path.of("..", "docs", "configuration.md");
 
     @ParameterizedTest
-    @ValueSource(classes = {PipelineSection.class, TracingConfig.class, CheckpointConfig.class, MetricsConfig.class,
-            SinkPoolConfig.class, BatchConfig.class, RetryConfig.class, BreakerConfig.class})
+    @ValueSource(
+            classes = {
+                PipelineSection.class,
+                TracingConfig.class,
+                CheckpointConfig.class,
+                MetricsConfig.class,
+                SinkPoolConfig.class,
+                BatchConfig.class,
+                RetryConfig.class,
+                BreakerConfig.class
+            })
     @SuppressWarnings("unchecked")
     void everyCoreKeyIsDocumented(Class<?> record) {
         List<String> missing = ConfigDocumentation.undocumentedKeys(CONFIGURATION_MD, (Class<? extends Record>) record);
 
-        assertThat(missing).as("keys of %s without a row in %s", record.getSimpleName(), CONFIGURATION_MD).isEmpty();
+        assertThat(missing)
+                .as("keys of %s without a row in %s", record.getSimpleName(), CONFIGURATION_MD)
+                .isEmpty();
     }
 
     @Test

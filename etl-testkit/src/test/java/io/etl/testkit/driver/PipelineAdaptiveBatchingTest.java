@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
 class PipelineAdaptiveBatchingTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
-    private static final SinkPoolConfig HOUR_LINGER = SinkPoolConfig.defaults()
-            .withBatch(new BatchConfig(1000, null, Duration.ofHours(1)));
+    private static final SinkPoolConfig HOUR_LINGER =
+            SinkPoolConfig.defaults().withBatch(new BatchConfig(1000, null, Duration.ofHours(1)));
 
     @Test
     void aRecordReachingAnIdleShardIsWrittenWithoutWaitingForTheLinger() {
@@ -43,7 +43,8 @@ class PipelineAdaptiveBatchingTest {
     void recordsLingerWhileTheWindowIsFullAndAreSealedTogetherWhenItHasRoom() {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 1);
-            TestSink<String> out = driver.<String>sink("out", HOUR_LINGER.withInflight(1)).holdAcks();
+            TestSink<String> out =
+                    driver.<String>sink("out", HOUR_LINGER.withInflight(1)).holdAcks();
             driver.start(Pipeline.named("busy-shard").from(in).to(out));
 
             in.send("k", "a");
@@ -65,7 +66,8 @@ class PipelineAdaptiveBatchingTest {
     void aBatchIsWrittenAtOnceWhileAnEarlierOneIsUnacknowledgedWhenTheWindowHasRoom() {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 1);
-            TestSink<String> out = driver.<String>sink("out", HOUR_LINGER.withInflight(2)).holdAcks();
+            TestSink<String> out =
+                    driver.<String>sink("out", HOUR_LINGER.withInflight(2)).holdAcks();
             driver.start(Pipeline.named("two-slot-window").from(in).to(out));
 
             in.send("k", "a");

@@ -22,8 +22,8 @@ class PipelineCheckpointTest {
     private static final Duration WAIT = Duration.ofSeconds(15);
 
     private static PipelineTestDriver driver(Duration interval) {
-        return PipelineTestDriver.create(PipelineConfig.defaults().withCheckpoint(
-                new CheckpointConfig(interval, Duration.ofSeconds(10), Duration.ofSeconds(2))));
+        return PipelineTestDriver.create(PipelineConfig.defaults()
+                .withCheckpoint(new CheckpointConfig(interval, Duration.ofSeconds(10), Duration.ofSeconds(2))));
     }
 
     @Test
@@ -64,7 +64,8 @@ class PipelineCheckpointTest {
         try (PipelineTestDriver driver = driver(Duration.ofMillis(10))) {
             TestSource<String> in = driver.<String>source("in", 1).failCommits(3);
             TestSink<String> out = driver.sink("out");
-            RunningPipeline running = driver.start(Pipeline.named("retry-commit").from(in).to(out));
+            RunningPipeline running =
+                    driver.start(Pipeline.named("retry-commit").from(in).to(out));
             in.send("k", "a");
             in.send("k", "b");
 
@@ -90,15 +91,20 @@ class PipelineCheckpointTest {
             }
             await().atMost(WAIT).until(() -> out.values().size() == 25);
 
-            await().atMost(WAIT).untilAsserted(() -> assertThat(replayWindow(driver)).isEqualTo(25.0));
+            await().atMost(WAIT)
+                    .untilAsserted(() -> assertThat(replayWindow(driver)).isEqualTo(25.0));
             in.failCommits(0);
             driver.awaitCommitted(WAIT);
-            await().atMost(WAIT).untilAsserted(() -> assertThat(replayWindow(driver)).isZero());
+            await().atMost(WAIT)
+                    .untilAsserted(() -> assertThat(replayWindow(driver)).isZero());
         }
     }
 
     private static double replayWindow(PipelineTestDriver driver) {
-        return driver.meterRegistry().get(EtlMetrics.CHECKPOINT_REPLAY_WINDOW).gauge().value();
+        return driver.meterRegistry()
+                .get(EtlMetrics.CHECKPOINT_REPLAY_WINDOW)
+                .gauge()
+                .value();
     }
 
     @Test
@@ -106,7 +112,8 @@ class PipelineCheckpointTest {
         try (PipelineTestDriver driver = driver(Duration.ofMillis(10))) {
             TestSource<String> in = driver.<String>source("in", 1).failCommits(Integer.MAX_VALUE);
             TestSink<String> out = driver.sink("out");
-            RunningPipeline running = driver.start(Pipeline.named("final-commit").from(in).to(out));
+            RunningPipeline running =
+                    driver.start(Pipeline.named("final-commit").from(in).to(out));
             in.send("k", "a");
             await().atMost(WAIT).until(() -> out.values().size() == 1);
 
@@ -114,7 +121,9 @@ class PipelineCheckpointTest {
 
             assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
             assertThat(result.exitCode()).isNotZero();
-            assertThat(result.failure()).isInstanceOf(FatalException.class).hasMessageContaining("final commit")
+            assertThat(result.failure())
+                    .isInstanceOf(FatalException.class)
+                    .hasMessageContaining("final commit")
                     .hasMessageContaining("in-0");
             assertThat(running.committedOffsets()).doesNotContainKey(new SourcePartition("in", 0));
         }
@@ -125,12 +134,15 @@ class PipelineCheckpointTest {
         try (PipelineTestDriver driver = driver(Duration.ofMillis(10))) {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> out = driver.<String>sink("out").crashWorkerWith(new LinkageError("writer broke"));
-            RunningPipeline running = driver.start(Pipeline.named("worker-death").from(in).to(out));
+            RunningPipeline running =
+                    driver.start(Pipeline.named("worker-death").from(in).to(out));
             for (int i = 0; i < 2_000; i++) {
                 in.send("k", "v" + i);
             }
 
-            PipelineResult result = running.result().orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
+            PipelineResult result = running.result()
+                    .orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS)
+                    .join();
 
             assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
             assertThat(result.failure()).hasMessageContaining("out").hasRootCauseMessage("writer broke");
@@ -140,11 +152,13 @@ class PipelineCheckpointTest {
 
     @Test
     void failsThePipelineWhenAPartitionWithAFatallyFailedBatchIsRevoked() {
-        try (PipelineTestDriver driver = PipelineTestDriver.create(PipelineConfig.defaults().withCheckpoint(
-                new CheckpointConfig(Duration.ofMillis(10), Duration.ofSeconds(10), Duration.ofMinutes(5))))) {
+        try (PipelineTestDriver driver = PipelineTestDriver.create(PipelineConfig.defaults()
+                .withCheckpoint(
+                        new CheckpointConfig(Duration.ofMillis(10), Duration.ofSeconds(10), Duration.ofMinutes(5))))) {
             TestSource<String> in = driver.source("orders", 1);
             TestSink<String> out = driver.sink("out");
-            RunningPipeline running = driver.start(Pipeline.named("fatal-revoked").from(in).to(out));
+            RunningPipeline running =
+                    driver.start(Pipeline.named("fatal-revoked").from(in).to(out));
             in.send("k", "a");
             driver.awaitCommitted(WAIT);
             out.failFatally(1);
@@ -152,13 +166,19 @@ class PipelineCheckpointTest {
             await().atMost(WAIT).until(() -> out.writeAttempts() >= 2);
 
             Map<SourcePartition, Long> committedOnRevoke = in.revoke(0, Duration.ofSeconds(30))
-                    .orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
-            PipelineResult result = running.result().orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
+                    .orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS)
+                    .join();
+            PipelineResult result = running.result()
+                    .orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS)
+                    .join();
 
             assertThat(committedOnRevoke).containsEntry(new SourcePartition("orders", 0), 1L);
             assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
-            assertThat(result.failure()).isInstanceOf(FatalException.class).hasMessageContaining("orders-0")
-                    .hasMessageContaining("offset 1").hasMessageContaining("revoked");
+            assertThat(result.failure())
+                    .isInstanceOf(FatalException.class)
+                    .hasMessageContaining("orders-0")
+                    .hasMessageContaining("offset 1")
+                    .hasMessageContaining("revoked");
         }
     }
 }

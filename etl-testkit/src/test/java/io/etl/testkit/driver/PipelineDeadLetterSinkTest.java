@@ -25,7 +25,8 @@ class PipelineDeadLetterSinkTest {
 
     private static PipelineConfig config(String id, TestSink<DeadLetter> letters) {
         return PipelineConfig.defaults()
-                .withCheckpoint(new CheckpointConfig(Duration.ofMillis(50), Duration.ofSeconds(5), Duration.ofSeconds(30)))
+                .withCheckpoint(
+                        new CheckpointConfig(Duration.ofMillis(50), Duration.ofSeconds(5), Duration.ofSeconds(30)))
                 .withDeadLetter(TestDeadLetterConnector.register(id, letters));
     }
 
@@ -38,10 +39,13 @@ class PipelineDeadLetterSinkTest {
         TestSink<DeadLetter> letters = deadLetterSink().holdAcks();
         try (PipelineTestDriver driver = PipelineTestDriver.create(config("every-stage", letters))) {
             TestSource<String> in = driver.source("in", 1, ErrorPolicy.DEAD_LETTER);
-            TestSink<Integer> out = driver.sink("out", PipelineTestDriver.DEFAULT_POOL.withOnError(ErrorPolicy.DEAD_LETTER));
+            TestSink<Integer> out =
+                    driver.sink("out", PipelineTestDriver.DEFAULT_POOL.withOnError(ErrorPolicy.DEAD_LETTER));
             out.refuseWhen(v -> v == 4);
-            driver.start(Pipeline.named("dlq-stages").from(in)
-                    .map("parse", Integer::parseInt).onError(ErrorPolicy.DEAD_LETTER)
+            driver.start(Pipeline.named("dlq-stages")
+                    .from(in)
+                    .map("parse", Integer::parseInt)
+                    .onError(ErrorPolicy.DEAD_LETTER)
                     .to(out));
             in.send("k", "1");
             in.sendUndecodable(0, "k", "not a string");
@@ -53,10 +57,12 @@ class PipelineDeadLetterSinkTest {
 
             letters.releaseAcks();
             driver.awaitCommitted(WAIT);
-            assertThat(letters.values()).extracting(DeadLetter::stage)
+            assertThat(letters.values())
+                    .extracting(DeadLetter::stage)
                     .containsExactlyInAnyOrder("decode", "operator:parse", "produce:out");
             assertThat(letters.values()).extracting(l -> l.source().offset()).containsExactlyInAnyOrder(1L, 2L, 3L);
-            assertThat(letters.values()).allSatisfy(l -> assertThat(l.pipeline()).isEqualTo("dlq-stages"));
+            assertThat(letters.values())
+                    .allSatisfy(l -> assertThat(l.pipeline()).isEqualTo("dlq-stages"));
             assertThat(in.committed(0)).isEqualTo(5L);
         }
     }
@@ -67,14 +73,19 @@ class PipelineDeadLetterSinkTest {
         try (PipelineTestDriver driver = PipelineTestDriver.create(config("retry", letters))) {
             TestSource<String> in = driver.source("in", 1);
             TestSink<Integer> out = driver.sink("out");
-            driver.start(Pipeline.named("dlq-retry").from(in)
-                    .map("parse", Integer::parseInt).onError(ErrorPolicy.DEAD_LETTER).to(out));
+            driver.start(Pipeline.named("dlq-retry")
+                    .from(in)
+                    .map("parse", Integer::parseInt)
+                    .onError(ErrorPolicy.DEAD_LETTER)
+                    .to(out));
             in.send("k", "x");
             in.send("k", "2");
             driver.awaitCommitted(WAIT);
 
             assertThat(letters.writeAttempts()).isGreaterThanOrEqualTo(3);
-            assertThat(letters.received()).extracting(TestSink.Received::value).extracting(DeadLetter::stage)
+            assertThat(letters.received())
+                    .extracting(TestSink.Received::value)
+                    .extracting(DeadLetter::stage)
                     .containsExactly("operator:parse");
             assertThat(in.committed(0)).isEqualTo(2L);
         }
@@ -86,14 +97,18 @@ class PipelineDeadLetterSinkTest {
         try (PipelineTestDriver driver = PipelineTestDriver.create(config("fatal", letters))) {
             TestSource<String> in = driver.source("in", 1);
             TestSink<Integer> out = driver.sink("out");
-            RunningPipeline running = driver.start(Pipeline.named("dlq-fatal").from(in)
-                    .map("parse", Integer::parseInt).onError(ErrorPolicy.DEAD_LETTER).to(out));
+            RunningPipeline running = driver.start(Pipeline.named("dlq-fatal")
+                    .from(in)
+                    .map("parse", Integer::parseInt)
+                    .onError(ErrorPolicy.DEAD_LETTER)
+                    .to(out));
             in.send("k", "1");
             in.send("k", "x");
             in.send("k", "3");
 
             // well before checkpoint.stalled_fail_after (30s): the dead letter would never be stored
-            PipelineResult result = running.result().orTimeout(5, TimeUnit.SECONDS).join();
+            PipelineResult result =
+                    running.result().orTimeout(5, TimeUnit.SECONDS).join();
             assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
             assertThat(result.failure()).isInstanceOf(FatalException.class).hasMessageContaining("dead-letter sink");
             assertThat(in.committed(0)).isLessThanOrEqualTo(1L);
@@ -106,9 +121,13 @@ class PipelineDeadLetterSinkTest {
             TestSource<String> in = driver.source("in", 1);
             Pipeline pipeline = Pipeline.named("dlq-both")
                     .deadLetter((meta, value, error) -> CompletableFuture.completedFuture(null))
-                    .from(in).map("parse", Integer::parseInt).onError(ErrorPolicy.DEAD_LETTER).to(driver.sink("out"));
+                    .from(in)
+                    .map("parse", Integer::parseInt)
+                    .onError(ErrorPolicy.DEAD_LETTER)
+                    .to(driver.sink("out"));
             assertThatThrownBy(() -> driver.start(pipeline))
-                    .isInstanceOf(ConfigException.class).hasMessageContaining("keep one");
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("keep one");
         }
     }
 
@@ -117,9 +136,11 @@ class PipelineDeadLetterSinkTest {
         TestSink<DeadLetter> letters = deadLetterSink();
         try (PipelineTestDriver driver = PipelineTestDriver.create(config("drain", letters))) {
             TestSource<Integer> in = driver.source("in", 1);
-            TestSink<Integer> out = driver.sink("out", PipelineTestDriver.DEFAULT_POOL.withOnError(ErrorPolicy.DEAD_LETTER));
+            TestSink<Integer> out =
+                    driver.sink("out", PipelineTestDriver.DEFAULT_POOL.withOnError(ErrorPolicy.DEAD_LETTER));
             out.refuseWhen(v -> v == 7).slowAcks(Duration.ofMillis(300));
-            RunningPipeline running = driver.start(Pipeline.named("dlq-drain").from(in).to(out));
+            RunningPipeline running =
+                    driver.start(Pipeline.named("dlq-drain").from(in).to(out));
             for (int i = 0; i < 10; i++) {
                 in.send("k", i);
             }

@@ -21,7 +21,8 @@ class PipelineDeliveryTest {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<Integer> in = driver.source("numbers", 3);
             TestSink<String> out = driver.sink("out");
-            driver.start(Pipeline.named("chain").from(in)
+            driver.start(Pipeline.named("chain")
+                    .from(in)
                     .filter("even", n -> n % 2 == 0)
                     .map("square", n -> n * n)
                     .flatMap("twice", n -> List.of("a" + n, "b" + n))
@@ -31,8 +32,11 @@ class PipelineDeliveryTest {
             }
             driver.awaitCommitted(WAIT);
 
-            List<String> expected = IntStream.range(0, 1000).filter(i -> i % 2 == 0)
-                    .boxed().flatMap(i -> List.of("a" + i * i, "b" + i * i).stream()).toList();
+            List<String> expected = IntStream.range(0, 1000)
+                    .filter(i -> i % 2 == 0)
+                    .boxed()
+                    .flatMap(i -> List.of("a" + i * i, "b" + i * i).stream())
+                    .toList();
             assertThat(out.values()).containsExactlyInAnyOrderElementsOf(expected);
             assertThat(driver.committedOffsets()).isEqualTo(in.endOffsets());
         }
@@ -43,7 +47,8 @@ class PipelineDeliveryTest {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> out = driver.sink("out");
-            driver.start(Pipeline.named("keys").from(in).map(String::toUpperCase).to(out));
+            driver.start(
+                    Pipeline.named("keys").from(in).map(String::toUpperCase).to(out));
             in.send("the-key", "value");
             driver.awaitCommitted(WAIT);
 
@@ -60,11 +65,14 @@ class PipelineDeliveryTest {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> fast = driver.sink("fast");
             TestSink<String> slow = driver.<String>sink("slow").holdAcks();
-            driver.start(Pipeline.named("fan-out").from(in)
-                    .split("both", s -> s.toAllMatching()
-                            .branch("to-fast", v -> true, fast)
-                            .branch("to-slow", v -> true, slow)
-                            .dropUnmatched()));
+            driver.start(Pipeline.named("fan-out")
+                    .from(in)
+                    .split(
+                            "both",
+                            s -> s.toAllMatching()
+                                    .branch("to-fast", v -> true, fast)
+                                    .branch("to-slow", v -> true, slow)
+                                    .dropUnmatched()));
             in.send("k", "x");
             await().atMost(WAIT).until(() -> fast.values().size() == 1 && slow.heldWrites() == 1);
             // the fast sink acknowledged; several commit intervals pass without committing past the record
@@ -83,12 +91,14 @@ class PipelineDeliveryTest {
             TestSink<String> eu = driver.sink("eu");
             TestSink<String> us = driver.sink("us");
             TestSink<String> rest = driver.sink("rest");
-            driver.start(Pipeline.named("split").from(in)
-                    .split("by-region", s -> s
-                            .branch("eu", v -> v.startsWith("eu"), eu)
-                            .branch("us", v -> v.startsWith("us"), us)
-                            .branch("eu-again", v -> v.startsWith("eu"), us)
-                            .otherwise(rest)));
+            driver.start(Pipeline.named("split")
+                    .from(in)
+                    .split(
+                            "by-region",
+                            s -> s.branch("eu", v -> v.startsWith("eu"), eu)
+                                    .branch("us", v -> v.startsWith("us"), us)
+                                    .branch("eu-again", v -> v.startsWith("eu"), us)
+                                    .otherwise(rest)));
             List.of("eu-1", "us-1", "eu-2", "mars-1").forEach(v -> in.send(v, v));
             driver.awaitCommitted(WAIT);
 
@@ -102,7 +112,8 @@ class PipelineDeliveryTest {
     void perKeyOrderHoldsAcrossShards() {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 4);
-            TestSink<String> out = driver.sink("out", PipelineTestDriver.DEFAULT_POOL.withShards(4).withInflight(3));
+            TestSink<String> out = driver.sink(
+                    "out", PipelineTestDriver.DEFAULT_POOL.withShards(4).withInflight(3));
             driver.start(Pipeline.named("order").from(in).to(out));
             for (int i = 0; i < 2000; i++) {
                 String key = "key-" + (i % 7);
@@ -121,7 +132,9 @@ class PipelineDeliveryTest {
             String[] parts = v.split(":");
             int seq = Integer.parseInt(parts[1]);
             Integer previous = last.put(parts[0], seq);
-            assertThat(previous == null || previous < seq).as("order of %s after %s", v, previous).isTrue();
+            assertThat(previous == null || previous < seq)
+                    .as("order of %s after %s", v, previous)
+                    .isTrue();
         }
     }
 }

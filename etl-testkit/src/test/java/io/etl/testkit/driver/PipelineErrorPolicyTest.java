@@ -35,16 +35,21 @@ class PipelineErrorPolicyTest {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 1);
             TestSink<Integer> out = driver.sink("out");
-            driver.start(Pipeline.named("skip").from(in)
-                    .map("parse", Integer::parseInt).onError(ErrorPolicy.SKIP)
+            driver.start(Pipeline.named("skip")
+                    .from(in)
+                    .map("parse", Integer::parseInt)
+                    .onError(ErrorPolicy.SKIP)
                     .to(out));
             List.of("1", "two", "3").forEach(v -> in.send("k", v));
             driver.awaitCommitted(WAIT);
 
             assertThat(out.values()).containsExactly(1, 3);
-            assertThat(driver.meterRegistry().get(EtlMetrics.RECORDS_DROPPED)
-                    .tags(EtlMetrics.TAG_STAGE, "parse", EtlMetrics.TAG_REASON, RecordException.OPERATOR)
-                    .counter().count()).isEqualTo(1.0);
+            assertThat(driver.meterRegistry()
+                            .get(EtlMetrics.RECORDS_DROPPED)
+                            .tags(EtlMetrics.TAG_STAGE, "parse", EtlMetrics.TAG_REASON, RecordException.OPERATOR)
+                            .counter()
+                            .count())
+                    .isEqualTo(1.0);
         }
     }
 
@@ -53,22 +58,27 @@ class PipelineErrorPolicyTest {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 1);
             TestSink<Integer> out = driver.sink("out");
-            RunningPipeline running = driver.start(Pipeline.named("fail").from(in)
+            RunningPipeline running = driver.start(Pipeline.named("fail")
+                    .from(in)
                     .map("parse", Integer::parseInt)
                     .to(out));
             for (int i = 0; i < 50; i++) {
                 in.send("k", i == 37 ? "poison" : Integer.toString(i));
             }
-            PipelineResult result = running.result().orTimeout(10, TimeUnit.SECONDS).join();
+            PipelineResult result =
+                    running.result().orTimeout(10, TimeUnit.SECONDS).join();
 
             assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
-            assertThat(result.failure()).isInstanceOf(RecordException.class)
-                    .hasMessageContaining("in-0@37").hasMessageContaining("'parse'");
+            assertThat(result.failure())
+                    .isInstanceOf(RecordException.class)
+                    .hasMessageContaining("in-0@37")
+                    .hasMessageContaining("'parse'");
             RecordException error = (RecordException) result.failure();
             assertThat(error.offset()).isEqualTo(37L);
             assertThat(error.operator()).isEqualTo("parse");
             assertThat(in.committed(0)).isEqualTo(37L);
-            assertThat(out.values()).containsExactlyElementsOf(IntStream.range(0, 37).boxed().toList());
+            assertThat(out.values())
+                    .containsExactlyElementsOf(IntStream.range(0, 37).boxed().toList());
         }
     }
 
@@ -84,8 +94,12 @@ class PipelineErrorPolicyTest {
             driver.awaitCommitted(WAIT);
 
             assertThat(out.values()).containsExactly("a", "b");
-            assertThat(driver.meterRegistry().get(EtlMetrics.RECORDS_DROPPED)
-                    .tags(EtlMetrics.TAG_REASON, RecordException.DECODE).counter().count()).isEqualTo(1.0);
+            assertThat(driver.meterRegistry()
+                            .get(EtlMetrics.RECORDS_DROPPED)
+                            .tags(EtlMetrics.TAG_REASON, RecordException.DECODE)
+                            .counter()
+                            .count())
+                    .isEqualTo(1.0);
         }
     }
 
@@ -93,15 +107,19 @@ class PipelineErrorPolicyTest {
     void oversizedMessagesAreSkippedByDefaultAtTheSink() {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 1);
-            TestSink<String> out = driver.<String>sink("out").rejectWhen(v -> v.length() > 5, RecordException.OVERSIZED);
+            TestSink<String> out =
+                    driver.<String>sink("out").rejectWhen(v -> v.length() > 5, RecordException.OVERSIZED);
             driver.start(Pipeline.named("oversized").from(in).to(out));
             List.of("small", "far too large", "tiny").forEach(v -> in.send("k", v));
             driver.awaitCommitted(WAIT);
 
             assertThat(out.values()).containsExactly("small", "tiny");
-            assertThat(driver.meterRegistry().get(EtlMetrics.RECORDS_DROPPED)
-                    .tags(EtlMetrics.TAG_STAGE, "out", EtlMetrics.TAG_REASON, RecordException.OVERSIZED)
-                    .counter().count()).isEqualTo(1.0);
+            assertThat(driver.meterRegistry()
+                            .get(EtlMetrics.RECORDS_DROPPED)
+                            .tags(EtlMetrics.TAG_STAGE, "out", EtlMetrics.TAG_REASON, RecordException.OVERSIZED)
+                            .counter()
+                            .count())
+                    .isEqualTo(1.0);
         }
     }
 
@@ -118,14 +136,14 @@ class PipelineErrorPolicyTest {
                         return stored;
                     })
                     .from(in)
-                    .map("parse", Integer::parseInt).onError(ErrorPolicy.DEAD_LETTER)
+                    .map("parse", Integer::parseInt)
+                    .onError(ErrorPolicy.DEAD_LETTER)
                     .to(out));
             in.send("k", "1");
             in.send("k", "bad");
             in.send("k", "3");
             Awaitility.await().atMost(WAIT).until(() -> out.values().size() == 2);
-            Awaitility.await().during(Duration.ofMillis(150)).atMost(WAIT)
-                    .until(() -> in.committed(0) <= 1L);
+            Awaitility.await().during(Duration.ofMillis(150)).atMost(WAIT).until(() -> in.committed(0) <= 1L);
 
             stored.complete(null);
             driver.awaitCommitted(WAIT);
@@ -137,10 +155,16 @@ class PipelineErrorPolicyTest {
     void deadLetterPolicyWithoutADestinationIsRejectedAtStartNamingTheStage() {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 1);
-            TestSink<Integer> out = driver.sink("out", PipelineTestDriver.DEFAULT_POOL.withOnError(ErrorPolicy.DEAD_LETTER));
-            Pipeline pipeline = Pipeline.named("no-dlq").from(in)
-                    .map("parse", Integer::parseInt).onError(ErrorPolicy.DEAD_LETTER).to(out);
-            assertThat(pipeline.build().name()).as("build() needs no configuration").isEqualTo("no-dlq");
+            TestSink<Integer> out =
+                    driver.sink("out", PipelineTestDriver.DEFAULT_POOL.withOnError(ErrorPolicy.DEAD_LETTER));
+            Pipeline pipeline = Pipeline.named("no-dlq")
+                    .from(in)
+                    .map("parse", Integer::parseInt)
+                    .onError(ErrorPolicy.DEAD_LETTER)
+                    .to(out);
+            assertThat(pipeline.build().name())
+                    .as("build() needs no configuration")
+                    .isEqualTo("no-dlq");
             assertThatThrownBy(() -> driver.start(pipeline))
                     .isInstanceOf(ConfigException.class)
                     .hasMessageContaining("operator 'parse'")
@@ -163,10 +187,17 @@ class PipelineErrorPolicyTest {
 
             assertThat(out.values()).hasSize(39).doesNotContain(13);
             assertThat(in.committed(0)).isEqualTo(40L);
-            assertThat(driver.meterRegistry().get(EtlMetrics.RECORDS_DROPPED)
-                    .tags(EtlMetrics.TAG_STAGE, "out", EtlMetrics.TAG_REASON, RecordException.PRODUCE)
-                    .counter().count()).isEqualTo(1.0);
-            assertThat(driver.meterRegistry().get(EtlMetrics.SINK_RECORDS).counter().count()).isEqualTo(39.0);
+            assertThat(driver.meterRegistry()
+                            .get(EtlMetrics.RECORDS_DROPPED)
+                            .tags(EtlMetrics.TAG_STAGE, "out", EtlMetrics.TAG_REASON, RecordException.PRODUCE)
+                            .counter()
+                            .count())
+                    .isEqualTo(1.0);
+            assertThat(driver.meterRegistry()
+                            .get(EtlMetrics.SINK_RECORDS)
+                            .counter()
+                            .count())
+                    .isEqualTo(39.0);
         }
     }
 
@@ -176,20 +207,21 @@ class PipelineErrorPolicyTest {
         CompletableFuture<Void> stored = new CompletableFuture<>();
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<Integer> in = driver.source("in", 1);
-            TestSink<Integer> out = driver.sink("out", PipelineTestDriver.DEFAULT_POOL.withOnError(ErrorPolicy.DEAD_LETTER));
+            TestSink<Integer> out =
+                    driver.sink("out", PipelineTestDriver.DEFAULT_POOL.withOnError(ErrorPolicy.DEAD_LETTER));
             out.refuseWhen(v -> v == 2);
             driver.start(Pipeline.named("refused-dlq")
                     .deadLetter((meta, value, error) -> {
                         letters.add(error);
                         return stored;
                     })
-                    .from(in).to(out));
+                    .from(in)
+                    .to(out));
             for (int i = 0; i < 5; i++) {
                 in.send("k", i);
             }
             Awaitility.await().atMost(WAIT).until(() -> out.values().size() == 4);
-            Awaitility.await().during(Duration.ofMillis(150)).atMost(WAIT)
-                    .until(() -> in.committed(0) <= 2L);
+            Awaitility.await().during(Duration.ofMillis(150)).atMost(WAIT).until(() -> in.committed(0) <= 2L);
 
             stored.complete(null);
             driver.awaitCommitted(WAIT);
@@ -198,8 +230,12 @@ class PipelineErrorPolicyTest {
                 assertThat(e.offset()).isEqualTo(2L);
                 assertThat(e.operator()).isEqualTo("out");
             });
-            assertThat(driver.meterRegistry().get(EtlMetrics.RECORDS_DEAD_LETTERED)
-                    .tags(EtlMetrics.TAG_STAGE, "out").counter().count()).isEqualTo(1.0);
+            assertThat(driver.meterRegistry()
+                            .get(EtlMetrics.RECORDS_DEAD_LETTERED)
+                            .tags(EtlMetrics.TAG_STAGE, "out")
+                            .counter()
+                            .count())
+                    .isEqualTo(1.0);
         }
     }
 
@@ -227,7 +263,8 @@ class PipelineErrorPolicyTest {
                             throw new IllegalArgumentException("a bug is not retried");
                         }
                         return v;
-                    }).onError(ErrorPolicy.DEAD_LETTER)
+                    })
+                    .onError(ErrorPolicy.DEAD_LETTER)
                     .to(out));
             for (int i = 0; i < 10; i++) {
                 in.send("k", i);
@@ -247,56 +284,71 @@ class PipelineErrorPolicyTest {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> out = driver.sink("out");
-            RunningPipeline running = driver.start(Pipeline.named("lazy").from(in)
-                    .<String>flatMap("explode", v -> () -> new Iterator<String>() {
-                        private int n;
+            RunningPipeline running = driver.start(Pipeline.named("lazy")
+                    .from(in)
+                    .<String>flatMap(
+                            "explode",
+                            v -> () -> new Iterator<String>() {
+                                private int n;
 
-                        @Override
-                        public boolean hasNext() {
-                            return n < 2;
-                        }
+                                @Override
+                                public boolean hasNext() {
+                                    return n < 2;
+                                }
 
-                        @Override
-                        public String next() {
-                            if (v.equals("bad") && n == 1) {
-                                throw new IllegalStateException("cannot expand " + v);
-                            }
-                            return v + "-" + n++;
-                        }
-                    }).onError(ErrorPolicy.SKIP)
+                                @Override
+                                public String next() {
+                                    if (v.equals("bad") && n == 1) {
+                                        throw new IllegalStateException("cannot expand " + v);
+                                    }
+                                    return v + "-" + n++;
+                                }
+                            })
+                    .onError(ErrorPolicy.SKIP)
                     .to(out));
             List.of("a", "bad", "c").forEach(v -> in.send("k", v));
             driver.awaitCommitted(WAIT);
 
             assertThat(running.result()).isNotDone();
             assertThat(out.values()).contains("a-0", "a-1", "c-0", "c-1").doesNotContain("bad-1");
-            assertThat(driver.meterRegistry().get(EtlMetrics.RECORDS_DROPPED)
-                    .tags(EtlMetrics.TAG_STAGE, "explode", EtlMetrics.TAG_REASON, RecordException.OPERATOR)
-                    .counter().count()).isEqualTo(1.0);
+            assertThat(driver.meterRegistry()
+                            .get(EtlMetrics.RECORDS_DROPPED)
+                            .tags(EtlMetrics.TAG_STAGE, "explode", EtlMetrics.TAG_REASON, RecordException.OPERATOR)
+                            .counter()
+                            .count())
+                    .isEqualTo(1.0);
         }
     }
 
     @Test
     void aThrowingSplitPredicateLeavesNoBranchHoldingTheValueWhenSendingToAllMatching() {
         PipelineConfig skip = new PipelineConfig(
-                new PipelineSection(null, ErrorPolicy.SKIP), null, null,
-                new CheckpointConfig(Duration.ofMillis(10), Duration.ofSeconds(10),
-                        Duration.ofSeconds(2)), null);
+                new PipelineSection(null, ErrorPolicy.SKIP),
+                null,
+                null,
+                new CheckpointConfig(Duration.ofMillis(10), Duration.ofSeconds(10), Duration.ofSeconds(2)),
+                null);
         try (PipelineTestDriver driver = PipelineTestDriver.create(skip)) {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> first = driver.sink("first");
             TestSink<String> second = driver.sink("second");
             TestSink<String> rest = driver.sink("rest");
-            driver.start(Pipeline.named("split-all").from(in)
-                    .split("route", s -> s.toAllMatching()
-                            .branch("first", v -> true, first)
-                            .branch("second", v -> {
-                                if (v.equals("bad")) {
-                                    throw new IllegalArgumentException("cannot route " + v);
-                                }
-                                return true;
-                            }, second)
-                            .otherwise(rest)));
+            driver.start(Pipeline.named("split-all")
+                    .from(in)
+                    .split(
+                            "route",
+                            s -> s.toAllMatching()
+                                    .branch("first", v -> true, first)
+                                    .branch(
+                                            "second",
+                                            v -> {
+                                                if (v.equals("bad")) {
+                                                    throw new IllegalArgumentException("cannot route " + v);
+                                                }
+                                                return true;
+                                            },
+                                            second)
+                                    .otherwise(rest)));
             List.of("a", "bad", "c").forEach(v -> in.send("k", v));
             driver.awaitCommitted(WAIT);
 

@@ -24,8 +24,11 @@ class PipelineFaultTest {
 
     private static final Duration WAIT = Duration.ofSeconds(15);
     private static final SinkPoolConfig FAST_RETRY = SinkPoolConfig.from(PipelineTestDriver.DEFAULT_POOL)
-            .retry(RetryConfig.custom().initialBackoff(Duration.ofMillis(5)).maxBackoff(Duration.ofMillis(20))
-                    .jitter(0).build())
+            .retry(RetryConfig.custom()
+                    .initialBackoff(Duration.ofMillis(5))
+                    .maxBackoff(Duration.ofMillis(20))
+                    .jitter(0)
+                    .build())
             .breaker(BreakerConfig.custom().enabled(false).build())
             .build();
 
@@ -33,8 +36,10 @@ class PipelineFaultTest {
     void retryThenSuccessDeliversEverythingAndKeepsPerKeyOrder() {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 2);
-            TestSink<String> out = driver.<String>sink("out", FAST_RETRY.withInflight(4)
-                    .withBatch(new BatchConfig(10, null, Duration.ofMillis(1)))).failRetryably(5);
+            TestSink<String> out = driver.<String>sink(
+                            "out",
+                            FAST_RETRY.withInflight(4).withBatch(new BatchConfig(10, null, Duration.ofMillis(1))))
+                    .failRetryably(5);
             driver.start(Pipeline.named("retry").from(in).to(out));
             for (int i = 0; i < 500; i++) {
                 String key = "key-" + (i % 5);
@@ -45,7 +50,11 @@ class PipelineFaultTest {
             assertThat(out.writeAttempts()).isGreaterThan(5);
             assertThat(new HashSet<>(out.values())).hasSize(500);
             assertLastWriteOfEachKeyIsItsNewest(out.values());
-            assertThat(driver.meterRegistry().get(EtlMetrics.SINK_RETRIES).counter().count()).isGreaterThan(0);
+            assertThat(driver.meterRegistry()
+                            .get(EtlMetrics.SINK_RETRIES)
+                            .counter()
+                            .count())
+                    .isGreaterThan(0);
         }
     }
 
@@ -70,17 +79,22 @@ class PipelineFaultTest {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("orders", 1);
             TestSink<String> out = driver.sink("out", FAST_RETRY);
-            RunningPipeline running = driver.start(Pipeline.named("fatal").from(in).to(out));
+            RunningPipeline running =
+                    driver.start(Pipeline.named("fatal").from(in).to(out));
             in.send("k", "a");
             driver.awaitCommitted(WAIT);
             out.failFatally(1);
             in.send("k", "b");
             in.send("k", "c");
 
-            PipelineResult result = running.result().orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
+            PipelineResult result = running.result()
+                    .orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS)
+                    .join();
             assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
-            assertThat(result.failure()).isInstanceOf(FatalException.class)
-                    .hasMessageContaining("orders-0").hasMessageContaining("offset 1");
+            assertThat(result.failure())
+                    .isInstanceOf(FatalException.class)
+                    .hasMessageContaining("orders-0")
+                    .hasMessageContaining("offset 1");
             assertThat(in.committed(0)).isEqualTo(1L);
             assertThat(result.elapsed()).isGreaterThanOrEqualTo(Duration.ofSeconds(2));
         }
@@ -88,13 +102,15 @@ class PipelineFaultTest {
 
     @Test
     void breakerOpensUnderRepeatedFailuresAndHealsWithSeveralBatchesWaitingForRetry() {
-        SinkPoolConfig pool = PipelineTestDriver.DEFAULT_POOL.withInflight(4)
+        SinkPoolConfig pool = PipelineTestDriver.DEFAULT_POOL
+                .withInflight(4)
                 .withBatch(new BatchConfig(1, null, Duration.ofMillis(1)))
                 .withRetry(new RetryConfig(Duration.ofMillis(5), Duration.ofMillis(10), 2.0, 0.0, 0))
                 .withBreaker(new BreakerConfig(true, 50f, 4, 4, Duration.ofMillis(200)));
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 1);
-            TestSink<String> out = driver.<String>sink("out", pool).failRetryably(12).slowAcks(Duration.ofMillis(20));
+            TestSink<String> out =
+                    driver.<String>sink("out", pool).failRetryably(12).slowAcks(Duration.ofMillis(20));
             for (int i = 0; i < 20; i++) {
                 in.send("k", "k:" + i);
             }
@@ -114,7 +130,9 @@ class PipelineFaultTest {
 
     @Test
     void backpressurePausesTheSourceAndBoundsPendingRecordsWhenTheSinkNeverAcknowledges() {
-        SinkPoolConfig pool = PipelineTestDriver.DEFAULT_POOL.withInflight(2).withQueue(2)
+        SinkPoolConfig pool = PipelineTestDriver.DEFAULT_POOL
+                .withInflight(2)
+                .withQueue(2)
                 .withBatch(new BatchConfig(50, null, Duration.ofMillis(1)));
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 1);
@@ -127,7 +145,11 @@ class PipelineFaultTest {
             // in flight + queued + one blocked batch + the open batch + one poll's worth of buffered records
             long bound = (2 + 2 + 1 + 1) * 50L + 500;
             await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> pending(driver) <= bound && in.isPaused());
-            assertThat(driver.meterRegistry().get(EtlMetrics.SOURCE_PAUSED).gauge().value()).isEqualTo(1.0);
+            assertThat(driver.meterRegistry()
+                            .get(EtlMetrics.SOURCE_PAUSED)
+                            .gauge()
+                            .value())
+                    .isEqualTo(1.0);
             assertThat(out.heldWrites()).isEqualTo(2);
 
             out.releaseAcks();
@@ -138,6 +160,9 @@ class PipelineFaultTest {
     }
 
     private static double pending(PipelineTestDriver driver) {
-        return driver.meterRegistry().get(EtlMetrics.CHECKPOINT_PENDING_RECORDS).gauge().value();
+        return driver.meterRegistry()
+                .get(EtlMetrics.CHECKPOINT_PENDING_RECORDS)
+                .gauge()
+                .value();
     }
 }

@@ -35,9 +35,14 @@ class PipelineLifecycleTest {
             // a batch that would only seal after a minute or at 10,000 records, and that keeps lingering
             // because the shard's first batch stays unacknowledged and fills its one-batch window (adaptive
             // batching seals at once only while the window has room)
-            TestSink<String> out = driver.<String>sink("out", PipelineTestDriver.DEFAULT_POOL.withInflight(1)
-                    .withBatch(new BatchConfig(10_000, null, Duration.ofMinutes(1)))).holdAcks();
-            RunningPipeline running = driver.start(Pipeline.named("drain").from(in).to(out));
+            TestSink<String> out = driver.<String>sink(
+                            "out",
+                            PipelineTestDriver.DEFAULT_POOL
+                                    .withInflight(1)
+                                    .withBatch(new BatchConfig(10_000, null, Duration.ofMinutes(1))))
+                    .holdAcks();
+            RunningPipeline running =
+                    driver.start(Pipeline.named("drain").from(in).to(out));
             in.send("k", "first");
             await().atMost(WAIT).until(() -> out.heldWrites() == 1);
             for (int i = 0; i < 10; i++) {
@@ -60,12 +65,14 @@ class PipelineLifecycleTest {
 
     @Test
     void batchesStillUnacknowledgedAtTheDrainDeadlineAreAbandonedLoudlyAndNotCommitted() {
-        PipelineConfig config = PipelineConfig.defaults().withCheckpoint(
-                new CheckpointConfig(Duration.ofMillis(20), Duration.ofMillis(300), Duration.ofSeconds(5)));
+        PipelineConfig config = PipelineConfig.defaults()
+                .withCheckpoint(
+                        new CheckpointConfig(Duration.ofMillis(20), Duration.ofMillis(300), Duration.ofSeconds(5)));
         try (PipelineTestDriver driver = PipelineTestDriver.create(config)) {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> out = driver.<String>sink("out").holdAcks();
-            RunningPipeline running = driver.start(Pipeline.named("abandon").from(in).to(out));
+            RunningPipeline running =
+                    driver.start(Pipeline.named("abandon").from(in).to(out));
             in.send("k", "a");
             await().atMost(WAIT).until(() -> out.heldWrites() == 1);
 
@@ -74,7 +81,11 @@ class PipelineLifecycleTest {
             assertThat(result.exitCode()).isEqualTo(1);
             assertThat(result.abandonedBatches()).isEqualTo(1);
             assertThat(in.committed(0)).isLessThanOrEqualTo(0L);
-            assertThat(driver.meterRegistry().get(EtlMetrics.SINK_ABANDONED_BATCHES).counter().count()).isEqualTo(1.0);
+            assertThat(driver.meterRegistry()
+                            .get(EtlMetrics.SINK_ABANDONED_BATCHES)
+                            .counter()
+                            .count())
+                    .isEqualTo(1.0);
         }
     }
 
@@ -90,19 +101,25 @@ class PipelineLifecycleTest {
             out.holdAcks();
             in.send(0, "a", "a1");
             await().atMost(WAIT).until(() -> out.heldWrites() == 1);
-            var revoked = in.revoke(0, Duration.ofMillis(200)).orTimeout(10, TimeUnit.SECONDS).join();
+            var revoked = in.revoke(0, Duration.ofMillis(200))
+                    .orTimeout(10, TimeUnit.SECONDS)
+                    .join();
             // the revoke could not wait for the held write: it commits only what was durable
             assertThat(revoked).containsEntry(new SourcePartition("in", 0), 1L);
 
             out.releaseAcks();
             in.send(1, "b", "b0");
             await().atMost(WAIT).until(() -> in.committed(1) == 1L);
-            assertThat(in.committed(0)).as("late acknowledgement of a released partition").isEqualTo(1L);
+            assertThat(in.committed(0))
+                    .as("late acknowledgement of a released partition")
+                    .isEqualTo(1L);
 
             in.reassign(0);
             driver.awaitCommitted(WAIT);
             assertThat(out.values()).containsSubsequence("a0", "a1").contains("b0");
-            assertThat(out.values().stream().filter("a1"::equals)).as("a1 replays after reassignment").hasSize(2);
+            assertThat(out.values().stream().filter("a1"::equals))
+                    .as("a1 replays after reassignment")
+                    .hasSize(2);
         }
     }
 
@@ -112,19 +129,23 @@ class PipelineLifecycleTest {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> a = driver.sink("a");
             TestSink<String> otherA = driver.sink("a");
-            Pipeline pipeline = Pipeline.named("bad").from(in)
+            Pipeline pipeline = Pipeline.named("bad")
+                    .from(in)
                     .map("same", v -> v)
                     .filter("same", v -> true)
-                    .split("route", s -> s
-                            .branch("x", v -> true, a)
-                            .branch("y", v -> true, null)
-                            .branch("z", v -> false, otherA)
-                            .dropUnmatched());
+                    .split(
+                            "route",
+                            s -> s.branch("x", v -> true, a)
+                                    .branch("y", v -> true, null)
+                                    .branch("z", v -> false, otherA)
+                                    .dropUnmatched());
 
-            assertThatThrownBy(pipeline::build).isInstanceOf(ConfigException.class)
+            assertThatThrownBy(pipeline::build)
+                    .isInstanceOf(ConfigException.class)
                     .satisfies(e -> assertThat(((ConfigException) e).problems()).hasSize(3))
                     .hasMessageContaining("duplicate operator name 'same'")
-                    .hasMessageContaining("branch 'y'").hasMessageContaining("has no sink")
+                    .hasMessageContaining("branch 'y'")
+                    .hasMessageContaining("has no sink")
                     .hasMessageContaining("two different sinks are named 'a'");
             assertThat(in.pauseCount()).isZero();
         }
@@ -166,12 +187,16 @@ class PipelineLifecycleTest {
                     throw ConfigException.of("sinks.broken.kafka.topic", "topic 'nope' does not exist");
                 }
             };
-            RunningPipeline running = driver.start(Pipeline.named("cannot-open").from(in)
+            RunningPipeline running = driver.start(Pipeline.named("cannot-open")
+                    .from(in)
                     .split("s", s -> s.branch("a", v -> true, ok).otherwise(broken)));
 
-            PipelineResult result = running.result().orTimeout(10, TimeUnit.SECONDS).join();
+            PipelineResult result =
+                    running.result().orTimeout(10, TimeUnit.SECONDS).join();
             assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
-            assertThat(result.failure()).isInstanceOf(ConfigException.class).hasMessageContaining("sinks.broken.kafka.topic");
+            assertThat(result.failure())
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("sinks.broken.kafka.topic");
             assertThat(result.elapsed()).isLessThan(Duration.ofSeconds(5));
             assertThat(in.pauseCount()).isZero();
         }
@@ -182,23 +207,28 @@ class PipelineLifecycleTest {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             var stream = Pipeline.named("fork").from(driver.<String>source("in", 1));
             stream.map(v -> v);
-            assertThatThrownBy(() -> stream.filter(v -> true)).isInstanceOf(IllegalStateException.class)
+            assertThatThrownBy(() -> stream.filter(v -> true))
+                    .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("split");
         }
     }
 
     private static double pending(PipelineTestDriver driver) {
-        return driver.meterRegistry().get(EtlMetrics.CHECKPOINT_PENDING_RECORDS).gauge().value();
+        return driver.meterRegistry()
+                .get(EtlMetrics.CHECKPOINT_PENDING_RECORDS)
+                .gauge()
+                .value();
     }
 
     @Test
     void poolSettingsBuiltInCodeAreValidatedLikeYamlOnesBeforeAnythingRuns() {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 1);
-            TestSink<String> out = driver.sink("out", SinkPoolConfig.defaults().withShards(0)
-                    .withQueue(5000));
+            TestSink<String> out =
+                    driver.sink("out", SinkPoolConfig.defaults().withShards(0).withQueue(5000));
 
-            assertThatThrownBy(() -> driver.start(Pipeline.named("bad-pool").from(in).to(out)))
+            assertThatThrownBy(() ->
+                            driver.start(Pipeline.named("bad-pool").from(in).to(out)))
                     .isInstanceOf(ConfigException.class)
                     .hasMessageContaining("sinks.out.shards: must be between 1 and 256")
                     .hasMessageContaining("sinks.out.queue: must be between 1 and 1024");
@@ -207,8 +237,12 @@ class PipelineLifecycleTest {
 
     @Test
     void metricsDisabledRegistersNoMeterInTheGivenRegistry() {
-        PipelineConfig quiet = new PipelineConfig(null, null, null, new CheckpointConfig(Duration.ofMillis(10),
-                Duration.ofSeconds(10), Duration.ofSeconds(2)), new MetricsConfig(false, null));
+        PipelineConfig quiet = new PipelineConfig(
+                null,
+                null,
+                null,
+                new CheckpointConfig(Duration.ofMillis(10), Duration.ofSeconds(10), Duration.ofSeconds(2)),
+                new MetricsConfig(false, null));
         try (PipelineTestDriver driver = PipelineTestDriver.create(quiet)) {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> out = driver.sink("out");

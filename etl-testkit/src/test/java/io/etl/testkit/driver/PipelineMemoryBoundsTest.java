@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 class PipelineMemoryBoundsTest {
 
     private static final Duration WAIT = Duration.ofSeconds(15);
-    private static final CheckpointConfig FAST = new CheckpointConfig(Duration.ofMillis(10), Duration.ofSeconds(10),
-            Duration.ofMinutes(5));
+    private static final CheckpointConfig FAST =
+            new CheckpointConfig(Duration.ofMillis(10), Duration.ofSeconds(10), Duration.ofMinutes(5));
 
     @Test
     void recordsTrackedBehindASlowRecordAreBoundedByMaxPendingRecords() {
@@ -29,8 +29,12 @@ class PipelineMemoryBoundsTest {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> slow = driver.<String>sink("slow").holdAcks();
             TestSink<String> fast = driver.sink("fast");
-            driver.start(Pipeline.named("stalled-head").from(in)
-                    .split("route", s -> s.branch("to-slow", v -> v.equals("first"), slow).otherwise(fast)));
+            driver.start(Pipeline.named("stalled-head")
+                    .from(in)
+                    .split(
+                            "route",
+                            s -> s.branch("to-slow", v -> v.equals("first"), slow)
+                                    .otherwise(fast)));
             in.send("k", "first");
             for (int i = 0; i < 10_000; i++) {
                 in.send("k", "v" + i);
@@ -38,7 +42,9 @@ class PipelineMemoryBoundsTest {
 
             // every later record is done at once, but it stays tracked behind the held one
             await().atMost(WAIT).until(in::isPaused);
-            await().during(Duration.ofMillis(200)).atMost(WAIT).until(() -> fast.values().size() < 2_000);
+            await().during(Duration.ofMillis(200))
+                    .atMost(WAIT)
+                    .until(() -> fast.values().size() < 2_000);
 
             slow.releaseAcks();
             driver.awaitCommitted(WAIT);
@@ -50,7 +56,8 @@ class PipelineMemoryBoundsTest {
     void deadLettersInFlightAreBounded() {
         AtomicInteger handed = new AtomicInteger();
         CompletableFuture<Void> stored = new CompletableFuture<>();
-        try (PipelineTestDriver driver = PipelineTestDriver.create(PipelineConfig.defaults().withCheckpoint(FAST))) {
+        try (PipelineTestDriver driver =
+                PipelineTestDriver.create(PipelineConfig.defaults().withCheckpoint(FAST))) {
             TestSource<String> in = driver.source("in", 1);
             TestSink<Integer> out = driver.sink("out");
             driver.start(Pipeline.named("dead-letters")
@@ -59,7 +66,8 @@ class PipelineMemoryBoundsTest {
                         return stored;
                     })
                     .from(in)
-                    .map("parse", Integer::parseInt).onError(ErrorPolicy.DEAD_LETTER)
+                    .map("parse", Integer::parseInt)
+                    .onError(ErrorPolicy.DEAD_LETTER)
                     .to(out));
             for (int i = 0; i < 30_000; i++) {
                 in.send("k", "bad-" + i);
@@ -77,26 +85,32 @@ class PipelineMemoryBoundsTest {
     @Test
     void aLargeFanOutIsPulledOnlyAsFastAsTheSinkTakesIt() {
         AtomicInteger pulled = new AtomicInteger();
-        SinkPoolConfig small = PipelineTestDriver.DEFAULT_POOL.withQueue(2).withInflight(1)
+        SinkPoolConfig small = PipelineTestDriver.DEFAULT_POOL
+                .withQueue(2)
+                .withInflight(1)
                 .withBatch(new BatchConfig(10, null, Duration.ofMillis(1)));
-        try (PipelineTestDriver driver = PipelineTestDriver.create(PipelineConfig.defaults().withCheckpoint(FAST))) {
+        try (PipelineTestDriver driver =
+                PipelineTestDriver.create(PipelineConfig.defaults().withCheckpoint(FAST))) {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> out = driver.<String>sink("out", small).holdAcks();
-            driver.start(Pipeline.named("fan-out").from(in)
-                    .<String>flatMap("explode", v -> () -> new Iterator<String>() {
-                        private int n;
+            driver.start(Pipeline.named("fan-out")
+                    .from(in)
+                    .<String>flatMap(
+                            "explode",
+                            v -> () -> new Iterator<String>() {
+                                private int n;
 
-                        @Override
-                        public boolean hasNext() {
-                            return n < 20_000;
-                        }
+                                @Override
+                                public boolean hasNext() {
+                                    return n < 20_000;
+                                }
 
-                        @Override
-                        public String next() {
-                            pulled.incrementAndGet();
-                            return v + "-" + n++;
-                        }
-                    })
+                                @Override
+                                public String next() {
+                                    pulled.incrementAndGet();
+                                    return v + "-" + n++;
+                                }
+                            })
                     .to(out));
             in.send("k", "x");
 

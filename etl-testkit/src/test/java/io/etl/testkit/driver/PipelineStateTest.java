@@ -26,7 +26,8 @@ class PipelineStateTest {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 2);
             TestSink<String> out = driver.sink("out");
-            RunningPipeline running = driver.start(Pipeline.named("states").from(in).to(out));
+            RunningPipeline running =
+                    driver.start(Pipeline.named("states").from(in).to(out));
             List<String> changes = new CopyOnWriteArrayList<>();
             running.addStateListener((from, to) -> changes.add(from + "->" + to));
 
@@ -49,7 +50,8 @@ class PipelineStateTest {
     void isStartingBeforeAnyPartitionIsAssignedAndHasNoCommitYet() {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 0);
-            RunningPipeline running = driver.start(Pipeline.named("idle").from(in).to(driver.sink("out")));
+            RunningPipeline running =
+                    driver.start(Pipeline.named("idle").from(in).to(driver.sink("out")));
             await().during(Duration.ofMillis(200)).atMost(WAIT).until(() -> running.state() == PipelineState.STARTING);
             assertThat(running.assignedPartitions()).isEmpty();
             assertThat(running.lastCommitTime()).isEmpty();
@@ -58,12 +60,15 @@ class PipelineStateTest {
 
     @Test
     void reportsBackpressureWhileTheSinksAreFullAndRunningOnceTheyDrain() {
-        SinkPoolConfig pool = PipelineTestDriver.DEFAULT_POOL.withInflight(1).withQueue(1)
+        SinkPoolConfig pool = PipelineTestDriver.DEFAULT_POOL
+                .withInflight(1)
+                .withQueue(1)
                 .withBatch(new BatchConfig(10, null, Duration.ofMillis(1)));
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> out = driver.<String>sink("out", pool).holdAcks();
-            RunningPipeline running = driver.start(Pipeline.named("full").from(in).to(out));
+            RunningPipeline running =
+                    driver.start(Pipeline.named("full").from(in).to(out));
             List<PipelineState> seen = new CopyOnWriteArrayList<>();
             running.addStateListener((from, to) -> seen.add(to));
             for (int i = 0; i < 1_000; i++) {
@@ -83,7 +88,8 @@ class PipelineStateTest {
     void endsFailedWhenAStageFailsAndNeverLeavesIt() {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 1);
-            RunningPipeline running = driver.start(Pipeline.named("boom").from(in)
+            RunningPipeline running = driver.start(Pipeline.named("boom")
+                    .from(in)
                     .map("explode", v -> {
                         throw new IllegalStateException("cannot map " + v);
                     })
@@ -92,7 +98,9 @@ class PipelineStateTest {
             running.addStateListener((from, to) -> seen.add(to));
             in.send("k", "v");
 
-            PipelineResult result = running.result().orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS).join();
+            PipelineResult result = running.result()
+                    .orTimeout(WAIT.toSeconds(), TimeUnit.SECONDS)
+                    .join();
             assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
             assertThat(running.state()).isEqualTo(PipelineState.FAILED);
             assertThat(seen).endsWith(PipelineState.DRAINING, PipelineState.FAILED);
@@ -106,7 +114,8 @@ class PipelineStateTest {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> out = driver.sink("out");
-            RunningPipeline running = driver.start(Pipeline.named("rude").from(in).to(out));
+            RunningPipeline running =
+                    driver.start(Pipeline.named("rude").from(in).to(out));
             running.addStateListener((from, to) -> {
                 throw new IllegalStateException("listener bug");
             });

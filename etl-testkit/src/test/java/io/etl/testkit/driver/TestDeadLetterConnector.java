@@ -16,14 +16,12 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class TestDeadLetterConnector implements ConnectorConfigType<TestDeadLetterConnector.Config> {
 
     /** The {@code dead_letter.test} section: which registered sink to use. */
-    public record Config(String id) {
-    }
+    public record Config(String id) {}
 
     private static final Map<String, TestSink<DeadLetter>> SINKS = new ConcurrentHashMap<>();
 
     /** Called by {@link java.util.ServiceLoader}. */
-    public TestDeadLetterConnector() {
-    }
+    public TestDeadLetterConnector() {}
 
     /** A dead-letter sink for {@code id}, and the {@code dead_letter} section that selects it. */
     static SinkSection register(String id, TestSink<DeadLetter> sink) {

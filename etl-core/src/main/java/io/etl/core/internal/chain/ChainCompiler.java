@@ -17,16 +17,21 @@ import java.util.function.Predicate;
 /** Turns a definition's operators and terminal into linked {@link Node}s. */
 public final class ChainCompiler {
 
-    private ChainCompiler() {
-    }
+    private ChainCompiler() {}
 
     /**
      * @param pools sink pools by sink identity
      * @return the first node
      */
     @SuppressWarnings("unchecked")
-    public static Node compile(List<OperatorSpec> operators, TerminalSpec terminal, Map<Sink<Object, ?>, SinkPool<Object, ?>> pools,
-                               ErrorPolicy defaultPolicy, RecordContext ctx, MeterRegistry registry, Tags tags) {
+    public static Node compile(
+            List<OperatorSpec> operators,
+            TerminalSpec terminal,
+            Map<Sink<Object, ?>, SinkPool<Object, ?>> pools,
+            ErrorPolicy defaultPolicy,
+            RecordContext ctx,
+            MeterRegistry registry,
+            Tags tags) {
         Node next;
         if (terminal.isSplit()) {
             List<BranchSpec> specs = terminal.branches();
@@ -37,8 +42,15 @@ public final class ChainCompiler {
                 branches[i] = new SinkNode(pools.get(specs.get(i).sink()), ctx);
             }
             Node otherwise = terminal.otherwise() == null ? null : new SinkNode(pools.get(terminal.otherwise()), ctx);
-            next = new SplitNode(terminal.splitName(), defaultPolicy, ctx, predicates, branches, otherwise,
-                    terminal.allMatching(), filtered(registry, tags, terminal.splitName()));
+            next = new SplitNode(
+                    terminal.splitName(),
+                    defaultPolicy,
+                    ctx,
+                    predicates,
+                    branches,
+                    otherwise,
+                    terminal.allMatching(),
+                    filtered(registry, tags, terminal.splitName()));
         } else {
             next = new SinkNode(pools.get(terminal.sink()), ctx);
         }

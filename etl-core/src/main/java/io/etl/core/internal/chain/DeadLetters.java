@@ -31,8 +31,12 @@ public final class DeadLetters {
     /** Dead letters a handler given in code has not confirmed yet (the pool bounds its own). */
     private final AtomicInteger handlerInFlight = new AtomicInteger();
 
-    private DeadLetters(String pipeline, SinkPool<DeadLetter, ?> pool, DeadLetterHandler handler,
-                        Consumer<Throwable> pipelineFailure, Runnable wakePipeline) {
+    private DeadLetters(
+            String pipeline,
+            SinkPool<DeadLetter, ?> pool,
+            DeadLetterHandler handler,
+            Consumer<Throwable> pipelineFailure,
+            Runnable wakePipeline) {
         this.pipeline = pipeline;
         this.pool = pool;
         this.handler = handler;
@@ -41,14 +45,14 @@ public final class DeadLetters {
     }
 
     /** Dead letters written by the {@code dead_letter} sink's pool. */
-    public static DeadLetters toPool(String pipeline, SinkPool<DeadLetter, ?> pool, Consumer<Throwable> pipelineFailure,
-                                     Runnable wakePipeline) {
+    public static DeadLetters toPool(
+            String pipeline, SinkPool<DeadLetter, ?> pool, Consumer<Throwable> pipelineFailure, Runnable wakePipeline) {
         return new DeadLetters(pipeline, pool, null, pipelineFailure, wakePipeline);
     }
 
     /** Dead letters handed to a handler given in code. */
-    public static DeadLetters toHandler(String pipeline, DeadLetterHandler handler, Consumer<Throwable> pipelineFailure,
-                                        Runnable wakePipeline) {
+    public static DeadLetters toHandler(
+            String pipeline, DeadLetterHandler handler, Consumer<Throwable> pipelineFailure, Runnable wakePipeline) {
         return new DeadLetters(pipeline, null, handler, pipelineFailure, wakePipeline);
     }
 
@@ -56,8 +60,14 @@ public final class DeadLetters {
      * Dead-letters {@code source} now, taking a hold on {@code owner} until the dead letter is durable.
      * Pipeline thread.
      */
-    void send(String stage, RecordMeta source, Object value, RecordException error, int attempts, PendingRecord owner,
-              long nowNanos) {
+    void send(
+            String stage,
+            RecordMeta source,
+            Object value,
+            RecordException error,
+            int attempts,
+            PendingRecord owner,
+            long nowNanos) {
         owner.retain();
         write(stage, source, value, error, attempts, owner, nowNanos);
     }
@@ -95,14 +105,27 @@ public final class DeadLetters {
         return !handedOver.isEmpty();
     }
 
-    private void write(String stage, RecordMeta source, Object value, RecordException error, int attempts,
-                       PendingRecord owner, long nowNanos) {
+    private void write(
+            String stage,
+            RecordMeta source,
+            Object value,
+            RecordException error,
+            int attempts,
+            PendingRecord owner,
+            long nowNanos) {
         write(stage, source, value, error, attempts, owner, nowNanos, System.currentTimeMillis());
     }
 
     /** Writes one dead letter whose hold {@code owner} already took; releases it when durable. */
-    private void write(String stage, RecordMeta source, Object value, RecordException error, int attempts,
-                       PendingRecord owner, long nowNanos, long timestamp) {
+    private void write(
+            String stage,
+            RecordMeta source,
+            Object value,
+            RecordException error,
+            int attempts,
+            PendingRecord owner,
+            long nowNanos,
+            long timestamp) {
         if (pool == null) {
             handlerInFlight.incrementAndGet();
             handler.deadLetter(source, value, error).whenComplete((ok, err) -> {
@@ -126,13 +149,17 @@ public final class DeadLetters {
     }
 
     private void failed(RecordMeta source, PendingRecord owner, Throwable err) {
-        FatalException fatal = new FatalException("dead letter for " + source.position()
-                + " could not be stored: " + err.getMessage(), err);
+        FatalException fatal = new FatalException(
+                "dead letter for " + source.position() + " could not be stored: " + err.getMessage(), err);
         owner.fail(fatal);
         pipelineFailure.accept(fatal);
     }
 
-    private record Queued(String stage, RecordMeta source, RecordException error, int attempts, PendingRecord owner,
-                          long timestamp) {
-    }
+    private record Queued(
+            String stage,
+            RecordMeta source,
+            RecordException error,
+            int attempts,
+            PendingRecord owner,
+            long timestamp) {}
 }

@@ -90,7 +90,8 @@ public final class RecordContext {
     }
 
     /** An exception thrown by a user operator, after {@code attempts} calls. */
-    void operatorFailed(String stage, String dlqStage, ErrorPolicy policy, Object value, Throwable cause, int attempts) {
+    void operatorFailed(
+            String stage, String dlqStage, ErrorPolicy policy, Object value, Throwable cause, int attempts) {
         if (cause instanceof PipelineStop stop) {
             throw stop;
         }
@@ -102,11 +103,18 @@ public final class RecordContext {
         failed(stage, dlqStage, policy, value, reason, cause, 1);
     }
 
-    private void failed(String stage, String dlqStage, ErrorPolicy policy, Object value, String reason, Throwable cause,
-                        int attempts) {
-        String detail = cause.getClass().getName() + (cause.getMessage() == null ? "" : ": " + cause.getMessage())
+    private void failed(
+            String stage,
+            String dlqStage,
+            ErrorPolicy policy,
+            Object value,
+            String reason,
+            Throwable cause,
+            int attempts) {
+        String detail = cause.getClass().getName()
+                + (cause.getMessage() == null ? "" : ": " + cause.getMessage())
                 + (attempts > 1 ? " (after " + attempts + " attempts)" : "");
-        errors.handle(stage, dlqStage, policy, value, RecordException.at(meta, stage, reason, detail, cause), attempts,
-                this);
+        errors.handle(
+                stage, dlqStage, policy, value, RecordException.at(meta, stage, reason, detail, cause), attempts, this);
     }
 }

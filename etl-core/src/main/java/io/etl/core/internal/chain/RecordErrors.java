@@ -35,7 +35,8 @@ public final class RecordErrors {
     /**
      * @param deadLetters where {@code dead_letter} records go; null when no stage may use that policy
      */
-    public RecordErrors(MeterRegistry registry, Tags tags, DeadLetters deadLetters, Consumer<Throwable> pipelineFailure) {
+    public RecordErrors(
+            MeterRegistry registry, Tags tags, DeadLetters deadLetters, Consumer<Throwable> pipelineFailure) {
         this.registry = registry;
         this.tags = tags;
         this.deadLetters = deadLetters;
@@ -43,8 +44,14 @@ public final class RecordErrors {
     }
 
     /** A stage of the chain rejected the current record. Pipeline thread. */
-    void handle(String stage, String dlqStage, ErrorPolicy policy, Object value, RecordException error, int attempts,
-                RecordContext ctx) {
+    void handle(
+            String stage,
+            String dlqStage,
+            ErrorPolicy policy,
+            Object value,
+            RecordException error,
+            int attempts,
+            RecordContext ctx) {
         ctx.tracing.recordFailed(error);
         switch (policy) {
             case SKIP -> skipped(stage, error);
@@ -64,8 +71,13 @@ public final class RecordErrors {
      * The destination of sink {@code sink} refused one message of {@code source}; {@code owner} holds that
      * message's hold, released (or failed) here once the sink's policy is carried out. Any thread.
      */
-    public void refused(String sink, ErrorPolicy policy, RecordMeta source, PendingRecord owner, RecordException error,
-                        int attempts) {
+    public void refused(
+            String sink,
+            ErrorPolicy policy,
+            RecordMeta source,
+            PendingRecord owner,
+            RecordException error,
+            int attempts) {
         switch (policy) {
             case SKIP -> {
                 skipped(sink, error);
@@ -96,7 +108,8 @@ public final class RecordErrors {
     }
 
     private void counted(String stage, RecordException error) {
-        counter(deadLettered, EtlMetrics.RECORDS_DEAD_LETTERED, stage, error.reason()).increment();
+        counter(deadLettered, EtlMetrics.RECORDS_DEAD_LETTERED, stage, error.reason())
+                .increment();
         log(stage, "dead-lettered", error);
     }
 
@@ -106,14 +119,19 @@ public final class RecordErrors {
     }
 
     private Counter counter(Map<String, Counter> cache, String name, String stage, String reason) {
-        return cache.computeIfAbsent(stage + '\u0000' + reason, k -> registry.counter(name,
-                tags.and(EtlMetrics.TAG_STAGE, stage, EtlMetrics.TAG_REASON, reason)));
+        return cache.computeIfAbsent(
+                stage + '\u0000' + reason,
+                k -> registry.counter(name, tags.and(EtlMetrics.TAG_STAGE, stage, EtlMetrics.TAG_REASON, reason)));
     }
 
     private void log(String stage, String what, RecordException error) {
         int n = logged.merge(stage, 1, Integer::sum);
         if (n <= LOUD_LOGS_PER_STAGE) {
-            LOG.warn("{} ({}): {}", what, n == LOUD_LOGS_PER_STAGE ? "further ones at DEBUG" : "policy", error.getMessage());
+            LOG.warn(
+                    "{} ({}): {}",
+                    what,
+                    n == LOUD_LOGS_PER_STAGE ? "further ones at DEBUG" : "policy",
+                    error.getMessage());
         } else if (LOG.isDebugEnabled()) {
             LOG.debug("{}: {}", what, error.getMessage());
         }

@@ -20,8 +20,15 @@ final class SplitNode extends Node {
     /** Which predicates held for the current value (pipeline thread only). */
     private final boolean[] hits;
 
-    SplitNode(String name, ErrorPolicy policy, RecordContext ctx, Predicate<Object>[] predicates, Node[] branches,
-              Node otherwise, boolean allMatching, Counter unmatched) {
+    SplitNode(
+            String name,
+            ErrorPolicy policy,
+            RecordContext ctx,
+            Predicate<Object>[] predicates,
+            Node[] branches,
+            Node otherwise,
+            boolean allMatching,
+            Counter unmatched) {
         this.name = name;
         this.dlqStage = DeadLetter.splitStage(name);
         this.policy = policy;

@@ -12,6 +12,5 @@ import java.util.Set;
  * @param variables   variables behind interpolated values, by full path; such values are never echoed
  * @param siblingKeys keys valid next to the bound record's own (for suggestions), for example the pool keys
  */
-record BindScope(String basePath, ProblemCollector problems, Map<String, List<String>> variables,
-                 Set<String> siblingKeys) {
-}
+record BindScope(
+        String basePath, ProblemCollector problems, Map<String, List<String>> variables, Set<String> siblingKeys) {}

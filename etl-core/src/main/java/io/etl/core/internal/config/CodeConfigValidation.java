@@ -11,8 +11,7 @@ import java.util.List;
  */
 public final class CodeConfigValidation {
 
-    private CodeConfigValidation() {
-    }
+    private CodeConfigValidation() {}
 
     /** Every constraint {@code bean} violates, each at {@code basePath} plus the property's snake_case path. */
     public static List<ConfigProblem> problems(Object bean, String basePath) {

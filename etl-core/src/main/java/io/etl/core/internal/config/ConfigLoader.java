@@ -26,8 +26,7 @@ import java.util.function.Function;
  */
 public final class ConfigLoader {
 
-    private ConfigLoader() {
-    }
+    private ConfigLoader() {}
 
     /** Loads {@code file} with the discovered connector types. */
     public static PipelineConfig load(Path file, Function<String, String> env) {
@@ -35,8 +34,8 @@ public final class ConfigLoader {
     }
 
     /** Loads {@code file} with exactly the given connector types. */
-    public static PipelineConfig load(Path file, Function<String, String> env,
-                                      List<? extends ConnectorConfigType<?>> types) {
+    public static PipelineConfig load(
+            Path file, Function<String, String> env, List<? extends ConnectorConfigType<?>> types) {
         return load(file, env, ConnectorRegistry.of(types));
     }
 
@@ -46,8 +45,8 @@ public final class ConfigLoader {
     }
 
     /** Parses YAML text with exactly the given connector types (for tests and embedding). */
-    public static PipelineConfig parse(String yaml, Function<String, String> env,
-                                       List<? extends ConnectorConfigType<?>> types) {
+    public static PipelineConfig parse(
+            String yaml, Function<String, String> env, List<? extends ConnectorConfigType<?>> types) {
         return parse(yaml, "", env, ConnectorRegistry.of(types));
     }
 
@@ -65,8 +64,8 @@ public final class ConfigLoader {
         return parse(yaml, file.toString(), env, connectors);
     }
 
-    private static PipelineConfig parse(String yaml, String source, Function<String, String> env,
-                                        ConnectorRegistry connectors) {
+    private static PipelineConfig parse(
+            String yaml, String source, Function<String, String> env, ConnectorRegistry connectors) {
         JsonNode tree = YamlTrees.read(yaml, source);
         ProblemCollector problems = new ProblemCollector();
         Interpolator interpolator = new Interpolator(env, problems);

@@ -19,8 +19,7 @@ import org.hibernate.validator.messageinterpolation.ParameterMessageInterpolator
  */
 final class ConfigValidator {
 
-    private ConfigValidator() {
-    }
+    private ConfigValidator() {}
 
     /**
      * Validates {@code bean} (bound at {@code basePath}) and records every violation, except those about a

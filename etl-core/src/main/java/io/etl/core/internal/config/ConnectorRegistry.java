@@ -28,8 +28,12 @@ final class ConnectorRegistry {
         for (ConnectorConfigType<?> type : all) {
             ConnectorConfigType<?> previous = types.get(type.role()).putIfAbsent(type.key(), type);
             if (previous != null && previous.getClass() != type.getClass()) {
-                LOG.warn("{} connector '{}' is registered by both {} and {}; using the first",
-                        type.role(), type.key(), previous.getClass().getName(), type.getClass().getName());
+                LOG.warn(
+                        "{} connector '{}' is registered by both {} and {}; using the first",
+                        type.role(),
+                        type.key(),
+                        previous.getClass().getName(),
+                        type.getClass().getName());
             }
         }
     }
@@ -42,7 +46,9 @@ final class ConnectorRegistry {
                     .toList();
             discovered = new ConnectorRegistry(found);
             StartupWarmUp.start(found);
-            LOG.debug("connector sections: sources {}, sinks {}", discovered.keys(ConnectorConfigType.Role.SOURCE),
+            LOG.debug(
+                    "connector sections: sources {}, sinks {}",
+                    discovered.keys(ConnectorConfigType.Role.SOURCE),
                     discovered.keys(ConnectorConfigType.Role.SINK));
         }
         return discovered;

@@ -32,7 +32,8 @@ final class DataSizeDeserializer extends StdScalarDeserializer<DataSize> {
                 return (DataSize) ctxt.handleWeirdStringValue(DataSize.class, text, NOT_A_SIZE);
             }
         }
-        if (token == JsonToken.VALUE_NUMBER_INT && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER
+        if (token == JsonToken.VALUE_NUMBER_INT
+                && p.getNumberType() != JsonParser.NumberType.BIG_INTEGER
                 && p.getLongValue() >= 0) {
             return DataSize.ofBytes(p.getLongValue());
         }

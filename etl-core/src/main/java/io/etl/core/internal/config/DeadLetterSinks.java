@@ -10,8 +10,7 @@ import io.etl.core.sink.Sink;
 /** Turns the {@code dead_letter} section into its connector's dead-letter sink. */
 public final class DeadLetterSinks {
 
-    private DeadLetterSinks() {
-    }
+    private DeadLetterSinks() {}
 
     /**
      * The sink for {@code section}, built by the connector registered for its key.
@@ -20,10 +19,12 @@ public final class DeadLetterSinks {
      */
     public static Sink<DeadLetter, ?> create(SinkSection section) {
         String path = PipelineConfig.DEAD_LETTER + "." + section.connector();
-        ConnectorConfigType<?> type = ConnectorRegistry.discovered().find(ConnectorConfigType.Role.SINK, section.connector())
-                .orElseThrow(() -> ConfigException.of(path, "no sink connector '" + section.connector()
-                        + "' is on the class path"));
-        return type.deadLetterSink(section).orElseThrow(() -> ConfigException.of(path, "the " + section.connector()
-                + " connector cannot write dead letters"));
+        ConnectorConfigType<?> type = ConnectorRegistry.discovered()
+                .find(ConnectorConfigType.Role.SINK, section.connector())
+                .orElseThrow(() -> ConfigException.of(
+                        path, "no sink connector '" + section.connector() + "' is on the class path"));
+        return type.deadLetterSink(section)
+                .orElseThrow(() -> ConfigException.of(
+                        path, "the " + section.connector() + " connector cannot write dead letters"));
     }
 }

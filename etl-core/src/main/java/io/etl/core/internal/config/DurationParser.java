@@ -11,6 +11,7 @@ final class DurationParser {
 
     /** What to write instead, for problem messages. */
     static final String ACCEPTED = "use 250ms, 30s, 5m, 1h or ISO-8601";
+
     static final String NOT_A_DURATION = "is not a duration; " + ACCEPTED;
     static final String NO_UNIT = "is ambiguous without a unit; " + ACCEPTED;
     static final String NEGATIVE = "is negative; a duration must be zero or more";
@@ -18,8 +19,7 @@ final class DurationParser {
     private static final Pattern SIMPLE = Pattern.compile("(\\d+)\\s*(ms|s|m|h|d)");
     private static final Pattern NUMBER = Pattern.compile("[-+]?\\d+(\\.\\d*)?");
 
-    private DurationParser() {
-    }
+    private DurationParser() {}
 
     /** The duration, or the reason it is not one (one of the constants above). */
     static Result parse(String text) {
@@ -31,13 +31,14 @@ final class DurationParser {
         try {
             if (simple.matches()) {
                 long amount = Long.parseLong(simple.group(1));
-                return Result.success(switch (simple.group(2)) {
-                    case "ms" -> Duration.ofMillis(amount);
-                    case "s" -> Duration.ofSeconds(amount);
-                    case "m" -> Duration.ofMinutes(amount);
-                    case "h" -> Duration.ofHours(amount);
-                    default -> Duration.ofDays(amount);
-                });
+                return Result.success(
+                        switch (simple.group(2)) {
+                            case "ms" -> Duration.ofMillis(amount);
+                            case "s" -> Duration.ofSeconds(amount);
+                            case "m" -> Duration.ofMinutes(amount);
+                            case "h" -> Duration.ofHours(amount);
+                            default -> Duration.ofDays(amount);
+                        });
             }
             if (s.toUpperCase(Locale.ROOT).startsWith("P")) {
                 Duration iso = Duration.parse(s);

@@ -29,8 +29,8 @@ import java.util.regex.Pattern;
  */
 final class Interpolator {
 
-    static final String FORMS = "use ${NAME}, ${NAME:-default}, ${NAME-default} or ${NAME:?message}"
-            + " (write $${ for a literal ${)";
+    static final String FORMS =
+            "use ${NAME}, ${NAME:-default}, ${NAME-default} or ${NAME:?message}" + " (write $${ for a literal ${)";
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
@@ -174,8 +174,10 @@ final class Interpolator {
             boolean colon = operator.startsWith(":");
             if (colon ? unsetOrEmpty : unset) {
                 String message = operator.substring(colon ? 2 : 1).strip();
-                problems.add(path, "environment variable " + variable + " is " + (colon ? "not set or empty" : "not set")
-                        + (message.isEmpty() ? "" : ": " + message));
+                problems.add(
+                        path,
+                        "environment variable " + variable + " is " + (colon ? "not set or empty" : "not set")
+                                + (message.isEmpty() ? "" : ": " + message));
                 return null;
             }
             return value;

@@ -15,8 +15,7 @@ final class KeyPaths {
     private static final PropertyNamingStrategies.NamingBase SNAKE_CASE =
             (PropertyNamingStrategies.NamingBase) PropertyNamingStrategies.SNAKE_CASE;
 
-    private KeyPaths() {
-    }
+    private KeyPaths() {}
 
     /** {@code base} followed by {@code child}, which is a key or an index such as {@code [2]}. */
     static String join(String base, String child) {

@@ -31,8 +31,8 @@ import org.slf4j.LoggerFactory;
  */
 final class PipelineBinder {
 
-    static final List<String> SECTIONS = List.of("pipeline", "source", "sinks", PipelineConfig.DEAD_LETTER,
-            "checkpoint", "metrics");
+    static final List<String> SECTIONS =
+            List.of("pipeline", "source", "sinks", PipelineConfig.DEAD_LETTER, "checkpoint", "metrics");
     static final String SOURCE_ON_ERROR = "on_error";
     static final String SHUTDOWN_TIMEOUT = "pipeline.shutdown_timeout";
     static final String DRAIN_TIMEOUT = "checkpoint.drain_timeout";
@@ -74,30 +74,33 @@ final class PipelineBinder {
                 case "pipeline" -> pipeline = binder.bind(node, PipelineSection.class, key);
                 case "checkpoint" -> checkpoint = binder.bind(node, CheckpointConfig.class, key);
                 case "metrics" -> metrics = binder.bind(node, MetricsConfig.class, key);
-                case "source" -> entries(node, key).forEach((name, entry) -> {
-                    SourceSection source = source(name, entry);
-                    if (source != null) {
-                        sources.put(name, source);
-                    }
-                });
-                case "sinks" -> entries(node, key).forEach((name, entry) -> {
-                    SinkSection sink = sink(name, entry);
-                    if (sink != null) {
-                        sinks.put(name, sink);
-                    }
-                });
+                case "source" ->
+                    entries(node, key).forEach((name, entry) -> {
+                        SourceSection source = source(name, entry);
+                        if (source != null) {
+                            sources.put(name, source);
+                        }
+                    });
+                case "sinks" ->
+                    entries(node, key).forEach((name, entry) -> {
+                        SinkSection sink = sink(name, entry);
+                        if (sink != null) {
+                            sinks.put(name, sink);
+                        }
+                    });
                 case PipelineConfig.DEAD_LETTER -> deadLetter = deadLetter(node);
                 default -> problems.add(key, Suggestions.unknownKey(key, SECTIONS));
             }
         }
-        PipelineConfig config = new PipelineConfig(pipeline, sources, sinks, checkpoint, metrics,
-                Optional.ofNullable(deadLetter));
+        PipelineConfig config =
+                new PipelineConfig(pipeline, sources, sinks, checkpoint, metrics, Optional.ofNullable(deadLetter));
         if (config.pipeline().delivery() == DeliveryGuarantee.EXACTLY_ONCE
                 && !root.path("checkpoint").has("interval")) {
             // one transaction per checkpoint: the at-least-once default would commit a transaction every few ms
             CheckpointConfig c = config.checkpoint();
-            config = config.withCheckpoint(new CheckpointConfig(CheckpointConfig.DEFAULT_EXACTLY_ONCE_INTERVAL,
-                    c.drainTimeout(), c.stalledFailAfter()).withMaxPendingRecords(c.maxPendingRecords()));
+            config = config.withCheckpoint(new CheckpointConfig(
+                            CheckpointConfig.DEFAULT_EXACTLY_ONCE_INTERVAL, c.drainTimeout(), c.stalledFailAfter())
+                    .withMaxPendingRecords(c.maxPendingRecords()));
         }
         checkStopBudget(config);
         checkTransactions(config);
@@ -113,16 +116,20 @@ final class PipelineBinder {
         if (p.transactionalId() != null && p.transactionalId().isBlank()) {
             problems.add(TRANSACTIONAL_ID, "must not be blank when set");
         }
-        if (p.delivery() != DeliveryGuarantee.EXACTLY_ONCE || problems.touches(TRANSACTION_TIMEOUT)
+        if (p.delivery() != DeliveryGuarantee.EXACTLY_ONCE
+                || problems.touches(TRANSACTION_TIMEOUT)
                 || problems.touches(CHECKPOINT_INTERVAL)) {
             return;
         }
         Duration timeout = p.transactionTimeout();
         Duration interval = config.checkpoint().interval();
         if (timeout.compareTo(interval.multipliedBy(2)) < 0) {
-            problems.add(TRANSACTION_TIMEOUT, "is " + human(timeout) + " but must be at least twice "
-                    + CHECKPOINT_INTERVAL + " (" + human(interval) + "): a transaction stays open for an interval and"
-                    + " then while its last outputs are acknowledged, and the brokers abort it once the timeout passes");
+            problems.add(
+                    TRANSACTION_TIMEOUT,
+                    "is " + human(timeout) + " but must be at least twice "
+                            + CHECKPOINT_INTERVAL + " (" + human(interval)
+                            + "): a transaction stays open for an interval and"
+                            + " then while its last outputs are acknowledged, and the brokers abort it once the timeout passes");
         }
     }
 
@@ -134,9 +141,11 @@ final class PipelineBinder {
         Duration budget = config.pipeline().shutdownTimeout();
         Duration drain = config.checkpoint().drainTimeout();
         if (budget.compareTo(drain) <= 0) {
-            problems.add(SHUTDOWN_TIMEOUT, "is " + human(budget) + " but must be greater than "
-                    + DRAIN_TIMEOUT + " (" + human(drain) + "), which has to fit inside it with time"
-                    + " left to commit and close the clients");
+            problems.add(
+                    SHUTDOWN_TIMEOUT,
+                    "is " + human(budget) + " but must be greater than "
+                            + DRAIN_TIMEOUT + " (" + human(drain) + "), which has to fit inside it with time"
+                            + " left to commit and close the clients");
         }
     }
 
@@ -152,8 +161,10 @@ final class PipelineBinder {
         }
         ObjectNode core = connector.take(SinkPoolConfig.KEYS);
         if (core.has(SOURCE_ON_ERROR)) {
-            problems.add(connector.path() + "." + SOURCE_ON_ERROR, "has no meaning for the dead-letter sink:"
-                    + " a dead letter that cannot be written fails the pipeline");
+            problems.add(
+                    connector.path() + "." + SOURCE_ON_ERROR,
+                    "has no meaning for the dead-letter sink:"
+                            + " a dead letter that cannot be written fails the pipeline");
             core.remove(SOURCE_ON_ERROR);
         }
         SinkPoolConfig pool = binder.bind(core, SinkPoolConfig.class, connector.path());
@@ -161,15 +172,18 @@ final class PipelineBinder {
         if (config == null) {
             return null;
         }
-        SinkSection section = new SinkSection(PipelineConfig.DEAD_LETTER, connector.type().key(), config, pool);
+        SinkSection section =
+                new SinkSection(PipelineConfig.DEAD_LETTER, connector.type().key(), config, pool);
         try {
             if (connector.type().deadLetterSink(section).isEmpty()) {
-                problems.add(connector.path(), "the " + connector.type().key() + " connector cannot write dead letters");
+                problems.add(
+                        connector.path(), "the " + connector.type().key() + " connector cannot write dead letters");
             }
         } catch (RuntimeException e) {
             LOG.debug("dead-letter sink of {} failed", connector.path(), e);
-            problems.add(connector.path(), "the " + connector.type().key() + " connector refused this dead-letter section: "
-                    + e.getMessage());
+            problems.add(
+                    connector.path(),
+                    "the " + connector.type().key() + " connector refused this dead-letter section: " + e.getMessage());
         }
         return section;
     }
@@ -214,7 +228,8 @@ final class PipelineBinder {
     /** The entry's single connector key and its body, or null after recording why not. */
     private Connector connector(Role role, String path, JsonNode entry) {
         List<String> known = connectors.keys(role);
-        String expected = "exactly one connector key (known: " + (known.isEmpty() ? "none" : String.join(", ", known)) + ")";
+        String expected =
+                "exactly one connector key (known: " + (known.isEmpty() ? "none" : String.join(", ", known)) + ")";
         if (entry == null || entry.isNull() || (entry.isObject() && entry.isEmpty())) {
             problems.add(path, "expected " + expected);
             return null;
@@ -224,8 +239,10 @@ final class PipelineBinder {
             return null;
         }
         if (entry.size() > 1) {
-            problems.add(path, "has " + entry.size() + " connector keys (" + String.join(", ", keysOf(entry))
-                    + "); expected " + expected);
+            problems.add(
+                    path,
+                    "has " + entry.size() + " connector keys (" + String.join(", ", keysOf(entry)) + "); expected "
+                            + expected);
             return null;
         }
         Map.Entry<String, JsonNode> only = entry.properties().iterator().next();
@@ -233,8 +250,10 @@ final class PipelineBinder {
         String connectorPath = path + "." + key;
         ConnectorConfigType<?> type = connectors.find(role, key).orElse(null);
         if (type == null) {
-            problems.add(connectorPath, "unknown connector '" + key + "' (known: "
-                    + (known.isEmpty() ? "none" : String.join(", ", known)) + ")");
+            problems.add(
+                    connectorPath,
+                    "unknown connector '" + key + "' (known: " + (known.isEmpty() ? "none" : String.join(", ", known))
+                            + ")");
             return null;
         }
         JsonNode body = only.getValue();
@@ -266,7 +285,10 @@ final class PipelineBinder {
         } catch (RuntimeException e) {
             LOG.debug("check of {} failed", path, e);
             if (problems.size() == before) {
-                problems.add(path, "the " + type.key() + " connector's check failed (" + e.getClass().getSimpleName() + ")");
+                problems.add(
+                        path,
+                        "the " + type.key() + " connector's check failed ("
+                                + e.getClass().getSimpleName() + ")");
             }
         }
         return config;
@@ -286,8 +308,7 @@ final class PipelineBinder {
     }
 
     /** The {@code source.<name>.<connector>} keys the core owns. */
-    record SourceKeys(ErrorPolicy onError) {
-    }
+    record SourceKeys(ErrorPolicy onError) {}
 
     /** A connector entry: its type, path and body; {@link #take} removes core-owned keys from the body. */
     private record Connector(ConnectorConfigType<?> type, String path, ObjectNode body) {

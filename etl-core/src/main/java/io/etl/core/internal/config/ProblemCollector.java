@@ -35,8 +35,10 @@ final class ProblemCollector {
     }
 
     private static boolean nested(String inner, String outer) {
-        return inner.equals(outer) || outer.isEmpty()
-                || inner.startsWith(outer) && (inner.charAt(outer.length()) == '.' || inner.charAt(outer.length()) == '[');
+        return inner.equals(outer)
+                || outer.isEmpty()
+                || inner.startsWith(outer)
+                        && (inner.charAt(outer.length()) == '.' || inner.charAt(outer.length()) == '[');
     }
 
     int size() {

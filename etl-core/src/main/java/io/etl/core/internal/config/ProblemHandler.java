@@ -37,8 +37,13 @@ import java.util.stream.Collectors;
 final class ProblemHandler extends DeserializationProblemHandler {
 
     @Override
-    public boolean handleUnknownProperty(DeserializationContext ctxt, JsonParser p, JsonDeserializer<?> deserializer,
-                                         Object beanOrClass, String propertyName) throws IOException {
+    public boolean handleUnknownProperty(
+            DeserializationContext ctxt,
+            JsonParser p,
+            JsonDeserializer<?> deserializer,
+            Object beanOrClass,
+            String propertyName)
+            throws IOException {
         BindScope scope = scope(ctxt);
         JsonStreamContext context = p.getParsingContext();
         if (p.currentToken() == JsonToken.START_OBJECT || p.currentToken() == JsonToken.START_ARRAY) {
@@ -50,9 +55,12 @@ final class ProblemHandler extends DeserializationProblemHandler {
             own.forEach(name -> known.add(String.valueOf(name)));
         }
         String renamedTo = renamedTo(deserializer, propertyName);
-        scope.problems().add(KeyPaths.of(scope.basePath(), context), renamedTo != null
-                ? "unknown key (renamed to " + renamedTo + ")"
-                : Suggestions.unknownKey(propertyName, known));
+        scope.problems()
+                .add(
+                        KeyPaths.of(scope.basePath(), context),
+                        renamedTo != null
+                                ? "unknown key (renamed to " + renamedTo + ")"
+                                : Suggestions.unknownKey(propertyName, known));
         p.skipChildren();
         return true;
     }
@@ -73,22 +81,23 @@ final class ProblemHandler extends DeserializationProblemHandler {
     }
 
     @Override
-    public Object handleWeirdStringValue(DeserializationContext ctxt, Class<?> targetType, String value,
-                                         String failureMsg) {
+    public Object handleWeirdStringValue(
+            DeserializationContext ctxt, Class<?> targetType, String value, String failureMsg) {
         record(ctxt, targetType, value, failureMsg);
         return null;
     }
 
     @Override
-    public Object handleWeirdNumberValue(DeserializationContext ctxt, Class<?> targetType, Number value,
-                                         String failureMsg) {
+    public Object handleWeirdNumberValue(
+            DeserializationContext ctxt, Class<?> targetType, Number value, String failureMsg) {
         record(ctxt, targetType, String.valueOf(value), failureMsg);
         return null;
     }
 
     @Override
-    public Object handleUnexpectedToken(DeserializationContext ctxt, JavaType targetType, JsonToken token,
-                                        JsonParser p, String failureMsg) throws IOException {
+    public Object handleUnexpectedToken(
+            DeserializationContext ctxt, JavaType targetType, JsonToken token, JsonParser p, String failureMsg)
+            throws IOException {
         BindScope scope = scope(ctxt);
         scope.problems().add(currentPath(scope, p), "expected " + expected(targetType.getRawClass()));
         p.skipChildren();
@@ -96,8 +105,8 @@ final class ProblemHandler extends DeserializationProblemHandler {
     }
 
     @Override
-    public Object handleMissingInstantiator(DeserializationContext ctxt, Class<?> instClass,
-                                            ValueInstantiator valueInsts, JsonParser p, String msg)
+    public Object handleMissingInstantiator(
+            DeserializationContext ctxt, Class<?> instClass, ValueInstantiator valueInsts, JsonParser p, String msg)
             throws IOException {
         BindScope scope = scope(ctxt);
         scope.problems().add(currentPath(scope, p), "expected " + expected(instClass));
@@ -106,8 +115,8 @@ final class ProblemHandler extends DeserializationProblemHandler {
     }
 
     @Override
-    public Object handleInstantiationProblem(DeserializationContext ctxt, Class<?> instClass, Object argument,
-                                             Throwable t) {
+    public Object handleInstantiationProblem(
+            DeserializationContext ctxt, Class<?> instClass, Object argument, Throwable t) {
         BindScope scope = scope(ctxt);
         Throwable cause = t;
         while (cause.getCause() != null && cause.getCause() != cause) {
@@ -135,12 +144,21 @@ final class ProblemHandler extends DeserializationProblemHandler {
 
     /** What a value of {@code type} looks like, for "expected ..." messages. */
     static String expected(Class<?> type) {
-        if (type == Integer.class || type == int.class || type == Long.class || type == long.class
-                || type == Short.class || type == short.class || type == Byte.class || type == byte.class
+        if (type == Integer.class
+                || type == int.class
+                || type == Long.class
+                || type == long.class
+                || type == Short.class
+                || type == short.class
+                || type == Byte.class
+                || type == byte.class
                 || type == BigInteger.class) {
             return "a whole number";
         }
-        if (type == Double.class || type == double.class || type == Float.class || type == float.class
+        if (type == Double.class
+                || type == double.class
+                || type == Float.class
+                || type == float.class
                 || type == BigDecimal.class) {
             return "a number";
         }
@@ -181,7 +199,8 @@ final class ProblemHandler extends DeserializationProblemHandler {
                 message = "value " + problem;
             }
         } else {
-            String problem = "out of range".equals(failureMsg) ? "number out of range" : "expected " + expected(targetType);
+            String problem =
+                    "out of range".equals(failureMsg) ? "number out of range" : "expected " + expected(targetType);
             message = problem + (variables == null ? "" : " (value of " + placeholders(variables) + ")");
         }
         scope.problems().add(path, message);

@@ -17,8 +17,7 @@ final class StartupWarmUp {
     private static final Logger LOG = LoggerFactory.getLogger(StartupWarmUp.class);
     private static final AtomicBoolean STARTED = new AtomicBoolean();
 
-    private StartupWarmUp() {
-    }
+    private StartupWarmUp() {}
 
     /** Starts the warm-up of the validator and of {@code types}, unless one already ran in this JVM. */
     static void start(Collection<? extends ConnectorConfigType<?>> types) {

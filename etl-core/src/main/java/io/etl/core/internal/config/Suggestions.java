@@ -7,8 +7,7 @@ import java.util.Optional;
 /** "Did you mean" for misspelt keys, by edit distance. */
 final class Suggestions {
 
-    private Suggestions() {
-    }
+    private Suggestions() {}
 
     /** The known name closest to {@code name}, if it is close enough to be a likely typo. */
     static Optional<String> closest(String name, Collection<String> known) {
@@ -21,6 +20,7 @@ final class Suggestions {
                 .map(s -> "unknown key (did you mean " + s + "?)")
                 .orElseGet(() -> known.isEmpty()
                         ? "unknown key"
-                        : "unknown key (expected one of: " + String.join(", ", known.stream().sorted().toList()) + ")");
+                        : "unknown key (expected one of: "
+                                + String.join(", ", known.stream().sorted().toList()) + ")");
     }
 }

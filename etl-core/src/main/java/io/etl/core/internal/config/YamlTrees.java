@@ -20,8 +20,7 @@ final class YamlTrees {
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
 
-    private YamlTrees() {
-    }
+    private YamlTrees() {}
 
     /**
      * The tree of {@code yaml}; a {@link MissingNode} when it has no content.
@@ -53,7 +52,9 @@ final class YamlTrees {
             return marked.getContext() == null ? marked.getProblem() : marked.getContext() + ", " + marked.getProblem();
         }
         String message = e.getOriginalMessage();
-        return message == null ? e.getClass().getSimpleName() : message.lines().findFirst().orElse(message);
+        return message == null
+                ? e.getClass().getSimpleName()
+                : message.lines().findFirst().orElse(message);
     }
 
     private static MarkedYAMLException marked(Throwable e) {

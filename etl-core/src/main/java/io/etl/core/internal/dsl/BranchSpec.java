@@ -10,5 +10,4 @@ import java.util.function.Predicate;
  * @param predicate which values it takes
  * @param sink      where they go
  */
-public record BranchSpec(String name, Predicate<Object> predicate, Sink<Object, ?> sink) {
-}
+public record BranchSpec(String name, Predicate<Object> predicate, Sink<Object, ?> sink) {}

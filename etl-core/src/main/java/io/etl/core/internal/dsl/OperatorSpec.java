@@ -14,7 +14,13 @@ import io.etl.core.error.ErrorPolicy;
 public record OperatorSpec(Kind kind, String name, Object function, ErrorPolicy policy) {
 
     /** Operator kinds. */
-    public enum Kind { FILTER, MAP, FLAT_MAP, PEEK, PROCESS }
+    public enum Kind {
+        FILTER,
+        MAP,
+        FLAT_MAP,
+        PEEK,
+        PROCESS
+    }
 
     OperatorSpec withPolicy(ErrorPolicy value) {
         return new OperatorSpec(kind, name, function, value);

@@ -116,8 +116,10 @@ public final class PipelineDefinition implements Pipeline {
                 problems.add(new ConfigProblem(where, "two different sinks are named '" + sink.name() + "'"));
             }
             if (PipelineConfig.DEAD_LETTER.equals(sink.name())) {
-                problems.add(new ConfigProblem(where, "a sink may not be named '" + PipelineConfig.DEAD_LETTER
-                        + "': that name belongs to the dead-letter sink"));
+                problems.add(new ConfigProblem(
+                        where,
+                        "a sink may not be named '" + PipelineConfig.DEAD_LETTER
+                                + "': that name belongs to the dead-letter sink"));
             }
             // pool settings may come from code, not only from a validated YAML section
             problems.addAll(CodeConfigValidation.problems(sink.pool(), "sinks." + sink.name()));
@@ -143,8 +145,7 @@ public final class PipelineDefinition implements Pipeline {
         }
         checkDeadLetters(config);
         // metrics.enabled: false: every meter goes to a registry with no backend, so none reaches the caller's
-        return PipelineRunner.start(this, config, config.metrics().enabled() ? registry
-                : new CompositeMeterRegistry());
+        return PipelineRunner.start(this, config, config.metrics().enabled() ? registry : new CompositeMeterRegistry());
     }
 
     /** The stages whose policy under {@code config} is {@code dead_letter}, each named as its setting is. */
@@ -162,7 +163,8 @@ public final class PipelineDefinition implements Pipeline {
             stages.add("split '" + draft.terminal.splitName() + "' (pipeline.on_error)");
         }
         if (draft.source.errorPolicy() == ErrorPolicy.DEAD_LETTER) {
-            stages.add("source '" + draft.source.name() + "' (source." + draft.source.name() + ".<connector>.on_error)");
+            stages.add(
+                    "source '" + draft.source.name() + "' (source." + draft.source.name() + ".<connector>.on_error)");
         }
         for (Sink<Object, ?> sink : sinks()) {
             if (sink.errorPolicy() == ErrorPolicy.DEAD_LETTER) {
@@ -183,17 +185,21 @@ public final class PipelineDefinition implements Pipeline {
      */
     private void checkDeadLetters(PipelineConfig config) {
         if (draft.deadLetter != null && config.deadLetter().isPresent()) {
-            throw ConfigException.of(PipelineConfig.DEAD_LETTER, "pipeline '" + draft.name + "' has both a dead_letter"
-                    + " section and a dead-letter handler in code (Pipeline.named(..).deadLetter(..)); keep one");
+            throw ConfigException.of(
+                    PipelineConfig.DEAD_LETTER,
+                    "pipeline '" + draft.name + "' has both a dead_letter"
+                            + " section and a dead-letter handler in code (Pipeline.named(..).deadLetter(..)); keep one");
         }
         if (draft.deadLetter != null || config.deadLetter().isPresent()) {
             return;
         }
         List<ConfigProblem> problems = new ArrayList<>();
         for (String stage : deadLetterStages(config)) {
-            problems.add(new ConfigProblem(stage, "policy dead_letter needs a top-level dead_letter section"
-                    + " (dead_letter: {kafka: {brokers: ..., topic: ...}}) or a dead-letter handler"
-                    + " (Pipeline.named(..).deadLetter(..))"));
+            problems.add(new ConfigProblem(
+                    stage,
+                    "policy dead_letter needs a top-level dead_letter section"
+                            + " (dead_letter: {kafka: {brokers: ..., topic: ...}}) or a dead-letter handler"
+                            + " (Pipeline.named(..).deadLetter(..))"));
         }
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);

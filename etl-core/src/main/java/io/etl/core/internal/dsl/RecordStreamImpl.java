@@ -2,8 +2,8 @@ package io.etl.core.internal.dsl;
 
 import io.etl.core.Pipeline;
 import io.etl.core.RecordProcessor;
-import io.etl.core.Split;
 import io.etl.core.RecordStream;
+import io.etl.core.Split;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.record.RecordMeta;
 import io.etl.core.sink.Sink;
@@ -29,7 +29,9 @@ final class RecordStreamImpl<T> implements RecordStream<T> {
     private <R> RecordStream<R> add(OperatorSpec.Kind kind, String name, Object function) {
         checkCurrent();
         Objects.requireNonNull(function, "operator function");
-        String n = name != null ? name : draft.generatedName(kind.name().toLowerCase(Locale.ROOT).replace('_', '-'));
+        String n = name != null
+                ? name
+                : draft.generatedName(kind.name().toLowerCase(Locale.ROOT).replace('_', '-'));
         draft.operators.add(new OperatorSpec(kind, n, function, null));
         return new RecordStreamImpl<>(draft, position + 1);
     }
@@ -128,8 +130,8 @@ final class RecordStreamImpl<T> implements RecordStream<T> {
         SplitImpl<T> split = new SplitImpl<>(name != null ? name : draft.generatedName("split"));
         Split.End<T> end = branches.apply(split);
         if (end != split) {
-            throw new IllegalArgumentException("split '" + split.name + "' must end with otherwise(..) or dropUnmatched()"
-                    + " on the split it was given");
+            throw new IllegalArgumentException("split '" + split.name
+                    + "' must end with otherwise(..) or dropUnmatched()" + " on the split it was given");
         }
         draft.terminal = split.toSpec();
         return new PipelineDefinition(draft);

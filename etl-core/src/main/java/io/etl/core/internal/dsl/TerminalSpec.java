@@ -15,8 +15,13 @@ import java.util.List;
  * @param dropUnmatched whether unmatched values are dropped
  * @param allMatching   whether a value goes to every matching branch
  */
-public record TerminalSpec(String splitName, List<BranchSpec> branches, Sink<Object, ?> sink, Sink<Object, ?> otherwise,
-                           boolean dropUnmatched, boolean allMatching) {
+public record TerminalSpec(
+        String splitName,
+        List<BranchSpec> branches,
+        Sink<Object, ?> sink,
+        Sink<Object, ?> otherwise,
+        boolean dropUnmatched,
+        boolean allMatching) {
 
     static TerminalSpec single(Sink<Object, ?> sink) {
         return new TerminalSpec(null, List.of(), sink, null, false, false);

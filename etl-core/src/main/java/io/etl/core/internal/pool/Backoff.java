@@ -17,7 +17,8 @@ final class Backoff {
         double base = config.initialBackoff().toNanos() * Math.pow(config.multiplier(), Math.max(0, retry - 1));
         double capped = Math.min(base, config.maxBackoff().toNanos());
         double spread = capped * config.jitter();
-        double jittered = capped + (spread == 0 ? 0 : ThreadLocalRandom.current().nextDouble(-spread, spread));
+        double jittered =
+                capped + (spread == 0 ? 0 : ThreadLocalRandom.current().nextDouble(-spread, spread));
         return (long) Math.max(0, Math.min(jittered, config.maxBackoff().toNanos()));
     }
 

@@ -30,8 +30,14 @@ final class Batch<M> implements SealedBatch<M> {
     private int attempt;
     private boolean settled;
 
-    Batch(String sink, int shard, long sequence, List<M> messages, PendingRecord[] owners, RecordMeta[] sources,
-          long bytes) {
+    Batch(
+            String sink,
+            int shard,
+            long sequence,
+            List<M> messages,
+            PendingRecord[] owners,
+            RecordMeta[] sources,
+            long bytes) {
         this.sink = sink;
         this.shard = shard;
         this.sequence = sequence;
@@ -151,6 +157,7 @@ final class Batch<M> implements SealedBatch<M> {
 
     @Override
     public String toString() {
-        return "batch " + sink + "/" + shard + "#" + sequence + " (" + owners.length + " messages, attempt " + attempt + ")";
+        return "batch " + sink + "/" + shard + "#" + sequence + " (" + owners.length + " messages, attempt " + attempt
+                + ")";
     }
 }

@@ -55,8 +55,14 @@ final class OpenBatch<M> {
     }
 
     Batch<M> seal(String sink, int shard, long sequence) {
-        Batch<M> sealed = new Batch<>(sink, shard, sequence, messages, owners.toArray(new PendingRecord[0]),
-                sources.toArray(new RecordMeta[0]), bytes);
+        Batch<M> sealed = new Batch<>(
+                sink,
+                shard,
+                sequence,
+                messages,
+                owners.toArray(new PendingRecord[0]),
+                sources.toArray(new RecordMeta[0]),
+                bytes);
         reset();
         return sealed;
     }

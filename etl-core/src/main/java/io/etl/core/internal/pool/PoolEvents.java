@@ -23,6 +23,11 @@ public interface PoolEvents {
      * {@code on_error} policy applies. {@code owner} still holds that message's hold, which the receiver
      * must release (or fail) once the policy is carried out. Called on the shard's worker thread.
      */
-    void refused(String sink, ErrorPolicy policy, RecordMeta source, PendingRecord owner, RecordException error,
-                 int attempts);
+    void refused(
+            String sink,
+            ErrorPolicy policy,
+            RecordMeta source,
+            PendingRecord owner,
+            RecordException error,
+            int attempts);
 }

@@ -55,7 +55,8 @@ final class Shard<M> implements Runnable {
         this.pool = pool;
         this.index = index;
         var config = pool.config();
-        this.open = new OpenBatch<>(config.batch().maxRecords(), config.batch().maxBytes().bytes());
+        this.open = new OpenBatch<>(
+                config.batch().maxRecords(), config.batch().maxBytes().bytes());
         this.queue = new ArrayBlockingQueue<>(config.queue());
         this.inflight = config.inflight();
         this.overflowLimit = config.queue();
@@ -233,8 +234,11 @@ final class Shard<M> implements Runnable {
         } catch (RuntimeException | Error e) {
             LOG.error("sink '{}' shard {} worker failed", pool.name(), index, e);
             // whatever the window holds, nothing will ever settle it: the pipeline must fail, not stall
-            pool.events().batchFailed(null, new FatalException("sink '" + pool.name() + "' shard " + index
-                    + ": the writer thread died: " + e, e));
+            pool.events()
+                    .batchFailed(
+                            null,
+                            new FatalException(
+                                    "sink '" + pool.name() + "' shard " + index + ": the writer thread died: " + e, e));
         } finally {
             abandonRest();
             finished = true;
@@ -250,7 +254,7 @@ final class Shard<M> implements Runnable {
             if (next == null || !breakerPermits()) {
                 return sent;
             }
-            windowSize = window.size() + 1;   // before the batch leaves the queue: see windowHasRoom()
+            windowSize = window.size() + 1; // before the batch leaves the queue: see windowHasRoom()
             if (retry) {
                 resend.pollFirst();
                 resendSize = resend.size();
@@ -318,13 +322,20 @@ final class Shard<M> implements Runnable {
     }
 
     private void failed(Batch<M> batch, Throwable error) {
-        FatalException fatal = error instanceof FatalException f ? f
-                : new FatalException("sink '" + pool.name() + "' gave up on " + batch + " after " + batch.attempt()
-                + " attempts: " + error.getMessage(), error);
+        FatalException fatal = error instanceof FatalException f
+                ? f
+                : new FatalException(
+                        "sink '" + pool.name() + "' gave up on " + batch + " after " + batch.attempt() + " attempts: "
+                                + error.getMessage(),
+                        error);
         if (batch.fail(fatal)) {
             pool.metrics().fatal();
-            LOG.error("sink '{}' shard {}: {} failed fatally; its partitions stop committing: {}",
-                    pool.name(), index, batch, fatal.getMessage());
+            LOG.error(
+                    "sink '{}' shard {}: {} failed fatally; its partitions stop committing: {}",
+                    pool.name(),
+                    index,
+                    batch,
+                    fatal.getMessage());
             pool.events().batchFailed(batch, fatal);
         }
     }
@@ -365,8 +376,13 @@ final class Shard<M> implements Runnable {
         }
         int attempt = redo.get(0).attempt();
         pool.metrics().retried();
-        LOG.warn("sink '{}' shard {}: {} failed, retrying {} batch(es) in order: {}", pool.name(), index,
-                redo.get(0), redo.size(), rootMessage(error));
+        LOG.warn(
+                "sink '{}' shard {}: {} failed, retrying {} batch(es) in order: {}",
+                pool.name(),
+                index,
+                redo.get(0),
+                redo.size(),
+                rootMessage(error));
         pause(backoff.delayNanos(attempt));
         if (aborting) {
             redo.forEach(this::abandon);
@@ -470,6 +486,5 @@ final class Shard<M> implements Runnable {
         return t.getClass().getSimpleName() + ": " + t.getMessage();
     }
 
-    private record Attempt<M>(Batch<M> batch, CompletableFuture<Void> future, long startNanos) {
-    }
+    private record Attempt<M>(Batch<M> batch, CompletableFuture<Void> future, long startNanos) {}
 }

@@ -56,7 +56,9 @@ public final class SinkPool<T, M> {
             CircuitBreaker breaker = breaker(config.breaker(), name + "-" + i);
             shards[i] = new Shard<>(this, i, breaker);
             if (breaker != null) {
-                Gauge.builder(EtlMetrics.SINK_SHARD_HEALTHY, breaker,
+                Gauge.builder(
+                                EtlMetrics.SINK_SHARD_HEALTHY,
+                                breaker,
                                 b -> b.getState() == CircuitBreaker.State.OPEN ? 0 : 1)
                         .tags(tags.and(EtlMetrics.TAG_SHARD, Integer.toString(i)))
                         .register(registry);
@@ -66,21 +68,25 @@ public final class SinkPool<T, M> {
                         .register(registry);
             }
         }
-        Gauge.builder(EtlMetrics.SINK_INFLIGHT_BATCHES, this, SinkPool::inflightBatches).tags(tags).register(registry);
+        Gauge.builder(EtlMetrics.SINK_INFLIGHT_BATCHES, this, SinkPool::inflightBatches)
+                .tags(tags)
+                .register(registry);
     }
 
     private static CircuitBreaker breaker(BreakerConfig c, String name) {
         if (!c.enabled()) {
             return null;
         }
-        return CircuitBreaker.of(name, CircuitBreakerConfig.custom()
-                .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
-                .slidingWindowSize(c.slidingWindow())
-                .minimumNumberOfCalls(Math.min(c.minimumCalls(), c.slidingWindow()))
-                .failureRateThreshold(c.failureRateThreshold())
-                .waitDurationInOpenState(c.openWait())
-                .permittedNumberOfCallsInHalfOpenState(1)
-                .build());
+        return CircuitBreaker.of(
+                name,
+                CircuitBreakerConfig.custom()
+                        .slidingWindowType(CircuitBreakerConfig.SlidingWindowType.COUNT_BASED)
+                        .slidingWindowSize(c.slidingWindow())
+                        .minimumNumberOfCalls(Math.min(c.minimumCalls(), c.slidingWindow()))
+                        .failureRateThreshold(c.failureRateThreshold())
+                        .waitDurationInOpenState(c.openWait())
+                        .permittedNumberOfCallsInHalfOpenState(1)
+                        .build());
     }
 
     /** Opens the writer and starts one worker thread per shard. */
@@ -125,8 +131,11 @@ public final class SinkPool<T, M> {
     }
 
     /** {@link #offer(Object, RecordMeta, int, PendingRecord, long)} for an output carrying {@code trace} (null for none). */
-    public void offer(T value, RecordMeta meta, int outputIndex, TraceContext trace, PendingRecord owner, long nowNanos) {
-        M message = trace == null ? encoder.encode(value, meta, outputIndex) : encoder.encode(value, meta, outputIndex, trace);
+    public void offer(
+            T value, RecordMeta meta, int outputIndex, TraceContext trace, PendingRecord owner, long nowNanos) {
+        M message = trace == null
+                ? encoder.encode(value, meta, outputIndex)
+                : encoder.encode(value, meta, outputIndex, trace);
         long size = encoder.sizeOf(message);
         int hash = encoder.shardHash(message, meta);
         Shard<M> shard = shards.length == 1 ? shards[0] : shards[Math.floorMod(hash, shards.length)];

@@ -43,18 +43,28 @@ final class CommitScheduler {
     private volatile long lastCommitMillis;
     /** An asynchronous commit was sent and its callback has not come yet: at most one at a time. */
     private boolean commitInFlight;
+
     private long lastCommitNanos;
 
-    CommitScheduler(String pipeline, Source<Object> source, Checkpointer checkpointer, Duration interval,
-                    MeterRegistry registry, Tags tags) {
+    CommitScheduler(
+            String pipeline,
+            Source<Object> source,
+            Checkpointer checkpointer,
+            Duration interval,
+            MeterRegistry registry,
+            Tags tags) {
         this.pipeline = pipeline;
         this.source = source;
         this.checkpointer = checkpointer;
         this.floor = interval.toNanos();
         this.registry = registry;
         this.tags = tags;
-        Gauge.builder(EtlMetrics.CHECKPOINT_PENDING_RECORDS, pendingGauge, AtomicLong::get).tags(tags).register(registry);
-        Gauge.builder(EtlMetrics.CHECKPOINT_REPLAY_WINDOW, replayGauge, AtomicLong::get).tags(tags).register(registry);
+        Gauge.builder(EtlMetrics.CHECKPOINT_PENDING_RECORDS, pendingGauge, AtomicLong::get)
+                .tags(tags)
+                .register(registry);
+        Gauge.builder(EtlMetrics.CHECKPOINT_REPLAY_WINDOW, replayGauge, AtomicLong::get)
+                .tags(tags)
+                .register(registry);
     }
 
     /** {@code checkpoint.interval}, the floor between two commits, in nanoseconds. */
@@ -101,7 +111,10 @@ final class CommitScheduler {
             if (error == null) {
                 publish(checkpointer.confirmed(next, stored));
             } else {
-                LOG.debug("pipeline '{}': commit of {} failed ({}); sent again with the next one", pipeline, stored,
+                LOG.debug(
+                        "pipeline '{}': commit of {} failed ({}); sent again with the next one",
+                        pipeline,
+                        stored,
                         error.getMessage());
             }
         });
@@ -126,8 +139,9 @@ final class CommitScheduler {
         if (failed[0] == null) {
             return null;
         }
-        return new FatalException("pipeline '" + pipeline + "': the final commit of " + last.offsets() + " failed: "
-                + failed[0].getMessage() + "; records after the last committed offsets replay after a restart",
+        return new FatalException(
+                "pipeline '" + pipeline + "': the final commit of " + last.offsets() + " failed: "
+                        + failed[0].getMessage() + "; records after the last committed offsets replay after a restart",
                 failed[0]);
     }
 
@@ -167,13 +181,19 @@ final class CommitScheduler {
 
     private void updateCommittedGauges(Map<SourcePartition, Long> offsets) {
         for (Map.Entry<SourcePartition, Long> e : offsets.entrySet()) {
-            committedGauges.computeIfAbsent(e.getKey(), p -> {
-                AtomicLong holder = new AtomicLong();
-                Gauge.builder(EtlMetrics.CHECKPOINT_COMMITTED_OFFSET, holder, AtomicLong::get)
-                        .tags(tags.and(EtlMetrics.TAG_TOPIC, p.topic(), EtlMetrics.TAG_PARTITION, Integer.toString(p.partition())))
-                        .register(registry);
-                return holder;
-            }).set(e.getValue());
+            committedGauges
+                    .computeIfAbsent(e.getKey(), p -> {
+                        AtomicLong holder = new AtomicLong();
+                        Gauge.builder(EtlMetrics.CHECKPOINT_COMMITTED_OFFSET, holder, AtomicLong::get)
+                                .tags(tags.and(
+                                        EtlMetrics.TAG_TOPIC,
+                                        p.topic(),
+                                        EtlMetrics.TAG_PARTITION,
+                                        Integer.toString(p.partition())))
+                                .register(registry);
+                        return holder;
+                    })
+                    .set(e.getValue());
         }
     }
 }

@@ -35,8 +35,11 @@ final class DeadLetterEvents implements PoolEvents {
 
     @Override
     public void batchFailed(SealedBatch<?> batch, Throwable cause) {
-        pipelineFailure.accept(new FatalException("the dead-letter sink cannot store "
-                + (batch == null ? "dead letters" : batch.size() + " dead letter(s)") + ": " + cause.getMessage(), cause));
+        pipelineFailure.accept(new FatalException(
+                "the dead-letter sink cannot store "
+                        + (batch == null ? "dead letters" : batch.size() + " dead letter(s)") + ": "
+                        + cause.getMessage(),
+                cause));
         delegate.batchFailed(batch, cause);
     }
 
@@ -46,8 +49,13 @@ final class DeadLetterEvents implements PoolEvents {
     }
 
     @Override
-    public void refused(String sink, ErrorPolicy policy, RecordMeta source, PendingRecord owner, RecordException error,
-                        int attempts) {
+    public void refused(
+            String sink,
+            ErrorPolicy policy,
+            RecordMeta source,
+            PendingRecord owner,
+            RecordException error,
+            int attempts) {
         // a dead letter the destination refuses is never dropped: it fails the pipeline
         delegate.refused(sink, ErrorPolicy.FAIL, source, owner, error, attempts);
     }

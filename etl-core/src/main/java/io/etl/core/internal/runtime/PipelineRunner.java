@@ -83,6 +83,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
     private final MeterRegistry registry;
     /** Every sink pool, the dead-letter pool last; {@link #sinks} works on the same list. */
     private final List<SinkPool<Object, ?>> pools = new ArrayList<>();
+
     private final PipelineSinks sinks;
     private final Node head;
     private final RecordContext ctx;
@@ -105,6 +106,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
     private final RunContext run;
     /** Exactly-once mode only, once the source is open; null at least once. */
     private TransactionSteps transactions;
+
     private volatile long lastActivityMillis = System.currentTimeMillis();
     private volatile long stopRequestedNanos;
     private volatile boolean stopRequested;
@@ -113,6 +115,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
     private boolean sourceOpened;
     /** Source and every sink open (pipeline thread). */
     private boolean opened;
+
     private long recordCount;
     private long startNanos;
 
@@ -124,8 +127,11 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
         this.source = (Source<Object>) definition.source();
         this.checkpoint = config.checkpoint();
         this.shutdownTimeout = config.pipeline().shutdownTimeout();
-        this.run = RunContext.of(runId, config.pipeline().delivery(),
-                config.pipeline().transactionalId(), config.pipeline().transactionTimeout());
+        this.run = RunContext.of(
+                runId,
+                config.pipeline().delivery(),
+                config.pipeline().transactionalId(),
+                config.pipeline().transactionTimeout());
         this.registry = registry;
         Tags common = Tags.of(EtlMetrics.TAG_PIPELINE, name);
         for (Map.Entry<String, String> t : config.metrics().commonTags().entrySet()) {
@@ -145,8 +151,11 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
             deadLetterPool = null;
             deadLetters = DeadLetters.toHandler(name, definition.deadLetter(), signals::fail, signals::wake);
         } else if (config.deadLetter().isPresent() && definition.usesDeadLetter(config)) {
-            SinkPool<DeadLetter, ?> pool = new SinkPool<>(DeadLetterSinks.create(config.deadLetter().get()),
-                    DeadLetterEvents.failFast(signals, signals::fail), registry, tags);
+            SinkPool<DeadLetter, ?> pool = new SinkPool<>(
+                    DeadLetterSinks.create(config.deadLetter().get()),
+                    DeadLetterEvents.failFast(signals, signals::fail),
+                    registry,
+                    tags);
             deadLetterPool = pool;
             deadLetters = DeadLetters.toPool(name, pool, signals::fail, signals::wake);
             addLast(pool);
@@ -160,13 +169,23 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
         this.sinks = new PipelineSinks(name, pools, deadLetterPool, deadLetters);
         this.errors = new RecordErrors(registry, tags, deadLetters, signals::fail);
         signals.errors(errors);
-        this.ctx = new RecordContext(errors, config.pipeline(),
+        this.ctx = new RecordContext(
+                errors,
+                config.pipeline(),
                 RecordTracing.create(config.pipeline().tracing(), name, source.name()));
-        this.head = ChainCompiler.compile(definition.operators(), definition.terminal(), bySink,
-                config.pipeline().onError(), ctx, registry, tags);
+        this.head = ChainCompiler.compile(
+                definition.operators(),
+                definition.terminal(),
+                bySink,
+                config.pipeline().onError(),
+                ctx,
+                registry,
+                tags);
         Tags sourceTags = tags.and(EtlMetrics.TAG_SOURCE, source.name());
         this.recordsIn = registry.counter(EtlMetrics.SOURCE_RECORDS, sourceTags);
-        Gauge.builder(EtlMetrics.SOURCE_PAUSED, pausedGauge, AtomicLong::get).tags(sourceTags).register(registry);
+        Gauge.builder(EtlMetrics.SOURCE_PAUSED, pausedGauge, AtomicLong::get)
+                .tags(sourceTags)
+                .register(registry);
         this.commits = new CommitScheduler(name, source, checkpointer, checkpoint.interval(), registry, tags);
         this.parts = new RunParts(name, source, buffer, checkpointer, trackers, sinks, commits, assigned, signals);
         this.rebalances = new RebalanceHandler(parts);
@@ -252,7 +271,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
         try {
             return result.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
-            throw new IllegalStateException("pipeline '" + name + "' did not stop within " + Durations.format(timeout), e);
+            throw new IllegalStateException(
+                    "pipeline '" + name + "' did not stop within " + Durations.format(timeout), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while stopping pipeline '" + name + "'", e);
@@ -279,10 +299,18 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
                 state.transition(PipelineState.RUNNING);
             }
             if (run.exactlyOnce()) {
-                transactions = new TransactionSteps(parts, new TransactionRun(run.find(TransactionalCheckpoint.class)
-                        .orElseThrow(() -> ConfigException.of("pipeline.delivery", "is exactly_once"
-                                + " but no sink of this pipeline writes in transactions (sinks "
-                                + sinks.names() + ")")), registry, tags), checkpoint.drainTimeout());
+                transactions = new TransactionSteps(
+                        parts,
+                        new TransactionRun(
+                                run.find(TransactionalCheckpoint.class)
+                                        .orElseThrow(() -> ConfigException.of(
+                                                "pipeline.delivery",
+                                                "is exactly_once"
+                                                        + " but no sink of this pipeline writes in transactions (sinks "
+                                                        + sinks.names() + ")")),
+                                registry,
+                                tags),
+                        checkpoint.drainTimeout());
                 rebalances.exactlyOnce(transactions);
             }
             LOG.info("pipeline '{}' started: source '{}', sinks {}", name, source.name(), sinks.names());
@@ -325,7 +353,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
                 if (transactions != null) {
                     // exactly once: one transaction per checkpoint.interval, offsets inside it
                     if (commits.due(now)) {
-                        transactions.commit(System.nanoTime() + checkpoint.drainTimeout().toNanos());
+                        transactions.commit(
+                                System.nanoTime() + checkpoint.drainTimeout().toNanos());
                         commits.committedAt(System.nanoTime());
                     }
                 } else {
@@ -358,8 +387,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
         SinkOpening sinkOpening = SinkOpening.start(pools, name, run, registry);
         Throwable sourceFailure = null;
         try {
-            source.open(new SourceContext(name, this, registry, tags.and(EtlMetrics.TAG_SOURCE, source.name()), runId,
-                    run));
+            source.open(new SourceContext(
+                    name, this, registry, tags.and(EtlMetrics.TAG_SOURCE, source.name()), runId, run));
             sourceOpened = true;
         } catch (RuntimeException | Error e) {
             sourceFailure = e;
@@ -409,8 +438,13 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
         }
         ctx.begin(meta, owner, System.nanoTime());
         if (value instanceof PollBuffer.DecodeFailure failed) {
-            RecordException error = RecordException.at(meta, source.name(), RecordException.DECODE,
-                    failed.cause().getMessage() == null ? failed.cause().getClass().getName() : failed.cause().getMessage(),
+            RecordException error = RecordException.at(
+                    meta,
+                    source.name(),
+                    RecordException.DECODE,
+                    failed.cause().getMessage() == null
+                            ? failed.cause().getClass().getName()
+                            : failed.cause().getMessage(),
                     failed.cause());
             ctx.failed(source.name(), DeadLetter.DECODE_STAGE, decodePolicy, null, error);
         } else {
@@ -452,7 +486,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
         shutdown.run(begun, opened, sourceOpened, transactions);
         Throwable f = signals.failure();
         long abandoned = signals.abandonedBatches();
-        PipelineResult.Status status = f != null ? PipelineResult.Status.FAILED
+        PipelineResult.Status status = f != null
+                ? PipelineResult.Status.FAILED
                 : abandoned > 0 ? PipelineResult.Status.ABANDONED : PipelineResult.Status.COMPLETED;
         Duration elapsed = Duration.ofNanos(System.nanoTime() - startNanos);
         LOG.info("pipeline '{}' stopped: {} ({} records in {} ms)", name, status, recordCount, elapsed.toMillis());

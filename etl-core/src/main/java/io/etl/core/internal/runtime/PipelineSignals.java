@@ -92,15 +92,26 @@ final class PipelineSignals implements PoolEvents {
     }
 
     @Override
-    public void refused(String sink, ErrorPolicy policy, RecordMeta source, PendingRecord owner, RecordException error,
-                        int attempts) {
+    public void refused(
+            String sink,
+            ErrorPolicy policy,
+            RecordMeta source,
+            PendingRecord owner,
+            RecordException error,
+            int attempts) {
         errors.refused(sink, policy, source, owner, error, attempts);
     }
 
     @Override
     public void batchesAbandoned(String sink, int shard, int batches, long records) {
         abandonedBatches.addAndGet(batches);
-        LOG.error("pipeline '{}': sink '{}' shard {} abandoned {} batch(es) with {} record(s); they were not committed"
-                + " and replay after a restart", pipeline, sink, shard, batches, records);
+        LOG.error(
+                "pipeline '{}': sink '{}' shard {} abandoned {} batch(es) with {} record(s); they were not committed"
+                        + " and replay after a restart",
+                pipeline,
+                sink,
+                shard,
+                batches,
+                records);
     }
 }

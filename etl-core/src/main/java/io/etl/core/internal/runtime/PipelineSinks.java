@@ -30,8 +30,8 @@ final class PipelineSinks {
      * @param deadLetterPool the pool of the {@code dead_letter} sink, or null
      * @param deadLetters    where rejected records go, or null when no stage dead-letters
      */
-    PipelineSinks(String pipeline, List<SinkPool<Object, ?>> pools, SinkPool<?, ?> deadLetterPool,
-                  DeadLetters deadLetters) {
+    PipelineSinks(
+            String pipeline, List<SinkPool<Object, ?>> pools, SinkPool<?, ?> deadLetterPool, DeadLetters deadLetters) {
         this.pipeline = pipeline;
         this.pools = pools;
         this.deadLetterPool = deadLetterPool;

@@ -20,8 +20,7 @@ final class PollBuffer implements SourceOutput<Object> {
     private int position;
 
     /** A record the source could not decode, in its place in the buffer. */
-    record DecodeFailure(Throwable cause) {
-    }
+    record DecodeFailure(Throwable cause) {}
 
     @Override
     public void emit(Object value, RecordMeta meta) {

@@ -55,15 +55,20 @@ final class RebalanceHandler {
         }
         long deadline = System.nanoTime() + waitUpTo.toNanos();
         parts.sinks().flushAll(deadline);
-        while (!parts.checkpointer().idle(revoked) && System.nanoTime() < deadline && !parts.signals().failed()
+        while (!parts.checkpointer().idle(revoked)
+                && System.nanoTime() < deadline
+                && !parts.signals().failed()
                 && parts.checkpointer().firstFailure(revoked) == null) {
             parts.sinks().pumpAndFlushHandedOver(deadline);
             LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(2));
         }
         failIfFatal(revoked, "revoked");
         if (!parts.checkpointer().idle(revoked)) {
-            LOG.warn("pipeline '{}': revoked partitions {} still had in-flight output after {}; committing what is durable",
-                    pipeline, revoked, Durations.format(waitUpTo));
+            LOG.warn(
+                    "pipeline '{}': revoked partitions {} still had in-flight output after {}; committing what is durable",
+                    pipeline,
+                    revoked,
+                    Durations.format(waitUpTo));
         }
         Map<SourcePartition, Long> offsets = parts.checkpointer().watermarks(revoked);
         parts.trackers().released(revoked);
@@ -110,9 +115,13 @@ final class RebalanceHandler {
         Map.Entry<PartitionTracker, PendingRecord> failed = parts.checkpointer().firstFailure(partitions);
         if (failed != null) {
             Throwable cause = failed.getValue().failure();
-            parts.signals().fail(new FatalException("partition " + failed.getKey().partition() + " was " + how
-                    + " while offset " + failed.getValue().offset() + " waited behind a batch that failed: "
-                    + cause.getMessage(), cause));
+            parts.signals()
+                    .fail(new FatalException(
+                            "partition " + failed.getKey().partition() + " was " + how
+                                    + " while offset " + failed.getValue().offset()
+                                    + " waited behind a batch that failed: "
+                                    + cause.getMessage(),
+                            cause));
         }
     }
 }

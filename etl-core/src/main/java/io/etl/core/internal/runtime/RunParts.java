@@ -20,7 +20,13 @@ import java.util.Set;
  * @param assigned     the partitions assigned now (a concurrent set)
  * @param signals      the run's first failure and the pipeline thread's wake-ups
  */
-record RunParts(String pipeline, Source<Object> source, PollBuffer buffer, Checkpointer checkpointer,
-                TrackerLookup trackers, PipelineSinks sinks, CommitScheduler commits, Set<SourcePartition> assigned,
-                PipelineSignals signals) {
-}
+record RunParts(
+        String pipeline,
+        Source<Object> source,
+        PollBuffer buffer,
+        Checkpointer checkpointer,
+        TrackerLookup trackers,
+        PipelineSinks sinks,
+        CommitScheduler commits,
+        Set<SourcePartition> assigned,
+        PipelineSignals signals) {}

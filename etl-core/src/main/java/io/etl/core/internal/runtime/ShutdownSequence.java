@@ -34,8 +34,10 @@ record ShutdownSequence(RunParts parts, Duration drainTimeout, Duration shutdown
         long stopDeadline = begun + shutdownTimeout.toNanos();
         try {
             if (!parts.sinks().drain(deadline)) {
-                LOG.error("pipeline '{}': drain timeout of {} reached with batches still unacknowledged",
-                        parts.pipeline(), Durations.format(drainTimeout));
+                LOG.error(
+                        "pipeline '{}': drain timeout of {} reached with batches still unacknowledged",
+                        parts.pipeline(),
+                        Durations.format(drainTimeout));
             }
             parts.sinks().abortAll(stopDeadline, Duration.ofSeconds(5));
             if (opened && transactions != null) {
@@ -60,7 +62,10 @@ record ShutdownSequence(RunParts parts, Duration drainTimeout, Duration shutdown
                     parts.source().close(remaining(stopDeadline, Duration.ofSeconds(10)));
                 }
             } catch (RuntimeException e) {
-                LOG.warn("pipeline '{}': closing source '{}' failed: {}", parts.pipeline(), parts.source().name(),
+                LOG.warn(
+                        "pipeline '{}': closing source '{}' failed: {}",
+                        parts.pipeline(),
+                        parts.source().name(),
                         e.getMessage());
             }
             parts.sinks().closeWriters(stopDeadline, Duration.ofSeconds(5));

@@ -67,7 +67,7 @@ final class SinkOpening {
                 }));
             }
         } finally {
-            opener.shutdown();   // the submitted openings still run; the threads end with them
+            opener.shutdown(); // the submitted openings still run; the threads end with them
         }
         return sinks;
     }

@@ -24,9 +24,11 @@ record StallCheck(Checkpointer checkpointer, Duration failAfter) {
             t.watermark();
             PendingRecord oldest = t.oldestPending();
             if (oldest != null && oldest.failure() != null && now - oldest.failedAtNanos() >= limit) {
-                return new FatalException("partition " + t.partition() + " stalled at offset " + oldest.offset()
-                        + " for " + Durations.format(failAfter) + " behind a batch that failed: "
-                        + oldest.failure().getMessage(), oldest.failure());
+                return new FatalException(
+                        "partition " + t.partition() + " stalled at offset " + oldest.offset()
+                                + " for " + Durations.format(failAfter) + " behind a batch that failed: "
+                                + oldest.failure().getMessage(),
+                        oldest.failure());
             }
         }
         return null;

@@ -29,14 +29,18 @@ final class TransactionRun {
     private final DistributionSummary records;
     /** Per partition, the first offset not covered by a committed transaction: where an abort reads again. */
     private final Map<SourcePartition, Long> restart = new HashMap<>();
+
     private boolean open;
 
     TransactionRun(TransactionalCheckpoint checkpoint, MeterRegistry registry, Tags tags) {
         this.checkpoint = checkpoint;
         this.committed = registry.counter(EtlMetrics.TRANSACTIONS, tags.and(EtlMetrics.TAG_OUTCOME, "committed"));
         this.aborted = registry.counter(EtlMetrics.TRANSACTIONS, tags.and(EtlMetrics.TAG_OUTCOME, "aborted"));
-        this.commitLatency = Timer.builder(EtlMetrics.TRANSACTION_COMMIT).tags(tags).register(registry);
-        this.records = DistributionSummary.builder(EtlMetrics.TRANSACTION_RECORDS).tags(tags).register(registry);
+        this.commitLatency =
+                Timer.builder(EtlMetrics.TRANSACTION_COMMIT).tags(tags).register(registry);
+        this.records = DistributionSummary.builder(EtlMetrics.TRANSACTION_RECORDS)
+                .tags(tags)
+                .register(registry);
     }
 
     /** Before {@code meta}'s record enters the chain: opens a transaction if none is, remembers the position. */

@@ -72,9 +72,11 @@ final class TransactionSteps {
         }
         long started = System.nanoTime();
         if (!awaitAllAcknowledged(deadline)) {
-            abortAndRewind(transactions.failure() != null ? transactions.failure()
-                    : new RetryableException("outputs still unacknowledged after "
-                    + drainTimeout + " at the checkpoint"));
+            abortAndRewind(
+                    transactions.failure() != null
+                            ? transactions.failure()
+                            : new RetryableException(
+                                    "outputs still unacknowledged after " + drainTimeout + " at the checkpoint"));
             return;
         }
         CheckpointCommit next = parts.checkpointer().nextCommit();
@@ -83,7 +85,9 @@ final class TransactionSteps {
             transactions.commit(positions, started);
         } catch (RetryableException e) {
             transactions.abortedByCommit();
-            LOG.warn("pipeline '{}': transaction aborted at commit ({}); reading again from the last commit", pipeline,
+            LOG.warn(
+                    "pipeline '{}': transaction aborted at commit ({}); reading again from the last commit",
+                    pipeline,
                     e.getMessage());
             rewind();
             return;
@@ -106,8 +110,10 @@ final class TransactionSteps {
         try {
             EtlException doomed = transactions.failure();
             if (doomed != null || !parts.sinks().allFinished()) {
-                LOG.error("pipeline '{}': aborting the last transaction ({}); its records replay after a restart",
-                        pipeline, doomed != null ? doomed.getMessage() : "the drain did not complete");
+                LOG.error(
+                        "pipeline '{}': aborting the last transaction ({}); its records replay after a restart",
+                        pipeline,
+                        doomed != null ? doomed.getMessage() : "the drain did not complete");
                 if (doomed instanceof FatalException) {
                     // fenced or broken: the brokers abort it (a newer instance already did, or the timeout will)
                     parts.signals().keepFirst(doomed);
@@ -126,12 +132,16 @@ final class TransactionSteps {
     /** Seals every open batch and waits until every record that entered is done (or a writer's error). */
     private boolean awaitAllAcknowledged(long deadline) {
         parts.sinks().flushAll(deadline);
-        while (!parts.checkpointer().allIdle() && System.nanoTime() < deadline && !parts.signals().failed()
+        while (!parts.checkpointer().allIdle()
+                && System.nanoTime() < deadline
+                && !parts.signals().failed()
                 && transactions.failure() == null) {
             parts.sinks().pumpAndFlushHandedOver(deadline);
             LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(1));
         }
-        return parts.checkpointer().allIdle() && transactions.failure() == null && !parts.signals().failed();
+        return parts.checkpointer().allIdle()
+                && transactions.failure() == null
+                && !parts.signals().failed();
     }
 
     /**
@@ -143,12 +153,16 @@ final class TransactionSteps {
             throw fatal;
         }
         if (cause != null) {
-            LOG.warn("pipeline '{}': aborting the open transaction after {}; reading again from the last commit",
-                    pipeline, cause.getMessage());
+            LOG.warn(
+                    "pipeline '{}': aborting the open transaction after {}; reading again from the last commit",
+                    pipeline,
+                    cause.getMessage());
         }
         long deadline = System.nanoTime() + drainTimeout.toNanos();
         parts.sinks().flushAll(deadline);
-        while (!parts.checkpointer().allIdle() && System.nanoTime() < deadline && !parts.signals().failed()) {
+        while (!parts.checkpointer().allIdle()
+                && System.nanoTime() < deadline
+                && !parts.signals().failed()) {
             parts.sinks().pumpHandedOver();
             LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(1));
         }
@@ -162,10 +176,12 @@ final class TransactionSteps {
 
     /** Forgets every record since the last commit and makes the source read them again. */
     private void rewind() {
-        Map<SourcePartition, Long> points = transactions.rewindPoints(parts.buffer().unprocessed());
+        Map<SourcePartition, Long> points =
+                transactions.rewindPoints(parts.buffer().unprocessed());
         parts.buffer().clear();
         List<SourcePartition> tracked = new ArrayList<>(parts.checkpointer().trackers().stream()
-                .map(PartitionTracker::partition).toList());
+                .map(PartitionTracker::partition)
+                .toList());
         parts.trackers().released(tracked);
         parts.trackers().assigned(tracked);
         points.keySet().retainAll(parts.assigned());

@@ -54,8 +54,7 @@ public abstract class RecordTracing {
         if (!config.spans()) {
             return PROPAGATE;
         }
-        RecordTracing spans = openTelemetryPresent()
-                ? OtelRecordTracing.ifSdkRegistered(pipeline, source) : null;
+        RecordTracing spans = openTelemetryPresent() ? OtelRecordTracing.ifSdkRegistered(pipeline, source) : null;
         if (spans == null) {
             LOG.debug("pipeline '{}': no OpenTelemetry SDK registered; propagating trace context only", pipeline);
             return PROPAGATE;
@@ -89,14 +88,11 @@ public abstract class RecordTracing {
     public abstract TraceContext beginOutput(TraceContext record, String sink);
 
     /** Ends the output started last; {@code error} is the reason it failed, or null. */
-    public void endOutput(Throwable error) {
-    }
+    public void endOutput(Throwable error) {}
 
     /** Marks the current record as failed (it was skipped, dead-lettered or stops the pipeline). */
-    public void recordFailed(Throwable error) {
-    }
+    public void recordFailed(Throwable error) {}
 
     /** Ends work on the current record. */
-    public void endRecord() {
-    }
+    public void endRecord() {}
 }

@@ -67,7 +67,9 @@ class CheckpointerTest {
             }
             Map<SourcePartition, Long> advanced = commitAndConfirm(checkpointer);
             long watermark = advanced.getOrDefault(P0, lastCommitted);
-            assertThat(watermark).as("round %d: commits never go backwards", round).isGreaterThanOrEqualTo(lastCommitted);
+            assertThat(watermark)
+                    .as("round %d: commits never go backwards", round)
+                    .isGreaterThanOrEqualTo(lastCommitted);
             lastCommitted = watermark;
             long firstNotDone = firstOffset + records;
             for (int i = 0; i < records; i++) {
@@ -76,7 +78,8 @@ class CheckpointerTest {
                     break;
                 }
             }
-            assertThat(watermark).as("round %d: watermark must not pass the first unacknowledged record", round)
+            assertThat(watermark)
+                    .as("round %d: watermark must not pass the first unacknowledged record", round)
                     .isLessThanOrEqualTo(firstNotDone);
         }
         assertThat(checkpointer.watermarks(List.of(P0))).containsEntry(P0, firstOffset + records);
@@ -95,7 +98,8 @@ class CheckpointerTest {
         tracker.processed(r);
 
         r.release();
-        assertThat(commitAndConfirm(checkpointer)).as("still at the first record: no progress to commit")
+        assertThat(commitAndConfirm(checkpointer))
+                .as("still at the first record: no progress to commit")
                 .doesNotContainKey(P0);
         r.release();
         assertThat(commitAndConfirm(checkpointer)).containsEntry(P0, 8L);
@@ -141,8 +145,7 @@ class CheckpointerTest {
     void releasingMoreThanRetainedIsABug() {
         PendingRecord r = new PendingRecord(1);
         r.release();
-        assertThatThrownBy(r::release).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("offset 1");
+        assertThatThrownBy(r::release).isInstanceOf(IllegalStateException.class).hasMessageContaining("offset 1");
     }
 
     /** Sends the next commit and confirms it at once, as a source whose commits all succeed. */

@@ -20,18 +20,21 @@ class CodeConfigValidationTest {
                   eu:
                     kafka: {brokers: b, topic: t, shards: 0, breaker: {sliding_window: 0}}
                 """).get(0);
-        ConfigException code = catchThrowableOfType(ConfigException.class,
-                () -> SinkPoolConfig.custom().shards(0));
-        ConfigException nested = catchThrowableOfType(ConfigException.class,
-                () -> BreakerConfig.custom().slidingWindow(0));
+        ConfigException code = catchThrowableOfType(
+                ConfigException.class, () -> SinkPoolConfig.custom().shards(0));
+        ConfigException nested = catchThrowableOfType(
+                ConfigException.class, () -> BreakerConfig.custom().slidingWindow(0));
 
-        assertThat(yaml).isEqualTo("sinks.eu.kafka.breaker.sliding_window: "
-                + nested.problems().get(0).message());
+        assertThat(yaml)
+                .isEqualTo("sinks.eu.kafka.breaker.sliding_window: "
+                        + nested.problems().get(0).message());
         assertThat(problems("""
                 pipeline: {name: p}
                 sinks:
                   eu:
                     kafka: {brokers: b, topic: t, shards: 0}
-                """)).containsExactly("sinks.eu.kafka.shards: " + code.problems().get(0).message());
+                """))
+                .containsExactly(
+                        "sinks.eu.kafka.shards: " + code.problems().get(0).message());
     }
 }

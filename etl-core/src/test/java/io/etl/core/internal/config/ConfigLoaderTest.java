@@ -57,7 +57,8 @@ class ConfigLoaderTest {
     void bindsEverySectionOfTheExample() {
         PipelineConfig config = parse(EXAMPLE, Map.of("KAFKA_BROKERS", "broker-1:9092"));
 
-        assertThat(config.pipeline()).isEqualTo(new PipelineSection("orders-split", ErrorPolicy.DEAD_LETTER, Duration.ofSeconds(90)));
+        assertThat(config.pipeline())
+                .isEqualTo(new PipelineSection("orders-split", ErrorPolicy.DEAD_LETTER, Duration.ofSeconds(90)));
         SourceSection source = config.source("orders");
         assertThat(source.connector()).isEqualTo("kafka");
         assertThat(source.onError()).isEqualTo(ErrorPolicy.SKIP);
@@ -74,8 +75,8 @@ class ConfigLoaderTest {
         assertThat(sink.pool().breaker()).isEqualTo(BreakerConfig.defaults());
         assertThat(sink.pool().onError()).isEqualTo(SinkPoolConfig.DEFAULT_ON_ERROR);
 
-        assertThat(config.checkpoint()).isEqualTo(new CheckpointConfig(
-                Duration.ofSeconds(2), Duration.ofMinutes(1), Duration.ofSeconds(10)));
+        assertThat(config.checkpoint())
+                .isEqualTo(new CheckpointConfig(Duration.ofSeconds(2), Duration.ofMinutes(1), Duration.ofSeconds(10)));
         assertThat(config.metrics()).isEqualTo(new MetricsConfig(false, Map.of("env", "prod")));
     }
 
@@ -113,24 +114,27 @@ class ConfigLoaderTest {
     @Test
     void shutdownTimeoutIsBound() {
         assertThat(parse("pipeline: {shutdown_timeout: 2m}\ncheckpoint: {drain_timeout: 90s}\n")
-                .pipeline().shutdownTimeout()).isEqualTo(Duration.ofMinutes(2));
+                        .pipeline()
+                        .shutdownTimeout())
+                .isEqualTo(Duration.ofMinutes(2));
     }
 
     @Test
     void drainTimeoutThatDoesNotFitInsideTheShutdownTimeoutNamesBothKeys() {
         assertThat(problems("pipeline: {shutdown_timeout: 30s}\ncheckpoint: {drain_timeout: 30s}\n"))
-                .singleElement().asString()
+                .singleElement()
+                .asString()
                 .startsWith("pipeline.shutdown_timeout: ")
                 .contains("30s", "checkpoint.drain_timeout");
         assertThat(problems("checkpoint: {drain_timeout: 1m}\n"))
-                .singleElement().asString()
+                .singleElement()
+                .asString()
                 .contains("pipeline.shutdown_timeout", "45s", "checkpoint.drain_timeout", "1m");
     }
 
     @Test
     void deliveryDefaultsToAtLeastOnceAndBindsExactlyOnceWithItsTransactionKeys() {
-        assertThat(parse("pipeline: {name: p}\n").pipeline().delivery())
-                .isEqualTo(DeliveryGuarantee.AT_LEAST_ONCE);
+        assertThat(parse("pipeline: {name: p}\n").pipeline().delivery()).isEqualTo(DeliveryGuarantee.AT_LEAST_ONCE);
         var section = parse("pipeline: {delivery: exactly_once, transactional_id: p-1, transaction_timeout: 30s}\n")
                 .pipeline();
         assertThat(section.delivery()).isEqualTo(DeliveryGuarantee.EXACTLY_ONCE);
@@ -145,38 +149,50 @@ class ConfigLoaderTest {
         assertThat(parse("pipeline: {delivery: exactly_once}\n").checkpoint().interval())
                 .isEqualTo(CheckpointConfig.DEFAULT_EXACTLY_ONCE_INTERVAL);
         assertThat(parse("pipeline: {delivery: exactly_once}\ncheckpoint: {interval: 2s, drain_timeout: 5s}\n")
-                .checkpoint().interval()).isEqualTo(Duration.ofSeconds(2));
-        assertThat(parse("pipeline: {name: p}\n").checkpoint().interval())
-                .isEqualTo(CheckpointConfig.DEFAULT_INTERVAL);
+                        .checkpoint()
+                        .interval())
+                .isEqualTo(Duration.ofSeconds(2));
+        assertThat(parse("pipeline: {name: p}\n").checkpoint().interval()).isEqualTo(CheckpointConfig.DEFAULT_INTERVAL);
     }
 
     @Test
     void unknownDeliveryIsRejectedWithItsKeyPath() {
         assertThat(problems("pipeline: {delivery: at_most_once}\n"))
-                .singleElement().asString().startsWith("pipeline.delivery: ");
+                .singleElement()
+                .asString()
+                .startsWith("pipeline.delivery: ");
     }
 
     @Test
     void transactionTimeoutShorterThanTwoCheckpointIntervalsNamesBothKeys() {
-        assertThat(problems("pipeline: {delivery: exactly_once, transaction_timeout: 1s}\ncheckpoint: {interval: 800ms}\n"))
-                .singleElement().asString()
+        assertThat(problems(
+                        "pipeline: {delivery: exactly_once, transaction_timeout: 1s}\ncheckpoint: {interval: 800ms}\n"))
+                .singleElement()
+                .asString()
                 .startsWith("pipeline.transaction_timeout: ")
                 .contains("1s", "checkpoint.interval", "800ms");
         // at least once, the transaction timeout is not used and not checked
-        assertThat(parse("pipeline: {transaction_timeout: 1s}\ncheckpoint: {interval: 800ms}\n").pipeline()
-                .transactionTimeout()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(parse("pipeline: {transaction_timeout: 1s}\ncheckpoint: {interval: 800ms}\n")
+                        .pipeline()
+                        .transactionTimeout())
+                .isEqualTo(Duration.ofSeconds(1));
     }
 
     @Test
     void blankTransactionalIdIsRejected() {
         assertThat(problems("pipeline: {delivery: exactly_once, transactional_id: \" \"}\n"))
-                .singleElement().asString().startsWith("pipeline.transactional_id: ");
+                .singleElement()
+                .asString()
+                .startsWith("pipeline.transactional_id: ");
     }
 
     @Test
     void badShutdownTimeoutIsReportedOnceWithoutTheBudgetCheck() {
         assertThat(problems("pipeline: {shutdown_timeout: soon}\n"))
-                .singleElement().asString().startsWith("pipeline.shutdown_timeout: ").contains("not a duration");
+                .singleElement()
+                .asString()
+                .startsWith("pipeline.shutdown_timeout: ")
+                .contains("not a duration");
     }
 
     @Test
@@ -185,7 +201,8 @@ class ConfigLoaderTest {
                 sinks:
                   eu:
                     kafka: {brokers: b, topic: t, max_mesage_bytes: 1MB}
-                """)).containsExactly("sinks.eu.kafka.max_mesage_bytes: unknown key (did you mean max_message_bytes?)");
+                """))
+                .containsExactly("sinks.eu.kafka.max_mesage_bytes: unknown key (did you mean max_message_bytes?)");
     }
 
     @Test
@@ -194,9 +211,10 @@ class ConfigLoaderTest {
                 sinks:
                   eu:
                     kafka: {brokers: b, topic: t, timeout: 5s, request_timeout_ms: 5000}
-                """)).containsExactlyInAnyOrder(
-                "sinks.eu.kafka.timeout: unknown key (renamed to request_timeout)",
-                "sinks.eu.kafka.request_timeout_ms: unknown key (renamed to request_timeout)");
+                """))
+                .containsExactlyInAnyOrder(
+                        "sinks.eu.kafka.timeout: unknown key (renamed to request_timeout)",
+                        "sinks.eu.kafka.request_timeout_ms: unknown key (renamed to request_timeout)");
     }
 
     @Test
@@ -209,21 +227,24 @@ class ConfigLoaderTest {
                       topic: t
                       batch: {max_record: 5}
                 checkpoint: {intervall: 1s}
-                """)).containsExactly(
-                "sinks.eu.kafka.batch.max_record: unknown key (did you mean max_records?)",
-                "checkpoint.intervall: unknown key (did you mean interval?)");
+                """))
+                .containsExactly(
+                        "sinks.eu.kafka.batch.max_record: unknown key (did you mean max_records?)",
+                        "checkpoint.intervall: unknown key (did you mean interval?)");
     }
 
     @Test
     void unknownTopLevelSectionIsRejected() {
-        assertThat(problems("sink: {}\nfoo: 1\n")).containsExactly(
-                "sink: unknown key (did you mean sinks?)",
-                "foo: unknown key (expected one of: checkpoint, dead_letter, metrics, pipeline, sinks, source)");
+        assertThat(problems("sink: {}\nfoo: 1\n"))
+                .containsExactly(
+                        "sink: unknown key (did you mean sinks?)",
+                        "foo: unknown key (expected one of: checkpoint, dead_letter, metrics, pipeline, sinks, source)");
     }
 
     @Test
     void everyProblemOfTheFileIsListedInOneException() {
-        ConfigException e = org.assertj.core.api.Assertions.catchThrowableOfType(ConfigException.class, () -> parse("""
+        ConfigException e =
+                org.assertj.core.api.Assertions.catchThrowableOfType(ConfigException.class, () -> parse("""
                 pipeline:
                   name: p
                   on_eror: fail
@@ -238,12 +259,14 @@ class ConfigLoaderTest {
                   interval: 5 minutes
                 """));
 
-        assertThat(e.problems()).extracting(Object::toString).containsExactlyInAnyOrder(
-                "pipeline.on_eror: unknown key (did you mean on_error?)",
-                "sinks.eu.kafka.brokers: environment variable BROKERS is not set",
-                "sinks.eu.kafka.max_message_bytes: '12 parsecs' " + DataSizeDeserializer.NOT_A_SIZE,
-                "sinks.eu.kafka.batch.max_records: must be greater than or equal to 1",
-                "checkpoint.interval: '5 minutes' is not a duration; use 250ms, 30s, 5m, 1h or ISO-8601");
+        assertThat(e.problems())
+                .extracting(Object::toString)
+                .containsExactlyInAnyOrder(
+                        "pipeline.on_eror: unknown key (did you mean on_error?)",
+                        "sinks.eu.kafka.brokers: environment variable BROKERS is not set",
+                        "sinks.eu.kafka.max_message_bytes: '12 parsecs' " + DataSizeDeserializer.NOT_A_SIZE,
+                        "sinks.eu.kafka.batch.max_records: must be greater than or equal to 1",
+                        "checkpoint.interval: '5 minutes' is not a duration; use 250ms, 30s, 5m, 1h or ISO-8601");
         assertThat(e.getMessage()).startsWith("invalid configuration (5 problems):");
     }
 
@@ -253,25 +276,27 @@ class ConfigLoaderTest {
                 pipeline: [not, a, mapping]
                 checkpoint: {interval: 99999999999999999999d}
                 metrics: {enabled: maybe}
-                """)).containsExactly(
-                "pipeline: expected a mapping",
-                "checkpoint.interval: '99999999999999999999d' is not a duration; use 250ms, 30s, 5m, 1h or ISO-8601",
-                "metrics.enabled: expected true or false");
+                """))
+                .containsExactly(
+                        "pipeline: expected a mapping",
+                        "checkpoint.interval: '99999999999999999999d' is not a duration; use 250ms, 30s, 5m, 1h or ISO-8601",
+                        "metrics.enabled: expected true or false");
     }
 
     @Test
     void enumsAreCaseInsensitive() {
-        assertThat(parse("pipeline: {on_error: Dead_Letter}").pipeline().onError()).isEqualTo(ErrorPolicy.DEAD_LETTER);
+        assertThat(parse("pipeline: {on_error: Dead_Letter}").pipeline().onError())
+                .isEqualTo(ErrorPolicy.DEAD_LETTER);
         assertThat(parse("pipeline: {on_error: SKIP}").pipeline().onError()).isEqualTo(ErrorPolicy.SKIP);
         assertThat(parse("pipeline: {on_error: fail}").pipeline().onError()).isEqualTo(ErrorPolicy.FAIL);
     }
 
     @Test
     void badEnumValueNamesTheAcceptedValues() {
-        assertThat(problems("pipeline: {on_error: explode}")).containsExactly(
-                "pipeline.on_error: 'explode' is not one of skip, fail, dead_letter");
-        assertThat(problems("pipeline: {on_error: 1}")).containsExactly(
-                "pipeline.on_error: '1' is not one of skip, fail, dead_letter");
+        assertThat(problems("pipeline: {on_error: explode}"))
+                .containsExactly("pipeline.on_error: 'explode' is not one of skip, fail, dead_letter");
+        assertThat(problems("pipeline: {on_error: 1}"))
+                .containsExactly("pipeline.on_error: '1' is not one of skip, fail, dead_letter");
     }
 
     @Test
@@ -285,10 +310,11 @@ class ConfigLoaderTest {
                       shards: many
                       inflight: 2.5
                       retry: {multiplier: fast}
-                """)).containsExactly(
-                "sinks.eu.kafka.shards: expected a whole number",
-                "sinks.eu.kafka.inflight: expected a whole number",
-                "sinks.eu.kafka.retry.multiplier: expected a number");
+                """))
+                .containsExactly(
+                        "sinks.eu.kafka.shards: expected a whole number",
+                        "sinks.eu.kafka.inflight: expected a whole number",
+                        "sinks.eu.kafka.retry.multiplier: expected a number");
     }
 
     @Test
@@ -300,9 +326,10 @@ class ConfigLoaderTest {
                       brokers: b
                       topics: [a, b, ""]
                       backoffs: [1s, 2x]
-                """)).containsExactly(
-                "source.orders.kafka.backoffs[1]: '2x' is not a duration; use 250ms, 30s, 5m, 1h or ISO-8601",
-                "source.orders.kafka.topics[2]: must not be blank");
+                """))
+                .containsExactly(
+                        "source.orders.kafka.backoffs[1]: '2x' is not a duration; use 250ms, 30s, 5m, 1h or ISO-8601",
+                        "source.orders.kafka.topics[2]: must not be blank");
     }
 
     @Test
@@ -312,9 +339,9 @@ class ConfigLoaderTest {
                   orders:
                     kafka: {brokers: b, topics: orders}
                 metrics: {common_tags: [a]}
-                """)).containsExactly(
-                "source.orders.kafka.topics: expected a list",
-                "metrics.common_tags: expected a mapping");
+                """))
+                .containsExactly(
+                        "source.orders.kafka.topics: expected a list", "metrics.common_tags: expected a mapping");
     }
 
     @Test
@@ -322,15 +349,21 @@ class ConfigLoaderTest {
         Path missing = dir.resolve("nope.yaml");
 
         assertThatThrownBy(() -> ConfigLoader.load(missing, name -> null, Configs.KAFKA))
-                .isInstanceOfSatisfying(ConfigException.class, e -> assertThat(e.problems()).singleElement()
-                        .hasToString(missing + ": configuration file not found"));
+                .isInstanceOfSatisfying(
+                        ConfigException.class,
+                        e -> assertThat(e.problems())
+                                .singleElement()
+                                .hasToString(missing + ": configuration file not found"));
     }
 
     @Test
     void loadsAFile(@TempDir Path dir) throws Exception {
         Path file = Files.writeString(dir.resolve("p.yaml"), "pipeline: {name: from-file}\n");
 
-        assertThat(ConfigLoader.load(file, name -> null, Configs.KAFKA).pipeline().name()).isEqualTo("from-file");
+        assertThat(ConfigLoader.load(file, name -> null, Configs.KAFKA)
+                        .pipeline()
+                        .name())
+                .isEqualTo("from-file");
     }
 
     @Test
@@ -369,8 +402,9 @@ class ConfigLoaderTest {
 
     @Test
     void aScalarDocumentIsAProblem() {
-        assertThat(problems("just text")).containsExactly(
-                "expected a mapping with the sections pipeline, source, sinks, dead_letter, checkpoint, metrics");
+        assertThat(problems("just text"))
+                .containsExactly(
+                        "expected a mapping with the sections pipeline, source, sinks, dead_letter, checkpoint, metrics");
     }
 
     @Test
@@ -380,8 +414,9 @@ class ConfigLoaderTest {
                 pipeline: {nme: x}
                 """);
 
-        assertThat(found).containsExactly(
-                "metrics.enabld: unknown key (did you mean enabled?)",
-                "pipeline.nme: unknown key (did you mean name?)");
+        assertThat(found)
+                .containsExactly(
+                        "metrics.enabld: unknown key (did you mean enabled?)",
+                        "pipeline.nme: unknown key (did you mean name?)");
     }
 }

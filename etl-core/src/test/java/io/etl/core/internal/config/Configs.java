@@ -13,8 +13,7 @@ final class Configs {
 
     static final List<ConnectorConfigType<?>> KAFKA = List.of(new FakeSourceType("kafka"), new FakeSinkType("kafka"));
 
-    private Configs() {
-    }
+    private Configs() {}
 
     static PipelineConfig parse(String yaml) {
         return parse(yaml, Map.of());

@@ -30,7 +30,8 @@ class ConnectorSectionsTest {
                 """).sink("eu");
 
         assertThat(sink.connector()).isEqualTo("kafka");
-        assertThat(sink.config()).isEqualTo(new FakeSinkConfig("b", "orders-eu", null, null, null, Map.of("linger.ms", "5")));
+        assertThat(sink.config())
+                .isEqualTo(new FakeSinkConfig("b", "orders-eu", null, null, null, Map.of("linger.ms", "5")));
         assertThat(sink.pool().shards()).isEqualTo(2);
         assertThat(sink.pool().onError()).isEqualTo(ErrorPolicy.DEAD_LETTER);
         assertThat(sink.pool().breaker().enabled()).isFalse();
@@ -48,7 +49,8 @@ class ConnectorSectionsTest {
 
         assertThat(config.source("orders").onError()).isEqualTo(ErrorPolicy.DEAD_LETTER);
         assertThat(config.source("audit").onError()).isEqualTo(ErrorPolicy.FAIL);
-        assertThat(config.source("orders").connector(FakeSourceConfig.class).topics()).containsExactly("orders");
+        assertThat(config.source("orders").connector(FakeSourceConfig.class).topics())
+                .containsExactly("orders");
     }
 
     @Test
@@ -60,9 +62,10 @@ class ConnectorSectionsTest {
                 source:
                   orders:
                     http: {}
-                """)).containsExactly(
-                "sinks.eu.kafak: unknown connector 'kafak' (known: kafka)",
-                "source.orders.http: unknown connector 'http' (known: kafka)");
+                """))
+                .containsExactly(
+                        "sinks.eu.kafak: unknown connector 'kafak' (known: kafka)",
+                        "source.orders.http: unknown connector 'http' (known: kafka)");
     }
 
     @Test
@@ -74,10 +77,11 @@ class ConnectorSectionsTest {
                     other: {}
                   us:
                 source: [a]
-                """)).containsExactly(
-                "sinks.eu: has 2 connector keys (kafka, other); expected exactly one connector key (known: kafka)",
-                "sinks.us: expected exactly one connector key (known: kafka)",
-                "source: expected a mapping of named entries");
+                """))
+                .containsExactly(
+                        "sinks.eu: has 2 connector keys (kafka, other); expected exactly one connector key (known: kafka)",
+                        "sinks.us: expected exactly one connector key (known: kafka)",
+                        "source: expected a mapping of named entries");
     }
 
     @Test
@@ -88,17 +92,19 @@ class ConnectorSectionsTest {
                     kafka:
                       topic: " "
                       producer: {acks: "1"}
-                """)).containsExactly(
-                "sinks.eu.kafka.brokers: must not be blank",
-                "sinks.eu.kafka.topic: must not be blank",
-                "sinks.eu.kafka.producer.acks: is set by the connector (always all)");
+                """))
+                .containsExactly(
+                        "sinks.eu.kafka.brokers: must not be blank",
+                        "sinks.eu.kafka.topic: must not be blank",
+                        "sinks.eu.kafka.producer.acks: is set by the connector (always all)");
     }
 
     @Test
     void emptyConnectorSectionIsValidatedLikeAnEmptyMapping() {
-        assertThat(problems("source: {orders: {kafka: }}")).containsExactly(
-                "source.orders.kafka.brokers: must not be blank",
-                "source.orders.kafka.topics: must not be empty");
+        assertThat(problems("source: {orders: {kafka: }}"))
+                .containsExactly(
+                        "source.orders.kafka.brokers: must not be blank",
+                        "source.orders.kafka.topics: must not be empty");
     }
 
     @Test
@@ -123,8 +129,7 @@ class ConnectorSectionsTest {
 
     @Test
     void withoutRegisteredConnectorsTheProblemSaysSo() {
-        assertThatThrownBy(() -> ConfigLoader.parse(
-                        "sinks: {eu: {kafka: {topic: t}}}", name -> null, List.of()))
+        assertThatThrownBy(() -> ConfigLoader.parse("sinks: {eu: {kafka: {topic: t}}}", name -> null, List.of()))
                 .hasMessageContaining("sinks.eu.kafka: unknown connector 'kafka' (known: none)");
     }
 }

@@ -65,11 +65,12 @@ class DeadLetterSectionTest {
         }
     }
 
-    private static final List<ConnectorConfigType<?>> CAPABLE = List.of(new FakeSourceType("kafka"),
-            new DeadLetterCapableType());
+    private static final List<ConnectorConfigType<?>> CAPABLE =
+            List.of(new FakeSourceType("kafka"), new DeadLetterCapableType());
 
     private static List<String> problems(String yaml, List<ConnectorConfigType<?>> types) {
-        ConfigException e = catchThrowableOfType(ConfigException.class, () -> ConfigLoader.parse(yaml, n -> null, types));
+        ConfigException e =
+                catchThrowableOfType(ConfigException.class, () -> ConfigLoader.parse(yaml, n -> null, types));
         assertThat(e).as("expected a ConfigException").isNotNull();
         return e.problems().stream().map(ConfigProblem::toString).toList();
     }
@@ -92,15 +93,17 @@ class DeadLetterSectionTest {
 
     @Test
     void noDeadLetterSectionIsEmpty() {
-        assertThat(ConfigLoader.parse("pipeline: {name: p}", n -> null, CAPABLE).deadLetter()).isEmpty();
+        assertThat(ConfigLoader.parse("pipeline: {name: p}", n -> null, CAPABLE).deadLetter())
+                .isEmpty();
         assertThat(PipelineConfig.defaults().deadLetter()).isEmpty();
     }
 
     @Test
     void onErrorInTheDeadLetterSectionIsAProblemWithItsPath() {
-        assertThat(problems("dead_letter: {kafka: {brokers: b, topic: t, on_error: skip}}", CAPABLE)).containsExactly(
-                "dead_letter.kafka.on_error: has no meaning for the dead-letter sink: a dead letter that cannot be"
-                        + " written fails the pipeline");
+        assertThat(problems("dead_letter: {kafka: {brokers: b, topic: t, on_error: skip}}", CAPABLE))
+                .containsExactly(
+                        "dead_letter.kafka.on_error: has no meaning for the dead-letter sink: a dead letter that cannot be"
+                                + " written fails the pipeline");
     }
 
     @Test
@@ -114,6 +117,7 @@ class DeadLetterSectionTest {
         assertThat(problems("dead_letter: {kafka: {brokers: b, topik: t}}", CAPABLE))
                 .anySatisfy(p -> assertThat(p).startsWith("dead_letter.kafka.topik: unknown key"));
         assertThat(problems("dead_letter: {kafka: {brokers: b, topic: t}, other: {}}", CAPABLE))
-                .singleElement().satisfies(p -> assertThat(p).startsWith("dead_letter: has 2 connector keys"));
+                .singleElement()
+                .satisfies(p -> assertThat(p).startsWith("dead_letter: has 2 connector keys"));
     }
 }

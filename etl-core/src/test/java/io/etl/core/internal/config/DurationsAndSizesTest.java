@@ -18,22 +18,35 @@ class DurationsAndSizesTest {
 
     private static DataSize maxBytes(String text) {
         return parse("sinks: {eu: {kafka: {brokers: b, topic: t, batch: {max_bytes: " + text + "}}}}")
-                .sink("eu").pool().batch().maxBytes();
+                .sink("eu")
+                .pool()
+                .batch()
+                .maxBytes();
     }
 
     @ParameterizedTest
-    @CsvSource({"250ms, PT0.25S", "30s, PT30S", "5m, PT5M", "1h, PT1H", "2d, PT48H", "0s, PT0S", "PT30S, PT30S",
-            "pt1m30s, PT1M30S"})
+    @CsvSource({
+        "250ms, PT0.25S",
+        "30s, PT30S",
+        "5m, PT5M",
+        "1h, PT1H",
+        "2d, PT48H",
+        "0s, PT0S",
+        "PT30S, PT30S",
+        "pt1m30s, PT1M30S"
+    })
     void durationsAcceptUnitsAndIso8601(String text, String expected) {
         assertThat(interval(text)).isEqualTo(Duration.parse(expected));
     }
 
     @Test
     void plainNumberDurationIsRejectedAsAmbiguous() {
-        assertThat(problems("checkpoint: {interval: 30}")).containsExactly(
-                "checkpoint.interval: '30' is ambiguous without a unit; use 250ms, 30s, 5m, 1h or ISO-8601");
-        assertThat(problems("checkpoint: {interval: '30'}")).containsExactly(
-                "checkpoint.interval: '30' is ambiguous without a unit; use 250ms, 30s, 5m, 1h or ISO-8601");
+        assertThat(problems("checkpoint: {interval: 30}"))
+                .containsExactly(
+                        "checkpoint.interval: '30' is ambiguous without a unit; use 250ms, 30s, 5m, 1h or ISO-8601");
+        assertThat(problems("checkpoint: {interval: '30'}"))
+                .containsExactly(
+                        "checkpoint.interval: '30' is ambiguous without a unit; use 250ms, 30s, 5m, 1h or ISO-8601");
     }
 
     @Test
@@ -52,15 +65,16 @@ class DurationsAndSizesTest {
     }
 
     @ParameterizedTest
-    @CsvSource({"1048576, 1048576", "512KiB, 524288", "1MB, 1000000", "1MiB, 1048576", "2gb, 2000000000",
-            "'0', 0"})
+    @CsvSource({"1048576, 1048576", "512KiB, 524288", "1MB, 1000000", "1MiB, 1048576", "2gb, 2000000000", "'0', 0"})
     void sizesAcceptUnitsAndPlainBytes(String text, long bytes) {
         assertThat(maxBytes(text)).isEqualTo(DataSize.ofBytes(bytes));
     }
 
     @Test
     void badSizesSayWhichFormsAreAccepted() {
-        assertThat(problems("sinks: {eu: {kafka: {brokers: b, topic: t, max_message_bytes: 1.5MB, batch: {max_bytes: -1}}}}"))
+        assertThat(
+                        problems(
+                                "sinks: {eu: {kafka: {brokers: b, topic: t, max_message_bytes: 1.5MB, batch: {max_bytes: -1}}}}"))
                 .containsExactly(
                         "sinks.eu.kafka.batch.max_bytes: '-1' " + DataSizeDeserializer.NOT_A_SIZE,
                         "sinks.eu.kafka.max_message_bytes: '1.5MB' " + DataSizeDeserializer.NOT_A_SIZE);

@@ -6,6 +6,9 @@ import java.time.Duration;
 import java.util.List;
 
 /** A connector record standing in for a real source connector's. */
-public record FakeSourceConfig(@NotBlank String brokers, @NotEmpty List<@NotBlank String> topics, String groupId,
-                               Duration pollTimeout, List<Duration> backoffs) {
-}
+public record FakeSourceConfig(
+        @NotBlank String brokers,
+        @NotEmpty List<@NotBlank String> topics,
+        String groupId,
+        Duration pollTimeout,
+        List<Duration> backoffs) {}

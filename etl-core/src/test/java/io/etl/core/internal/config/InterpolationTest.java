@@ -31,7 +31,8 @@ class InterpolationTest {
 
     @Test
     void substitutesAVariableInsideAString() {
-        assertThat(substitute("${HOST}:${PORT}", env("HOST", "b1", "PORT", "9092"))).isEqualTo("b1:9092");
+        assertThat(substitute("${HOST}:${PORT}", env("HOST", "b1", "PORT", "9092")))
+                .isEqualTo("b1:9092");
     }
 
     @Test
@@ -65,7 +66,8 @@ class InterpolationTest {
                 sinks:
                   eu:
                     kafka: {brokers: "${KAFKA_BROKERS}", topic: t}
-                """)).containsExactly("sinks.eu.kafka.brokers: environment variable KAFKA_BROKERS is not set");
+                """))
+                .containsExactly("sinks.eu.kafka.brokers: environment variable KAFKA_BROKERS is not set");
     }
 
     @Test
@@ -76,10 +78,14 @@ class InterpolationTest {
                     kafka: {brokers: "${KAFKA_BROKERS:?set it to the cluster address}", topic: t}
                 """;
 
-        assertThat(problems(yaml)).containsExactly(
-                "sinks.eu.kafka.brokers: environment variable KAFKA_BROKERS is not set or empty: set it to the cluster address");
+        assertThat(problems(yaml))
+                .containsExactly(
+                        "sinks.eu.kafka.brokers: environment variable KAFKA_BROKERS is not set or empty: set it to the cluster address");
         assertThat(problems(yaml, Map.of("KAFKA_BROKERS", ""))).hasSize(1);
-        assertThat(parse(yaml, Map.of("KAFKA_BROKERS", "b:1")).sink("eu").connector(FakeSinkConfig.class).brokers())
+        assertThat(parse(yaml, Map.of("KAFKA_BROKERS", "b:1"))
+                        .sink("eu")
+                        .connector(FakeSinkConfig.class)
+                        .brokers())
                 .isEqualTo("b:1");
     }
 
@@ -89,9 +95,10 @@ class InterpolationTest {
                 source:
                   orders:
                     kafka: {brokers: b, topics: [a, "${T1}", "x-${T2}"]}
-                """)).containsExactly(
-                "source.orders.kafka.topics[1]: environment variable T1 is not set",
-                "source.orders.kafka.topics[2]: environment variable T2 is not set");
+                """))
+                .containsExactly(
+                        "source.orders.kafka.topics[1]: environment variable T1 is not set",
+                        "source.orders.kafka.topics[2]: environment variable T2 is not set");
     }
 
     @Test
@@ -106,7 +113,8 @@ class InterpolationTest {
 
     @Test
     void substitutedScalarsCoerceToNumbersBooleansDurationsAndSizes() {
-        FakeSinkConfig sink = parse("""
+        FakeSinkConfig sink =
+                parse("""
                 sinks:
                   eu:
                     kafka:
@@ -121,13 +129,18 @@ class InterpolationTest {
         assertThat(sink.maxMessageBytes()).isEqualTo(DataSize.ofMebibytes(2));
         assertThat(sink.requestTimeout()).isEqualTo(Duration.ofSeconds(45));
         assertThat(parse("sinks: {eu: {kafka: {brokers: b, topic: t, shards: '${S}'}}}", Map.of("S", "3"))
-                .sink("eu").pool().shards()).isEqualTo(3);
-        assertThat(parse("metrics: {enabled: '${M:-false}'}").metrics().enabled()).isFalse();
+                        .sink("eu")
+                        .pool()
+                        .shards())
+                .isEqualTo(3);
+        assertThat(parse("metrics: {enabled: '${M:-false}'}").metrics().enabled())
+                .isFalse();
     }
 
     @Test
     void substitutedValuesNeverAppearInProblems() {
-        List<String> found = problems("""
+        List<String> found = problems(
+                """
                 pipeline: {on_error: "${POLICY}"}
                 checkpoint: {interval: "${INTERVAL}"}
                 sinks:
@@ -135,16 +148,18 @@ class InterpolationTest {
                     kafka: {brokers: b, topic: t, shards: "${SHARDS}"}
                 """, Map.of("POLICY", "s3cr3t-policy", "INTERVAL", "s3cr3t-interval", "SHARDS", "s3cr3t-shards"));
 
-        assertThat(found).containsExactly(
-                "pipeline.on_error: value of ${POLICY} is not one of skip, fail, dead_letter",
-                "checkpoint.interval: value of ${INTERVAL} is not a duration; use 250ms, 30s, 5m, 1h or ISO-8601",
-                "sinks.eu.kafka.shards: expected a whole number (value of ${SHARDS})");
+        assertThat(found)
+                .containsExactly(
+                        "pipeline.on_error: value of ${POLICY} is not one of skip, fail, dead_letter",
+                        "checkpoint.interval: value of ${INTERVAL} is not a duration; use 250ms, 30s, 5m, 1h or ISO-8601",
+                        "sinks.eu.kafka.shards: expected a whole number (value of ${SHARDS})");
         assertThat(String.join("\n", found)).doesNotContain("s3cr3t");
     }
 
     @Test
     void keysAreNotInterpolatedAndYamlStructureCannotBeInjected() {
-        FakeSinkConfig sink = parse("""
+        FakeSinkConfig sink =
+                parse("""
                 sinks:
                   eu:
                     kafka: {brokers: "${B}", topic: t}

@@ -14,8 +14,7 @@ import org.junit.jupiter.api.Test;
 class SecretsNotEchoedTest {
 
     /** A connector whose secret-looking keys are durations and enums, the only kinds whose values are echoed. */
-    public record TokenConfig(Duration tokenTtl, ErrorPolicy keyPolicy, Integer saslPassword) {
-    }
+    public record TokenConfig(Duration tokenTtl, ErrorPolicy keyPolicy, Integer saslPassword) {}
 
     static final class TokenType implements ConnectorConfigType<TokenConfig> {
         @Override
@@ -36,16 +35,19 @@ class SecretsNotEchoedTest {
 
     @Test
     void valuesOfSecretLookingKeysAreNeverEchoed() {
-        ConfigException e = Assertions.catchThrowableOfType(ConfigException.class, () -> ConfigLoader.parse("""
+        ConfigException e = Assertions.catchThrowableOfType(
+                ConfigException.class, () -> ConfigLoader.parse("""
                 sinks:
                   eu:
                     vault: {token_ttl: hunter2, key_policy: hunter3, sasl_password: hunter4}
                 """, name -> null, List.of(new TokenType())));
 
-        assertThat(e.problems()).extracting(Object::toString).containsExactly(
-                "sinks.eu.vault.token_ttl: value is not a duration; use 250ms, 30s, 5m, 1h or ISO-8601",
-                "sinks.eu.vault.key_policy: value is not one of skip, fail, dead_letter",
-                "sinks.eu.vault.sasl_password: expected a whole number");
+        assertThat(e.problems())
+                .extracting(Object::toString)
+                .containsExactly(
+                        "sinks.eu.vault.token_ttl: value is not a duration; use 250ms, 30s, 5m, 1h or ISO-8601",
+                        "sinks.eu.vault.key_policy: value is not one of skip, fail, dead_letter",
+                        "sinks.eu.vault.sasl_password: expected a whole number");
         assertThat(e.getMessage()).doesNotContain("hunter");
     }
 
@@ -55,7 +57,8 @@ class SecretsNotEchoedTest {
                 sinks:
                   eu:
                     kafka: {brokers: b, topic: t, ssl_key_password: hunter2, sasl_jaas_config: hunter3}
-                """))).contains("sinks.eu.kafka.ssl_key_password: unknown key", "sinks.eu.kafka.sasl_jaas_config")
+                """)))
+                .contains("sinks.eu.kafka.ssl_key_password: unknown key", "sinks.eu.kafka.sasl_jaas_config")
                 .doesNotContain("hunter");
     }
 }

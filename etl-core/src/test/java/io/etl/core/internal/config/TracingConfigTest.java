@@ -21,8 +21,10 @@ class TracingConfigTest {
 
     @Test
     void tracingKeysBindYamlBooleans() {
-        TracingConfig off = parse("pipeline:\n  tracing:\n    propagate: off\n").pipeline().tracing();
-        TracingConfig noSpans = parse("pipeline: {tracing: {spans: false}}\n").pipeline().tracing();
+        TracingConfig off =
+                parse("pipeline:\n  tracing:\n    propagate: off\n").pipeline().tracing();
+        TracingConfig noSpans =
+                parse("pipeline: {tracing: {spans: false}}\n").pipeline().tracing();
 
         assertThat(off).isEqualTo(new TracingConfig(false, true));
         assertThat(noSpans).isEqualTo(new TracingConfig(true, false));
@@ -31,12 +33,16 @@ class TracingConfigTest {
     @Test
     void aTracingValueThatIsNoBooleanFailsNamingTheKey() {
         assertThat(problems("pipeline: {tracing: {propagate: sometimes}}\n"))
-                .singleElement().asString().contains("pipeline.tracing.propagate");
+                .singleElement()
+                .asString()
+                .contains("pipeline.tracing.propagate");
     }
 
     @Test
     void anUnknownTracingKeyFailsNamingThePath() {
         assertThat(problems("pipeline: {tracing: {mode: off}}\n"))
-                .singleElement().asString().contains("pipeline.tracing.mode");
+                .singleElement()
+                .asString()
+                .contains("pipeline.tracing.mode");
     }
 }

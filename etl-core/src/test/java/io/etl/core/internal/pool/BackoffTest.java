@@ -11,7 +11,10 @@ class BackoffTest {
     @Test
     void growsExponentiallyUpToTheCap() {
         Backoff backoff = new Backoff(RetryConfig.custom()
-                .initialBackoff(Duration.ofMillis(100)).maxBackoff(Duration.ofSeconds(1)).jitter(0).build());
+                .initialBackoff(Duration.ofMillis(100))
+                .maxBackoff(Duration.ofSeconds(1))
+                .jitter(0)
+                .build());
         assertThat(backoff.delayNanos(1)).isEqualTo(Duration.ofMillis(100).toNanos());
         assertThat(backoff.delayNanos(2)).isEqualTo(Duration.ofMillis(200).toNanos());
         assertThat(backoff.delayNanos(4)).isEqualTo(Duration.ofMillis(800).toNanos());
@@ -22,11 +25,18 @@ class BackoffTest {
     @Test
     void jitterStaysWithinItsSpreadAndTheCap() {
         Backoff backoff = new Backoff(RetryConfig.custom()
-                .initialBackoff(Duration.ofMillis(100)).maxBackoff(Duration.ofMillis(150)).jitter(0.5).build());
+                .initialBackoff(Duration.ofMillis(100))
+                .maxBackoff(Duration.ofMillis(150))
+                .jitter(0.5)
+                .build());
         for (int i = 0; i < 1000; i++) {
             long first = backoff.delayNanos(1);
-            assertThat(first).isBetween(Duration.ofMillis(50).toNanos(), Duration.ofMillis(150).toNanos());
-            assertThat(backoff.delayNanos(3)).isLessThanOrEqualTo(Duration.ofMillis(150).toNanos());
+            assertThat(first)
+                    .isBetween(
+                            Duration.ofMillis(50).toNanos(),
+                            Duration.ofMillis(150).toNanos());
+            assertThat(backoff.delayNanos(3))
+                    .isLessThanOrEqualTo(Duration.ofMillis(150).toNanos());
         }
     }
 

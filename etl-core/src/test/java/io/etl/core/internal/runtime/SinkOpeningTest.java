@@ -85,8 +85,12 @@ class SinkOpeningTest {
         Throwable failure = catchThrowable(() -> SinkOpening.openAll(pools, "p", "run-2", registry));
 
         assertThat(failure).isInstanceOf(ConfigException.class).hasMessageContaining("eu is broken");
-        assertThat(failure.getSuppressed()).singleElement().satisfies(s -> assertThat(s).hasMessageContaining("us is broken"));
-        assertThat(opened).as("the healthy sink was opened, so the pipeline's shutdown closes it").containsExactly("apac");
+        assertThat(failure.getSuppressed())
+                .singleElement()
+                .satisfies(s -> assertThat(s).hasMessageContaining("us is broken"));
+        assertThat(opened)
+                .as("the healthy sink was opened, so the pipeline's shutdown closes it")
+                .containsExactly("apac");
     }
 
     private void add(String name, Supplier<SinkWriter<String>> open) {
@@ -144,21 +148,21 @@ class SinkOpeningTest {
 
     private static final class NoEvents implements PoolEvents {
         @Override
-        public void acknowledged() {
-        }
+        public void acknowledged() {}
 
         @Override
-        public void batchFailed(SealedBatch<?> batch, Throwable cause) {
-        }
+        public void batchFailed(SealedBatch<?> batch, Throwable cause) {}
 
         @Override
-        public void batchesAbandoned(String sink, int shard, int batches, long records) {
-        }
+        public void batchesAbandoned(String sink, int shard, int batches, long records) {}
 
         @Override
-        public void refused(String sink, ErrorPolicy policy, RecordMeta source,
-                            PendingRecord owner,
-                            RecordException error, int attempts) {
-        }
+        public void refused(
+                String sink,
+                ErrorPolicy policy,
+                RecordMeta source,
+                PendingRecord owner,
+                RecordException error,
+                int attempts) {}
     }
 }

@@ -36,8 +36,10 @@ class PropagationTest {
     @Test
     void picksPropagationWhenNoSdkIsRegistered() {
         assertThat(RecordTracing.create(TracingConfig.defaults(), "p", "s")).isSameAs(RecordTracing.PROPAGATE);
-        assertThat(RecordTracing.create(new TracingConfig(false, null), "p", "s")).isSameAs(RecordTracing.OFF);
-        assertThat(RecordTracing.create(new TracingConfig(false, true), "p", "s")).isSameAs(RecordTracing.OFF);
+        assertThat(RecordTracing.create(new TracingConfig(false, null), "p", "s"))
+                .isSameAs(RecordTracing.OFF);
+        assertThat(RecordTracing.create(new TracingConfig(false, true), "p", "s"))
+                .isSameAs(RecordTracing.OFF);
     }
 
     @Test
@@ -45,8 +47,11 @@ class PropagationTest {
         RecordTracing.create(TracingConfig.defaults(), "p", "s");
 
         assertThat(GlobalOpenTelemetry.isSet()).isFalse();
-        GlobalOpenTelemetry.set(OpenTelemetrySdk.builder().setTracerProvider(SdkTracerProvider.builder()
-                .addSpanProcessor(SimpleSpanProcessor.create(InMemorySpanExporter.create())).build()).build());
+        GlobalOpenTelemetry.set(OpenTelemetrySdk.builder()
+                .setTracerProvider(SdkTracerProvider.builder()
+                        .addSpanProcessor(SimpleSpanProcessor.create(InMemorySpanExporter.create()))
+                        .build())
+                .build());
         assertThat(RecordTracing.create(TracingConfig.defaults(), "p", "s")).isNotSameAs(RecordTracing.PROPAGATE);
         GlobalOpenTelemetry.resetForTest();
     }
@@ -54,34 +59,56 @@ class PropagationTest {
     @Test
     void handsEveryOutputItsInputsTraceContext() {
         CapturingSink sink = new CapturingSink();
-        RecordMeta traced = meta(0, Header.of("region", "eu"), Header.of(TraceContext.TRACEPARENT, PARENT),
+        RecordMeta traced = meta(
+                0,
+                Header.of("region", "eu"),
+                Header.of(TraceContext.TRACEPARENT, PARENT),
                 Header.of(TraceContext.TRACESTATE, "vendor=a"));
 
-        run(Pipeline.named("copy").from(new ListSource(List.of(traced, meta(1)))).flatMap(v -> List.of(v, v)).to(sink),
-                sink, 4, PipelineConfig.defaults());
+        run(
+                Pipeline.named("copy")
+                        .from(new ListSource(List.of(traced, meta(1))))
+                        .flatMap(v -> List.of(v, v))
+                        .to(sink),
+                sink,
+                4,
+                PipelineConfig.defaults());
 
-        assertThat(sink.encoded).filteredOn(e -> e.meta().offset() == 0).hasSize(2).allSatisfy(e -> {
-            assertThat(e.trace().traceparent()).isSameAs(traced.headers().get(1));
-            assertThat(e.trace().tracestate()).isSameAs(traced.headers().get(2));
-        });
-        assertThat(sink.encoded).filteredOn(e -> e.meta().offset() == 1).hasSize(2)
-                .allSatisfy(e -> assertThat(e.trace()).as("no trace context to carry").isNull());
+        assertThat(sink.encoded)
+                .filteredOn(e -> e.meta().offset() == 0)
+                .hasSize(2)
+                .allSatisfy(e -> {
+                    assertThat(e.trace().traceparent())
+                            .isSameAs(traced.headers().get(1));
+                    assertThat(e.trace().tracestate()).isSameAs(traced.headers().get(2));
+                });
+        assertThat(sink.encoded)
+                .filteredOn(e -> e.meta().offset() == 1)
+                .hasSize(2)
+                .allSatisfy(e ->
+                        assertThat(e.trace()).as("no trace context to carry").isNull());
     }
 
     @Test
     void passesNoTraceContextWhenPropagationIsOff() {
         CapturingSink sink = new CapturingSink();
 
-        run(Pipeline.named("off").from(new ListSource(List.of(meta(0, Header.of(TraceContext.TRACEPARENT, PARENT)))))
-                .to(sink), sink, 1, withTracing(new TracingConfig(false, null)));
+        run(
+                Pipeline.named("off")
+                        .from(new ListSource(List.of(meta(0, Header.of(TraceContext.TRACEPARENT, PARENT)))))
+                        .to(sink),
+                sink,
+                1,
+                withTracing(new TracingConfig(false, null)));
 
-        assertThat(sink.encoded).singleElement().satisfies(e -> assertThat(e.trace()).isNull());
+        assertThat(sink.encoded)
+                .singleElement()
+                .satisfies(e -> assertThat(e.trace()).isNull());
     }
 
     @Test
     void allocatesNothingForARecordWithoutTraceparent() {
-        ThreadMXBean threads =
-                (ThreadMXBean) ManagementFactory.getThreadMXBean();
+        ThreadMXBean threads = (ThreadMXBean) ManagementFactory.getThreadMXBean();
         RecordTracing tracing = RecordTracing.PROPAGATE;
         RecordMeta plain = meta(0, Header.of("region", "eu"), Header.of("source", "crm"));
         for (int i = 0; i < 20_000; i++) {
@@ -103,6 +130,8 @@ class PropagationTest {
         long allocated = threads.getThreadAllocatedBytes(thread) - before;
 
         assertThat(carried).isZero();
-        assertThat(allocated).as("bytes allocated for 100,000 records without traceparent").isLessThan(10_000);
+        assertThat(allocated)
+                .as("bytes allocated for 100,000 records without traceparent")
+                .isLessThan(10_000);
     }
 }

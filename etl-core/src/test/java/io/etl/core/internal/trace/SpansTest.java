@@ -47,16 +47,21 @@ class SpansTest {
     void createsAProcessSpanPerRecordAndASendSpanPerOutputUnderTheInputsTrace() {
         Map<Long, SpanContext> currentInOperator = new ConcurrentHashMap<>();
         CapturingSink sink = new CapturingSink();
-        ListSource source = new ListSource(List.of(meta(0, Header.of(TraceContext.TRACEPARENT, PARENT),
-                Header.of(TraceContext.TRACESTATE, "vendor=a"))));
+        ListSource source = new ListSource(List.of(
+                meta(0, Header.of(TraceContext.TRACEPARENT, PARENT), Header.of(TraceContext.TRACESTATE, "vendor=a"))));
 
-        run(Pipeline.named("traced").from(source)
-                .mapRecord("seen", (v, m) -> {
-                    currentInOperator.put(m.offset(), Span.current().getSpanContext());
-                    return v;
-                })
-                .flatMap("twice", v -> List.of(v, v))
-                .to(sink), sink, 2, PipelineConfig.defaults());
+        run(
+                Pipeline.named("traced")
+                        .from(source)
+                        .mapRecord("seen", (v, m) -> {
+                            currentInOperator.put(m.offset(), Span.current().getSpanContext());
+                            return v;
+                        })
+                        .flatMap("twice", v -> List.of(v, v))
+                        .to(sink),
+                sink,
+                2,
+                PipelineConfig.defaults());
 
         List<SpanData> spans = OTEL.getSpans();
         SpanData consumer = only(spans, SpanKind.CONSUMER);
@@ -64,21 +69,27 @@ class SpansTest {
         assertThat(consumer.getTraceId()).isEqualTo(TRACE_ID);
         assertThat(consumer.getParentSpanId()).isEqualTo(INPUT_SPAN);
         assertThat(consumer.getParentSpanContext().isRemote()).isTrue();
-        assertThat(consumer.getAttributes().asMap()).containsEntry(OtelRecordTraceKeys.DESTINATION, "in")
-                .containsEntry(OtelRecordTraceKeys.OFFSET, 0L).containsEntry(OtelRecordTraceKeys.PIPELINE, "traced");
-        assertThat(currentInOperator.get(0L)).as("the consumer span is current while operators run")
+        assertThat(consumer.getAttributes().asMap())
+                .containsEntry(OtelRecordTraceKeys.DESTINATION, "in")
+                .containsEntry(OtelRecordTraceKeys.OFFSET, 0L)
+                .containsEntry(OtelRecordTraceKeys.PIPELINE, "traced");
+        assertThat(currentInOperator.get(0L))
+                .as("the consumer span is current while operators run")
                 .isEqualTo(consumer.getSpanContext());
 
-        List<SpanData> producers = spans.stream().filter(s -> s.getKind() == SpanKind.PRODUCER).toList();
+        List<SpanData> producers =
+                spans.stream().filter(s -> s.getKind() == SpanKind.PRODUCER).toList();
         assertThat(producers).hasSize(2).allSatisfy(p -> {
             assertThat(p.getName()).isEqualTo("send out");
             assertThat(p.getTraceId()).isEqualTo(TRACE_ID);
             assertThat(p.getParentSpanId()).isEqualTo(consumer.getSpanId());
             assertThat(p.hasEnded()).isTrue();
         });
-        assertThat(sink.encoded).extracting(e -> e.trace().traceparent().valueAsString())
+        assertThat(sink.encoded)
+                .extracting(e -> e.trace().traceparent().valueAsString())
                 .containsExactlyInAnyOrderElementsOf(producers.stream()
-                        .map(p -> "00-" + TRACE_ID + "-" + p.getSpanId() + "-01").toList());
+                        .map(p -> "00-" + TRACE_ID + "-" + p.getSpanId() + "-01")
+                        .toList());
         assertThat(sink.encoded).allSatisfy(e -> {
             assertThat(e.trace().tracestate().valueAsString()).isEqualTo("vendor=a");
             assertThat(e.trace().inputTraceparent().valueAsString()).isEqualTo(PARENT);
@@ -89,13 +100,23 @@ class SpansTest {
     void startsANewTraceForARecordWithoutTraceparent() {
         CapturingSink sink = new CapturingSink();
 
-        run(Pipeline.named("roots").from(new ListSource(List.of(meta(0), meta(1)))).to(sink), sink, 2,
+        run(
+                Pipeline.named("roots")
+                        .from(new ListSource(List.of(meta(0), meta(1))))
+                        .to(sink),
+                sink,
+                2,
                 PipelineConfig.defaults());
 
-        List<SpanData> consumers = OTEL.getSpans().stream().filter(s -> s.getKind() == SpanKind.CONSUMER).toList();
-        assertThat(consumers).hasSize(2).allSatisfy(c -> assertThat(c.getParentSpanContext().isValid()).isFalse());
+        List<SpanData> consumers = OTEL.getSpans().stream()
+                .filter(s -> s.getKind() == SpanKind.CONSUMER)
+                .toList();
+        assertThat(consumers)
+                .hasSize(2)
+                .allSatisfy(c -> assertThat(c.getParentSpanContext().isValid()).isFalse());
         assertThat(consumers.get(0).getTraceId()).isNotEqualTo(consumers.get(1).getTraceId());
-        Map<String, SpanData> producerBySpanId = OTEL.getSpans().stream().filter(s -> s.getKind() == SpanKind.PRODUCER)
+        Map<String, SpanData> producerBySpanId = OTEL.getSpans().stream()
+                .filter(s -> s.getKind() == SpanKind.PRODUCER)
                 .collect(Collectors.toMap(SpanData::getSpanId, Function.identity()));
         assertThat(sink.encoded).hasSize(2).allSatisfy(e -> {
             String[] parts = e.trace().traceparent().valueAsString().split("-");
@@ -111,15 +132,21 @@ class SpansTest {
         CapturingSink sink = new CapturingSink();
         String malformed = "00-not-a-trace-01";
 
-        run(Pipeline.named("malformed").from(new ListSource(List.of(meta(0, Header.of(TraceContext.TRACEPARENT, malformed)))))
-                .to(sink), sink, 1, PipelineConfig.defaults());
+        run(
+                Pipeline.named("malformed")
+                        .from(new ListSource(List.of(meta(0, Header.of(TraceContext.TRACEPARENT, malformed)))))
+                        .to(sink),
+                sink,
+                1,
+                PipelineConfig.defaults());
 
         SpanData consumer = only(OTEL.getSpans(), SpanKind.CONSUMER);
         assertThat(consumer.getParentSpanContext().isValid()).isFalse();
         TraceContext output = sink.encoded.get(0).trace();
         assertThat(output.traceparent().valueAsString()).startsWith("00-" + consumer.getTraceId() + "-");
         assertThat(output.applyTo(List.of(Header.of(TraceContext.TRACEPARENT, malformed))))
-                .as("a copy of the malformed header is replaced").containsExactly(output.traceparent());
+                .as("a copy of the malformed header is replaced")
+                .containsExactly(output.traceparent());
     }
 
     @Test
@@ -135,8 +162,7 @@ class SpansTest {
                     }
 
                     @Override
-                    public Encoded encode(String value, RecordMeta meta, int outputIndex,
-                                          TraceContext trace) {
+                    public Encoded encode(String value, RecordMeta meta, int outputIndex, TraceContext trace) {
                         if (meta.offset() == 0) {
                             throw new IllegalArgumentException("cannot encode " + value);
                         }
@@ -151,16 +177,27 @@ class SpansTest {
             }
         };
 
-        run(Pipeline.named("rejects").from(new ListSource(List.of(meta(0, Header.of(TraceContext.TRACEPARENT, PARENT)),
-                meta(1, Header.of(TraceContext.TRACEPARENT, PARENT))))).to(sink), sink, 1, PipelineConfig.defaults());
+        run(
+                Pipeline.named("rejects")
+                        .from(new ListSource(List.of(
+                                meta(0, Header.of(TraceContext.TRACEPARENT, PARENT)),
+                                meta(1, Header.of(TraceContext.TRACEPARENT, PARENT)))))
+                        .to(sink),
+                sink,
+                1,
+                PipelineConfig.defaults());
 
         List<SpanData> spans = OTEL.getSpans();
-        SpanData failedSend = spans.stream().filter(s -> s.getKind() == SpanKind.PRODUCER
-                && s.getStatus().getStatusCode() == StatusCode.ERROR).collect(single());
+        SpanData failedSend = spans.stream()
+                .filter(s -> s.getKind() == SpanKind.PRODUCER && s.getStatus().getStatusCode() == StatusCode.ERROR)
+                .collect(single());
         assertThat(failedSend.getStatus().getDescription()).contains("cannot encode v0");
-        assertThat(spans.stream().filter(s -> s.getKind() == SpanKind.CONSUMER
-                && s.getStatus().getStatusCode() == StatusCode.ERROR).toList())
-                .singleElement().satisfies(c -> assertThat(c.getSpanId()).isEqualTo(failedSend.getParentSpanId()));
+        assertThat(spans.stream()
+                        .filter(s -> s.getKind() == SpanKind.CONSUMER
+                                && s.getStatus().getStatusCode() == StatusCode.ERROR)
+                        .toList())
+                .singleElement()
+                .satisfies(c -> assertThat(c.getSpanId()).isEqualTo(failedSend.getParentSpanId()));
         assertThat(spans).filteredOn(s -> s.getKind() == SpanKind.CONSUMER).hasSize(2);
     }
 
@@ -169,8 +206,13 @@ class SpansTest {
         CapturingSink sink = new CapturingSink();
         PipelineConfig config = withTracing(new TracingConfig(true, false));
 
-        run(Pipeline.named("plain").from(new ListSource(List.of(meta(0, Header.of(TraceContext.TRACEPARENT, PARENT)))))
-                .to(sink), sink, 1, config);
+        run(
+                Pipeline.named("plain")
+                        .from(new ListSource(List.of(meta(0, Header.of(TraceContext.TRACEPARENT, PARENT)))))
+                        .to(sink),
+                sink,
+                1,
+                config);
 
         assertThat(OTEL.getSpans()).isEmpty();
         assertThat(sink.encoded.get(0).trace().traceparent().valueAsString()).isEqualTo(PARENT);
@@ -195,7 +237,9 @@ class SpansTest {
             assertThat(span.getSpanContext()).isEqualTo(current);
             assertThat(span.getStatus().getStatusCode()).isEqualTo(StatusCode.UNSET);
         });
-        assertThat(Span.current().getSpanContext().isValid()).as("the scope was closed").isFalse();
+        assertThat(Span.current().getSpanContext().isValid())
+                .as("the scope was closed")
+                .isFalse();
     }
 
     static PipelineConfig withTracing(TracingConfig tracing) {
@@ -205,7 +249,9 @@ class SpansTest {
     static void run(Pipeline pipeline, CapturingSink sink, int outputs, PipelineConfig config) {
         RunningPipeline running = pipeline.start(config);
         try {
-            await().atMost(Duration.ofSeconds(10)).until(() -> sink.written.size() >= outputs || running.result().isDone());
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() ->
+                            sink.written.size() >= outputs || running.result().isDone());
         } finally {
             running.stopAndWait(Duration.ofSeconds(10));
         }
@@ -225,11 +271,8 @@ class SpansTest {
 
     /** The attribute keys, read where the test can see them. */
     static final class OtelRecordTraceKeys {
-        static final AttributeKey<String> DESTINATION =
-                AttributeKey.stringKey("messaging.destination.name");
-        static final AttributeKey<Long> OFFSET =
-                AttributeKey.longKey("etl.source.offset");
-        static final AttributeKey<String> PIPELINE =
-                AttributeKey.stringKey("etl.pipeline");
+        static final AttributeKey<String> DESTINATION = AttributeKey.stringKey("messaging.destination.name");
+        static final AttributeKey<Long> OFFSET = AttributeKey.longKey("etl.source.offset");
+        static final AttributeKey<String> PIPELINE = AttributeKey.stringKey("etl.pipeline");
     }
 }

@@ -25,8 +25,7 @@ final class TracePipelines {
 
     static final String TOPIC = "in";
 
-    private TracePipelines() {
-    }
+    private TracePipelines() {}
 
     /** A record of the input topic at {@code offset}, carrying {@code headers}. */
     static RecordMeta meta(long offset, Header... headers) {
@@ -34,8 +33,7 @@ final class TracePipelines {
     }
 
     /** What the sink's encoder was called with: the trace is null when the pipeline passed none. */
-    record Encoded(String value, RecordMeta meta, int outputIndex, TraceContext trace) {
-    }
+    record Encoded(String value, RecordMeta meta, int outputIndex, TraceContext trace) {}
 
     static final class ListSource implements Source<String> {
         private final List<RecordMeta> records;
@@ -78,16 +76,13 @@ final class TracePipelines {
         }
 
         @Override
-        public void pause() {
-        }
+        public void pause() {}
 
         @Override
-        public void resume() {
-        }
+        public void resume() {}
 
         @Override
-        public void close(Duration timeout) {
-        }
+        public void close(Duration timeout) {}
     }
 
     static class CapturingSink implements Sink<String, Encoded> {

@@ -16,8 +16,7 @@ import org.apache.kafka.clients.CommonClientConfigs;
  */
 public final class ClientConnection {
 
-    private ClientConnection() {
-    }
+    private ClientConnection() {}
 
     /**
      * @param brokers     the bootstrap servers, as configured
@@ -26,8 +25,8 @@ public final class ClientConnection {
      *                    keys are taken
      * @param path        the connector section's path, e.g. {@code sinks.eu.kafka}, for security problems
      */
-    public static Map<String, Object> properties(String brokers, KafkaSecurityConfig security,
-                                                 Map<String, String> passthrough, String path) {
+    public static Map<String, Object> properties(
+            String brokers, KafkaSecurityConfig security, Map<String, String> passthrough, String path) {
         Map<String, Object> props = new LinkedHashMap<>();
         props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, brokers);
         if (security != null) {

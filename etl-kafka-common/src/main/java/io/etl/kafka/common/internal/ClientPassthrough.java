@@ -45,8 +45,8 @@ public final class ClientPassthrough {
     private final Map<String, String> librdkafka;
     private final Map<String, ConfigDef.ConfigKey> definitions;
 
-    private ClientPassthrough(String kind, ConfigDef definition, Map<String, String> denied,
-                              Map<String, String> librdkafka) {
+    private ClientPassthrough(
+            String kind, ConfigDef definition, Map<String, String> denied, Map<String, String> librdkafka) {
         this.kind = kind;
         this.definitions = Map.copyOf(definition.configKeys());
         this.known = Collections.unmodifiableSet(new TreeSet<>(definitions.keySet()));
@@ -56,14 +56,14 @@ public final class ClientPassthrough {
 
     /** For a producer passthrough: known keys and their types come from {@code ProducerConfig.configDef()}. */
     public static ClientPassthrough producer(Map<String, String> deniedKeyToReason) {
-        return new ClientPassthrough("producer", ProducerConfig.configDef(), deniedKeyToReason,
-                LibrdkafkaNames.producer());
+        return new ClientPassthrough(
+                "producer", ProducerConfig.configDef(), deniedKeyToReason, LibrdkafkaNames.producer());
     }
 
     /** For a consumer passthrough: known keys and their types come from {@code ConsumerConfig.configDef()}. */
     public static ClientPassthrough consumer(Map<String, String> deniedKeyToReason) {
-        return new ClientPassthrough("consumer", ConsumerConfig.configDef(), deniedKeyToReason,
-                LibrdkafkaNames.consumer());
+        return new ClientPassthrough(
+                "consumer", ConsumerConfig.configDef(), deniedKeyToReason, LibrdkafkaNames.consumer());
     }
 
     /** The denylist, key to reason, in declaration order. */
@@ -96,14 +96,17 @@ public final class ClientPassthrough {
             if (reason != null) {
                 problems.add(new ConfigProblem(keyPath, "is not allowed: " + reason));
             } else if (replacement != null && !known.contains(key)) {
-                problems.add(new ConfigProblem(keyPath, "is a librdkafka property the Java " + kind
-                        + " does not know; use " + replacement));
+                problems.add(new ConfigProblem(
+                        keyPath, "is a librdkafka property the Java " + kind + " does not know; use " + replacement));
             } else if (!known.contains(key)) {
                 String suggestion = suggest(key);
-                problems.add(new ConfigProblem(keyPath, "unknown " + kind + " property"
-                        + (suggestion == null ? "" : " (did you mean " + suggestion + "?)")));
+                problems.add(new ConfigProblem(
+                        keyPath,
+                        "unknown " + kind + " property"
+                                + (suggestion == null ? "" : " (did you mean " + suggestion + "?)")));
             } else if (typedKeys.contains(key)) {
-                problems.add(new ConfigProblem(keyPath, "is also set by the typed security section; set it in one place"));
+                problems.add(
+                        new ConfigProblem(keyPath, "is also set by the typed security section; set it in one place"));
             } else if (properties.get(key) == null) {
                 problems.add(new ConfigProblem(keyPath, "has no value"));
             } else {
@@ -138,7 +141,8 @@ public final class ClientPassthrough {
         } catch (ConfigException e) {
             String expected = definition.type.name().toLowerCase(Locale.ROOT)
                     + (definition.validator == null ? "" : ", " + definition.validator);
-            return secret ? "is not a valid value (expected " + expected + ")"
+            return secret
+                    ? "is not a valid value (expected " + expected + ")"
                     : "invalid value '" + value + "' (expected " + expected + ")";
         }
     }

@@ -15,13 +15,14 @@ import java.util.TreeMap;
  */
 public final class ClientProperties {
 
-    private ClientProperties() {
-    }
+    private ClientProperties() {}
 
     /** Whether the value of {@code key} must never be shown. */
     public static boolean isSecret(String key) {
         // ssl.keystore.key and ssl.keystore.certificate.chain hold PEM material; the chain is public but long
-        return Secrets.isSecretKey(key) || key.startsWith("ssl.keystore.key") || key.equals("ssl.truststore.certificates")
+        return Secrets.isSecretKey(key)
+                || key.startsWith("ssl.keystore.key")
+                || key.equals("ssl.truststore.certificates")
                 || key.equals("ssl.keystore.certificate.chain");
     }
 

@@ -63,8 +63,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  */
 public final class ClusterInspection {
 
-    private ClusterInspection() {
-    }
+    private ClusterInspection() {}
 
     /**
      * Inspects every cluster the uses reach.
@@ -85,8 +84,8 @@ public final class ClusterInspection {
         try {
             List<CompletableFuture<List<Finding>>> inspections = new ArrayList<>();
             for (List<ClusterUse> cluster : clusters.values()) {
-                inspections.add(CompletableFuture.supplyAsync(() -> new OneCluster(cluster, timeout, deadline).inspect(),
-                        executor));
+                inspections.add(CompletableFuture.supplyAsync(
+                        () -> new OneCluster(cluster, timeout, deadline).inspect(), executor));
             }
             List<Finding> findings = new ArrayList<>();
             int i = 0;
@@ -99,11 +98,11 @@ public final class ClusterInspection {
         }
     }
 
-    private static List<Finding> await(CompletableFuture<List<Finding>> inspection, List<ClusterUse> cluster,
-                                       Duration timeout, long deadline) {
+    private static List<Finding> await(
+            CompletableFuture<List<Finding>> inspection, List<ClusterUse> cluster, Duration timeout, long deadline) {
         ClusterUse first = cluster.get(0);
-        ConnectionFailures failures = ConnectionFailures.of(first.clientProperties(), first.path(), first.principal(),
-                timeout);
+        ConnectionFailures failures =
+                ConnectionFailures.of(first.clientProperties(), first.path(), first.principal(), timeout);
         try {
             // the cluster's own calls are bounded by the deadline; the margin lets it report what it found
             long left = Math.max(0, deadline - System.nanoTime()) + TimeUnit.SECONDS.toNanos(2);
@@ -114,8 +113,9 @@ public final class ClusterInspection {
             Thread.currentThread().interrupt();
             return OneCluster.connectionProblems(failures.interrupted(e), cluster);
         } catch (ExecutionException e) {
-            return List.of(Finding.problem(first.path(), "inspecting brokers " + failures.brokers() + " failed: "
-                    + KafkaErrors.describe(e.getCause())));
+            return List.of(Finding.problem(
+                    first.path(),
+                    "inspecting brokers " + failures.brokers() + " failed: " + KafkaErrors.describe(e.getCause())));
         }
     }
 
@@ -167,11 +167,13 @@ public final class ClusterInspection {
                 Set<AclOperation> clusterOperations;
                 try {
                     DescribeClusterResult cluster = admin.describeCluster(new DescribeClusterOptions()
-                            .includeAuthorizedOperations(true).timeoutMs(leftMs()));
+                            .includeAuthorizedOperations(true)
+                            .timeoutMs(leftMs()));
                     Collection<Node> nodes = get(cluster.nodes());
                     clusterOperations = get(cluster.authorizedOperations());
-                    findings.add(Finding.note(first.path() + ".brokers", "reached " + nodes.size() + " broker(s) at "
-                            + failures.brokers() + alsoUsedBy()));
+                    findings.add(Finding.note(
+                            first.path() + ".brokers",
+                            "reached " + nodes.size() + " broker(s) at " + failures.brokers() + alsoUsedBy()));
                 } catch (ExecutionException e) {
                     return connectionProblems(failures.translate(cause(e), null), uses);
                 } catch (TimeoutException e) {
@@ -196,8 +198,14 @@ public final class ClusterInspection {
                 throws InterruptedException {
             Set<String> names = new LinkedHashSet<>();
             uses.stream().filter(u -> u.topic() != null).forEach(u -> names.add(u.topic()));
-            Map<String, KafkaFuture<TopicDescription>> futures = names.isEmpty() ? Map.of() : admin.describeTopics(names,
-                    new DescribeTopicsOptions().includeAuthorizedOperations(true).timeoutMs(leftMs())).topicNameValues();
+            Map<String, KafkaFuture<TopicDescription>> futures = names.isEmpty()
+                    ? Map.of()
+                    : admin.describeTopics(
+                                    names,
+                                    new DescribeTopicsOptions()
+                                            .includeAuthorizedOperations(true)
+                                            .timeoutMs(leftMs()))
+                            .topicNameValues();
             Map<String, TopicDescription> found = new LinkedHashMap<>();
             Map<String, Throwable> failed = new LinkedHashMap<>();
             for (String name : names) {
@@ -218,30 +226,43 @@ public final class ClusterInspection {
                 TopicDescription topic = found.get(use.topic());
                 Throwable error = failed.get(use.topic());
                 if (topic != null) {
-                    findings.add(Finding.note(key, "topic '" + use.topic() + "' has " + topic.partitions().size()
-                            + " partition(s)"));
+                    findings.add(Finding.note(
+                            key,
+                            "topic '" + use.topic() + "' has "
+                                    + topic.partitions().size() + " partition(s)"));
                     AclOperation needed = use.role() == ClusterUse.Role.READ ? AclOperation.READ : AclOperation.WRITE;
                     if (!allows(topic.authorizedOperations(), needed)) {
-                        findings.add(Finding.problem(key, use.who() + " is not authorized to " + needed + " topic '"
-                                + use.topic() + "' on brokers " + failures.brokers() + granted(topic.authorizedOperations())));
+                        findings.add(Finding.problem(
+                                key,
+                                use.who() + " is not authorized to " + needed + " topic '" + use.topic()
+                                        + "' on brokers " + failures.brokers()
+                                        + granted(topic.authorizedOperations())));
                     }
                 } else if (error instanceof UnknownTopicOrPartitionException && use.createdAtStart()) {
-                    findings.add(Finding.note(key, "topic '" + use.topic() + "' does not exist yet; it is created at"
-                            + " start-up" + (allows(clusterOperations, AclOperation.CREATE) ? ""
-                            : ", which needs CREATE on it (" + use.who() + " has no CREATE on the cluster; CREATE"
-                            + " granted on the topic name cannot be seen before the topic exists)")));
+                    findings.add(
+                            Finding.note(
+                                    key,
+                                    "topic '" + use.topic() + "' does not exist yet; it is created at"
+                                            + " start-up"
+                                            + (allows(clusterOperations, AclOperation.CREATE)
+                                                    ? ""
+                                                    : ", which needs CREATE on it (" + use.who()
+                                                            + " has no CREATE on the cluster; CREATE"
+                                                            + " granted on the topic name cannot be seen before the topic exists)")));
                 } else if (error instanceof UnknownTopicOrPartitionException && use.role() == ClusterUse.Role.READ) {
-                    findings.add(Finding.problem(key, "topic '" + use.topic() + "' does not exist on brokers "
-                            + failures.brokers()));
+                    findings.add(Finding.problem(
+                            key, "topic '" + use.topic() + "' does not exist on brokers " + failures.brokers()));
                 } else if (error instanceof TimeoutException
                         // CHECKSTYLE.OFF: InlineFullyQualifiedName - Kafka's TimeoutException too
                         || error instanceof org.apache.kafka.common.errors.TimeoutException) {
-                        // CHECKSTYLE.ON: InlineFullyQualifiedName
-                    findings.add(Finding.problem(key, "could not describe topic '" + use.topic() + "' on brokers "
-                            + failures.brokers() + " within " + Durations.format(timeout)));
+                    // CHECKSTYLE.ON: InlineFullyQualifiedName
+                    findings.add(Finding.problem(
+                            key,
+                            "could not describe topic '" + use.topic() + "' on brokers " + failures.brokers()
+                                    + " within " + Durations.format(timeout)));
                 } else if (error != null) {
-                    ConnectionFailures own = new ConnectionFailures(use.path(), failures.brokers(), failures.protocol(),
-                            use.principal(), timeout, null);
+                    ConnectionFailures own = new ConnectionFailures(
+                            use.path(), failures.brokers(), failures.protocol(), use.principal(), timeout, null);
                     for (ConfigProblem p : own.translate(error, use.topic()).problems()) {
                         findings.add(Finding.problem(key, p.message()));
                     }
@@ -253,13 +274,18 @@ public final class ClusterInspection {
         /** READ on each source's group; a group that does not exist yet cannot be asked and is only noted. */
         private void checkGroups(Admin admin) throws InterruptedException {
             Map<String, List<ClusterUse>> groups = new LinkedHashMap<>();
-            uses.stream().filter(u -> u.role() == ClusterUse.Role.READ && u.groupId() != null)
-                    .forEach(u -> groups.computeIfAbsent(u.groupId(), g -> new ArrayList<>()).add(u));
+            uses.stream()
+                    .filter(u -> u.role() == ClusterUse.Role.READ && u.groupId() != null)
+                    .forEach(u -> groups.computeIfAbsent(u.groupId(), g -> new ArrayList<>())
+                            .add(u));
             if (groups.isEmpty()) {
                 return;
             }
-            Map<String, KafkaFuture<ConsumerGroupDescription>> futures = admin.describeConsumerGroups(groups.keySet(),
-                    new DescribeConsumerGroupsOptions().includeAuthorizedOperations(true).timeoutMs(leftMs()))
+            Map<String, KafkaFuture<ConsumerGroupDescription>> futures = admin.describeConsumerGroups(
+                            groups.keySet(),
+                            new DescribeConsumerGroupsOptions()
+                                    .includeAuthorizedOperations(true)
+                                    .timeoutMs(leftMs()))
                     .describedGroups();
             for (Map.Entry<String, List<ClusterUse>> e : groups.entrySet()) {
                 String group = e.getKey();
@@ -268,24 +294,34 @@ public final class ClusterInspection {
                     try {
                         ConsumerGroupDescription description = get(futures.get(group));
                         if (!allows(description.authorizedOperations(), AclOperation.READ)) {
-                            findings.add(Finding.problem(key, use.who() + " is not authorized to READ group '" + group
-                                    + "' on brokers " + failures.brokers() + granted(description.authorizedOperations())));
+                            findings.add(Finding.problem(
+                                    key,
+                                    use.who() + " is not authorized to READ group '" + group + "' on brokers "
+                                            + failures.brokers() + granted(description.authorizedOperations())));
                         }
                     } catch (ExecutionException x) {
                         Throwable cause = cause(x);
                         if (cause instanceof AuthorizationException) {
-                            findings.add(Finding.problem(key, use.who() + " is not authorized to READ group '" + group
-                                    + "' on brokers " + failures.brokers() + ": " + cause.getMessage()));
+                            findings.add(Finding.problem(
+                                    key,
+                                    use.who() + " is not authorized to READ group '" + group + "' on brokers "
+                                            + failures.brokers() + ": " + cause.getMessage()));
                         } else if (cause instanceof GroupIdNotFoundException) {
-                            findings.add(Finding.note(key, "group '" + group + "' does not exist yet; READ on it is"
-                                    + " checked by the brokers when the source joins"));
+                            findings.add(Finding.note(
+                                    key,
+                                    "group '" + group + "' does not exist yet; READ on it is"
+                                            + " checked by the brokers when the source joins"));
                         } else {
-                            findings.add(Finding.problem(key, "describing group '" + group + "' on brokers "
-                                    + failures.brokers() + " failed: " + KafkaErrors.describe(cause)));
+                            findings.add(Finding.problem(
+                                    key,
+                                    "describing group '" + group + "' on brokers " + failures.brokers() + " failed: "
+                                            + KafkaErrors.describe(cause)));
                         }
                     } catch (TimeoutException x) {
-                        findings.add(Finding.problem(key, "could not describe group '" + group + "' on brokers "
-                                + failures.brokers() + " within " + Durations.format(timeout)));
+                        findings.add(Finding.problem(
+                                key,
+                                "could not describe group '" + group + "' on brokers " + failures.brokers() + " within "
+                                        + Durations.format(timeout)));
                     }
                 }
             }
@@ -299,8 +335,10 @@ public final class ClusterInspection {
             if (allows(clusterOperations, AclOperation.IDEMPOTENT_WRITE)) {
                 return;
             }
-            List<ClusterUse> writers = uses.stream().filter(u -> u.role() == ClusterUse.Role.WRITE).toList();
-            boolean writesSomewhere = writers.stream().map(u -> topics.get(u.topic()))
+            List<ClusterUse> writers =
+                    uses.stream().filter(u -> u.role() == ClusterUse.Role.WRITE).toList();
+            boolean writesSomewhere = writers.stream()
+                    .map(u -> topics.get(u.topic()))
                     .anyMatch(t -> t != null && allows(t.authorizedOperations(), AclOperation.WRITE));
             // WRITE on a topic that is not there (yet) cannot be seen: it may be what allows idempotence
             boolean unknown = writers.stream().anyMatch(u -> !topics.containsKey(u.topic()));
@@ -308,48 +346,63 @@ public final class ClusterInspection {
                 return;
             }
             for (ClusterUse use : dedupByPath(writers)) {
-                findings.add(Finding.problem(use.path(), use.who() + " is not authorized to IDEMPOTENT_WRITE on the"
-                        + " cluster at " + failures.brokers() + " (nor to WRITE any of its topics), which the"
-                        + " idempotent producer needs" + granted(clusterOperations)));
+                findings.add(Finding.problem(
+                        use.path(),
+                        use.who() + " is not authorized to IDEMPOTENT_WRITE on the"
+                                + " cluster at " + failures.brokers() + " (nor to WRITE any of its topics), which the"
+                                + " idempotent producer needs" + granted(clusterOperations)));
             }
         }
 
         /** The effective {@code max.message.bytes} of each written topic against the sink's guard. */
         private void checkMessageSizes(Admin admin, Map<String, TopicDescription> topics) throws InterruptedException {
             List<ClusterUse> writers = uses.stream()
-                    .filter(u -> u.role() == ClusterUse.Role.WRITE && u.maxMessageBytes() > 0 && topics.containsKey(u.topic()))
+                    .filter(u -> u.role() == ClusterUse.Role.WRITE
+                            && u.maxMessageBytes() > 0
+                            && topics.containsKey(u.topic()))
                     .toList();
             if (writers.isEmpty()) {
                 return;
             }
             Map<String, ConfigResource> resources = new LinkedHashMap<>();
-            writers.forEach(u -> resources.computeIfAbsent(u.topic(), t -> new ConfigResource(ConfigResource.Type.TOPIC, t)));
-            Map<ConfigResource, KafkaFuture<Config>> futures = admin.describeConfigs(resources.values(),
-                    new DescribeConfigsOptions().timeoutMs(leftMs())).values();
+            writers.forEach(
+                    u -> resources.computeIfAbsent(u.topic(), t -> new ConfigResource(ConfigResource.Type.TOPIC, t)));
+            Map<ConfigResource, KafkaFuture<Config>> futures = admin.describeConfigs(
+                            resources.values(), new DescribeConfigsOptions().timeoutMs(leftMs()))
+                    .values();
             for (ClusterUse use : writers) {
                 String key = use.path() + ".max_message_bytes";
                 try {
-                    ConfigEntry entry = get(futures.get(resources.get(use.topic()))).get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
+                    ConfigEntry entry =
+                            get(futures.get(resources.get(use.topic()))).get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
                     if (entry == null || entry.value() == null) {
-                        findings.add(Finding.note(key, "the brokers did not tell max.message.bytes of topic '"
-                                + use.topic() + "'"));
+                        findings.add(Finding.note(
+                                key, "the brokers did not tell max.message.bytes of topic '" + use.topic() + "'"));
                         continue;
                     }
                     long limit = Long.parseLong(entry.value());
                     if (limit < use.maxMessageBytes()) {
-                        findings.add(Finding.problem(key, use.maxMessageBytes() + " bytes is more than topic '"
-                                + use.topic() + "' accepts: max.message.bytes is " + limit + " (" + origin(entry)
-                                + "); lower max_message_bytes to at most " + limit + ", or raise the topic's"
-                                + " max.message.bytes"));
+                        findings.add(Finding.problem(
+                                key,
+                                use.maxMessageBytes() + " bytes is more than topic '"
+                                        + use.topic() + "' accepts: max.message.bytes is " + limit + " ("
+                                        + origin(entry)
+                                        + "); lower max_message_bytes to at most " + limit + ", or raise the topic's"
+                                        + " max.message.bytes"));
                     }
                 } catch (ExecutionException x) {
                     Throwable cause = cause(x);
-                    findings.add(Finding.note(key, "cannot verify max.message.bytes of topic '" + use.topic() + "': "
-                            + (cause instanceof AuthorizationException
-                            ? use.who() + " may not DESCRIBE_CONFIGS it" : KafkaErrors.describe(cause))));
+                    findings.add(Finding.note(
+                            key,
+                            "cannot verify max.message.bytes of topic '" + use.topic() + "': "
+                                    + (cause instanceof AuthorizationException
+                                            ? use.who() + " may not DESCRIBE_CONFIGS it"
+                                            : KafkaErrors.describe(cause))));
                 } catch (TimeoutException x) {
-                    findings.add(Finding.problem(key, "could not describe the configuration of topic '" + use.topic()
-                            + "' on brokers " + failures.brokers() + " within " + Durations.format(timeout)));
+                    findings.add(Finding.problem(
+                            key,
+                            "could not describe the configuration of topic '" + use.topic() + "' on brokers "
+                                    + failures.brokers() + " within " + Durations.format(timeout)));
                 }
             }
         }
@@ -358,7 +411,7 @@ public final class ClusterInspection {
             return switch (entry.source()) {
                 case DYNAMIC_TOPIC_CONFIG -> "set on the topic";
                 case DYNAMIC_BROKER_CONFIG, DYNAMIC_DEFAULT_BROKER_CONFIG, STATIC_BROKER_CONFIG ->
-                        "the broker's message.max.bytes";
+                    "the broker's message.max.bytes";
                 case DEFAULT_CONFIG -> "the broker default";
                 default -> String.valueOf(entry.source()).toLowerCase(Locale.ROOT);
             };
@@ -386,7 +439,8 @@ public final class ClusterInspection {
         }
 
         private static String alsoUsedBy(List<ClusterUse> uses) {
-            List<String> others = uses.stream().map(ClusterUse::path).distinct().skip(1).toList();
+            List<String> others =
+                    uses.stream().map(ClusterUse::path).distinct().skip(1).toList();
             return others.isEmpty() ? "" : " (the same brokers and security as " + String.join(", ", others) + ")";
         }
 
@@ -402,8 +456,18 @@ public final class ClusterInspection {
         }
 
         private static String granted(Set<AclOperation> granted) {
-            return granted == null ? "" : " (authorized: " + (granted.isEmpty() ? "nothing"
-                    : String.join(", ", granted.stream().map(Enum::name).sorted().toList())) + ")";
+            return granted == null
+                    ? ""
+                    : " (authorized: "
+                            + (granted.isEmpty()
+                                    ? "nothing"
+                                    : String.join(
+                                            ", ",
+                                            granted.stream()
+                                                    .map(Enum::name)
+                                                    .sorted()
+                                                    .toList()))
+                            + ")";
         }
 
         private <V> V get(KafkaFuture<V> future) throws ExecutionException, TimeoutException, InterruptedException {
@@ -411,7 +475,8 @@ public final class ClusterInspection {
         }
 
         private int leftMs() {
-            return (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            return (int) Math.max(
+                    1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
         }
 
         private static Throwable cause(ExecutionException e) {

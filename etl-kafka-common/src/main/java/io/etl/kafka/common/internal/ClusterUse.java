@@ -30,8 +30,15 @@ import java.util.regex.Pattern;
  * @param principal        the principal to name in findings, e.g. {@code User:etl}; derived from a SCRAM/PLAIN
  *                         JAAS {@code username} when {@code null}
  */
-public record ClusterUse(String path, Map<String, Object> clientProperties, String topic, Role role, String groupId,
-                         long maxMessageBytes, boolean createdAtStart, String principal) {
+public record ClusterUse(
+        String path,
+        Map<String, Object> clientProperties,
+        String topic,
+        Role role,
+        String groupId,
+        long maxMessageBytes,
+        boolean createdAtStart,
+        String principal) {
 
     private static final Pattern JAAS_USERNAME = Pattern.compile("username=\"([^\"]*)\"");
 
@@ -63,8 +70,8 @@ public record ClusterUse(String path, Map<String, Object> clientProperties, Stri
 
     /** A producer to {@code topic} whose messages are at most {@code maxMessageBytes}. */
     public static ClusterUse write(String path, Map<String, ?> clientProperties, String topic, long maxMessageBytes) {
-        return new ClusterUse(path, Map.copyOf(clientProperties), topic, Role.WRITE, null, maxMessageBytes, false,
-                null);
+        return new ClusterUse(
+                path, Map.copyOf(clientProperties), topic, Role.WRITE, null, maxMessageBytes, false, null);
     }
 
     /** A copy whose topic the connector creates at start-up when it is missing. */
@@ -79,7 +86,9 @@ public record ClusterUse(String path, Map<String, Object> clientProperties, Stri
 
     /** A copy naming the principal {@code security} authenticates as; this use as it is when that is unknown. */
     public ClusterUse withPrincipalOf(KafkaSecurityConfig security) {
-        return security == null ? this : security.principal().map(this::withPrincipal).orElse(this);
+        return security == null
+                ? this
+                : security.principal().map(this::withPrincipal).orElse(this);
     }
 
     /** {@code principal User:x}, or {@code the client} when unknown. */

@@ -24,16 +24,20 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  * @param timeout   the bound the caller waited
  * @param probe     what a plaintext probe of the listener found before the client connected, or {@code null}
  */
-public record ConnectionFailures(String path, String brokers, String protocol, String principal, Duration timeout,
-                                 ListenerProbe.Result probe) {
+public record ConnectionFailures(
+        String path, String brokers, String protocol, String principal, Duration timeout, ListenerProbe.Result probe) {
 
     /** The failures of a client with these properties (bootstrap and security are read from them). */
-    public static ConnectionFailures of(Map<String, ?> clientProperties, String path, String principal,
-                                        Duration timeout) {
+    public static ConnectionFailures of(
+            Map<String, ?> clientProperties, String path, String principal, Duration timeout) {
         Object protocol = clientProperties.get(AdminClientConfig.SECURITY_PROTOCOL_CONFIG);
-        return new ConnectionFailures(path,
+        return new ConnectionFailures(
+                path,
                 String.valueOf(clientProperties.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG)),
-                protocol == null ? "PLAINTEXT" : protocol.toString(), principal, timeout, null);
+                protocol == null ? "PLAINTEXT" : protocol.toString(),
+                principal,
+                timeout,
+                null);
     }
 
     /** The same failures, with what a probe of the listener found to sharpen the "unreachable" message. */
@@ -49,38 +53,55 @@ public record ConnectionFailures(String path, String brokers, String protocol, S
     public ConfigException translate(Throwable cause, String topic) {
         String who = principal == null ? "" : " as " + principal;
         if (cause instanceof SaslAuthenticationException) {
-            return ConfigException.of(path + ".security", "authentication to brokers " + brokers + who
-                    + " failed: " + cause.getMessage(), cause);
+            return ConfigException.of(
+                    path + ".security",
+                    "authentication to brokers " + brokers + who + " failed: " + cause.getMessage(),
+                    cause);
         }
         if (cause instanceof SslAuthenticationException) {
-            return ConfigException.of(path + ".security", "TLS handshake with brokers " + brokers
-                    + " failed (check the trust and client certificate settings): " + KafkaErrors.rootMessage(cause), cause);
+            return ConfigException.of(
+                    path + ".security",
+                    "TLS handshake with brokers " + brokers
+                            + " failed (check the trust and client certificate settings): "
+                            + KafkaErrors.rootMessage(cause),
+                    cause);
         }
         if (cause instanceof AuthenticationException) {
-            return ConfigException.of(path + ".security", "authentication to brokers " + brokers + who + " failed: "
-                    + cause.getMessage(), cause);
+            return ConfigException.of(
+                    path + ".security",
+                    "authentication to brokers " + brokers + who + " failed: " + cause.getMessage(),
+                    cause);
         }
         if (cause instanceof UnknownTopicOrPartitionException) {
-            return ConfigException.of(path + ".topic", "topic '" + topic + "' does not exist on brokers " + brokers
-                    + " (create it first, or list it under topics to have it created at startup)", cause);
+            return ConfigException.of(
+                    path + ".topic",
+                    "topic '" + topic + "' does not exist on brokers " + brokers
+                            + " (create it first, or list it under topics to have it created at startup)",
+                    cause);
         }
         if (cause instanceof AuthorizationException) {
-            return ConfigException.of(path + (topic != null ? ".topic" : ".security"),
+            return ConfigException.of(
+                    path + (topic != null ? ".topic" : ".security"),
                     (principal == null ? "the client" : "principal " + principal) + " is not authorized"
                             + (topic != null ? " to describe topic '" + topic + "'" : "") + " on brokers " + brokers
-                            + ": " + cause.getMessage(), cause);
+                            + ": " + cause.getMessage(),
+                    cause);
         }
         if (cause instanceof TimeoutException) {
             return unreachable(cause);
         }
-        return ConfigException.of(path + ".brokers", "checking brokers " + brokers + " failed: " + KafkaErrors.describe(cause), cause);
+        return ConfigException.of(
+                path + ".brokers", "checking brokers " + brokers + " failed: " + KafkaErrors.describe(cause), cause);
     }
 
     /** The brokers did not answer within {@link #timeout()}. */
     public ConfigException unreachable(Throwable cause) {
-        return ConfigException.of(path + ".brokers", "could not reach brokers " + brokers + " within "
-                + Durations.format(timeout) + "; check that they are up and that security.protocol (" + protocol
-                + ") matches the listener" + probeHint(), cause);
+        return ConfigException.of(
+                path + ".brokers",
+                "could not reach brokers " + brokers + " within "
+                        + Durations.format(timeout) + "; check that they are up and that security.protocol (" + protocol
+                        + ") matches the listener" + probeHint(),
+                cause);
     }
 
     private String probeHint() {
@@ -88,12 +109,14 @@ public record ConnectionFailures(String path, String brokers, String protocol, S
             return "";
         }
         return switch (probe.answer()) {
-            case KAFKA -> protocol.equalsIgnoreCase("PLAINTEXT")
-                    ? "; " + probe.address() + " answers plaintext Kafka requests, so the listener probably expects"
-                    + " SASL (security.protocol SASL_PLAINTEXT or SASL_SSL with a sasl section)"
-                    : "";
-            case SILENT -> "; " + probe.address() + " accepts connections but does not answer plaintext Kafka"
-                    + " requests: the listener probably expects TLS or SASL";
+            case KAFKA ->
+                protocol.equalsIgnoreCase("PLAINTEXT")
+                        ? "; " + probe.address() + " answers plaintext Kafka requests, so the listener probably expects"
+                                + " SASL (security.protocol SASL_PLAINTEXT or SASL_SSL with a sasl section)"
+                        : "";
+            case SILENT ->
+                "; " + probe.address() + " accepts connections but does not answer plaintext Kafka"
+                        + " requests: the listener probably expects TLS or SASL";
             case UNREACHABLE -> "; none of them accepted a connection when the check began";
             case TLS -> "";
         };
@@ -108,5 +131,4 @@ public record ConnectionFailures(String path, String brokers, String protocol, S
     public ConfigException interrupted(InterruptedException e) {
         return ConfigException.of(path + ".brokers", "interrupted while checking brokers " + brokers, e);
     }
-
 }

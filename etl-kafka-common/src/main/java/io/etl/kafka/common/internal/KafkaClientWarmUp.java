@@ -21,8 +21,7 @@ public final class KafkaClientWarmUp {
             "org.apache.kafka.clients.consumer.KafkaConsumer");
     private static final AtomicBoolean DONE = new AtomicBoolean();
 
-    private KafkaClientWarmUp() {
-    }
+    private KafkaClientWarmUp() {}
 
     /** Initializes the classes once per JVM; a class this kafka-clients version lacks is skipped. */
     public static void run() {

@@ -14,8 +14,7 @@ import org.apache.kafka.common.errors.AuthorizationException;
  */
 public final class KafkaErrors {
 
-    private KafkaErrors() {
-    }
+    private KafkaErrors() {}
 
     /**
      * The message of {@code t}, followed by its root cause when it has one, e.g.
@@ -26,7 +25,8 @@ public final class KafkaErrors {
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
         }
-        String msg = root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
+        String msg =
+                root.getMessage() != null ? root.getMessage() : root.getClass().getSimpleName();
         return root == t ? msg : t.getMessage() + " (" + root.getClass().getSimpleName() + ": " + msg + ")";
     }
 
@@ -39,7 +39,8 @@ public final class KafkaErrors {
     public static Throwable unwrap(Throwable error) {
         Throwable e = error;
         for (int depth = 0; depth < 10 && e.getCause() != null && e.getCause() != e; depth++) {
-            if (e instanceof ExecutionException || e instanceof CompletionException
+            if (e instanceof ExecutionException
+                    || e instanceof CompletionException
                     || (e instanceof KafkaException && !(e instanceof ApiException))) {
                 e = e.getCause();
             } else {

@@ -32,28 +32,35 @@ public final class LibrdkafkaNames {
             "sasl.kerberos.keytab", "security.sasl.keytab_file",
             "sasl.kerberos.principal", "security.sasl.principal");
 
-    private static final Map<String, String> PRODUCER = merge(COMMON, pairs(
-            "queue.buffering.max.messages", "buffer.memory (the Java producer bounds its buffer in bytes, not messages)",
-            "queue.buffering.max.kbytes", "buffer.memory (in bytes)",
-            "batch.num.messages", "batch.size (in bytes) for the producer, batch.max_records for the framework batch",
-            "message.send.max.retries", "the Java client's retries",
-            "sticky.partitioning.linger.ms", "nothing: the Java producer's partitioner sticks to a partition per batch",
-            "produce.offset.report", "nothing: every Java delivery report carries its offset",
-            "queuing.strategy", "nothing: the Java producer keeps send order per partition"));
+    private static final Map<String, String> PRODUCER = merge(
+            COMMON,
+            pairs(
+                    "queue.buffering.max.messages",
+                            "buffer.memory (the Java producer bounds its buffer in bytes, not messages)",
+                    "queue.buffering.max.kbytes", "buffer.memory (in bytes)",
+                    "batch.num.messages",
+                            "batch.size (in bytes) for the producer, batch.max_records for the framework batch",
+                    "message.send.max.retries", "the Java client's retries",
+                    "sticky.partitioning.linger.ms",
+                            "nothing: the Java producer's partitioner sticks to a partition per batch",
+                    "produce.offset.report", "nothing: every Java delivery report carries its offset",
+                    "queuing.strategy", "nothing: the Java producer keeps send order per partition"));
 
-    private static final Map<String, String> CONSUMER = merge(COMMON, pairs(
-            "enable.partition.eof", "nothing: the Java consumer has no end-of-partition event (a poll returns no records)",
-            "fetch.message.max.bytes", "the Java client's max.partition.fetch.bytes",
-            "fetch.wait.max.ms", "the Java client's fetch.max.wait.ms",
-            "fetch.error.backoff.ms", "the Java client's retry.backoff.ms",
-            "queued.min.messages", "max_poll_records (records per poll)",
-            "queued.max.messages.kbytes", "the Java client's fetch.max.bytes",
-            "offset.store.method", "nothing: offsets are always committed to the group coordinator",
-            "auto.commit.enable", "nothing: the pipeline commits offsets itself, only behind durable output",
-            "consume.callback.max.messages", "max_poll_records"));
+    private static final Map<String, String> CONSUMER = merge(
+            COMMON,
+            pairs(
+                    "enable.partition.eof",
+                            "nothing: the Java consumer has no end-of-partition event (a poll returns no records)",
+                    "fetch.message.max.bytes", "the Java client's max.partition.fetch.bytes",
+                    "fetch.wait.max.ms", "the Java client's fetch.max.wait.ms",
+                    "fetch.error.backoff.ms", "the Java client's retry.backoff.ms",
+                    "queued.min.messages", "max_poll_records (records per poll)",
+                    "queued.max.messages.kbytes", "the Java client's fetch.max.bytes",
+                    "offset.store.method", "nothing: offsets are always committed to the group coordinator",
+                    "auto.commit.enable", "nothing: the pipeline commits offsets itself, only behind durable output",
+                    "consume.callback.max.messages", "max_poll_records"));
 
-    private LibrdkafkaNames() {
-    }
+    private LibrdkafkaNames() {}
 
     /** librdkafka producer names unknown to the Java producer, each with its replacement. */
     public static Map<String, String> producer() {

@@ -31,15 +31,14 @@ public final class ListenerProbe {
 
     /** The ApiVersions v0 request: size 10, api key 18, version 0, correlation id 1, null client id. */
     private static final byte[] API_VERSIONS_V0 = {0, 0, 0, 10, 0, 18, 0, 0, 0, 0, 0, 1, -1, -1};
+
     private static final int TLS_HANDSHAKE = 0x16;
     private static final int TLS_ALERT = 0x15;
 
-    private ListenerProbe() {
-    }
+    private ListenerProbe() {}
 
     /** The answer, and the {@code host:port} that gave it (null when unreachable). */
-    public record Result(Answer answer, String address) {
-    }
+    public record Result(Answer answer, String address) {}
 
     /** Probes the listed brokers in turn until one accepts a connection. */
     public static Result probe(String bootstrapServers, Duration timeout) {

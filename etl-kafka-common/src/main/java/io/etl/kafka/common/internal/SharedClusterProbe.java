@@ -49,8 +49,11 @@ public final class SharedClusterProbe {
         this.key = key;
         this.admin = Admin.create(adminProperties);
         int ms = timeoutMs(adminProperties);
-        this.nodes = admin.describeCluster(new DescribeClusterOptions().timeoutMs(ms)).nodes();
-        LOG.debug("probing brokers {} once for run {}", key.connection().get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG),
+        this.nodes = admin.describeCluster(new DescribeClusterOptions().timeoutMs(ms))
+                .nodes();
+        LOG.debug(
+                "probing brokers {} once for run {}",
+                key.connection().get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG),
                 key.runId());
     }
 

@@ -14,7 +14,9 @@ class ClientPassthroughTest {
             ClientPassthrough.producer(Map.of("acks", "forced to all", "bootstrap.servers", "owned by brokers"));
 
     private List<String> problems(Map<String, String> props, Set<String> typed) {
-        return producer.check(props, "sinks.eu.kafka.producer", typed).stream().map(ConfigProblem::toString).toList();
+        return producer.check(props, "sinks.eu.kafka.producer", typed).stream()
+                .map(ConfigProblem::toString)
+                .toList();
     }
 
     @Test
@@ -25,19 +27,21 @@ class ClientPassthroughTest {
 
     @Test
     void unknownKeyIsAProblemWithASuggestion() {
-        assertThat(problems(Map.of("linger_ms", "5", "compresion.type", "lz4", "zzz", "1"), Set.of())).containsExactly(
-                "sinks.eu.kafka.producer.compresion.type: unknown producer property (did you mean compression.type?)",
-                "sinks.eu.kafka.producer.linger_ms: unknown producer property (did you mean linger.ms?)",
-                "sinks.eu.kafka.producer.zzz: unknown producer property");
+        assertThat(problems(Map.of("linger_ms", "5", "compresion.type", "lz4", "zzz", "1"), Set.of()))
+                .containsExactly(
+                        "sinks.eu.kafka.producer.compresion.type: unknown producer property (did you mean compression.type?)",
+                        "sinks.eu.kafka.producer.linger_ms: unknown producer property (did you mean linger.ms?)",
+                        "sinks.eu.kafka.producer.zzz: unknown producer property");
     }
 
     @Test
     void securityPropertiesPassUnlessTheTypedSectionSetsThemToo() {
-        Map<String, String> props = Map.of("security.protocol", "SASL_SSL", "sasl.mechanism", "PLAIN",
-                "ssl.truststore.location", "/x");
+        Map<String, String> props =
+                Map.of("security.protocol", "SASL_SSL", "sasl.mechanism", "PLAIN", "ssl.truststore.location", "/x");
         assertThat(problems(props, Set.of())).isEmpty();
-        assertThat(problems(props, Set.of("security.protocol"))).containsExactly(
-                "sinks.eu.kafka.producer.security.protocol: is also set by the typed security section; set it in one place");
+        assertThat(problems(props, Set.of("security.protocol")))
+                .containsExactly(
+                        "sinks.eu.kafka.producer.security.protocol: is also set by the typed security section; set it in one place");
     }
 
     @Test
@@ -56,9 +60,11 @@ class ClientPassthroughTest {
                                 + " does not know; use the Java client's retries",
                         "sinks.eu.kafka.producer.queue.buffering.max.kbytes: is a librdkafka property the Java producer"
                                 + " does not know; use buffer.memory (in bytes)");
-        assertThat(ClientPassthrough.consumer(Map.of()).check(Map.of("fetch.wait.max.ms", "100"), "source.in.kafka.consumer",
-                Set.of())).singleElement().hasToString("source.in.kafka.consumer.fetch.wait.max.ms: is a librdkafka"
-                + " property the Java consumer does not know; use the Java client's fetch.max.wait.ms");
+        assertThat(ClientPassthrough.consumer(Map.of())
+                        .check(Map.of("fetch.wait.max.ms", "100"), "source.in.kafka.consumer", Set.of()))
+                .singleElement()
+                .hasToString("source.in.kafka.consumer.fetch.wait.max.ms: is a librdkafka"
+                        + " property the Java consumer does not know; use the Java client's fetch.max.wait.ms");
     }
 
     @Test
@@ -70,18 +76,22 @@ class ClientPassthroughTest {
 
     @Test
     void valueOfTheWrongTypeIsAProblemWithTheKeyPath() {
-        assertThat(problems(Map.of("retries", "x", "batch.size", "16384"), Set.of())).containsExactly(
-                "sinks.eu.kafka.producer.retries: invalid value 'x' (expected int, [0,...,2147483647])");
+        assertThat(problems(Map.of("retries", "x", "batch.size", "16384"), Set.of()))
+                .containsExactly(
+                        "sinks.eu.kafka.producer.retries: invalid value 'x' (expected int, [0,...,2147483647])");
     }
 
     @Test
     void valueOutOfRangeOrNotAnAllowedValueIsAProblem() {
-        assertThat(problems(Map.of("retries", "-1", "partitioner.ignore.keys", "maybe", "buffer.memory", "1024"),
-                Set.of())).containsExactly(
-                "sinks.eu.kafka.producer.partitioner.ignore.keys: invalid value 'maybe' (expected boolean)",
-                "sinks.eu.kafka.producer.retries: invalid value '-1' (expected int, [0,...,2147483647])");
-        assertThat(ClientPassthrough.consumer(Map.of()).check(Map.of("isolation.level", "dirty"),
-                "source.in.kafka.consumer", Set.of())).singleElement().asString()
+        assertThat(problems(
+                        Map.of("retries", "-1", "partitioner.ignore.keys", "maybe", "buffer.memory", "1024"), Set.of()))
+                .containsExactly(
+                        "sinks.eu.kafka.producer.partitioner.ignore.keys: invalid value 'maybe' (expected boolean)",
+                        "sinks.eu.kafka.producer.retries: invalid value '-1' (expected int, [0,...,2147483647])");
+        assertThat(ClientPassthrough.consumer(Map.of())
+                        .check(Map.of("isolation.level", "dirty"), "source.in.kafka.consumer", Set.of()))
+                .singleElement()
+                .asString()
                 .startsWith("source.in.kafka.consumer.isolation.level: invalid value 'dirty' (expected string, ")
                 .contains("read_committed");
     }

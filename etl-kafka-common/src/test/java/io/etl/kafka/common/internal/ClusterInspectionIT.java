@@ -36,7 +36,10 @@ class ClusterInspectionIT {
     static void startBroker() {
         kafka = KafkaTestCluster.embedded(BrokerOptions.builder()
                 .brokerProperty("auto.create.topics.enable", "false")
-                .security(BrokerSecurity.saslScram().user(READER, READER_PASSWORD).aclAuthorizer(true).build())
+                .security(BrokerSecurity.saslScram()
+                        .user(READER, READER_PASSWORD)
+                        .aclAuthorizer(true)
+                        .build())
                 .build());
         security = kafka.security().orElseThrow();
         admin = security.clientProperties(BrokerSecurity.DEFAULT_SUPER_USER);
@@ -69,16 +72,19 @@ class ClusterInspectionIT {
             assertThat(p.path()).isEqualTo("sinks.eu.kafka.topic");
             assertThat(p.message()).contains("topic '" + output + "' does not exist");
         });
-        assertThat(missing.notes()).extracting(Finding::toString)
+        assertThat(missing.notes())
+                .extracting(Finding::toString)
                 .contains("source.orders.kafka.topics: topic '" + input + "' has 3 partition(s)")
-                .anyMatch(l -> l.startsWith("source.orders.kafka.group_id: group '") && l.contains("does not exist yet"));
+                .anyMatch(
+                        l -> l.startsWith("source.orders.kafka.group_id: group '") && l.contains("does not exist yet"));
 
         kafka.createTopic(output, 2);
         ReadinessReport ready = ClusterInspection.inspect(uses, TIMEOUT);
 
         assertThat(ready.problems()).isEmpty();
         assertThat(ready.ready()).isTrue();
-        assertThat(ready.notes()).extracting(Finding::toString)
+        assertThat(ready.notes())
+                .extracting(Finding::toString)
                 .contains("sinks.eu.kafka.topic: topic '" + output + "' has 2 partition(s)");
     }
 
@@ -86,21 +92,32 @@ class ClusterInspectionIT {
     void topicTheSinkCreatesAtStartIsOnlyNoted() {
         String output = unique("created");
         ReadinessReport report = ClusterInspection.inspect(
-                List.of(ClusterUse.write("sinks.eu.kafka", admin, output, 1_000_000).createdAtStart(true)), TIMEOUT);
+                List.of(ClusterUse.write("sinks.eu.kafka", admin, output, 1_000_000)
+                        .createdAtStart(true)),
+                TIMEOUT);
 
         assertThat(report.ready()).isTrue();
-        assertThat(report.notes()).extracting(Finding::message)
+        assertThat(report.notes())
+                .extracting(Finding::message)
                 .anyMatch(m -> m.contains(output) && m.contains("created") && !m.contains("CREATE"));
 
         String user = unique("creator");
         security.createUser(user, "creator-Pa55");
         security.allowTopic(user, output, AclOperation.DESCRIBE);
-        ReadinessReport withoutCreate = ClusterInspection.inspect(List.of(ClusterUse.write("sinks.eu.kafka",
-                security.clientProperties(user, "creator-Pa55"), output, 1_000_000).createdAtStart(true)), TIMEOUT);
+        ReadinessReport withoutCreate = ClusterInspection.inspect(
+                List.of(ClusterUse.write(
+                                "sinks.eu.kafka", security.clientProperties(user, "creator-Pa55"), output, 1_000_000)
+                        .createdAtStart(true)),
+                TIMEOUT);
 
-        assertThat(withoutCreate.notes()).extracting(Finding::toString).anyMatch(l -> l.startsWith("sinks.eu.kafka.topic:")
-                && l.contains("needs CREATE") && l.contains("User:" + user));
-        assertThat(withoutCreate.problems()).as("WRITE on a topic yet to be created cannot be seen").isEmpty();
+        assertThat(withoutCreate.notes())
+                .extracting(Finding::toString)
+                .anyMatch(l -> l.startsWith("sinks.eu.kafka.topic:")
+                        && l.contains("needs CREATE")
+                        && l.contains("User:" + user));
+        assertThat(withoutCreate.problems())
+                .as("WRITE on a topic yet to be created cannot be seen")
+                .isEmpty();
     }
 
     @Test
@@ -116,7 +133,8 @@ class ClusterInspectionIT {
                 List.of(ClusterUse.write("sinks.eu.kafka", props, topic, 1_000_000)), TIMEOUT);
 
         assertThat(report.ready()).isFalse();
-        assertThat(report.problems()).extracting(Finding::toString)
+        assertThat(report.problems())
+                .extracting(Finding::toString)
                 .anyMatch(l -> l.startsWith("sinks.eu.kafka.topic: principal User:" + user
                         + " is not authorized to WRITE topic '" + topic + "'"))
                 .anyMatch(l -> l.startsWith("sinks.eu.kafka: ") && l.contains("IDEMPOTENT_WRITE"));
@@ -130,8 +148,10 @@ class ClusterInspectionIT {
         security.createUser(user, "writer-Pa55");
         security.allowTopic(user, topic, AclOperation.WRITE, AclOperation.DESCRIBE);
 
-        ReadinessReport report = ClusterInspection.inspect(List.of(ClusterUse.write("sinks.eu.kafka",
-                security.clientProperties(user, "writer-Pa55"), topic, 1_000_000)), TIMEOUT);
+        ReadinessReport report = ClusterInspection.inspect(
+                List.of(ClusterUse.write(
+                        "sinks.eu.kafka", security.clientProperties(user, "writer-Pa55"), topic, 1_000_000)),
+                TIMEOUT);
 
         assertThat(report.problems()).isEmpty();
     }
@@ -147,21 +167,27 @@ class ClusterInspectionIT {
 
         ReadinessReport denied = ClusterInspection.inspect(uses, TIMEOUT);
 
-        assertThat(denied.problems()).extracting(Finding::toString)
-                .anyMatch(l -> l.startsWith("source.orders.kafka.topics: principal User:reader is not authorized to READ"
-                        + " topic '" + topic + "'"))
+        assertThat(denied.problems())
+                .extracting(Finding::toString)
+                .anyMatch(
+                        l -> l.startsWith("source.orders.kafka.topics: principal User:reader is not authorized to READ"
+                                + " topic '" + topic + "'"))
                 .anyMatch(l -> l.startsWith("source.orders.kafka.group_id: principal User:reader is not authorized to"
                         + " READ group '" + group + "'"));
 
         // the group exists and the principal may see it, but not read it
         try (Admin superUser = Admin.create(new HashMap<String, Object>(admin))) {
-            superUser.alterConsumerGroupOffsets(group, Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(0)))
-                    .all().get(30, TimeUnit.SECONDS);
+            superUser
+                    .alterConsumerGroupOffsets(group, Map.of(new TopicPartition(topic, 0), new OffsetAndMetadata(0)))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
         }
         security.allow(READER, AclOperation.DESCRIBE, ResourceType.GROUP, group);
-        assertThat(ClusterInspection.inspect(uses, TIMEOUT).problems()).extracting(Finding::toString)
+        assertThat(ClusterInspection.inspect(uses, TIMEOUT).problems())
+                .extracting(Finding::toString)
                 .anyMatch(l -> l.startsWith("source.orders.kafka.group_id: principal User:reader is not authorized to"
-                        + " READ group '" + group + "'") && l.endsWith("(authorized: DESCRIBE)"));
+                                + " READ group '" + group + "'")
+                        && l.endsWith("(authorized: DESCRIBE)"));
 
         security.allowTopic(READER, topic, AclOperation.READ);
         security.allowGroup(READER, group);
@@ -181,7 +207,8 @@ class ClusterInspectionIT {
             assertThat(p.message()).contains("topic '" + topic + "'", "max.message.bytes is 10000", "set on the topic");
         });
         assertThat(ClusterInspection.inspect(List.of(ClusterUse.write("sinks.eu.kafka", admin, topic, 10_000)), TIMEOUT)
-                .problems()).isEmpty();
+                        .problems())
+                .isEmpty();
     }
 
     @Test
@@ -197,7 +224,8 @@ class ClusterInspectionIT {
 
         assertThat(report.problems()).singleElement().satisfies(p -> {
             assertThat(p.path()).isEqualTo("source.orders.kafka.security");
-            assertThat(p.message()).contains("authentication to brokers", "as User:reader", "sinks.eu.kafka")
+            assertThat(p.message())
+                    .contains("authentication to brokers", "as User:reader", "sinks.eu.kafka")
                     .doesNotContain("not-the-password");
         });
     }
@@ -224,14 +252,17 @@ class ClusterInspectionIT {
         Map<String, String> dead = Map.of("bootstrap.servers", "127.0.0.1:1");
         long started = System.nanoTime();
 
-        ReadinessReport report = ClusterInspection.inspect(List.of(
-                ClusterUse.write("sinks.a.kafka", dead, topic, 1000),
-                ClusterUse.write("sinks.b.kafka", Map.of("bootstrap.servers", "127.0.0.1:2"), topic, 1000),
-                ClusterUse.write("sinks.c.kafka", admin, topic, 1000)), Duration.ofSeconds(3));
+        ReadinessReport report = ClusterInspection.inspect(
+                List.of(
+                        ClusterUse.write("sinks.a.kafka", dead, topic, 1000),
+                        ClusterUse.write("sinks.b.kafka", Map.of("bootstrap.servers", "127.0.0.1:2"), topic, 1000),
+                        ClusterUse.write("sinks.c.kafka", admin, topic, 1000)),
+                Duration.ofSeconds(3));
 
         // two unreachable clusters of 3 s each, side by side, plus one that answers
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(6));
-        assertThat(report.problems()).extracting(Finding::path)
+        assertThat(report.problems())
+                .extracting(Finding::path)
                 .containsExactly("sinks.a.kafka.brokers", "sinks.b.kafka.brokers");
         assertThat(report.notes()).extracting(Finding::path).contains("sinks.c.kafka.topic");
     }

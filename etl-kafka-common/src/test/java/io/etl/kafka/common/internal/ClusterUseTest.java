@@ -17,10 +17,14 @@ class ClusterUseTest {
     void principalComesFromTheJaasUsernameUnlessGiven() {
         Map<String, Object> props = Map.of("bootstrap.servers", "b:9093", "sasl.jaas.config", JAAS);
 
-        assertThat(ClusterUse.write("sinks.eu.kafka", props, "t", 1000).principal()).isEqualTo("User:etl");
-        assertThat(ClusterUse.write("sinks.eu.kafka", props, "t", 1000).withPrincipal("User:other").principal())
+        assertThat(ClusterUse.write("sinks.eu.kafka", props, "t", 1000).principal())
+                .isEqualTo("User:etl");
+        assertThat(ClusterUse.write("sinks.eu.kafka", props, "t", 1000)
+                        .withPrincipal("User:other")
+                        .principal())
                 .isEqualTo("User:other");
-        assertThat(ClusterUse.read("source.o.kafka", Map.of("bootstrap.servers", "b:9092"), "t", "g").who())
+        assertThat(ClusterUse.read("source.o.kafka", Map.of("bootstrap.servers", "b:9092"), "t", "g")
+                        .who())
                 .isEqualTo("the client");
     }
 
@@ -31,13 +35,14 @@ class ClusterUseTest {
         assertThat(use.withPrincipalOf(null)).isSameAs(use);
         assertThat(use.withPrincipalOf(KafkaSecurityConfig.plaintext())).isSameAs(use);
         assertThat(use.withPrincipalOf(KafkaSecurityConfig.saslSsl(KafkaSaslConfig.scramSha512("etl", "pw"), null))
-                .who()).isEqualTo("principal User:etl");
+                        .who())
+                .isEqualTo("principal User:etl");
     }
 
     @Test
     void printingAUseNeverShowsItsCredentials() {
-        ClusterUse use = ClusterUse.write("sinks.eu.kafka", Map.of("bootstrap.servers", "b", "sasl.jaas.config", JAAS),
-                "orders-eu", 1000);
+        ClusterUse use = ClusterUse.write(
+                "sinks.eu.kafka", Map.of("bootstrap.servers", "b", "sasl.jaas.config", JAAS), "orders-eu", 1000);
 
         assertThat(use.toString()).contains("sinks.eu.kafka", "orders-eu").doesNotContain("s3cret-xyzzy");
     }
@@ -46,6 +51,8 @@ class ClusterUseTest {
     void aWriteNeedsATopicWhileAPatternReadHasNone() {
         assertThatThrownBy(() -> ClusterUse.write("sinks.eu.kafka", Map.of("bootstrap.servers", "b"), null, 1))
                 .hasMessageContaining("sinks.eu.kafka");
-        assertThat(ClusterUse.read("source.o.kafka", Map.of("bootstrap.servers", "b"), null, "g").topic()).isNull();
+        assertThat(ClusterUse.read("source.o.kafka", Map.of("bootstrap.servers", "b"), null, "g")
+                        .topic())
+                .isNull();
     }
 }

@@ -13,7 +13,8 @@ class KafkaErrorsTest {
 
     @Test
     void rootMessageNamesTheRootCauseAfterTheOuterMessage() {
-        KafkaException e = new KafkaException("Failed to construct kafka consumer",
+        KafkaException e = new KafkaException(
+                "Failed to construct kafka consumer",
                 new IllegalStateException("wrapped", new IllegalArgumentException("bad value for x")));
         assertThat(KafkaErrors.rootMessage(e))
                 .isEqualTo("Failed to construct kafka consumer (IllegalArgumentException: bad value for x)");
@@ -25,9 +26,10 @@ class KafkaErrorsTest {
 
     @Test
     void unwrapRemovesFutureWrappersAndGenericKafkaExceptionsButStopsAtAnApiError() {
-        UnknownTopicOrPartitionException api = new UnknownTopicOrPartitionException("no such topic",
-                new IllegalStateException("inner"));
-        assertThat(KafkaErrors.unwrap(new ExecutionException(new KafkaException("generic", api)))).isSameAs(api);
+        UnknownTopicOrPartitionException api =
+                new UnknownTopicOrPartitionException("no such topic", new IllegalStateException("inner"));
+        assertThat(KafkaErrors.unwrap(new ExecutionException(new KafkaException("generic", api))))
+                .isSameAs(api);
         IllegalStateException plain = new IllegalStateException("x", new RuntimeException("y"));
         assertThat(KafkaErrors.unwrap(plain)).isSameAs(plain);
     }
@@ -37,8 +39,11 @@ class KafkaErrorsTest {
         assertThat(KafkaErrors.describe(new UnknownTopicOrPartitionException("gone")))
                 .isEqualTo("UnknownTopicOrPartitionException: gone");
         assertThat(KafkaErrors.describe(new KafkaException((String) null))).isEqualTo("KafkaException");
-        assertThat(KafkaErrors.isAccessRefused(new SaslAuthenticationException("bad password"))).isTrue();
-        assertThat(KafkaErrors.isAccessRefused(new TopicAuthorizationException("no WRITE"))).isTrue();
-        assertThat(KafkaErrors.isAccessRefused(new UnknownTopicOrPartitionException("gone"))).isFalse();
+        assertThat(KafkaErrors.isAccessRefused(new SaslAuthenticationException("bad password")))
+                .isTrue();
+        assertThat(KafkaErrors.isAccessRefused(new TopicAuthorizationException("no WRITE")))
+                .isTrue();
+        assertThat(KafkaErrors.isAccessRefused(new UnknownTopicOrPartitionException("gone")))
+                .isFalse();
     }
 }

@@ -33,8 +33,8 @@ class ListenerProbeTest {
             t.setDaemon(true);
             t.start();
             try {
-                return ListenerProbe.probe("nowhere.invalid:1, 127.0.0.1:" + server.getLocalPort(),
-                        Duration.ofMillis(500));
+                return ListenerProbe.probe(
+                        "nowhere.invalid:1, 127.0.0.1:" + server.getLocalPort(), Duration.ofMillis(500));
             } finally {
                 done.countDown();
             }
@@ -68,18 +68,20 @@ class ListenerProbeTest {
 
     @Test
     void aListenerThatNeverAnswersIsSilent() throws Exception {
-        assertThat(probeAgainst(s -> { }).answer()).isEqualTo(ListenerProbe.Answer.SILENT);
+        assertThat(probeAgainst(s -> {}).answer()).isEqualTo(ListenerProbe.Answer.SILENT);
     }
 
     @Test
     void aConnectionClosedWithoutAWordProvesNothing() throws Exception {
         assertThat(probeAgainst(s -> {
-            try {
-                s.close();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }).answer()).isEqualTo(ListenerProbe.Answer.SILENT);
+                            try {
+                                s.close();
+                            } catch (IOException e) {
+                                throw new UncheckedIOException(e);
+                            }
+                        })
+                        .answer())
+                .isEqualTo(ListenerProbe.Answer.SILENT);
     }
 
     @Test
@@ -88,7 +90,8 @@ class ListenerProbeTest {
         try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             port = free.getLocalPort();
         }
-        assertThat(ListenerProbe.probe("127.0.0.1:" + port, Duration.ofMillis(300)).answer())
+        assertThat(ListenerProbe.probe("127.0.0.1:" + port, Duration.ofMillis(300))
+                        .answer())
                 .isEqualTo(ListenerProbe.Answer.UNREACHABLE);
     }
 }

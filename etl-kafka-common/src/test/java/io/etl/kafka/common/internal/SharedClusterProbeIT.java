@@ -42,15 +42,17 @@ class SharedClusterProbeIT {
             List<CompletableFuture<SharedClusterProbe>> leases = new ArrayList<>();
             for (int i = 0; i < callers; i++) {
                 Properties props = adminProperties(kafka.bootstrapServers());
-                props.put("client.id", "caller-" + i);     // not part of the cluster's identity
-                leases.add(CompletableFuture.supplyAsync(() -> {
-                    try {
-                        start.await();
-                    } catch (InterruptedException e) {
-                        throw new IllegalStateException(e);
-                    }
-                    return SharedClusterProbe.lease(run, props);
-                }, pool));
+                props.put("client.id", "caller-" + i); // not part of the cluster's identity
+                leases.add(CompletableFuture.supplyAsync(
+                        () -> {
+                            try {
+                                start.await();
+                            } catch (InterruptedException e) {
+                                throw new IllegalStateException(e);
+                            }
+                            return SharedClusterProbe.lease(run, props);
+                        },
+                        pool));
             }
             start.countDown();
             List<SharedClusterProbe> probes = new ArrayList<>();
@@ -62,10 +64,12 @@ class SharedClusterProbeIT {
             probes.forEach(SharedClusterProbe::release);
 
             SharedClusterProbe later = SharedClusterProbe.lease(run, adminProperties(kafka.bootstrapServers()));
-            SharedClusterProbe otherRun = SharedClusterProbe.lease(UUID.randomUUID().toString(),
-                    adminProperties(kafka.bootstrapServers()));
+            SharedClusterProbe otherRun =
+                    SharedClusterProbe.lease(UUID.randomUUID().toString(), adminProperties(kafka.bootstrapServers()));
             try {
-                assertThat(later).as("reused within the run while its client is open").isSameAs(probes.get(0));
+                assertThat(later)
+                        .as("reused within the run while its client is open")
+                        .isSameAs(probes.get(0));
                 assertThat(otherRun).as("never shared across runs").isNotSameAs(later);
             } finally {
                 later.release();
@@ -84,13 +88,21 @@ class SharedClusterProbeIT {
         Map<String, Object> props = Map.of("bootstrap.servers", kafka.bootstrapServers());
 
         ConnectivityCheck.of(props, "source.orders.kafka").sharedWithin(run).run();
-        ConnectivityCheck.of(props, "sinks.eu.kafka").sharedWithin(run).topic(topic).run();
-        ConfigException missing = catchThrowableOfType(ConfigException.class,
-                () -> ConnectivityCheck.of(props, "sinks.us.kafka").sharedWithin(run).topic("no-such-topic").run());
+        ConnectivityCheck.of(props, "sinks.eu.kafka")
+                .sharedWithin(run)
+                .topic(topic)
+                .run();
+        ConfigException missing = catchThrowableOfType(
+                ConfigException.class,
+                () -> ConnectivityCheck.of(props, "sinks.us.kafka")
+                        .sharedWithin(run)
+                        .topic("no-such-topic")
+                        .run());
 
         assertThat(missing.problems()).singleElement().satisfies(p -> {
             assertThat(p.path()).isEqualTo("sinks.us.kafka.topic");
-            assertThat(p.message()).startsWith("topic 'no-such-topic' does not exist on brokers " + kafka.bootstrapServers());
+            assertThat(p.message())
+                    .startsWith("topic 'no-such-topic' does not exist on brokers " + kafka.bootstrapServers());
         });
     }
 
@@ -100,12 +112,23 @@ class SharedClusterProbeIT {
         Duration timeout = Duration.ofSeconds(2);
         String run = UUID.randomUUID().toString();
 
-        ConfigException alone = catchThrowableOfType(ConfigException.class,
-                () -> ConnectivityCheck.of(dead, "sinks.eu.kafka").timeout(timeout).run());
-        ConfigException shared = catchThrowableOfType(ConfigException.class,
-                () -> ConnectivityCheck.of(dead, "sinks.eu.kafka").timeout(timeout).sharedWithin(run).run());
-        ConfigException next = catchThrowableOfType(ConfigException.class,
-                () -> ConnectivityCheck.of(dead, "sinks.us.kafka").timeout(timeout).sharedWithin(run).run());
+        ConfigException alone = catchThrowableOfType(
+                ConfigException.class,
+                () -> ConnectivityCheck.of(dead, "sinks.eu.kafka")
+                        .timeout(timeout)
+                        .run());
+        ConfigException shared = catchThrowableOfType(
+                ConfigException.class,
+                () -> ConnectivityCheck.of(dead, "sinks.eu.kafka")
+                        .timeout(timeout)
+                        .sharedWithin(run)
+                        .run());
+        ConfigException next = catchThrowableOfType(
+                ConfigException.class,
+                () -> ConnectivityCheck.of(dead, "sinks.us.kafka")
+                        .timeout(timeout)
+                        .sharedWithin(run)
+                        .run());
 
         assertThat(shared.problems()).isEqualTo(alone.problems());
         assertThat(next.problems()).singleElement().satisfies(p -> {
@@ -121,9 +144,13 @@ class SharedClusterProbeIT {
         long started = System.nanoTime();
         List<CompletableFuture<ConfigException>> checks = new ArrayList<>();
         for (String brokers : List.of("127.0.0.1:1", "127.0.0.1:2")) {
-            checks.add(CompletableFuture.supplyAsync(() -> catchThrowableOfType(ConfigException.class,
-                    () -> ConnectivityCheck.of(Map.of("bootstrap.servers", brokers), "sinks." + brokers.substring(10)
-                            + ".kafka").timeout(timeout).sharedWithin(run).run())));
+            checks.add(CompletableFuture.supplyAsync(() -> catchThrowableOfType(
+                    ConfigException.class,
+                    () -> ConnectivityCheck.of(
+                                    Map.of("bootstrap.servers", brokers), "sinks." + brokers.substring(10) + ".kafka")
+                            .timeout(timeout)
+                            .sharedWithin(run)
+                            .run())));
         }
         for (CompletableFuture<ConfigException> check : checks) {
             assertThat(check.get(20, TimeUnit.SECONDS).getMessage()).contains("could not reach brokers");

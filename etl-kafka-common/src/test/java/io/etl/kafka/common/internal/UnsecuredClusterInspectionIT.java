@@ -22,14 +22,18 @@ class UnsecuredClusterInspectionIT {
         kafka.createTopic(out, 1);
         Map<String, Object> props = Map.of("bootstrap.servers", kafka.bootstrapServers());
 
-        ReadinessReport report = ClusterInspection.inspect(List.of(
-                ClusterUse.read("source.orders.kafka", props, in, "g-" + UUID.randomUUID()),
-                ClusterUse.write("sinks.eu.kafka", props, out, 1_000_000)), Duration.ofSeconds(20));
+        ReadinessReport report = ClusterInspection.inspect(
+                List.of(
+                        ClusterUse.read("source.orders.kafka", props, in, "g-" + UUID.randomUUID()),
+                        ClusterUse.write("sinks.eu.kafka", props, out, 1_000_000)),
+                Duration.ofSeconds(20));
 
         assertThat(report.problems()).isEmpty();
-        assertThat(report.notes()).extracting(Finding::toString).contains(
-                "source.orders.kafka.topics: topic '" + in + "' has 2 partition(s)",
-                "sinks.eu.kafka.topic: topic '" + out + "' has 1 partition(s)");
+        assertThat(report.notes())
+                .extracting(Finding::toString)
+                .contains(
+                        "source.orders.kafka.topics: topic '" + in + "' has 2 partition(s)",
+                        "sinks.eu.kafka.topic: topic '" + out + "' has 1 partition(s)");
     }
 
     @Test
@@ -38,8 +42,8 @@ class UnsecuredClusterInspectionIT {
         kafka.createTopic(out, 1);
         Map<String, Object> props = Map.of("bootstrap.servers", kafka.bootstrapServers());
 
-        ReadinessReport report = ClusterInspection.inspect(List.of(
-                ClusterUse.write("sinks.big.kafka", props, out, 8 * 1024 * 1024)), Duration.ofSeconds(20));
+        ReadinessReport report = ClusterInspection.inspect(
+                List.of(ClusterUse.write("sinks.big.kafka", props, out, 8 * 1024 * 1024)), Duration.ofSeconds(20));
 
         assertThat(report.problems()).singleElement().satisfies(p -> {
             assertThat(p.path()).isEqualTo("sinks.big.kafka.max_message_bytes");

@@ -26,7 +26,10 @@ final class DeadLetterEncoder implements Encoder<DeadLetter, KafkaMessage> {
 
     /** The encoder and the size guard it wraps, for topic {@code topic} and {@code max_message_bytes}. */
     static DeadLetterEncoder create(String topic, long maxBytes) {
-        return new DeadLetterEncoder(new GuardedEncoder<>(topic, maxBytes, false,
+        return new DeadLetterEncoder(new GuardedEncoder<>(
+                topic,
+                maxBytes,
+                false,
                 (letter, meta, index) -> new KafkaMessage(letter.key(), letter.value(), letter.headers(), null)));
     }
 

@@ -38,8 +38,7 @@ final class Encoders {
         }
     };
 
-    private Encoders() {
-    }
+    private Encoders() {}
 
     static GuardedEncoder.Body<byte[]> bytes() {
         return (value, meta, outputIndex) -> new KafkaMessage(meta.key(), value, meta.headers(), null);
@@ -50,7 +49,8 @@ final class Encoders {
     }
 
     static <T> GuardedEncoder.Body<T> json(Function<? super T, ?> keyFn) {
-        return (value, meta, outputIndex) -> new KafkaMessage(keyBytes(keyFn.apply(value)), toJson(value), meta.headers(), null);
+        return (value, meta, outputIndex) ->
+                new KafkaMessage(keyBytes(keyFn.apply(value)), toJson(value), meta.headers(), null);
     }
 
     /** JSON written by the caller's {@code mapper}, whose settings apply as they are. */
@@ -60,8 +60,8 @@ final class Encoders {
 
     /** JSON written by the caller's {@code mapper}, keyed by {@code keyFn} (a key that is neither text nor bytes too). */
     static <T> GuardedEncoder.Body<T> json(Function<? super T, ?> keyFn, ObjectMapper mapper) {
-        return (value, meta, outputIndex) -> new KafkaMessage(keyBytes(mapper, keyFn.apply(value)), toJson(mapper, value),
-                meta.headers(), null);
+        return (value, meta, outputIndex) ->
+                new KafkaMessage(keyBytes(mapper, keyFn.apply(value)), toJson(mapper, value), meta.headers(), null);
     }
 
     static <T> GuardedEncoder.Body<T> custom(MessageEncoder<? super T> encoder) {
@@ -75,10 +75,14 @@ final class Encoders {
      *
      * @param annotations static key/values echoed in every envelope value (omitted when empty)
      */
-    static <T> GuardedEncoder.Body<T> envelope(Function<? super T, ?> idFn, Predicate<? super T> isDelete,
-                                                Function<? super T, ?> documentFn, Map<String, String> annotations) {
+    static <T> GuardedEncoder.Body<T> envelope(
+            Function<? super T, ?> idFn,
+            Predicate<? super T> isDelete,
+            Function<? super T, ?> documentFn,
+            Map<String, String> annotations) {
         // sorted, so the envelope of a change is the same bytes on every replay whatever map the caller passed
-        Map<String, String> ordered = annotations == null || annotations.isEmpty() ? null
+        Map<String, String> ordered = annotations == null || annotations.isEmpty()
+                ? null
                 : Collections.unmodifiableMap(new TreeMap<>(annotations));
         return (value, meta, outputIndex) -> {
             Object idValue = idFn.apply(value);
@@ -91,7 +95,8 @@ final class Encoders {
             String idem = GuardedEncoder.idempotencyKey(meta, outputIndex);
             List<Header> headers = new ArrayList<>(meta.headers().size() + 3);
             for (Header h : meta.headers()) {
-                if (!h.key().equals(KafkaSink.OPERATION_HEADER) && !h.key().equals(KafkaSink.SOURCE_HEADER)
+                if (!h.key().equals(KafkaSink.OPERATION_HEADER)
+                        && !h.key().equals(KafkaSink.SOURCE_HEADER)
                         && !h.key().equals(KafkaSink.IDEMPOTENCY_KEY_HEADER)) {
                     headers.add(h);
                 }
@@ -123,10 +128,15 @@ final class Encoders {
 
     static byte[] toJson(Object value) {
         try {
-            return value == null ? JSON.writeValueAsBytes(null) : WRITERS.get(value.getClass()).writeValueAsBytes(value);
+            return value == null
+                    ? JSON.writeValueAsBytes(null)
+                    : WRITERS.get(value.getClass()).writeValueAsBytes(value);
         } catch (JsonProcessingException e) {
-            throw RecordException.of(RecordException.ENCODE, "cannot write " + (value == null ? "null" : value.getClass().getName())
-                    + " as JSON: " + e.getOriginalMessage(), e);
+            throw RecordException.of(
+                    RecordException.ENCODE,
+                    "cannot write " + (value == null ? "null" : value.getClass().getName()) + " as JSON: "
+                            + e.getOriginalMessage(),
+                    e);
         }
     }
 
@@ -134,8 +144,11 @@ final class Encoders {
         try {
             return mapper.writeValueAsBytes(value);
         } catch (JsonProcessingException e) {
-            throw RecordException.of(RecordException.ENCODE, "cannot write " + (value == null ? "null" : value.getClass().getName())
-                    + " as JSON: " + e.getOriginalMessage(), e);
+            throw RecordException.of(
+                    RecordException.ENCODE,
+                    "cannot write " + (value == null ? "null" : value.getClass().getName()) + " as JSON: "
+                            + e.getOriginalMessage(),
+                    e);
         }
     }
 

@@ -65,7 +65,8 @@ final class GuardedEncoder<T> implements Encoder<T, KafkaMessage> {
             }
         }
         if (idempotencyHeader) {
-            message = message.withHeader(Header.of(KafkaSink.IDEMPOTENCY_KEY_HEADER, idempotencyKey(meta, outputIndex)));
+            message =
+                    message.withHeader(Header.of(KafkaSink.IDEMPOTENCY_KEY_HEADER, idempotencyKey(meta, outputIndex)));
         }
         return checked(message);
     }
@@ -74,13 +75,18 @@ final class GuardedEncoder<T> implements Encoder<T, KafkaMessage> {
     KafkaMessage checked(KafkaMessage message) {
         long size = message.sizeInBytes();
         if (size > maxBytes) {
-            throw RecordException.of(RecordException.OVERSIZED, "message of " + size + " bytes exceeds max_message_bytes "
-                    + maxBytes + " for topic " + topic, null);
+            throw RecordException.of(
+                    RecordException.OVERSIZED,
+                    "message of " + size + " bytes exceeds max_message_bytes " + maxBytes + " for topic " + topic,
+                    null);
         }
         if (topicLimit != Long.MAX_VALUE && size + recordOverhead(message) > topicLimit) {
-            throw RecordException.of(RecordException.OVERSIZED, "message of " + size + " bytes (" + (size
-                    + recordOverhead(message)) + " as a record batch) exceeds max.message.bytes " + topicLimit
-                    + " of topic " + topic, null);
+            throw RecordException.of(
+                    RecordException.OVERSIZED,
+                    "message of " + size + " bytes (" + (size + recordOverhead(message))
+                            + " as a record batch) exceeds max.message.bytes " + topicLimit
+                            + " of topic " + topic,
+                    null);
         }
         return message;
     }

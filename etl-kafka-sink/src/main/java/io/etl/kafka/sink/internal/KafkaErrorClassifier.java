@@ -3,10 +3,8 @@ package io.etl.kafka.sink.internal;
 import io.etl.core.error.EtlException;
 import io.etl.core.error.FatalException;
 import io.etl.core.error.RetryableException;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
-import org.apache.kafka.common.InvalidRecordException;
 import io.etl.kafka.common.internal.KafkaErrors;
+import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.ApiException;
 import org.apache.kafka.common.errors.AuthenticationException;
@@ -62,18 +60,22 @@ final class KafkaErrorClassifier {
         if (e instanceof AuthorizationException) {
             String what = e instanceof ClusterAuthorizationException
                     ? " lacks the cluster permission an idempotent producer needs (WRITE on topic '" + topic
-                    + "' or IDEMPOTENT_WRITE on the cluster)"
+                            + "' or IDEMPOTENT_WRITE on the cluster)"
                     : " is not authorized to write to topic '" + topic + "'";
-            return new FatalException((principal == null ? "the sink's principal" : "principal " + principal) + what
-                    + ": " + detail, e);
+            return new FatalException(
+                    (principal == null ? "the sink's principal" : "principal " + principal) + what + ": " + detail, e);
         }
         if (e instanceof AuthenticationException) {
-            return new FatalException("authentication " + (principal == null ? "" : "as " + principal + " ")
-                    + "failed while writing to topic '" + topic + "': " + detail, e);
+            return new FatalException(
+                    "authentication " + (principal == null ? "" : "as " + principal + " ")
+                            + "failed while writing to topic '" + topic + "': " + detail,
+                    e);
         }
         if (e instanceof RecordTooLargeException || e instanceof RecordBatchTooLargeException) {
-            return new FatalException("the broker refused a message for topic '" + topic + "' as too large; align"
-                    + " max_message_bytes with the topic's max.message.bytes: " + detail, e);
+            return new FatalException(
+                    "the broker refused a message for topic '" + topic + "' as too large; align"
+                            + " max_message_bytes with the topic's max.message.bytes: " + detail,
+                    e);
         }
         if (e instanceof UnknownTopicOrPartitionException) {
             return missingTopic(e);
@@ -81,9 +83,12 @@ final class KafkaErrorClassifier {
         if (e instanceof InvalidTopicException) {
             return new FatalException("topic '" + topic + "' is not a valid topic to write to: " + detail, e);
         }
-        if (e instanceof ProducerFencedException || e instanceof OutOfOrderSequenceException
-                || e instanceof UnsupportedVersionException || e instanceof InvalidRecordException
-                || e instanceof SerializationException || e instanceof InvalidConfigurationException) {
+        if (e instanceof ProducerFencedException
+                || e instanceof OutOfOrderSequenceException
+                || e instanceof UnsupportedVersionException
+                || e instanceof InvalidRecordException
+                || e instanceof SerializationException
+                || e instanceof InvalidConfigurationException) {
             return new FatalException("writing to topic '" + topic + "' failed and retrying cannot help: " + detail, e);
         }
         return new RetryableException("writing to topic '" + topic + "' failed: " + detail, e);
@@ -91,8 +96,10 @@ final class KafkaErrorClassifier {
 
     /** The fatal error for a topic that does not exist. */
     FatalException missingTopic(Throwable cause) {
-        return new FatalException("topic '" + topic + "' does not exist (and the sink does not rely on auto-creation;"
-                + " create it or list it under topics)", cause);
+        return new FatalException(
+                "topic '" + topic + "' does not exist (and the sink does not rely on auto-creation;"
+                        + " create it or list it under topics)",
+                cause);
     }
 
     /**
@@ -116,8 +123,10 @@ final class KafkaErrorClassifier {
     /** Whether the producer may be unusable after {@code error} and should be replaced before the next attempt. */
     static boolean poisonsProducer(Throwable error) {
         Throwable e = KafkaErrors.unwrap(error);
-        return e instanceof ProducerFencedException || e instanceof OutOfOrderSequenceException
-                || e instanceof UnsupportedVersionException || e instanceof ClusterAuthorizationException
+        return e instanceof ProducerFencedException
+                || e instanceof OutOfOrderSequenceException
+                || e instanceof UnsupportedVersionException
+                || e instanceof ClusterAuthorizationException
                 || (e instanceof KafkaException && !(e instanceof ApiException));
     }
 

@@ -64,7 +64,8 @@ public final class KafkaSinkBuilderImpl implements KafkaSinkBuilder {
 
     @Override
     public <T> KafkaSink<T> json(Function<? super T, ?> keyFn, ObjectMapper mapper) {
-        return sink(Encoders.json(Objects.requireNonNull(keyFn, "keyFn"), Objects.requireNonNull(mapper, "mapper")),
+        return sink(
+                Encoders.json(Objects.requireNonNull(keyFn, "keyFn"), Objects.requireNonNull(mapper, "mapper")),
                 idempotencyHeader);
     }
 
@@ -75,8 +76,9 @@ public final class KafkaSinkBuilderImpl implements KafkaSinkBuilder {
 
     @Override
     public <T> KafkaSink<Change<T>> envelope() {
-        return sink(Encoders.<Change<T>>envelope(Change::id, Change::delete, Change::document,
-                config.annotations()), false);
+        return sink(
+                Encoders.<Change<T>>envelope(Change::id, Change::delete, Change::document, config.annotations()),
+                false);
     }
 
     @Override
@@ -87,7 +89,8 @@ public final class KafkaSinkBuilderImpl implements KafkaSinkBuilder {
     }
 
     private <T> KafkaSink<T> sink(GuardedEncoder.Body<T> body, boolean header) {
-        GuardedEncoder<T> encoder = new GuardedEncoder<>(config.topic(), config.maxMessageBytes().bytes(), header, body);
+        GuardedEncoder<T> encoder =
+                new GuardedEncoder<>(config.topic(), config.maxMessageBytes().bytes(), header, body);
         return new KafkaSinkImpl<>(name, path(), config, pool, encoder);
     }
 }

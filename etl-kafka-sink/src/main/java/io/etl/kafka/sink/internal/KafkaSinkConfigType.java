@@ -1,6 +1,5 @@
 package io.etl.kafka.sink.internal;
 
-import io.etl.kafka.common.internal.KafkaClientWarmUp;
 import io.etl.core.config.ConnectorConfigType;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.config.SinkSection;
@@ -9,6 +8,7 @@ import io.etl.core.error.ConfigProblem;
 import io.etl.core.error.DeadLetter;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.sink.Sink;
+import io.etl.kafka.common.internal.KafkaClientWarmUp;
 import io.etl.kafka.sink.KafkaSink;
 import io.etl.kafka.sink.KafkaSinkConfig;
 import java.util.List;
@@ -21,8 +21,7 @@ import java.util.Optional;
 public final class KafkaSinkConfigType implements ConnectorConfigType<KafkaSinkConfig> {
 
     /** Called by {@link java.util.ServiceLoader}. */
-    public KafkaSinkConfigType() {
-    }
+    public KafkaSinkConfigType() {}
 
     @Override
     public Role role() {
@@ -62,8 +61,9 @@ public final class KafkaSinkConfigType implements ConnectorConfigType<KafkaSinkC
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
-        DeadLetterEncoder encoder = DeadLetterEncoder.create(config.topic(), config.maxMessageBytes().bytes());
-        return Optional.of(new KafkaSinkImpl<>(section.name(), path, config, section.pool().withOnError(ErrorPolicy.FAIL),
-                encoder, encoder.guard()));
+        DeadLetterEncoder encoder = DeadLetterEncoder.create(
+                config.topic(), config.maxMessageBytes().bytes());
+        return Optional.of(new KafkaSinkImpl<>(
+                section.name(), path, config, section.pool().withOnError(ErrorPolicy.FAIL), encoder, encoder.guard()));
     }
 }

@@ -4,12 +4,10 @@ import io.etl.core.config.SinkPoolConfig;
 import io.etl.core.sink.Encoder;
 import io.etl.core.sink.SinkContext;
 import io.etl.core.sink.SinkWriter;
-import io.etl.kafka.sink.KafkaMessage;
-import io.etl.kafka.sink.KafkaSink;
-import io.etl.kafka.sink.KafkaSinkConfig;
 import io.etl.kafka.common.internal.ClusterUse;
 import io.etl.kafka.common.internal.KafkaClusterUser;
 import io.etl.kafka.sink.KafkaMessage;
+import io.etl.kafka.sink.KafkaSink;
 import io.etl.kafka.sink.KafkaSinkConfig;
 import java.util.List;
 import java.util.OptionalLong;
@@ -36,8 +34,13 @@ final class KafkaSinkImpl<T> implements KafkaSink<T>, KafkaClusterUser {
     }
 
     /** A sink whose encoder wraps {@code guard}, the guard whose limit follows the topic's. */
-    KafkaSinkImpl(String name, String path, KafkaSinkConfig config, SinkPoolConfig pool, Encoder<T, KafkaMessage> encoder,
-                  GuardedEncoder<?> guard) {
+    KafkaSinkImpl(
+            String name,
+            String path,
+            KafkaSinkConfig config,
+            SinkPoolConfig pool,
+            Encoder<T, KafkaMessage> encoder,
+            GuardedEncoder<?> guard) {
         this.name = name;
         this.path = path;
         this.config = config;
@@ -71,9 +74,14 @@ final class KafkaSinkImpl<T> implements KafkaSink<T>, KafkaClusterUser {
         KafkaSinkWriter writer = KafkaSinkWriter.open(config, path, context);
         OptionalLong topicLimit = writer.topicMaxMessageBytes();
         if (topicLimit.isPresent() && guard.limitToTopic(topicLimit.getAsLong())) {
-            LOG.warn("sink '{}': topic '{}' accepts record batches of at most {} bytes (max.message.bytes), less than"
+            LOG.warn(
+                    "sink '{}': topic '{}' accepts record batches of at most {} bytes (max.message.bytes), less than"
                             + " max_message_bytes {}: larger messages are record errors at encode time (on_error: {})",
-                    name, config.topic(), topicLimit.getAsLong(), guard.maxBytes(), errorPolicy().name().toLowerCase());
+                    name,
+                    config.topic(),
+                    topicLimit.getAsLong(),
+                    guard.maxBytes(),
+                    errorPolicy().name().toLowerCase());
         }
         return writer;
     }
@@ -82,8 +90,12 @@ final class KafkaSinkImpl<T> implements KafkaSink<T>, KafkaClusterUser {
     @Override
     public List<ClusterUse> clusterUses() {
         boolean created = config.topics().stream().anyMatch(t -> t.name().equals(config.topic()));
-        ClusterUse use = ClusterUse.write(path, ProducerSettings.connection(config, path), config.topic(),
-                config.maxMessageBytes().bytes()).createdAtStart(created);
+        ClusterUse use = ClusterUse.write(
+                        path,
+                        ProducerSettings.connection(config, path),
+                        config.topic(),
+                        config.maxMessageBytes().bytes())
+                .createdAtStart(created);
         return List.of(use.withPrincipalOf(config.security()));
     }
 

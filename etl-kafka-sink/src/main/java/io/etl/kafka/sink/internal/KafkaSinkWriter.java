@@ -56,6 +56,7 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
     private static final Logger LOG = LoggerFactory.getLogger(KafkaSinkWriter.class);
     /** Extra wait beyond {@code delivery_timeout} before a batch without all its reports fails retryably. */
     static final Duration REPORT_MARGIN = Duration.ofSeconds(5);
+
     private static final long MAX_SEND_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final Duration TOPIC_CHECK_TIMEOUT = Duration.ofSeconds(5);
     private static final Pattern JAAS_USERNAME = Pattern.compile("username=\"([^\"]*)\"");
@@ -71,12 +72,17 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
     private SharedProducer shared;
     /** Exactly-once mode: the run's transaction, whose producer every sink shares; null at least once. */
     private KafkaTransaction transaction;
+
     private volatile boolean closed;
     /** The topic's max.message.bytes as the start-up check read it, when it could. */
     private OptionalLong topicMaxMessageBytes = OptionalLong.empty();
 
-    private KafkaSinkWriter(KafkaSinkConfig config, String path, SinkContext context, Map<String, Object> connection,
-                            String principal) {
+    private KafkaSinkWriter(
+            KafkaSinkConfig config,
+            String path,
+            SinkContext context,
+            Map<String, Object> connection,
+            String principal) {
         this.config = config;
         this.path = path;
         this.topic = config.topic();
@@ -100,18 +106,26 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
      */
     static KafkaSinkWriter open(KafkaSinkConfig config, String path, SinkContext context) {
         Map<String, Object> connection = ProducerSettings.connection(config, path);
-        Map<String, Object> props = ProducerSettings.producer(config, path,
-                "etl-" + context.pipeline() + "-" + context.sink());
+        Map<String, Object> props =
+                ProducerSettings.producer(config, path, "etl-" + context.pipeline() + "-" + context.sink());
         String principal = principal(config);
         LOG.info("sink '{}': writing topic '{}' at {}", context.sink(), config.topic(), config.brokers());
         LOG.debug("sink '{}': producer properties {}", context.sink(), ClientProperties.redacted(props));
         if (!config.topics().isEmpty()) {
-            ConnectivityCheck.of(connection, path).timeout(config.startupTimeout()).principal(principal)
-                    .sharedWithin(context.runId()).run();
+            ConnectivityCheck.of(connection, path)
+                    .timeout(config.startupTimeout())
+                    .principal(principal)
+                    .sharedWithin(context.runId())
+                    .run();
             TopicCreator.create(connection, config.topics(), config.startupTimeout(), path);
         }
-        ConnectivityCheck.Outcome checked = ConnectivityCheck.of(connection, path).timeout(config.startupTimeout())
-                .principal(principal).sharedWithin(context.runId()).topic(config.topic()).readMaxMessageBytes().run();
+        ConnectivityCheck.Outcome checked = ConnectivityCheck.of(connection, path)
+                .timeout(config.startupTimeout())
+                .principal(principal)
+                .sharedWithin(context.runId())
+                .topic(config.topic())
+                .readMaxMessageBytes()
+                .run();
         KafkaSinkWriter writer = new KafkaSinkWriter(config, path, context, connection, principal);
         writer.topicMaxMessageBytes = checked.topicMaxMessageBytes();
         if (context.run().exactlyOnce()) {
@@ -120,8 +134,13 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
             return writer;
         }
         try {
-            writer.shared = SharedProducer.acquire(context.runId(), props, writer::newProducer, context.meterRegistry(),
-                    producerTags(context), config.statisticsInterval());
+            writer.shared = SharedProducer.acquire(
+                    context.runId(),
+                    props,
+                    writer::newProducer,
+                    context.meterRegistry(),
+                    producerTags(context),
+                    config.statisticsInterval());
             LOG.debug("sink '{}': using producer {}", context.sink(), writer.shared.clientId());
             writer.warmUp();
         } catch (RuntimeException e) {
@@ -153,7 +172,8 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
     /** The producer's own meters are per producer, which several sinks may share: no {@code sink} tag. */
     private static Tags producerTags(SinkContext context) {
         return Tags.of(context.tags().stream()
-                .filter(t -> !t.getKey().equals(EtlMetrics.TAG_SINK)).toList());
+                .filter(t -> !t.getKey().equals(EtlMetrics.TAG_SINK))
+                .toList());
     }
 
     private KafkaProducer<byte[], byte[]> newProducer(Map<String, Object> properties) {
@@ -190,13 +210,17 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
                 return;
             } catch (TimeoutException e) {
                 if (System.nanoTime() - deadline > 0) {
-                    throw ConfigException.of(path + ".topic", "no metadata for topic '" + topic + "' within startup_timeout "
-                            + Durations.format(config.startupTimeout()), e);
+                    throw ConfigException.of(
+                            path + ".topic",
+                            "no metadata for topic '" + topic + "' within startup_timeout "
+                                    + Durations.format(config.startupTimeout()),
+                            e);
                 }
             } catch (AuthorizationException | AuthenticationException e) {
                 throw ConfigException.of(path + ".topic", classifier.classify(e).getMessage(), e);
             } catch (KafkaException e) {
-                throw ConfigException.of(path + ".topic", "cannot read metadata of topic '" + topic + "': " + e.getMessage(), e);
+                throw ConfigException.of(
+                        path + ".topic", "cannot read metadata of topic '" + topic + "': " + e.getMessage(), e);
             }
         }
     }
@@ -231,16 +255,21 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
                 return CompletableFuture.failedFuture(new FatalException(e.getMessage(), e));
             }
         }
-        BatchDelivery delivery = new BatchDelivery(n, Thread.currentThread(), (d, error) -> completed(batch, d, error, p));
+        BatchDelivery delivery =
+                new BatchDelivery(n, Thread.currentThread(), (d, error) -> completed(batch, d, error, p));
         long deadline = System.nanoTime() + deliveryTimeoutNanos;
         sendAll(p, batch, delivery, deadline);
         CompletableFuture<Void> future = delivery.future();
         if (!future.isDone()) {
             long waitNanos = deliveryTimeoutNanos + REPORT_MARGIN.toNanos();
-            ScheduledFuture<?> expiry = timer.schedule(() -> expired(future, new RetryableException(
-                    "sink '" + context.sink() + "': " + delivery.outstanding() + " of " + n + " delivery reports for topic '"
-                            + topic + "' missing after " + Duration.ofNanos(waitNanos).toMillis() + " ms")),
-                    waitNanos, TimeUnit.NANOSECONDS);
+            ScheduledFuture<?> expiry = timer.schedule(
+                    () -> expired(
+                            future,
+                            new RetryableException("sink '" + context.sink() + "': " + delivery.outstanding() + " of "
+                                    + n + " delivery reports for topic '" + topic + "' missing after "
+                                    + Duration.ofNanos(waitNanos).toMillis() + " ms")),
+                    waitNanos,
+                    TimeUnit.NANOSECONDS);
             future.whenComplete((ok, error) -> expiry.cancel(false));
         }
         return future;
@@ -256,8 +285,8 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
         }
     }
 
-    private void sendAll(KafkaProducer<byte[], byte[]> p, SealedBatch<KafkaMessage> batch, BatchDelivery delivery,
-                         long deadline) {
+    private void sendAll(
+            KafkaProducer<byte[], byte[]> p, SealedBatch<KafkaMessage> batch, BatchDelivery delivery, long deadline) {
         try {
             sendEach(p, batch, delivery, deadline);
         } finally {
@@ -265,8 +294,8 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
         }
     }
 
-    private void sendEach(KafkaProducer<byte[], byte[]> p, SealedBatch<KafkaMessage> batch, BatchDelivery delivery,
-                          long deadline) {
+    private void sendEach(
+            KafkaProducer<byte[], byte[]> p, SealedBatch<KafkaMessage> batch, BatchDelivery delivery, long deadline) {
         List<KafkaMessage> messages = batch.messages();
         int n = messages.size();
         for (int i = 0; i < n; i++) {
@@ -296,7 +325,9 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
                     delivery.skipped();
                     break;
                 }
-                if (!(rejected instanceof TimeoutException) || System.nanoTime() - deadline > 0 || closed
+                if (!(rejected instanceof TimeoutException)
+                        || System.nanoTime() - deadline > 0
+                        || closed
                         || Thread.currentThread().isInterrupted()) {
                     delivery.abandon(n - i, rejected);
                     return;
@@ -322,8 +353,11 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
     }
 
     /** Runs once per attempt, on a producer thread or the sender, when every report is in. */
-    private void completed(SealedBatch<KafkaMessage> batch, BatchDelivery delivery, Throwable error,
-                           KafkaProducer<byte[], byte[]> used) {
+    private void completed(
+            SealedBatch<KafkaMessage> batch,
+            BatchDelivery delivery,
+            Throwable error,
+            KafkaProducer<byte[], byte[]> used) {
         CompletableFuture<Void> future = delivery.future();
         if (error == null) {
             future.complete(null);
@@ -348,8 +382,11 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
      * for it) are marked so; the batch then succeeds when nothing else failed, since every other message is durable.
      * Messages that failed only because they shared a producer batch with a refused one are written again.
      */
-    private void settle(SealedBatch<KafkaMessage> batch, BatchDelivery delivery, Throwable error,
-                        KafkaProducer<byte[], byte[]> used) {
+    private void settle(
+            SealedBatch<KafkaMessage> batch,
+            BatchDelivery delivery,
+            Throwable error,
+            KafkaProducer<byte[], byte[]> used) {
         Future<RecordMetadata>[] futures = delivery.futures();
         Throwable other = null;
         boolean refusedAny = false;
@@ -370,8 +407,12 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
             return;
         }
         if (refusedAny && other != null && KafkaErrorClassifier.isCollateral(other)) {
-            delivery.future().completeExceptionally(new RetryableException("writing to topic '" + topic + "': messages"
-                    + " shared a producer batch with a refused one and are written again: " + other.getMessage(), other));
+            delivery.future()
+                    .completeExceptionally(new RetryableException(
+                            "writing to topic '" + topic + "': messages"
+                                    + " shared a producer batch with a refused one and are written again: "
+                                    + other.getMessage(),
+                            other));
             return;
         }
         failed(delivery, other != null ? other : error, used);
@@ -390,11 +431,11 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
             return null;
         } catch (ExecutionException e) {
             return e.getCause();
-        // CHECKSTYLE.OFF: InlineFullyQualifiedName - the JDK's TimeoutException too
+            // CHECKSTYLE.OFF: InlineFullyQualifiedName - the JDK's TimeoutException too
         } catch (java.util.concurrent.TimeoutException e) {
-        // CHECKSTYLE.ON: InlineFullyQualifiedName
-            return new RetryableException("sink '" + context.sink() + "': a delivery report for topic '" + topic
-                    + "' could not be read", e);
+            // CHECKSTYLE.ON: InlineFullyQualifiedName
+            return new RetryableException(
+                    "sink '" + context.sink() + "': a delivery report for topic '" + topic + "' could not be read", e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new RetryableException("sink '" + context.sink() + "': interrupted reading delivery reports", e);
@@ -404,9 +445,12 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
     /** The record error for a message the destination refused on its own account. */
     private RecordException refusal(Throwable cause) {
         Throwable e = KafkaErrors.unwrap(cause);
-        return RecordException.of(RecordException.PRODUCE, "topic '" + topic
-                + "' refused the message: " + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": "
-                + e.getMessage()), e);
+        return RecordException.of(
+                RecordException.PRODUCE,
+                "topic '" + topic
+                        + "' refused the message: " + e.getClass().getSimpleName()
+                        + (e.getMessage() == null ? "" : ": " + e.getMessage()),
+                e);
     }
 
     /** Completes a failed attempt as retryable or fatal. */
@@ -426,7 +470,10 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
 
     private boolean topicExists() {
         try {
-            ConnectivityCheck.of(connection, path).timeout(TOPIC_CHECK_TIMEOUT).topic(topic).run();
+            ConnectivityCheck.of(connection, path)
+                    .timeout(TOPIC_CHECK_TIMEOUT)
+                    .topic(topic)
+                    .run();
             return true;
         } catch (ConfigException e) {
             boolean missing = e.getCause() instanceof UnknownTopicOrPartitionException;

@@ -70,11 +70,14 @@ final class KafkaTransaction implements TransactionalCheckpoint {
 
     /** The run's transaction, created by the first Kafka sink that opens. */
     static KafkaTransaction of(String pipeline, RunContext run, String path) {
-        TransactionalCheckpoint registered = run.computeIfAbsent(TransactionalCheckpoint.class,
-                () -> new KafkaTransaction(pipeline, run));
+        TransactionalCheckpoint registered =
+                run.computeIfAbsent(TransactionalCheckpoint.class, () -> new KafkaTransaction(pipeline, run));
         if (!(registered instanceof KafkaTransaction tx)) {
-            throw ConfigException.of(path, "exactly-once needs every sink of the pipeline in one transaction, but"
-                    + " another connector's sink already owns it (" + registered.getClass().getName() + ")");
+            throw ConfigException.of(
+                    path,
+                    "exactly-once needs every sink of the pipeline in one transaction, but"
+                            + " another connector's sink already owns it ("
+                            + registered.getClass().getName() + ")");
         }
         return tx;
     }
@@ -92,11 +95,15 @@ final class KafkaTransaction implements TransactionalCheckpoint {
             properties.putAll(sinkProperties);
             firstSinkPath = path;
         } else if (!brokers.equals(String.valueOf(properties.get(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG)))) {
-            throw ConfigException.of(path + ".brokers", "is '" + brokers + "', but in exactly-once mode every sink"
-                    + " writes in one transaction and must use the brokers of " + firstSinkPath + " ('"
-                    + properties.get(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG) + "')");
+            throw ConfigException.of(
+                    path + ".brokers",
+                    "is '" + brokers + "', but in exactly-once mode every sink"
+                            + " writes in one transaction and must use the brokers of " + firstSinkPath + " ('"
+                            + properties.get(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG) + "')");
         } else {
-            properties.merge(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, sinkProperties.get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
+            properties.merge(
+                    ProducerConfig.MAX_REQUEST_SIZE_CONFIG,
+                    sinkProperties.get(ProducerConfig.MAX_REQUEST_SIZE_CONFIG),
                     (a, b) -> Math.max(((Number) a).intValue(), ((Number) b).intValue()));
         }
         brokersBySink.put(path, brokers);
@@ -147,33 +154,51 @@ final class KafkaTransaction implements TransactionalCheckpoint {
         transactionalId = transactionalId();
         Map<String, Object> props = new HashMap<>(properties);
         props.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, transactionalId);
-        props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int) run.transactionTimeout().toMillis());
+        props.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, (int)
+                run.transactionTimeout().toMillis());
         props.put(ProducerConfig.CLIENT_ID_CONFIG, "etl-" + pipeline + "-tx");
-        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, Math.max(TRANSACTION_MAX_BLOCK_MS,
-                ((Number) props.getOrDefault(ProducerConfig.MAX_BLOCK_MS_CONFIG, 0)).intValue()));
+        props.put(
+                ProducerConfig.MAX_BLOCK_MS_CONFIG,
+                Math.max(
+                        TRANSACTION_MAX_BLOCK_MS,
+                        ((Number) props.getOrDefault(ProducerConfig.MAX_BLOCK_MS_CONFIG, 0)).intValue()));
         KafkaProducer<byte[], byte[]> p;
         try {
             p = new KafkaProducer<>(props);
         } catch (KafkaException e) {
-            throw ConfigException.of(firstSinkPath + ".producer", "kafka-clients refuses the transactional producer: "
-                    + e.getMessage(), e);
+            throw ConfigException.of(
+                    firstSinkPath + ".producer",
+                    "kafka-clients refuses the transactional producer: " + e.getMessage(),
+                    e);
         }
         try {
             p.initTransactions();
         } catch (InvalidTxnTimeoutException e) {
             p.close(Duration.ZERO);
-            throw ConfigException.of("pipeline.transaction_timeout", "is " + run.transactionTimeout()
-                    + " but the brokers refuse it (more than their transaction.max.timeout.ms?): " + e.getMessage(), e);
+            throw ConfigException.of(
+                    "pipeline.transaction_timeout",
+                    "is " + run.transactionTimeout()
+                            + " but the brokers refuse it (more than their transaction.max.timeout.ms?): "
+                            + e.getMessage(),
+                    e);
         } catch (AuthorizationException e) {
             p.close(Duration.ZERO);
-            throw ConfigException.of("pipeline.transactional_id", "'" + transactionalId + "' may not be used: "
-                    + e.getMessage() + " (grant WRITE and DESCRIBE on the transactional id)", e);
+            throw ConfigException.of(
+                    "pipeline.transactional_id",
+                    "'" + transactionalId + "' may not be used: " + e.getMessage()
+                            + " (grant WRITE and DESCRIBE on the transactional id)",
+                    e);
         } catch (KafkaException e) {
             p.close(Duration.ZERO);
-            throw new FatalException("pipeline '" + pipeline + "': initializing transactions for '" + transactionalId
-                    + "' failed: " + e.getMessage(), e);
+            throw new FatalException(
+                    "pipeline '" + pipeline + "': initializing transactions for '" + transactionalId + "' failed: "
+                            + e.getMessage(),
+                    e);
         }
-        LOG.info("pipeline '{}': exactly-once, transactional id '{}', sinks {}", pipeline, transactionalId,
+        LOG.info(
+                "pipeline '{}': exactly-once, transactional id '{}', sinks {}",
+                pipeline,
+                transactionalId,
                 brokersBySink.keySet());
         producer = p;
         return p;
@@ -199,8 +224,10 @@ final class KafkaTransaction implements TransactionalCheckpoint {
         try {
             return InetAddress.getLocalHost().getHostName();
         } catch (UnknownHostException e) {
-            throw ConfigException.of("pipeline.transactional_id", "is not set and the host name is unknown ("
-                    + e.getMessage() + "): set it, unique per instance", e);
+            throw ConfigException.of(
+                    "pipeline.transactional_id",
+                    "is not set and the host name is unknown (" + e.getMessage() + "): set it, unique per instance",
+                    e);
         }
     }
 
@@ -219,8 +246,9 @@ final class KafkaTransaction implements TransactionalCheckpoint {
         }
         try {
             if (!positions.isEmpty()) {
-                KafkaTransactionLink link = run.find(KafkaTransactionLink.class).orElseThrow(() ->
-                        new FatalException("exactly-once delivery needs a Kafka source in the same pipeline"));
+                KafkaTransactionLink link = run.find(KafkaTransactionLink.class)
+                        .orElseThrow(() ->
+                                new FatalException("exactly-once delivery needs a Kafka source in the same pipeline"));
                 p.sendOffsetsToTransaction(offsets(positions), link.groupMetadata());
             }
             p.commitTransaction();
@@ -239,8 +267,8 @@ final class KafkaTransaction implements TransactionalCheckpoint {
 
     private static Map<TopicPartition, OffsetAndMetadata> offsets(Map<SourcePartition, Long> positions) {
         Map<TopicPartition, OffsetAndMetadata> out = new HashMap<>(positions.size() * 2);
-        positions.forEach((sp, offset) -> out.put(new TopicPartition(sp.topic(), sp.partition()),
-                new OffsetAndMetadata(offset)));
+        positions.forEach(
+                (sp, offset) -> out.put(new TopicPartition(sp.topic(), sp.partition()), new OffsetAndMetadata(offset)));
         return out;
     }
 
@@ -254,8 +282,10 @@ final class KafkaTransaction implements TransactionalCheckpoint {
         try {
             p.abortTransaction();
         } catch (KafkaException e) {
-            throw new FatalException("pipeline '" + pipeline + "': aborting the transaction of '" + transactionalId
-                    + "' failed: " + e.getMessage(), e);
+            throw new FatalException(
+                    "pipeline '" + pipeline + "': aborting the transaction of '" + transactionalId + "' failed: "
+                            + e.getMessage(),
+                    e);
         }
     }
 
@@ -272,20 +302,28 @@ final class KafkaTransaction implements TransactionalCheckpoint {
     EtlException classify(String doing, Throwable error) {
         Throwable e = KafkaErrors.unwrap(error);
         String detail = e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage());
-        if (e instanceof ProducerFencedException || e instanceof InvalidProducerEpochException
-                || e instanceof FencedInstanceIdException || e instanceof OutOfOrderSequenceException
-                || e instanceof UnsupportedVersionException || e instanceof AuthorizationException
-                || e instanceof AuthenticationException || e instanceof IllegalStateException) {
-            return new FatalException("pipeline '" + pipeline + "': " + doing + " in transaction '" + transactionalId
-                    + "' failed and this instance cannot go on (fenced by a newer instance, or a fatal client error): "
-                    + detail, e);
+        if (e instanceof ProducerFencedException
+                || e instanceof InvalidProducerEpochException
+                || e instanceof FencedInstanceIdException
+                || e instanceof OutOfOrderSequenceException
+                || e instanceof UnsupportedVersionException
+                || e instanceof AuthorizationException
+                || e instanceof AuthenticationException
+                || e instanceof IllegalStateException) {
+            return new FatalException(
+                    "pipeline '" + pipeline + "': " + doing + " in transaction '" + transactionalId
+                            + "' failed and this instance cannot go on (fenced by a newer instance, or a fatal client error): "
+                            + detail,
+                    e);
         }
         if (e instanceof EtlException etl) {
             return etl;
         }
         String hint = e instanceof TimeoutException ? " (timed out)" : "";
-        return new RetryableException("pipeline '" + pipeline + "': " + doing + " in transaction '" + transactionalId
-                + "' failed" + hint + ": " + detail, e);
+        return new RetryableException(
+                "pipeline '" + pipeline + "': " + doing + " in transaction '" + transactionalId + "' failed" + hint
+                        + ": " + detail,
+                e);
     }
 
     /** A sink is done; the last one closes the producer (aborting what is still open). */

@@ -42,16 +42,19 @@ final class ProducerMetrics implements AutoCloseable {
     private final ScheduledExecutorService scheduler;
     /** Guarded by this. */
     private final Map<MetricName, Meter> registered = new HashMap<>();
+
     private boolean closed;
 
-    private ProducerMetrics(Producer<?, ?> producer, MeterRegistry target, Tags tags, ScheduledExecutorService scheduler) {
+    private ProducerMetrics(
+            Producer<?, ?> producer, MeterRegistry target, Tags tags, ScheduledExecutorService scheduler) {
         this.producer = producer;
         this.target = target;
         this.tags = tags;
         this.scheduler = scheduler;
     }
 
-    static ProducerMetrics bind(Producer<?, ?> producer, MeterRegistry target, Tags tags, Duration interval, String threadName) {
+    static ProducerMetrics bind(
+            Producer<?, ?> producer, MeterRegistry target, Tags tags, Duration interval, String threadName) {
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, threadName);
             t.setDaemon(true);
@@ -86,7 +89,9 @@ final class ProducerMetrics implements AutoCloseable {
         String version = kafkaVersion(now);
         for (Map.Entry<MetricName, ? extends Metric> e : now.entrySet()) {
             MetricName name = e.getKey();
-            if (registered.containsKey(name) || !exported(name) || !(e.getValue().metricValue() instanceof Number)) {
+            if (registered.containsKey(name)
+                    || !exported(name)
+                    || !(e.getValue().metricValue() instanceof Number)) {
                 continue;
             }
             registered.put(name, register(name, e.getValue(), version));
@@ -100,11 +105,15 @@ final class ProducerMetrics implements AutoCloseable {
         }
         String meterName = meterName(name);
         if (name.name().endsWith("-total")) {
-            return FunctionCounter.builder(meterName, metric, ProducerMetrics::value).tags(meterTags)
-                    .description(name.description()).register(target);
+            return FunctionCounter.builder(meterName, metric, ProducerMetrics::value)
+                    .tags(meterTags)
+                    .description(name.description())
+                    .register(target);
         }
-        return Gauge.builder(meterName, metric, ProducerMetrics::value).tags(meterTags)
-                .description(name.description()).register(target);
+        return Gauge.builder(meterName, metric, ProducerMetrics::value)
+                .tags(meterTags)
+                .description(name.description())
+                .register(target);
     }
 
     private static double value(Metric metric) {

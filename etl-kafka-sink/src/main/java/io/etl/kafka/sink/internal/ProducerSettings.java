@@ -29,6 +29,7 @@ public final class ProducerSettings {
     static final int DEFAULT_BATCH_SIZE = 256 * 1024;
     /** Default {@code max.block.ms}: a full buffer or missing metadata must not block a worker for long. */
     static final int DEFAULT_MAX_BLOCK_MS = 100;
+
     private static final int CLIENT_DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
     /** Passthrough keys the sink owns, with the reason shown to the user. Aliases included. */
@@ -51,56 +52,71 @@ public final class ProducerSettings {
                 + " weaker acks can be lost in a leader failover, turning at-least-once into at-most-once";
         d.put("acks", acks);
         d.put("request.required.acks", acks + " (request.required.acks is librdkafka's alias)");
-        d.put("enable.idempotence", "forced on: the producer's internal retries must neither duplicate nor reorder"
-                + " messages");
-        d.put("transactional.id", "transactions are a pipeline mode, not a producer setting: set pipeline.delivery:"
-                + " exactly_once (and pipeline.transactional_id to choose the id)");
+        d.put(
+                "enable.idempotence",
+                "forced on: the producer's internal retries must neither duplicate nor reorder" + " messages");
+        d.put(
+                "transactional.id",
+                "transactions are a pipeline mode, not a producer setting: set pipeline.delivery:"
+                        + " exactly_once (and pipeline.transactional_id to choose the id)");
         String serializers = "the sink's encoder produces the bytes; serializers are fixed to ByteArraySerializer";
         d.put("key.serializer", serializers);
         d.put("value.serializer", serializers);
         d.put("compression.type", "owned by the typed 'compression' field");
         d.put("compression.codec", "owned by the typed 'compression' field (compression.codec is librdkafka's alias)");
         d.put("linger.ms", "owned by the typed 'producer_linger' field");
-        d.put("queue.buffering.max.ms", "owned by the typed 'producer_linger' field (queue.buffering.max.ms is"
-                + " librdkafka's name for linger.ms)");
-        d.put("statistics.interval.ms", "owned by the typed 'statistics_interval' field, which refreshes the"
-                + " etl_kafka_sink_* meters (librdkafka's name; the Java producer has no statistics callback)");
-        d.put("delivery.report.only.error", "the sink counts a delivery report for every message to acknowledge a"
-                + " batch; without the reports of successful sends no batch would ever complete (librdkafka's name;"
-                + " the Java producer always reports every send)");
-        d.put("enable.gapless.guarantee", "it makes any gap in a partition's sequence a fatal producer error,"
-                + " which conflicts with the sink's retry-and-replay of whole batches; the forced enable.idempotence"
-                + " already keeps order within a producer session (librdkafka's name)");
+        d.put(
+                "queue.buffering.max.ms",
+                "owned by the typed 'producer_linger' field (queue.buffering.max.ms is"
+                        + " librdkafka's name for linger.ms)");
+        d.put(
+                "statistics.interval.ms",
+                "owned by the typed 'statistics_interval' field, which refreshes the"
+                        + " etl_kafka_sink_* meters (librdkafka's name; the Java producer has no statistics callback)");
+        d.put(
+                "delivery.report.only.error",
+                "the sink counts a delivery report for every message to acknowledge a"
+                        + " batch; without the reports of successful sends no batch would ever complete (librdkafka's name;"
+                        + " the Java producer always reports every send)");
+        d.put(
+                "enable.gapless.guarantee",
+                "it makes any gap in a partition's sequence a fatal producer error,"
+                        + " which conflicts with the sink's retry-and-replay of whole batches; the forced enable.idempotence"
+                        + " already keeps order within a producer session (librdkafka's name)");
         DENIED = Collections.unmodifiableMap(d);
     }
 
     static final ClientPassthrough PASSTHROUGH = ClientPassthrough.producer(DENIED);
 
-    private ProducerSettings() {
-    }
+    private ProducerSettings() {}
 
     /** Every problem with a bound section; {@code path} is e.g. {@code sinks.eu.kafka}. */
     public static List<ConfigProblem> check(KafkaSinkConfig config, String path) {
         List<ConfigProblem> problems = new ArrayList<>();
-        Set<String> typedKeys = config.security() == null ? Set.of() : config.security().clientPropertyKeys();
+        Set<String> typedKeys =
+                config.security() == null ? Set.of() : config.security().clientPropertyKeys();
         problems.addAll(PASSTHROUGH.check(config.producer(), path + ".producer", typedKeys));
         if (config.security() != null) {
-            problems.addAll(config.security().check(path + ".security", config.producer().keySet()));
+            problems.addAll(config.security()
+                    .check(path + ".security", config.producer().keySet()));
         }
         if (config.deliveryTimeout().compareTo(Duration.ofSeconds(1)) < 0) {
             problems.add(new ConfigProblem(path + ".delivery_timeout", "must be at least 1s"));
         }
         Duration linger = config.producerLinger();
         if (linger.isNegative() || linger.compareTo(config.deliveryTimeout()) >= 0) {
-            problems.add(new ConfigProblem(path + ".producer_linger", "must be at least 0ms and below"
-                    + " delivery_timeout (" + Durations.format(config.deliveryTimeout()) + ")"));
+            problems.add(new ConfigProblem(
+                    path + ".producer_linger",
+                    "must be at least 0ms and below" + " delivery_timeout ("
+                            + Durations.format(config.deliveryTimeout()) + ")"));
         }
         long max = config.maxMessageBytes().bytes();
         if (max < 1 || max > Integer.MAX_VALUE - 2L * REQUEST_HEADROOM) {
             problems.add(new ConfigProblem(path + ".max_message_bytes", "must be between 1B and 2GB"));
         }
         if (config.statisticsInterval().isNegative()) {
-            problems.add(new ConfigProblem(path + ".statistics_interval", "must not be negative (0s disables statistics)"));
+            problems.add(
+                    new ConfigProblem(path + ".statistics_interval", "must not be negative (0s disables statistics)"));
         }
         if (config.startupTimeout().isNegative() || config.startupTimeout().isZero()) {
             problems.add(new ConfigProblem(path + ".startup_timeout", "must be positive"));
@@ -116,7 +132,8 @@ public final class ProducerSettings {
         for (int i = 0; i < config.topics().size(); i++) {
             TopicSpec t = config.topics().get(i);
             if (t != null && t.name() != null && !names.add(t.name())) {
-                problems.add(new ConfigProblem(path + ".topics[" + i + "].name", "topic '" + t.name() + "' is listed twice"));
+                problems.add(new ConfigProblem(
+                        path + ".topics[" + i + "].name", "topic '" + t.name() + "' is listed twice"));
             }
         }
         return problems;
@@ -141,8 +158,8 @@ public final class ProducerSettings {
         props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
         props.put(ProducerConfig.BATCH_SIZE_CONFIG, Math.min(DEFAULT_BATCH_SIZE, maxRequest));
         props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, DEFAULT_MAX_BLOCK_MS);
-        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG,
-                (int) Math.min(CLIENT_DEFAULT_REQUEST_TIMEOUT_MS, deliveryMs - lingerMs));
+        props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int)
+                Math.min(CLIENT_DEFAULT_REQUEST_TIMEOUT_MS, deliveryMs - lingerMs));
         props.putAll(config.producer());
         props.putAll(connection(config, path));
         // forced

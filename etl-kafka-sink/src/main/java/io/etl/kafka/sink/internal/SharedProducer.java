@@ -37,9 +37,13 @@ final class SharedProducer {
     private volatile KafkaProducer<byte[], byte[]> producer;
     private ProducerMetrics metrics;
 
-    private SharedProducer(Key key, Map<String, Object> properties,
-                           Function<Map<String, Object>, KafkaProducer<byte[], byte[]>> factory, MeterRegistry registry,
-                           Tags tags, Duration statisticsInterval) {
+    private SharedProducer(
+            Key key,
+            Map<String, Object> properties,
+            Function<Map<String, Object>, KafkaProducer<byte[], byte[]>> factory,
+            MeterRegistry registry,
+            Tags tags,
+            Duration statisticsInterval) {
         this.key = key;
         this.properties = properties;
         this.factory = factory;
@@ -55,15 +59,19 @@ final class SharedProducer {
      * @param properties the complete producer properties; {@code client.id} is not part of the identity
      * @param tags       meter tags for the producer's own metrics when this call creates it
      */
-    static SharedProducer acquire(String runId, Map<String, Object> properties,
-                                  Function<Map<String, Object>, KafkaProducer<byte[], byte[]>> factory,
-                                  MeterRegistry registry, Tags tags, Duration statisticsInterval) {
+    static SharedProducer acquire(
+            String runId,
+            Map<String, Object> properties,
+            Function<Map<String, Object>, KafkaProducer<byte[], byte[]>> factory,
+            MeterRegistry registry,
+            Tags tags,
+            Duration statisticsInterval) {
         Map<String, Object> identity = new TreeMap<>(properties);
         identity.remove(ProducerConfig.CLIENT_ID_CONFIG);
         Key key = new Key(runId, identity, statisticsInterval);
         while (true) {
-            SharedProducer shared = REGISTRY.computeIfAbsent(key,
-                    k -> new SharedProducer(k, properties, factory, registry, tags, statisticsInterval));
+            SharedProducer shared = REGISTRY.computeIfAbsent(
+                    key, k -> new SharedProducer(k, properties, factory, registry, tags, statisticsInterval));
             synchronized (shared) {
                 if (shared.references >= 0) {
                     shared.references++;
@@ -106,7 +114,9 @@ final class SharedProducer {
             if (producer != used) {
                 return;
             }
-            LOG.warn("producer {} may be unusable after {}; replacing it before the next attempt", clientId,
+            LOG.warn(
+                    "producer {} may be unusable after {}; replacing it before the next attempt",
+                    clientId,
                     cause.toString());
             producer = null;
             closeMetrics();
@@ -151,6 +161,5 @@ final class SharedProducer {
         return clientId;
     }
 
-    private record Key(String runId, Map<String, Object> properties, Duration statisticsInterval) {
-    }
+    private record Key(String runId, Map<String, Object> properties, Duration statisticsInterval) {}
 }

@@ -32,8 +32,7 @@ final class TopicCreator {
 
     private static final Logger LOG = LoggerFactory.getLogger(TopicCreator.class);
 
-    private TopicCreator() {
-    }
+    private TopicCreator() {}
 
     static void create(Map<String, Object> connection, List<TopicSpec> topics, Duration timeout, String path) {
         if (topics.isEmpty()) {
@@ -52,8 +51,11 @@ final class TopicCreator {
         try (Admin admin = Admin.create(props)) {
             List<NewTopic> wanted = new ArrayList<>();
             for (TopicSpec t : topics) {
-                wanted.add(new NewTopic(t.name(), Optional.ofNullable(t.partitions()),
-                        Optional.ofNullable(t.replicationFactor()).map(Integer::shortValue)).configs(t.configs()));
+                wanted.add(new NewTopic(
+                                t.name(),
+                                Optional.ofNullable(t.partitions()),
+                                Optional.ofNullable(t.replicationFactor()).map(Integer::shortValue))
+                        .configs(t.configs()));
             }
             Map<String, KafkaFuture<Void>> results = admin.createTopics(wanted, new CreateTopicsOptions().timeoutMs(ms))
                     .values();
@@ -66,8 +68,11 @@ final class TopicCreator {
                     if (e.getCause() instanceof TopicExistsException) {
                         LOG.info("{}: topic '{}' exists; left as it is", path, name);
                     } else {
-                        throw ConfigException.of(path + ".topics[" + i + "]", "cannot create topic '" + name + "': "
-                                + e.getCause().getMessage(), e.getCause());
+                        throw ConfigException.of(
+                                path + ".topics[" + i + "]",
+                                "cannot create topic '" + name + "': "
+                                        + e.getCause().getMessage(),
+                                e.getCause());
                     }
                 }
             }
@@ -75,8 +80,10 @@ final class TopicCreator {
                 awaitLeaders(admin, topics.get(i).name(), deadline, path + ".topics[" + i + "]", timeout);
             }
         } catch (TimeoutException e) {
-            throw ConfigException.of(path + ".topics", "topic creation did not finish within startup_timeout "
-                    + Durations.format(timeout), e);
+            throw ConfigException.of(
+                    path + ".topics",
+                    "topic creation did not finish within startup_timeout " + Durations.format(timeout),
+                    e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw ConfigException.of(path + ".topics", "interrupted while creating topics", e);
@@ -87,20 +94,26 @@ final class TopicCreator {
             throws InterruptedException, TimeoutException {
         while (true) {
             try {
-                TopicDescription d = admin.describeTopics(List.of(topic)).allTopicNames()
-                        .get(remaining(deadline), TimeUnit.NANOSECONDS).get(topic);
-                if (d.partitions().stream().allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
+                TopicDescription d = admin.describeTopics(List.of(topic))
+                        .allTopicNames()
+                        .get(remaining(deadline), TimeUnit.NANOSECONDS)
+                        .get(topic);
+                if (d.partitions().stream()
+                        .allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
                     return;
                 }
             } catch (ExecutionException e) {
                 if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
-                    throw ConfigException.of(path, "cannot describe topic '" + topic + "': " + e.getCause().getMessage(),
+                    throw ConfigException.of(
+                            path,
+                            "cannot describe topic '" + topic + "': "
+                                    + e.getCause().getMessage(),
                             e.getCause());
                 }
             }
             if (remaining(deadline) <= 0) {
-                throw ConfigException.of(path, "topic '" + topic + "' has partitions without a leader after startup_timeout "
-                        + timeout);
+                throw ConfigException.of(
+                        path, "topic '" + topic + "' has partitions without a leader after startup_timeout " + timeout);
             }
             LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(50));
         }

@@ -40,7 +40,8 @@ class DeadLetterSinkTest {
     private static Sink<DeadLetter, KafkaMessage> sink(String yaml) {
         PipelineConfig config = PipelineConfig.parse(yaml, n -> null);
         SinkSection section = config.deadLetter().orElseThrow();
-        return (Sink<DeadLetter, KafkaMessage>) new KafkaSinkConfigType().deadLetterSink(section).orElseThrow();
+        return (Sink<DeadLetter, KafkaMessage>)
+                new KafkaSinkConfigType().deadLetterSink(section).orElseThrow();
     }
 
     private static Map<String, String> headers(KafkaMessage m) {
@@ -58,53 +59,65 @@ class DeadLetterSinkTest {
         assertThat(sink.errorPolicy()).isEqualTo(ErrorPolicy.FAIL);
         assertThat(m.key()).isEqualTo(bytes("k"));
         assertThat(m.value()).isEqualTo(bytes("{oops"));
-        assertThat(headers(m)).containsEntry("trace", "t").containsEntry(DeadLetter.STAGE_HEADER, "decode")
+        assertThat(headers(m))
+                .containsEntry("trace", "t")
+                .containsEntry(DeadLetter.STAGE_HEADER, "decode")
                 .containsEntry(DeadLetter.SOURCE_HEADER, "orders-1@7");
     }
 
     @Test
     void aDeadLetterTooLargeForItsTopicIsWrittenWithoutItsValue() {
-        Sink<DeadLetter, KafkaMessage> sink = sink(
-                "dead_letter: {kafka: {brokers: b:9092, topic: orders-dlt, max_message_bytes: 400}}");
+        Sink<DeadLetter, KafkaMessage> sink =
+                sink("dead_letter: {kafka: {brokers: b:9092, topic: orders-dlt, max_message_bytes: 400}}");
         DeadLetter letter = letter(new byte[1000]);
 
         KafkaMessage m = sink.encoder().encode(letter, letter.source(), 0);
 
         assertThat(m.value()).isEmpty();
-        assertThat(headers(m)).containsEntry(DeadLetterEncoder.VALUE_DROPPED_HEADER, "1000")
+        assertThat(headers(m))
+                .containsEntry(DeadLetterEncoder.VALUE_DROPPED_HEADER, "1000")
                 .containsEntry(DeadLetter.SOURCE_HEADER, "orders-1@7");
     }
 
     @Test
     void theTopicLimitTightensTheGuardWithRoomForRecordOverhead() {
-        GuardedEncoder<byte[]> guard = new GuardedEncoder<>("out", 1_000_000, false,
-                (value, meta, index) -> KafkaMessage.of(null, value));
+        GuardedEncoder<byte[]> guard =
+                new GuardedEncoder<>("out", 1_000_000, false, (value, meta, index) -> KafkaMessage.of(null, value));
         RecordMeta meta = RecordMeta.of("in", 0, 0);
 
-        assertThat(guard.limitToTopic(1500)).as("the topic is the tighter limit").isTrue();
-        assertThat(guard.encode(new byte[1500 - GuardedEncoder.RECORD_BATCH_OVERHEAD], meta, 0)).isNotNull();
+        assertThat(guard.limitToTopic(1500))
+                .as("the topic is the tighter limit")
+                .isTrue();
+        assertThat(guard.encode(new byte[1500 - GuardedEncoder.RECORD_BATCH_OVERHEAD], meta, 0))
+                .isNotNull();
         assertThatThrownBy(() -> guard.encode(new byte[1500 - GuardedEncoder.RECORD_BATCH_OVERHEAD + 1], meta, 0))
-                .isInstanceOf(RecordException.class).hasMessageContaining("max.message.bytes 1500 of topic out")
+                .isInstanceOf(RecordException.class)
+                .hasMessageContaining("max.message.bytes 1500 of topic out")
                 .satisfies(e -> assertThat(((RecordException) e).reason()).isEqualTo(RecordException.OVERSIZED));
         assertThat(new GuardedEncoder<byte[]>("out", 1000, false, (v, m, i) -> KafkaMessage.of(null, v))
-                .limitToTopic(1_048_588)).as("max_message_bytes is the tighter limit").isFalse();
+                        .limitToTopic(1_048_588))
+                .as("max_message_bytes is the tighter limit")
+                .isFalse();
     }
 
     @Test
     void onlyRefusalsOfOneRecordAreRecordErrors() {
-        assertThat(KafkaErrorClassifier.concernsOneRecord(new RecordTooLargeException("too big"))).isTrue();
+        assertThat(KafkaErrorClassifier.concernsOneRecord(new RecordTooLargeException("too big")))
+                .isTrue();
         assertThat(KafkaErrorClassifier.concernsOneRecord(new KafkaException(new InvalidRecordException("no key"))))
                 .isTrue();
-        assertThat(KafkaErrorClassifier.concernsOneRecord(new NotEnoughReplicasException("isr"))).isFalse();
+        assertThat(KafkaErrorClassifier.concernsOneRecord(new NotEnoughReplicasException("isr")))
+                .isFalse();
         assertThat(KafkaErrorClassifier.isCollateral(new KafkaException("part of a batch with invalid records")))
                 .isTrue();
-        assertThat(KafkaErrorClassifier.isCollateral(new NotEnoughReplicasException("isr"))).isFalse();
+        assertThat(KafkaErrorClassifier.isCollateral(new NotEnoughReplicasException("isr")))
+                .isFalse();
     }
 
     @Test
     void aDeadLetterSectionWithADeniedProducerKeyIsAConfigError() {
         assertThatThrownBy(() -> PipelineConfig.parse(
-                "dead_letter: {kafka: {brokers: b:9092, topic: t, producer: {acks: \"1\"}}}", n -> null))
+                        "dead_letter: {kafka: {brokers: b:9092, topic: t, producer: {acks: \"1\"}}}", n -> null))
                 .hasMessageContaining("dead_letter.kafka.producer.acks");
     }
 
@@ -112,7 +125,7 @@ class DeadLetterSinkTest {
     void anExplicitSectionBuildsTheSameSink() {
         KafkaSinkConfig config = KafkaSinkConfig.of("b:9092", "dlt");
         SinkSection section = new SinkSection(PipelineConfig.DEAD_LETTER, KafkaSink.CONNECTOR, config, null);
-        assertThat(new KafkaSinkConfigType().deadLetterSink(section)).hasValueSatisfying(
-                s -> assertThat(s.toString()).contains("dlt"));
+        assertThat(new KafkaSinkConfigType().deadLetterSink(section))
+                .hasValueSatisfying(s -> assertThat(s.toString()).contains("dlt"));
     }
 }

@@ -25,10 +25,18 @@ class KafkaErrorClassifierTest {
 
     @Test
     void transientBrokerAndNetworkErrorsAreRetryable() {
-        for (Exception e : new Exception[] {new TimeoutException("t"), new NetworkException("n"),
-                new NotEnoughReplicasException("r"), new NotEnoughReplicasAfterAppendException("a"),
-                new NotLeaderOrFollowerException("l"), new IllegalStateException("?"), new KafkaException("odd")}) {
-            assertThat(classifier.classify(e)).as(e.toString()).isInstanceOf(RetryableException.class)
+        for (Exception e : new Exception[] {
+            new TimeoutException("t"),
+            new NetworkException("n"),
+            new NotEnoughReplicasException("r"),
+            new NotEnoughReplicasAfterAppendException("a"),
+            new NotLeaderOrFollowerException("l"),
+            new IllegalStateException("?"),
+            new KafkaException("odd")
+        }) {
+            assertThat(classifier.classify(e))
+                    .as(e.toString())
+                    .isInstanceOf(RetryableException.class)
                     .hasMessageContaining("orders");
         }
     }
@@ -37,25 +45,36 @@ class KafkaErrorClassifierTest {
     void authorizationIsFatalAndNamesTopicAndPrincipal() {
         assertThat(classifier.classify(new TopicAuthorizationException("denied")))
                 .isInstanceOf(FatalException.class)
-                .hasMessageContaining("User:etl").hasMessageContaining("'orders'");
+                .hasMessageContaining("User:etl")
+                .hasMessageContaining("'orders'");
         assertThat(classifier.classify(new KafkaException("wrapped", new ClusterAuthorizationException("no"))))
-                .isInstanceOf(FatalException.class).hasMessageContaining("User:etl");
+                .isInstanceOf(FatalException.class)
+                .hasMessageContaining("User:etl");
     }
 
     @Test
     void permanentErrorsAreFatal() {
-        for (Exception e : new Exception[] {new SaslAuthenticationException("bad"), new RecordTooLargeException("big"),
-                new UnknownTopicOrPartitionException("gone"), new ProducerFencedException("f"),
-                new OutOfOrderSequenceException("o")}) {
-            assertThat(classifier.classify(e)).as(e.toString()).isInstanceOf(FatalException.class)
+        for (Exception e : new Exception[] {
+            new SaslAuthenticationException("bad"),
+            new RecordTooLargeException("big"),
+            new UnknownTopicOrPartitionException("gone"),
+            new ProducerFencedException("f"),
+            new OutOfOrderSequenceException("o")
+        }) {
+            assertThat(classifier.classify(e))
+                    .as(e.toString())
+                    .isInstanceOf(FatalException.class)
                     .hasMessageContaining("orders");
         }
     }
 
     @Test
     void fencedAndSequenceStatesReplaceTheProducer() {
-        assertThat(KafkaErrorClassifier.poisonsProducer(new OutOfOrderSequenceException("o"))).isTrue();
-        assertThat(KafkaErrorClassifier.poisonsProducer(new KafkaException("fatal state"))).isTrue();
-        assertThat(KafkaErrorClassifier.poisonsProducer(new NotEnoughReplicasException("r"))).isFalse();
+        assertThat(KafkaErrorClassifier.poisonsProducer(new OutOfOrderSequenceException("o")))
+                .isTrue();
+        assertThat(KafkaErrorClassifier.poisonsProducer(new KafkaException("fatal state")))
+                .isTrue();
+        assertThat(KafkaErrorClassifier.poisonsProducer(new NotEnoughReplicasException("r")))
+                .isFalse();
     }
 }

@@ -23,13 +23,15 @@ import org.junit.jupiter.api.Test;
 
 class KafkaTransactionTest {
 
-    private final RunContext run = RunContext.of("run-1", DeliveryGuarantee.EXACTLY_ONCE, "orders-1", Duration.ofSeconds(10));
+    private final RunContext run =
+            RunContext.of("run-1", DeliveryGuarantee.EXACTLY_ONCE, "orders-1", Duration.ofSeconds(10));
 
     @Test
     void fencedOrUnauthorizedProducersFailThePipeline() {
         KafkaTransaction tx = KafkaTransaction.of("orders", run, "sinks.eu.kafka");
         assertThat(tx.classify("committing", new ProducerFencedException("newer instance")))
-                .isInstanceOf(FatalException.class).hasMessageContaining("fenced");
+                .isInstanceOf(FatalException.class)
+                .hasMessageContaining("fenced");
         assertThat(tx.classify("writing", new InvalidProducerEpochException("old epoch")))
                 .isInstanceOf(FatalException.class);
         assertThat(tx.classify("committing", new TransactionalIdAuthorizationException("denied")))
@@ -39,8 +41,10 @@ class KafkaTransactionTest {
     @Test
     void transientFailuresAbortAndReadAgain() {
         KafkaTransaction tx = KafkaTransaction.of("orders", run, "sinks.eu.kafka");
-        assertThat(tx.classify("writing", new NotEnoughReplicasException("isr"))).isInstanceOf(RetryableException.class);
-        assertThat(tx.classify("committing", new TimeoutException("slow"))).isInstanceOf(RetryableException.class)
+        assertThat(tx.classify("writing", new NotEnoughReplicasException("isr")))
+                .isInstanceOf(RetryableException.class);
+        assertThat(tx.classify("committing", new TimeoutException("slow")))
+                .isInstanceOf(RetryableException.class)
                 .hasMessageContaining("timed out");
         assertThat(tx.classify("committing", new CommitFailedException("rebalanced")))
                 .isInstanceOf(RetryableException.class);
@@ -67,10 +71,20 @@ class KafkaTransactionTest {
     @Test
     void sinksOnOtherBrokersCannotJoinTheTransaction() {
         KafkaTransaction tx = KafkaTransaction.of("orders", run, "sinks.eu.kafka");
-        tx.join("sinks.eu.kafka", Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "a:9092",
-                ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 1000));
-        assertThatThrownBy(() -> tx.join("sinks.us.kafka", Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, "b:9092",
-                ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 1000)))
+        tx.join(
+                "sinks.eu.kafka",
+                Map.of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        "a:9092",
+                        ProducerConfig.MAX_REQUEST_SIZE_CONFIG,
+                        1000));
+        assertThatThrownBy(() -> tx.join(
+                        "sinks.us.kafka",
+                        Map.of(
+                                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                                "b:9092",
+                                ProducerConfig.MAX_REQUEST_SIZE_CONFIG,
+                                1000)))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("sinks.us.kafka.brokers")
                 .hasMessageContaining("sinks.eu.kafka");

@@ -27,8 +27,15 @@ class TraceHeadersTest {
     static final String CHILD = "00-4bf92f3577b34da6a3ce929d0e0e4736-b7ad6b7169203331-01";
     static final String OWN = "00-0af7651916cd43dd8448eb211c80319c-b9c7c989f97918e1-01";
 
-    private static final RecordMeta META = new RecordMeta("orders", 0, 7L, -1L, "k".getBytes(StandardCharsets.UTF_8),
-            List.of(Header.of("region", "eu"), Header.of(TraceContext.TRACEPARENT, PARENT),
+    private static final RecordMeta META = new RecordMeta(
+            "orders",
+            0,
+            7L,
+            -1L,
+            "k".getBytes(StandardCharsets.UTF_8),
+            List.of(
+                    Header.of("region", "eu"),
+                    Header.of(TraceContext.TRACEPARENT, PARENT),
                     Header.of(TraceContext.TRACESTATE, "vendor=a")));
     private static final TraceContext INPUT = TraceContext.find(META.headers());
 
@@ -37,19 +44,28 @@ class TraceHeadersTest {
     }
 
     private static String header(KafkaMessage m, String key) {
-        return m.headers().stream().filter(h -> h.key().equals(key)).map(Header::valueAsString)
-                .reduce((a, b) -> b).orElse(null);
+        return m.headers().stream()
+                .filter(h -> h.key().equals(key))
+                .map(Header::valueAsString)
+                .reduce((a, b) -> b)
+                .orElse(null);
     }
 
     @Test
     void aCustomEncoderThatSetsNoHeadersStillCarriesTheInputsTraceContext() {
         Encoder<String, KafkaMessage> e = KafkaSink.from("s", config(1000), null)
-                .<String>with((v, meta) -> KafkaMessage.builder().key(v).header("own", "1").value(v).build())
+                .<String>with((v, meta) -> KafkaMessage.builder()
+                        .key(v)
+                        .header("own", "1")
+                        .value(v)
+                        .build())
                 .encoder();
 
         KafkaMessage m = e.encode("x", META, 0, INPUT);
 
-        assertThat(m.headers()).extracting(Header::key).containsExactly("own", TraceContext.TRACEPARENT, TraceContext.TRACESTATE);
+        assertThat(m.headers())
+                .extracting(Header::key)
+                .containsExactly("own", TraceContext.TRACEPARENT, TraceContext.TRACESTATE);
         assertThat(header(m, TraceContext.TRACEPARENT)).isEqualTo(PARENT);
         assertThat(header(m, TraceContext.TRACESTATE)).isEqualTo("vendor=a");
     }
@@ -57,7 +73,10 @@ class TraceHeadersTest {
     @Test
     void aCustomEncodersOwnTraceparentIsKept() {
         Encoder<String, KafkaMessage> e = KafkaSink.from("s", config(1000), null)
-                .<String>with((v, meta) -> KafkaMessage.builder().header(TraceContext.TRACEPARENT, OWN).value(v).build())
+                .<String>with((v, meta) -> KafkaMessage.builder()
+                        .header(TraceContext.TRACEPARENT, OWN)
+                        .value(v)
+                        .build())
                 .encoder();
 
         KafkaMessage m = e.encode("x", META, 0, TraceContext.of(CHILD, null, INPUT));
@@ -67,22 +86,27 @@ class TraceHeadersTest {
 
     @Test
     void bytesEncoderOutputIsTheSameMessageWhenPropagatingAndCarriesTheProducerSpanWhenTracing() {
-        Encoder<byte[], KafkaMessage> e = KafkaSink.from("s", config(1000), null).bytes().encoder();
+        Encoder<byte[], KafkaMessage> e =
+                KafkaSink.from("s", config(1000), null).bytes().encoder();
 
         KafkaMessage propagated = e.encode(new byte[1], META, 0, INPUT);
         KafkaMessage traced = e.encode(new byte[1], META, 0, TraceContext.of(CHILD, "vendor=b", INPUT));
 
         assertThat(propagated).isEqualTo(e.encode(new byte[1], META, 0));
         assertThat(propagated.headers()).isEqualTo(META.headers());
-        assertThat(traced.headers()).containsExactly(Header.of("region", "eu"), Header.of(TraceContext.TRACEPARENT, CHILD),
-                Header.of(TraceContext.TRACESTATE, "vendor=b"));
+        assertThat(traced.headers())
+                .containsExactly(
+                        Header.of("region", "eu"),
+                        Header.of(TraceContext.TRACEPARENT, CHILD),
+                        Header.of(TraceContext.TRACESTATE, "vendor=b"));
     }
 
     @Test
     void envelopeAndJsonEncodersCarryTheOutputsContext() {
-        Encoder<Change<String>, KafkaMessage> envelope = KafkaSink.from("s", config(1000), null)
-                .<String>envelope().encoder();
-        Encoder<Object, KafkaMessage> json = KafkaSink.from("s", config(1000), null).json().encoder();
+        Encoder<Change<String>, KafkaMessage> envelope =
+                KafkaSink.from("s", config(1000), null).<String>envelope().encoder();
+        Encoder<Object, KafkaMessage> json =
+                KafkaSink.from("s", config(1000), null).json().encoder();
         TraceContext output = TraceContext.of(CHILD, null, INPUT);
 
         KafkaMessage env = envelope.encode(Change.upsert("id-1", "doc"), META, 0, output);
@@ -97,7 +121,8 @@ class TraceHeadersTest {
     @Test
     void withoutOpenTelemetryOnTheClassPathPipelinesPropagateOnly() {
         assertThatThrownBy(() -> Class.forName("io.opentelemetry.api.GlobalOpenTelemetry"))
-                .as("this module's tests run without the optional API").isInstanceOf(ClassNotFoundException.class);
+                .as("this module's tests run without the optional API")
+                .isInstanceOf(ClassNotFoundException.class);
 
         assertThat(RecordTracing.create(TracingConfig.defaults(), "p", "s")).isSameAs(RecordTracing.PROPAGATE);
     }
@@ -105,7 +130,8 @@ class TraceHeadersTest {
     @Test
     void theSizeGuardCountsTheTraceHeaders() {
         Encoder<String, KafkaMessage> e = KafkaSink.from("s", config(60), null)
-                .<String>with((v, meta) -> KafkaMessage.builder().value(v).build()).encoder();
+                .<String>with((v, meta) -> KafkaMessage.builder().value(v).build())
+                .encoder();
 
         assertThat(e.encode("x", META, 0).sizeInBytes()).isEqualTo(1);
         RecordException error = catchThrowableOfType(RecordException.class, () -> e.encode("x", META, 0, INPUT));

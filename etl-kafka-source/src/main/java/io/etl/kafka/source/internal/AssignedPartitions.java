@@ -78,7 +78,8 @@ final class AssignedPartitions {
     }
 
     /** The entries of {@code offsets} that {@code commit} holds (those of partitions still held). */
-    Map<SourcePartition, Long> sentOnly(Map<SourcePartition, Long> offsets, Map<TopicPartition, OffsetAndMetadata> commit) {
+    Map<SourcePartition, Long> sentOnly(
+            Map<SourcePartition, Long> offsets, Map<TopicPartition, OffsetAndMetadata> commit) {
         if (commit.size() == offsets.size()) {
             return offsets;
         }

@@ -29,17 +29,23 @@ record ConsumerErrorClassifier(String name, KafkaSourceConfig config) {
     /** What a poll (or a commit with the same causes) failing with {@code e} throws. */
     RuntimeException classify(RuntimeException e) {
         if (e instanceof InvalidOffsetException invalid) {
-            return new FatalException("source '" + name + "': partitions " + invalid.partitions()
-                    + " have no valid committed offset and auto_offset_reset is "
-                    + config.autoOffsetReset().name().toLowerCase(Locale.ROOT), e);
+            return new FatalException(
+                    "source '" + name + "': partitions " + invalid.partitions()
+                            + " have no valid committed offset and auto_offset_reset is "
+                            + config.autoOffsetReset().name().toLowerCase(Locale.ROOT),
+                    e);
         }
         if (e instanceof FencedInstanceIdException) {
-            return new FatalException("source '" + name + "': another instance joined group '" + config.groupId()
-                    + "' with the same group_instance_id '" + config.groupInstanceId() + "'", e);
+            return new FatalException(
+                    "source '" + name + "': another instance joined group '" + config.groupId()
+                            + "' with the same group_instance_id '" + config.groupInstanceId() + "'",
+                    e);
         }
         if (KafkaErrors.isAccessRefused(e)) {
-            return new FatalException("source '" + name + "': brokers " + config.brokers() + " refused the consumer: "
-                    + KafkaErrors.rootMessage(e), e);
+            return new FatalException(
+                    "source '" + name + "': brokers " + config.brokers() + " refused the consumer: "
+                            + KafkaErrors.rootMessage(e),
+                    e);
         }
         if (e instanceof KafkaException) {
             return new FatalException("source '" + name + "': polling failed: " + KafkaErrors.rootMessage(e), e);
@@ -57,13 +63,15 @@ record ConsumerErrorClassifier(String name, KafkaSourceConfig config) {
 
     /** The failure of a synchronous commit outside a rebalance, bounded by {@code timeout}. */
     FatalException commitFailed(Map<TopicPartition, OffsetAndMetadata> commit, Duration timeout, RuntimeException e) {
-        return new FatalException("source '" + name + "': committing offsets " + commit
-                + " failed within " + Durations.format(timeout) + ": " + KafkaErrors.rootMessage(e), e);
+        return new FatalException(
+                "source '" + name + "': committing offsets " + commit + " failed within " + Durations.format(timeout)
+                        + ": " + KafkaErrors.rootMessage(e),
+                e);
     }
 
     /** kafka-clients refused to create the consumer from its properties. */
     ConfigException clientRefused(String path, KafkaException e) {
-        return ConfigException.of(path + ".consumer", "the Kafka consumer rejected its configuration: "
-                + KafkaErrors.rootMessage(e), e);
+        return ConfigException.of(
+                path + ".consumer", "the Kafka consumer rejected its configuration: " + KafkaErrors.rootMessage(e), e);
     }
 }

@@ -34,8 +34,8 @@ final class ConsumerMetrics implements AutoCloseable {
         this.binder = binder;
     }
 
-    static ConsumerMetrics bind(Consumer<?, ?> consumer, MeterRegistry target, Tags tags, Duration interval,
-                                String threadName) {
+    static ConsumerMetrics bind(
+            Consumer<?, ?> consumer, MeterRegistry target, Tags tags, Duration interval, String threadName) {
         CompositeMeterRegistry composite = new CompositeMeterRegistry();
         composite.config().meterFilter(new MeterFilter() {
             @Override

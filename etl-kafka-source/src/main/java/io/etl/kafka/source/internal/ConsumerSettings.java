@@ -11,8 +11,7 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 /** The kafka-clients properties of a source's consumer, from its typed settings and passthrough. */
 final class ConsumerSettings {
 
-    private ConsumerSettings() {
-    }
+    private ConsumerSettings() {}
 
     /** Whether the passthrough selects the KIP-848 group protocol ({@code group.protocol: consumer}). */
     static boolean usesConsumerProtocol(KafkaSourceConfig config) {
@@ -36,7 +35,9 @@ final class ConsumerSettings {
             props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, config.groupInstanceId());
         }
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, config.autoOffsetReset().name().toLowerCase(Locale.ROOT));
+        props.put(
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                config.autoOffsetReset().name().toLowerCase(Locale.ROOT));
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.maxPollRecords());
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);

@@ -27,8 +27,7 @@ public final class Decoders {
     private static final Decoder<String> STRING =
             (payload, meta) -> payload == null ? null : new String(payload, StandardCharsets.UTF_8);
 
-    private Decoders() {
-    }
+    private Decoders() {}
 
     /** The payload itself. */
     public static Decoder<byte[]> bytes() {

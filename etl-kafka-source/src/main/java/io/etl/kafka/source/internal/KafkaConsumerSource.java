@@ -1,6 +1,7 @@
 package io.etl.kafka.source.internal;
 
 import io.etl.core.error.ConfigException;
+import io.etl.core.error.ConfigProblem;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.FatalException;
 import io.etl.core.record.RecordMeta;
@@ -8,16 +9,18 @@ import io.etl.core.source.CommitCallback;
 import io.etl.core.source.SourceContext;
 import io.etl.core.source.SourceOutput;
 import io.etl.core.source.SourcePartition;
+import io.etl.kafka.common.KafkaTransactionLink;
 import io.etl.kafka.common.internal.ClientProperties;
 import io.etl.kafka.common.internal.ClusterUse;
-import io.etl.kafka.common.internal.KafkaErrors;
 import io.etl.kafka.common.internal.KafkaClusterUser;
+import io.etl.kafka.common.internal.KafkaErrors;
 import io.etl.kafka.source.Decoder;
 import io.etl.kafka.source.KafkaSource;
 import io.etl.kafka.source.KafkaSourceConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -27,6 +30,7 @@ import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -70,6 +74,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
     private final ConsumerErrorClassifier errors;
     /** Monotonic time in nanoseconds; a test replaces it to simulate a frozen JVM. */
     LongSupplier clock = System::nanoTime;
+
     private final SessionWatch watch;
 
     private Consumer<byte[], byte[]> consumer;
@@ -83,9 +88,13 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
      * @param consumerFactory makes the consumer from its properties ({@code KafkaConsumer::new} in production)
      * @param startupCheck    whether {@link #open} first checks the brokers and topics with an admin client
      */
-    public KafkaConsumerSource(String name, KafkaSourceConfig config, ErrorPolicy onError, Decoder<T> decoder,
-                               Function<Map<String, Object>, Consumer<byte[], byte[]>> consumerFactory,
-                               boolean startupCheck) {
+    public KafkaConsumerSource(
+            String name,
+            KafkaSourceConfig config,
+            ErrorPolicy onError,
+            Decoder<T> decoder,
+            Function<Map<String, Object>, Consumer<byte[], byte[]>> consumerFactory,
+            boolean startupCheck) {
         this.name = Objects.requireNonNull(name, "name");
         this.config = Objects.requireNonNull(config, "config");
         this.onError = onError == null ? ErrorPolicy.FAIL : onError;
@@ -99,8 +108,8 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
     }
 
     /** A source with a real {@link KafkaConsumer} and the startup check. */
-    public static <T> KafkaConsumerSource<T> create(String name, KafkaSourceConfig config, ErrorPolicy onError,
-                                                    Decoder<T> decoder) {
+    public static <T> KafkaConsumerSource<T> create(
+            String name, KafkaSourceConfig config, ErrorPolicy onError, Decoder<T> decoder) {
         return new KafkaConsumerSource<>(name, config, onError, decoder, KafkaConsumer::new, true);
     }
 
@@ -128,7 +137,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
     @Override
     public List<ClusterUse> clusterUses() {
         Map<String, Object> connection = ConsumerSettings.connection(config, path);
-        List<String> topics = config.topics().isEmpty() ? java.util.Collections.singletonList(null) : config.topics();
+        List<String> topics = config.topics().isEmpty() ? Collections.singletonList(null) : config.topics();
         List<ClusterUse> uses = new ArrayList<>();
         for (String topic : topics) {
             uses.add(ClusterUse.read(path, connection, topic, config.groupId()).withPrincipalOf(config.security()));
@@ -143,7 +152,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
         if (consumer != null) {
             throw new IllegalStateException("source '" + name + "' is already open");
         }
-        List<io.etl.core.error.ConfigProblem> problems = SourceConfigCheck.problems(config, path);
+        List<ConfigProblem> problems = SourceConfigCheck.problems(config, path);
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
@@ -154,12 +163,14 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
         boolean exactlyOnce = context.run().exactlyOnce();
         if (exactlyOnce) {
             // exactly-once pipelines chain: read only what an upstream transaction committed, unless told otherwise
-            props.putIfAbsent(org.apache.kafka.clients.consumer.ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+            props.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         }
         LOG.debug("source '{}': consumer properties {}", name, ClientProperties.redacted(props));
         if (ConsumerSettings.usesConsumerProtocol(config)) {
-            LOG.info("source '{}': group.protocol=consumer: session timeout and assignment strategy are the broker's"
-                    + " (group.consumer.*); session_timeout is not used", name);
+            LOG.info(
+                    "source '{}': group.protocol=consumer: session timeout and assignment strategy are the broker's"
+                            + " (group.consumer.*); session_timeout is not used",
+                    name);
         }
         try {
             consumer = consumerFactory.apply(props);
@@ -167,16 +178,31 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
             throw errors.clientRefused(path, e);
         }
         meters = SourceMeters.register(context, name, config, consumer, assigned);
-        rebalance = new RebalanceHandler(name, config.revokeTimeout(), consumer, context.listener(), assigned, meters,
-                watch, errors, failures, () -> clock.getAsLong(), () -> paused, () -> closing);
+        rebalance = new RebalanceHandler(
+                name,
+                config.revokeTimeout(),
+                consumer,
+                context.listener(),
+                assigned,
+                meters,
+                watch,
+                errors,
+                failures,
+                () -> clock.getAsLong(),
+                () -> paused,
+                () -> closing);
         if (exactlyOnce) {
             Consumer<byte[], byte[]> c = consumer;
-            context.run().computeIfAbsent(io.etl.kafka.common.KafkaTransactionLink.class,
-                    io.etl.kafka.common.KafkaTransactionLink::new).attach(c::groupMetadata, config.groupInstanceId());
+            context.run()
+                    .computeIfAbsent(KafkaTransactionLink.class, KafkaTransactionLink::new)
+                    .attach(c::groupMetadata, config.groupInstanceId());
         }
         if (config.topics().isEmpty()) {
             consumer.subscribe(Pattern.compile(config.topicPattern()), rebalance);
-            LOG.info("source '{}': group '{}' subscribed to topics matching /{}/", name, config.groupId(),
+            LOG.info(
+                    "source '{}': group '{}' subscribed to topics matching /{}/",
+                    name,
+                    config.groupId(),
                     config.topicPattern());
         } else {
             consumer.subscribe(config.topics(), rebalance);
@@ -208,8 +234,14 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
         }
         for (ConsumerRecord<byte[], byte[]> r : records) {
             // the value bytes ride along by reference, so any stage can dead-letter the record as it was read
-            RecordMeta meta = new RecordMeta(r.topic(), r.partition(), r.offset(), r.timestamp(), r.key(),
-                    KafkaHeaderList.of(r.headers()), r.value());
+            RecordMeta meta = new RecordMeta(
+                    r.topic(),
+                    r.partition(),
+                    r.offset(),
+                    r.timestamp(),
+                    r.key(),
+                    KafkaHeaderList.of(r.headers()),
+                    r.value());
             T value;
             try {
                 value = decoder.decode(r.value(), meta);
@@ -237,9 +269,13 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
         if (!watch.askRejoin(now)) {
             return; // still rejoining: a consumer keeps fetching the partitions it holds meanwhile
         }
-        LOG.warn("source '{}': nothing ran for {} ms, longer than session_timeout {} ms; the group may have moved"
+        LOG.warn(
+                "source '{}': nothing ran for {} ms, longer than session_timeout {} ms; the group may have moved"
                         + " its partitions, so it rejoins before processing {} record(s) fetched meanwhile",
-                name, watch.awayMillis(), config.sessionTimeout().toMillis(), records.count());
+                name,
+                watch.awayMillis(),
+                config.sessionTimeout().toMillis(),
+                records.count());
         try {
             consumer.enforceRebalance("no poll or heartbeat for longer than the session timeout");
         } catch (RuntimeException e) {
@@ -252,7 +288,8 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
 
     @Override
     public void seek(Map<SourcePartition, Long> offsets) {
-        for (Map.Entry<TopicPartition, OffsetAndMetadata> e : assigned.heldOnly(offsets).entrySet()) {
+        for (Map.Entry<TopicPartition, OffsetAndMetadata> e :
+                assigned.heldOnly(offsets).entrySet()) {
             consumer.seek(e.getKey(), e.getValue().offset());
         }
         LOG.debug("source '{}': reading again from {}", name, offsets);
@@ -285,8 +322,12 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
             done.completed(sent, null);
         } catch (CommitFailedException | RebalanceInProgressException e) {
             meters.commitFailed();
-            LOG.warn("source '{}': commit of {} failed because the group is rebalancing ({}); the partitions' next"
-                    + " owner replays from the last committed offsets", name, commit, e.getMessage());
+            LOG.warn(
+                    "source '{}': commit of {} failed because the group is rebalancing ({}); the partitions' next"
+                            + " owner replays from the last committed offsets",
+                    name,
+                    commit,
+                    e.getMessage());
             done.completed(sent, e);
         } catch (FencedInstanceIdException e) {
             meters.commitFailed();
@@ -315,7 +356,10 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
         if (ConsumerErrorClassifier.stopsCommitting(error)) {
             failures.commitFailed(errors.classify((RuntimeException) error));
         } else {
-            LOG.warn("source '{}': asynchronous commit of {} failed: {}; the next commit covers it", name, offsets,
+            LOG.warn(
+                    "source '{}': asynchronous commit of {} failed: {}; the next commit covers it",
+                    name,
+                    offsets,
                     KafkaErrors.rootMessage(error));
         }
     }

@@ -29,7 +29,7 @@ final class KafkaHeaderList extends AbstractList<Header> implements RandomAccess
     @Override
     public Header get(int index) {
         org.apache.kafka.common.header.Header h = headers[index];
-    // CHECKSTYLE.ON: InlineFullyQualifiedName
+        // CHECKSTYLE.ON: InlineFullyQualifiedName
         return new Header(h.key(), h.value());
     }
 

@@ -1,8 +1,8 @@
 package io.etl.kafka.source.internal;
 
-import io.etl.kafka.common.internal.KafkaClientWarmUp;
 import io.etl.core.config.ConnectorConfigType;
 import io.etl.core.error.ConfigProblem;
+import io.etl.kafka.common.internal.KafkaClientWarmUp;
 import io.etl.kafka.source.KafkaSourceConfig;
 import java.util.List;
 

@@ -29,10 +29,20 @@ import org.slf4j.LoggerFactory;
  * @param paused        whether the pipeline is backpressured now (newly assigned partitions are paused too)
  * @param closing       whether the source is closing (the pipeline is no longer called)
  */
-record RebalanceHandler(String name, Duration revokeTimeout, Consumer<byte[], byte[]> consumer, PartitionListener listener,
-                        AssignedPartitions partitions, SourceMeters meters, SessionWatch watch,
-                        ConsumerErrorClassifier errors, PendingFailures failures, LongSupplier clock,
-                        BooleanSupplier paused, BooleanSupplier closing) implements ConsumerRebalanceListener {
+record RebalanceHandler(
+        String name,
+        Duration revokeTimeout,
+        Consumer<byte[], byte[]> consumer,
+        PartitionListener listener,
+        AssignedPartitions partitions,
+        SourceMeters meters,
+        SessionWatch watch,
+        ConsumerErrorClassifier errors,
+        PendingFailures failures,
+        LongSupplier clock,
+        BooleanSupplier paused,
+        BooleanSupplier closing)
+        implements ConsumerRebalanceListener {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaConsumerSource.class);
 
@@ -47,7 +57,11 @@ record RebalanceHandler(String name, Duration revokeTimeout, Consumer<byte[], by
             consumer.pause(assignment);
         }
         meters.assigned();
-        LOG.info("source '{}': assigned {}{}", name, added, backpressured ? " (paused: the pipeline is backpressured)" : "");
+        LOG.info(
+                "source '{}': assigned {}{}",
+                name,
+                added,
+                backpressured ? " (paused: the pipeline is backpressured)" : "");
         tellPipeline(() -> listener.onAssigned(added));
     }
 
@@ -92,8 +106,12 @@ record RebalanceHandler(String name, Duration revokeTimeout, Consumer<byte[], by
             failures.callbackFailed(errors.classify(e));
         } catch (RuntimeException e) {
             meters.commitFailed();
-            LOG.warn("source '{}': commit of revoked partitions {} failed: {}; their next owner replays from"
-                    + " the last committed offsets (duplicates, no loss)", name, commit, KafkaErrors.rootMessage(e));
+            LOG.warn(
+                    "source '{}': commit of revoked partitions {} failed: {}; their next owner replays from"
+                            + " the last committed offsets (duplicates, no loss)",
+                    name,
+                    commit,
+                    KafkaErrors.rootMessage(e));
         }
     }
 

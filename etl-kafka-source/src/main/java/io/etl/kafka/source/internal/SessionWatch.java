@@ -15,6 +15,7 @@ final class SessionWatch {
     private final long thresholdNanos;
     /** When the last poll returned, and the time spent in rebalance callbacks since. */
     private long lastPollNanos;
+
     private long callbackNanos;
     /** How long nothing ran, when that was longer than the session and the group has not settled since. */
     private long awayNanos;

@@ -18,8 +18,7 @@ final class SourceConfigCheck {
     private static final ClientPassthrough PASSTHROUGH =
             ClientPassthrough.consumer(KafkaSourceConfig.DENIED_CONSUMER_PROPERTIES);
 
-    private SourceConfigCheck() {
-    }
+    private SourceConfigCheck() {}
 
     /** Every problem of {@code config}, each path starting with {@code path}. */
     static List<ConfigProblem> problems(KafkaSourceConfig config, String path) {
@@ -27,9 +26,11 @@ final class SourceConfigCheck {
         boolean hasTopics = !config.topics().isEmpty();
         boolean hasPattern = config.topicPattern() != null;
         if (hasTopics == hasPattern) {
-            problems.add(new ConfigProblem(path + (hasTopics ? ".topic_pattern" : ".topics"), hasTopics
-                    ? "cannot be combined with topics: set exactly one of topics and topic_pattern"
-                    : "set exactly one of topics and topic_pattern"));
+            problems.add(new ConfigProblem(
+                    path + (hasTopics ? ".topic_pattern" : ".topics"),
+                    hasTopics
+                            ? "cannot be combined with topics: set exactly one of topics and topic_pattern"
+                            : "set exactly one of topics and topic_pattern"));
         }
         if (hasPattern) {
             if (config.topicPattern().isBlank()) {
@@ -38,38 +39,47 @@ final class SourceConfigCheck {
                 try {
                     Pattern.compile(config.topicPattern());
                 } catch (PatternSyntaxException e) {
-                    problems.add(new ConfigProblem(path + ".topic_pattern",
-                            "is not a valid regular expression (" + e.getDescription() + " near index " + e.getIndex() + ")"));
+                    problems.add(new ConfigProblem(
+                            path + ".topic_pattern",
+                            "is not a valid regular expression (" + e.getDescription() + " near index " + e.getIndex()
+                                    + ")"));
                 }
             }
         }
         if (config.groupInstanceId() != null && config.groupInstanceId().isBlank()) {
             problems.add(new ConfigProblem(path + ".group_instance_id", "must not be blank when set"));
-        } else if (config.groupInstanceId() != null && !INSTANCE_ID.matcher(config.groupInstanceId()).matches()) {
+        } else if (config.groupInstanceId() != null
+                && !INSTANCE_ID.matcher(config.groupInstanceId()).matches()) {
             // the broker's own rule for group.instance.id; it would otherwise reject the join at the first poll
-            problems.add(new ConfigProblem(path + ".group_instance_id", "must be at most 249 characters of"
-                    + " a-z, A-Z, 0-9, '.', '_' and '-' (for example the host name); got '"
-                    + config.groupInstanceId() + "'"));
+            problems.add(new ConfigProblem(
+                    path + ".group_instance_id",
+                    "must be at most 249 characters of"
+                            + " a-z, A-Z, 0-9, '.', '_' and '-' (for example the host name); got '"
+                            + config.groupInstanceId() + "'"));
         }
         positive(problems, path + ".poll_timeout", config.pollTimeout(), Duration.ofMillis(1));
         positive(problems, path + ".revoke_timeout", config.revokeTimeout(), Duration.ofMillis(1));
         positive(problems, path + ".startup_timeout", config.startupTimeout(), Duration.ofMillis(1));
         positive(problems, path + ".session_timeout", config.sessionTimeout(), Duration.ofSeconds(1));
         if (config.statisticsInterval().isNegative()) {
-            problems.add(new ConfigProblem(path + ".statistics_interval", "must not be negative (0s disables statistics)"));
+            problems.add(
+                    new ConfigProblem(path + ".statistics_interval", "must not be negative (0s disables statistics)"));
         }
-        Set<String> typedSecurityKeys = config.security() == null ? Set.of() : config.security().clientPropertyKeys();
+        Set<String> typedSecurityKeys =
+                config.security() == null ? Set.of() : config.security().clientPropertyKeys();
         problems.addAll(PASSTHROUGH.check(config.consumer(), path + ".consumer", typedSecurityKeys));
         if (config.security() != null) {
-            problems.addAll(config.security().check(path + ".security", config.consumer().keySet()));
+            problems.addAll(config.security()
+                    .check(path + ".security", config.consumer().keySet()));
         }
         return problems;
     }
 
     private static void positive(List<ConfigProblem> problems, String path, Duration value, Duration min) {
         if (value.compareTo(min) < 0) {
-            problems.add(new ConfigProblem(path, "must be at least " + (min.toMillis() >= 1000
-                    ? min.toSeconds() + "s" : min.toMillis() + "ms")));
+            problems.add(new ConfigProblem(
+                    path,
+                    "must be at least " + (min.toMillis() >= 1000 ? min.toSeconds() + "s" : min.toMillis() + "ms")));
         }
     }
 }

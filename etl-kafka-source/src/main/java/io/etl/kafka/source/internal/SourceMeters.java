@@ -33,8 +33,12 @@ final class SourceMeters {
     private final Counter commitsDeferred;
     private ConsumerMetrics clientMetrics;
 
-    private SourceMeters(SourceContext context, String name, KafkaSourceConfig config, Consumer<byte[], byte[]> consumer,
-                         AssignedPartitions partitions) {
+    private SourceMeters(
+            SourceContext context,
+            String name,
+            KafkaSourceConfig config,
+            Consumer<byte[], byte[]> consumer,
+            AssignedPartitions partitions) {
         this.registry = context.meterRegistry();
         // the pipeline's tags (pipeline, source, metrics.common_tags), so these meters line up with the core's
         Tags tags = (context.tags() == null ? Tags.of(EtlMetrics.TAG_PIPELINE, context.pipeline()) : context.tags())
@@ -43,22 +47,29 @@ final class SourceMeters {
         revoked = registry.counter(KafkaSourceMetrics.REBALANCES, tags.and(KafkaSourceMetrics.TAG_EVENT, "revoked"));
         lost = registry.counter(KafkaSourceMetrics.REBALANCES, tags.and(KafkaSourceMetrics.TAG_EVENT, "lost"));
         commitsOk = registry.counter(KafkaSourceMetrics.COMMITS, tags.and(KafkaSourceMetrics.TAG_OUTCOME, "success"));
-        commitsFailed = registry.counter(KafkaSourceMetrics.COMMITS, tags.and(KafkaSourceMetrics.TAG_OUTCOME, "failure"));
-        commitsDeferred = registry.counter(KafkaSourceMetrics.COMMITS,
-                tags.and(KafkaSourceMetrics.TAG_OUTCOME, "rebalancing"));
+        commitsFailed =
+                registry.counter(KafkaSourceMetrics.COMMITS, tags.and(KafkaSourceMetrics.TAG_OUTCOME, "failure"));
+        commitsDeferred =
+                registry.counter(KafkaSourceMetrics.COMMITS, tags.and(KafkaSourceMetrics.TAG_OUTCOME, "rebalancing"));
         gauges.add(Gauge.builder(KafkaSourceMetrics.ASSIGNED_PARTITIONS, partitions, AssignedPartitions::size)
-                .tags(tags).register(registry));
+                .tags(tags)
+                .register(registry));
         gauges.add(Gauge.builder(KafkaSourceMetrics.RECORDS_LAG_MAX, consumer, SourceMeters::lagMax)
-                .tags(tags).register(registry));
+                .tags(tags)
+                .register(registry));
         if (!config.statisticsInterval().isZero()) {
-            clientMetrics = ConsumerMetrics.bind(consumer, registry, tags, config.statisticsInterval(),
-                    "etl-source-" + name + "-metrics");
+            clientMetrics = ConsumerMetrics.bind(
+                    consumer, registry, tags, config.statisticsInterval(), "etl-source-" + name + "-metrics");
         }
     }
 
     /** Registers the meters of source {@code name} reading with {@code consumer}. */
-    static SourceMeters register(SourceContext context, String name, KafkaSourceConfig config,
-                                 Consumer<byte[], byte[]> consumer, AssignedPartitions partitions) {
+    static SourceMeters register(
+            SourceContext context,
+            String name,
+            KafkaSourceConfig config,
+            Consumer<byte[], byte[]> consumer,
+            AssignedPartitions partitions) {
         return new SourceMeters(context, name, config, consumer, partitions);
     }
 
@@ -105,7 +116,8 @@ final class SourceMeters {
     private static double lagMax(Consumer<byte[], byte[]> consumer) {
         for (Map.Entry<MetricName, ? extends Metric> e : consumer.metrics().entrySet()) {
             MetricName n = e.getKey();
-            if (n.name().equals("records-lag-max") && n.group().equals("consumer-fetch-manager-metrics")
+            if (n.name().equals("records-lag-max")
+                    && n.group().equals("consumer-fetch-manager-metrics")
                     && !n.tags().containsKey("topic")) {
                 Object v = e.getValue().metricValue();
                 return v instanceof Number number ? number.doubleValue() : Double.NaN;

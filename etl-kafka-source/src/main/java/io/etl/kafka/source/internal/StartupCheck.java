@@ -30,8 +30,7 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
  */
 final class StartupCheck {
 
-    private StartupCheck() {
-    }
+    private StartupCheck() {}
 
     /**
      * @param connection bootstrap and security client properties
@@ -42,7 +41,8 @@ final class StartupCheck {
      */
     static void run(KafkaSourceConfig config, Map<String, Object> connection, String path, String runId) {
         long deadline = System.nanoTime() + config.startupTimeout().toNanos();
-        ConnectivityCheck check = ConnectivityCheck.of(connection, path).timeout(config.startupTimeout())
+        ConnectivityCheck check = ConnectivityCheck.of(connection, path)
+                .timeout(config.startupTimeout())
                 .sharedWithin(runId);
         if (config.security() != null) {
             config.security().principal().ifPresent(check::principal);
@@ -53,9 +53,10 @@ final class StartupCheck {
         }
     }
 
-    private static void checkTopics(KafkaSourceConfig config, Map<String, Object> connection, String path,
-                                    long deadline, String runId) {
-        int ms = (int) Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+    private static void checkTopics(
+            KafkaSourceConfig config, Map<String, Object> connection, String path, long deadline, String runId) {
+        int ms = (int)
+                Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
         Map<String, Object> props = new HashMap<>(connection);
         props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, ms);
         props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, ms);
@@ -65,8 +66,9 @@ final class StartupCheck {
         SharedClusterProbe probe = runId == null ? null : SharedClusterProbe.lease(runId, adminProperties(props));
         try (Admin own = probe == null ? Admin.create(props) : null) {
             Admin admin = probe == null ? own : probe.admin();
-            Map<String, KafkaFuture<TopicDescription>> futures = admin.describeTopics(config.topics(),
-                    new DescribeTopicsOptions().timeoutMs(ms)).topicNameValues();
+            Map<String, KafkaFuture<TopicDescription>> futures = admin.describeTopics(
+                            config.topics(), new DescribeTopicsOptions().timeoutMs(ms))
+                    .topicNameValues();
             for (Map.Entry<String, KafkaFuture<TopicDescription>> e : futures.entrySet()) {
                 try {
                     e.getValue().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
@@ -75,15 +77,24 @@ final class StartupCheck {
                     if (cause instanceof UnknownTopicOrPartitionException) {
                         missing.add(e.getKey());
                     } else if (cause instanceof AuthorizationException) {
-                        throw ConfigException.of(path + ".topics", "not authorized to describe topic '" + e.getKey()
-                                + "' on brokers " + config.brokers() + ": " + cause.getMessage(), cause);
+                        throw ConfigException.of(
+                                path + ".topics",
+                                "not authorized to describe topic '" + e.getKey() + "' on brokers " + config.brokers()
+                                        + ": " + cause.getMessage(),
+                                cause);
                     } else {
-                        throw ConfigException.of(path + ".topics", "describing topic '" + e.getKey() + "' on brokers "
-                                + config.brokers() + " failed: " + cause, cause);
+                        throw ConfigException.of(
+                                path + ".topics",
+                                "describing topic '" + e.getKey() + "' on brokers " + config.brokers() + " failed: "
+                                        + cause,
+                                cause);
                     }
                 } catch (TimeoutException t) {
-                    throw ConfigException.of(path + ".topics", "could not describe topic '" + e.getKey()
-                            + "' on brokers " + config.brokers() + " within " + Durations.format(config.startupTimeout()), t);
+                    throw ConfigException.of(
+                            path + ".topics",
+                            "could not describe topic '" + e.getKey() + "' on brokers " + config.brokers() + " within "
+                                    + Durations.format(config.startupTimeout()),
+                            t);
                 }
             }
         } catch (InterruptedException e) {
@@ -95,9 +106,11 @@ final class StartupCheck {
             }
         }
         if (!missing.isEmpty()) {
-            throw ConfigException.of(path + ".topics", (missing.size() == 1 ? "topic '" : "topics '")
-                    + String.join("', '", missing.stream().sorted().toList()) + "' not found on brokers "
-                    + config.brokers());
+            throw ConfigException.of(
+                    path + ".topics",
+                    (missing.size() == 1 ? "topic '" : "topics '")
+                            + String.join("', '", missing.stream().sorted().toList()) + "' not found on brokers "
+                            + config.brokers());
         }
     }
 

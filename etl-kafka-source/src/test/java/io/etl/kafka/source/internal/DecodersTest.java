@@ -14,8 +14,7 @@ class DecodersTest {
 
     private static final RecordMeta META = RecordMeta.of("t", 0, 7);
 
-    record Order(String id, double amount, Instant ts) {
-    }
+    record Order(String id, double amount, Instant ts) {}
 
     private static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
@@ -37,7 +36,9 @@ class DecodersTest {
     @Test
     void jsonIgnoresUnknownPropertiesAndReadsJavaTime() throws Exception {
         Order order = Decoders.json(Order.class, Decoders.MAPPER)
-                .decode(utf8("{\"id\":\"o1\",\"amount\":12.5,\"ts\":\"2024-05-01T10:00:00Z\",\"added_later\":true}"), META);
+                .decode(
+                        utf8("{\"id\":\"o1\",\"amount\":12.5,\"ts\":\"2024-05-01T10:00:00Z\",\"added_later\":true}"),
+                        META);
         assertThat(order).isEqualTo(new Order("o1", 12.5, Instant.parse("2024-05-01T10:00:00Z")));
     }
 

@@ -50,6 +50,7 @@ class KafkaConsumerSourceTest {
     private final List<Map<TopicPartition, OffsetAndMetadata>> syncCommits = new ArrayList<>();
     /** When set, every commit fails with it. */
     private RuntimeException commitError;
+
     private final MockConsumer<byte[], byte[]> consumer = new MockConsumer<>("earliest") {
         @Override
         public void commitSync(Map<TopicPartition, OffsetAndMetadata> offsets, Duration timeout) {
@@ -61,8 +62,8 @@ class KafkaConsumerSourceTest {
         }
 
         @Override
-        public synchronized void commitAsync(Map<TopicPartition, OffsetAndMetadata> offsets,
-                                             OffsetCommitCallback callback) {
+        public synchronized void commitAsync(
+                Map<TopicPartition, OffsetAndMetadata> offsets, OffsetCommitCallback callback) {
             if (commitError != null) {
                 callback.onComplete(offsets, commitError);
                 return;
@@ -76,13 +77,19 @@ class KafkaConsumerSourceTest {
     private KafkaConsumerSource<String> source;
     /** Every commit callback, in order: the offsets sent and the error (null on success). */
     private final List<Map.Entry<Map<SourcePartition, Long>, Optional<Throwable>>> completions = new ArrayList<>();
+
     private final CommitCallback done =
             (offsets, error) -> completions.add(Map.entry(offsets, Optional.ofNullable(error)));
 
     @BeforeEach
     void open() {
-        source = new KafkaConsumerSource<>("orders", KafkaSourceConfig.of("b:9092", List.of(TOPIC), "g"),
-                ErrorPolicy.SKIP, Decoders.string(), props -> consumer, false);
+        source = new KafkaConsumerSource<>(
+                "orders",
+                KafkaSourceConfig.of("b:9092", List.of(TOPIC), "g"),
+                ErrorPolicy.SKIP,
+                Decoders.string(),
+                props -> consumer,
+                false);
         source.open(new SourceContext("p", listener, registry));
         consumer.updateBeginningOffsets(Map.of(P0, 0L, P1, 0L));
     }
@@ -92,11 +99,20 @@ class KafkaConsumerSourceTest {
         source.poll(Duration.ZERO, output);
     }
 
-    private static ConsumerRecord<byte[], byte[]> record(TopicPartition tp, long offset, String key, String value,
-                                                         RecordHeaders headers) {
-        return new ConsumerRecord<>(tp.topic(), tp.partition(), offset, 1_000L + offset, TimestampType.CREATE_TIME,
-                -1, -1, key == null ? null : key.getBytes(StandardCharsets.UTF_8),
-                value == null ? null : value.getBytes(StandardCharsets.UTF_8), headers, Optional.empty());
+    private static ConsumerRecord<byte[], byte[]> record(
+            TopicPartition tp, long offset, String key, String value, RecordHeaders headers) {
+        return new ConsumerRecord<>(
+                tp.topic(),
+                tp.partition(),
+                offset,
+                1_000L + offset,
+                TimestampType.CREATE_TIME,
+                -1,
+                -1,
+                key == null ? null : key.getBytes(StandardCharsets.UTF_8),
+                value == null ? null : value.getBytes(StandardCharsets.UTF_8),
+                headers,
+                Optional.empty());
     }
 
     @Test
@@ -111,12 +127,18 @@ class KafkaConsumerSourceTest {
         source.poll(Duration.ZERO, output);
 
         assertThat(output.values).containsExactlyInAnyOrder("v0", null, "v2");
-        RecordMeta first = output.metas.stream().filter(m -> m.partition() == 0 && m.offset() == 0).findFirst().orElseThrow();
+        RecordMeta first = output.metas.stream()
+                .filter(m -> m.partition() == 0 && m.offset() == 0)
+                .findFirst()
+                .orElseThrow();
         assertThat(first.position()).isEqualTo("orders-0@0");
         assertThat(first.timestamp()).isEqualTo(1_000L);
         assertThat(new String(first.key(), StandardCharsets.UTF_8)).isEqualTo("k0");
         assertThat(first.headers()).containsExactly(Header.of("trace", "abc"));
-        RecordMeta second = output.metas.stream().filter(m -> m.partition() == 0 && m.offset() == 1).findFirst().orElseThrow();
+        RecordMeta second = output.metas.stream()
+                .filter(m -> m.partition() == 0 && m.offset() == 1)
+                .findFirst()
+                .orElseThrow();
         assertThat(second.key()).isNull();
         assertThat(second.headers()).isSameAs(List.of());
         assertThat(listener.assigned).containsExactly(List.of(S0, S1));
@@ -138,7 +160,9 @@ class KafkaConsumerSourceTest {
         source.poll(Duration.ZERO, output);
 
         assertThat(output.values).as("nothing fetched since is processed").containsExactly("v0");
-        assertThat(consumer.position(P0)).as("rewound to the first record it did not process").isEqualTo(1);
+        assertThat(consumer.position(P0))
+                .as("rewound to the first record it did not process")
+                .isEqualTo(1);
         assertThat(consumer.shouldRebalance()).as("it rejoins the group").isTrue();
 
         // still rejoining: the consumer keeps fetching what it holds, and that is refused too
@@ -192,9 +216,13 @@ class KafkaConsumerSourceTest {
 
     @Test
     void reportsUndecodableRecordsWithTheirPosition() {
-        KafkaConsumerSource<Integer> ints = new KafkaConsumerSource<>("ints",
-                KafkaSourceConfig.of("b:9092", List.of(TOPIC), "g"), ErrorPolicy.SKIP,
-                (payload, meta) -> Integer.parseInt(new String(payload, StandardCharsets.UTF_8)), props -> consumer, false);
+        KafkaConsumerSource<Integer> ints = new KafkaConsumerSource<>(
+                "ints",
+                KafkaSourceConfig.of("b:9092", List.of(TOPIC), "g"),
+                ErrorPolicy.SKIP,
+                (payload, meta) -> Integer.parseInt(new String(payload, StandardCharsets.UTF_8)),
+                props -> consumer,
+                false);
         MockConsumer<byte[], byte[]> c = consumer;
         RecordingOutput<Integer> out = new RecordingOutput<>();
         c.unsubscribe();
@@ -286,8 +314,7 @@ class KafkaConsumerSourceTest {
 
         assertThat(completions).hasSize(1);
         assertThat(completions.get(0).getKey()).isEqualTo(Map.of(S0, 3L));
-        assertThat(completions.get(0).getValue()).containsInstanceOf(
-                RebalanceInProgressException.class);
+        assertThat(completions.get(0).getValue()).containsInstanceOf(RebalanceInProgressException.class);
     }
 
     @Test
@@ -297,8 +324,7 @@ class KafkaConsumerSourceTest {
         source.commit(Map.of(S0, 4L), true, done);
 
         assertThat(completions).hasSize(1);
-        assertThat(completions.get(0).getValue()).containsInstanceOf(
-                CommitFailedException.class);
+        assertThat(completions.get(0).getValue()).containsInstanceOf(CommitFailedException.class);
     }
 
     @Test
@@ -337,7 +363,8 @@ class KafkaConsumerSourceTest {
         consumer.setPollException(new NoOffsetForPartitionException(P0));
         assertThatThrownBy(() -> source.poll(Duration.ZERO, output))
                 .isInstanceOf(FatalException.class)
-                .hasMessageContaining("orders-0").hasMessageContaining("auto_offset_reset");
+                .hasMessageContaining("orders-0")
+                .hasMessageContaining("auto_offset_reset");
     }
 
     @Test
@@ -346,7 +373,8 @@ class KafkaConsumerSourceTest {
         source.close(Duration.ofSeconds(1));
         assertThat(consumer.closed()).isTrue();
         assertThat(listener.revoked).isEmpty();
-        assertThat(registry.find(KafkaSourceMetrics.ASSIGNED_PARTITIONS).gauges()).isEmpty();
+        assertThat(registry.find(KafkaSourceMetrics.ASSIGNED_PARTITIONS).gauges())
+                .isEmpty();
         assertThat(count(KafkaSourceMetrics.REBALANCES, "event", "assigned")).isEqualTo(1.0);
     }
 

@@ -44,18 +44,20 @@ class BrokersNotYetUpIT {
     void waitsForBrokersThatComeUpWithinTheStartupBoundAndThenProcessesEverything() {
         RunTopics t = RunTopics.create(kafka, "late", 3);
         kafka.produce(t.input(), ORDERS, Orders::record);
-        PipelineConfig config = t.yaml(kafka)
-                .startupTimeout("90s").parse();
+        PipelineConfig config = t.yaml(kafka).startupTimeout("90s").parse();
         kafka.stop(ForkedKafkaCluster.SINGLE_NODE_ID);
 
         RunningPipeline running = Pipelines.copy(config).start(config, new SimpleMeterRegistry());
         try {
-            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10))
+            await().during(Duration.ofSeconds(2))
+                    .atMost(Duration.ofSeconds(10))
                     .until(() -> !running.result().isDone());
             kafka.restart(ForkedKafkaCluster.SINGLE_NODE_ID);
 
-            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> Delivery.caughtUp(kafka, t.group(), t.input()) || running.result().isDone());
+            await().atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> Delivery.caughtUp(kafka, t.group(), t.input())
+                            || running.result().isDone());
             assertThat(running.result()).as("the pipeline is still running").isNotDone();
         } finally {
             PipelineResult result = running.stopAndWait(Duration.ofSeconds(40));
@@ -69,16 +71,23 @@ class BrokersNotYetUpIT {
     void failsNamingTheBrokersAndTheBoundWhenTheyStayDown() {
         String uid = Delivery.unique("down");
         PipelineConfig config = PipelineYaml.of(uid, kafka.bootstrapServers(), "in-" + uid, "group-" + uid)
-                .sink("out", "out-" + uid).startupTimeout("3s").parse();
+                .sink("out", "out-" + uid)
+                .startupTimeout("3s")
+                .parse();
         kafka.stop(ForkedKafkaCluster.SINGLE_NODE_ID);
         try {
             long started = System.nanoTime();
-            PipelineResult result = Pipelines.copy(config).start(config, new SimpleMeterRegistry()).result()
-                    .orTimeout(30, TimeUnit.SECONDS).join();
+            PipelineResult result = Pipelines.copy(config)
+                    .start(config, new SimpleMeterRegistry())
+                    .result()
+                    .orTimeout(30, TimeUnit.SECONDS)
+                    .join();
 
             assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
-            assertThat(result.failure()).isInstanceOf(ConfigException.class)
-                    .hasMessageContaining(kafka.bootstrapServers()).hasMessageContaining("within 3s")
+            assertThat(result.failure())
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageContaining(kafka.bootstrapServers())
+                    .hasMessageContaining("within 3s")
                     .hasMessageContaining("none of them accepted a connection");
             assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(20));
         } finally {

@@ -28,12 +28,20 @@ final class ChildPipeline implements AutoCloseable {
         String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-cp", classpath, PipelineProcess.class.getName(), kind, yaml.toString()));
+                "-Xmx256m",
+                "-XX:+UseSerialGC",
+                "-XX:TieredStopAtLevel=1",
+                "-cp",
+                classpath,
+                PipelineProcess.class.getName(),
+                kind,
+                yaml.toString()));
         try {
             Files.createDirectories(log.getParent());
-            Process p = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+            Process p = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                    .start();
             return new ChildPipeline(p, log);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start a pipeline JVM", e);
@@ -87,7 +95,8 @@ final class ChildPipeline implements AutoCloseable {
     private void signal(String name) {
         try {
             Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(process.pid()))
-                    .redirectErrorStream(true).start();
+                    .redirectErrorStream(true)
+                    .start();
             if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
                 throw new IllegalStateException("kill -" + name + " " + process.pid() + " failed");
             }

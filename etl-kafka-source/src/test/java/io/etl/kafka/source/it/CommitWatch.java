@@ -42,7 +42,8 @@ final class CommitWatch implements AutoCloseable {
 
     private void sample() {
         try {
-            for (Map.Entry<TopicPartition, Long> e : kafka.committedOffsets(group).entrySet()) {
+            for (Map.Entry<TopicPartition, Long> e :
+                    kafka.committedOffsets(group).entrySet()) {
                 Long before;
                 synchronized (highest) {
                     before = highest.merge(e.getKey(), e.getValue(), Math::max);

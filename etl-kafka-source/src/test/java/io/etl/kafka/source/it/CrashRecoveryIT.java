@@ -41,6 +41,7 @@ class CrashRecoveryIT {
      * of whole seconds: committing once a second, the steady run measured 28 %.
      */
     private static final double FULL_SPEED_MAX_DUPLICATES = 0.05;
+
     private static final double STEADY_MAX_DUPLICATES = 0.05;
 
     @RegisterExtension
@@ -53,15 +54,20 @@ class CrashRecoveryIT {
         Random random = new Random(seed);
         RunTopics t = RunTopics.create(kafka, "crash", PARTITIONS);
         String group = t.group();
-        Path yaml = t.yaml(kafka).groupInstanceId("crash-instance").sessionTimeout("6s")
-                .pool(4, 4, 500, "5ms").checkpoint("100ms", "10s").write(dir);
+        Path yaml = t.yaml(kafka)
+                .groupInstanceId("crash-instance")
+                .sessionTimeout("6s")
+                .pool(4, 4, 500, "5ms")
+                .checkpoint("100ms", "10s")
+                .write(dir);
         // kill when the committed total first passes each of these
         long[] killAt = {
-                (long) (ORDERS * (0.10 + 0.15 * random.nextDouble())),
-                (long) (ORDERS * (0.40 + 0.15 * random.nextDouble())),
-                (long) (ORDERS * (0.70 + 0.15 * random.nextDouble()))};
-        System.out.printf("crash test seed %d, kills at committed totals %d, %d, %d%n", seed, killAt[0], killAt[1],
-                killAt[2]);
+            (long) (ORDERS * (0.10 + 0.15 * random.nextDouble())),
+            (long) (ORDERS * (0.40 + 0.15 * random.nextDouble())),
+            (long) (ORDERS * (0.70 + 0.15 * random.nextDouble()))
+        };
+        System.out.printf(
+                "crash test seed %d, kills at committed totals %d, %d, %d%n", seed, killAt[0], killAt[1], killAt[2]);
 
         int[] kills = {0};
         int[] samples = {0};
@@ -69,35 +75,45 @@ class CrashRecoveryIT {
         long[] killedAt = {0};
         try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, ORDERS, RATE)) {
             children.start("copy", yaml, t.uid() + "-0");
-            await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(150)).until(() -> {
-                ChildPipeline current = children.last();
-                assertThat(current.isAlive()).as("pipeline JVM exited early:%n%s", current.tail()).isTrue();
-                Map<TopicPartition, Long> committed = kafka.committedOffsets(group);
-                // every id below a committed offset must already be in the output, read after the commit was seen
-                Map<String, Integer> out = Delivery.idCounts(kafka, t.output());
-                long total = Delivery.assertCommittedIsWritten(committed, out, PARTITIONS, "sample " + samples[0]);
-                samples[0]++;
-                assertThat(total).as("committed total never goes backwards").isGreaterThanOrEqualTo(lastCommitted[0]);
-                lastCommitted[0] = total;
-                // a copy is killed only once it committed progress of its own (a slow start must not turn
-                // several kill points into kills of copies that never ran)
-                if (kills[0] < killAt.length && total >= killAt[kills[0]] && total > killedAt[0]) {
-                    current.kill9();
-                    killedAt[0] = total;
-                    kills[0]++;
-                    System.out.printf("SIGKILL %d at committed total %d, produced %d%n", kills[0], total, load.sent());
-                    children.start("copy", yaml, t.uid() + "-" + kills[0]);
-                    return false;
-                }
-                return kills[0] == killAt.length && load.done() && total == ORDERS;
-            });
+            await().atMost(Duration.ofSeconds(180))
+                    .pollInterval(Duration.ofMillis(150))
+                    .until(() -> {
+                        ChildPipeline current = children.last();
+                        assertThat(current.isAlive())
+                                .as("pipeline JVM exited early:%n%s", current.tail())
+                                .isTrue();
+                        Map<TopicPartition, Long> committed = kafka.committedOffsets(group);
+                        // every id below a committed offset must already be in the output, read after the commit was
+                        // seen
+                        Map<String, Integer> out = Delivery.idCounts(kafka, t.output());
+                        long total =
+                                Delivery.assertCommittedIsWritten(committed, out, PARTITIONS, "sample " + samples[0]);
+                        samples[0]++;
+                        assertThat(total)
+                                .as("committed total never goes backwards")
+                                .isGreaterThanOrEqualTo(lastCommitted[0]);
+                        lastCommitted[0] = total;
+                        // a copy is killed only once it committed progress of its own (a slow start must not turn
+                        // several kill points into kills of copies that never ran)
+                        if (kills[0] < killAt.length && total >= killAt[kills[0]] && total > killedAt[0]) {
+                            current.kill9();
+                            killedAt[0] = total;
+                            kills[0]++;
+                            System.out.printf(
+                                    "SIGKILL %d at committed total %d, produced %d%n", kills[0], total, load.sent());
+                            children.start("copy", yaml, t.uid() + "-" + kills[0]);
+                            return false;
+                        }
+                        return kills[0] == killAt.length && load.done() && total == ORDERS;
+                    });
         }
         children.last().stopOnceAssigned();
 
         Map<String, Integer> out = Delivery.idCounts(kafka, t.output());
         List<String> missing = Delivery.missing(out, ORDERS);
-        System.out.printf("crash test: %d samples, %d kills, %d duplicates over %d orders%n", samples[0], kills[0],
-                Delivery.duplicates(out), ORDERS);
+        System.out.printf(
+                "crash test: %d samples, %d kills, %d duplicates over %d orders%n",
+                samples[0], kills[0], Delivery.duplicates(out), ORDERS);
         assertThat(missing).as("orders missing from the output").isEmpty();
         assertThat(kills[0]).isEqualTo(3);
         Map<TopicPartition, Long> expectedEnd = new HashMap<>(kafka.endOffsets(t.input()));
@@ -108,7 +124,8 @@ class CrashRecoveryIT {
     @Timeout(300)
     void keepsDuplicatesSmallAfterThreeSigkillsAtFullSpeed(KafkaTestCluster kafka, @TempDir Path dir) {
         double ratio = duplicateRatioAfterThreeKills(kafka, dir, "full", FULL_SPEED_ORDERS, 0);
-        assertThat(ratio).as("duplicates over output, backlog read at full speed")
+        assertThat(ratio)
+                .as("duplicates over output, backlog read at full speed")
                 .isLessThanOrEqualTo(FULL_SPEED_MAX_DUPLICATES);
     }
 
@@ -116,7 +133,8 @@ class CrashRecoveryIT {
     @Timeout(300)
     void keepsDuplicatesSmallAfterThreeSigkillsAtASteadyRate(KafkaTestCluster kafka, @TempDir Path dir) {
         double ratio = duplicateRatioAfterThreeKills(kafka, dir, "steady", STEADY_ORDERS, STEADY_RATE);
-        assertThat(ratio).as("duplicates over output, input at %d records/s", STEADY_RATE)
+        assertThat(ratio)
+                .as("duplicates over output, input at %d records/s", STEADY_RATE)
                 .isLessThanOrEqualTo(STEADY_MAX_DUPLICATES);
     }
 
@@ -127,12 +145,14 @@ class CrashRecoveryIT {
      */
     @Test
     @Timeout(120)
-    void processesAgainWithinThreeSecondsOfARestartWithStaticMembership(KafkaTestCluster kafka,
-                                                                           @TempDir Path dir) {
+    void processesAgainWithinThreeSecondsOfARestartWithStaticMembership(KafkaTestCluster kafka, @TempDir Path dir) {
         RunTopics t = RunTopics.create(kafka, "static", PARTITIONS);
         String group = t.group();
-        Path yaml = t.yaml(kafka).groupInstanceId("static-instance").sessionTimeout("30s")
-                .checkpoint(null, "10s").write(dir);
+        Path yaml = t.yaml(kafka)
+                .groupInstanceId("static-instance")
+                .sessionTimeout("30s")
+                .checkpoint(null, "10s")
+                .write(dir);
         try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, 200_000, 2_000)) {
             ChildPipeline first = children.start("copy", yaml, t.uid() + "-0");
             await().atMost(Duration.ofSeconds(60)).until(() -> kafka.committedTotal(group) > 0);
@@ -140,15 +160,18 @@ class CrashRecoveryIT {
             long atKill = kafka.committedTotal(group);
 
             ChildPipeline second = children.start("copy", yaml, t.uid() + "-1");
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(20))
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(20))
                     .until(() -> second.tail().contains("' started: source"));
             long started = System.nanoTime();
-            await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(20))
+            await().atMost(Duration.ofSeconds(40))
+                    .pollInterval(Duration.ofMillis(20))
                     .until(() -> kafka.committedTotal(group) > atKill);
             Duration resumed = Duration.ofNanos(System.nanoTime() - started);
-            System.out.printf("static membership: new commits %d ms after the restarted pipeline started%n",
-                    resumed.toMillis());
-            assertThat(resumed).as("from pipeline start to new commits after a SIGKILL:%n%s", second.tail())
+            System.out.printf(
+                    "static membership: new commits %d ms after the restarted pipeline started%n", resumed.toMillis());
+            assertThat(resumed)
+                    .as("from pipeline start to new commits after a SIGKILL:%n%s", second.tail())
                     .isLessThan(Duration.ofSeconds(3));
         }
     }
@@ -158,13 +181,15 @@ class CrashRecoveryIT {
      * beforehand ({@code rate} 0) or at {@code rate} per second, kills it three times at random points in
      * the middle, lets the last copy finish, checks that nothing was lost and returns duplicates / output.
      */
-    private double duplicateRatioAfterThreeKills(KafkaTestCluster kafka, Path dir, String label, int orders,
-                                                 int rate) {
+    private double duplicateRatioAfterThreeKills(KafkaTestCluster kafka, Path dir, String label, int orders, int rate) {
         long seed = System.nanoTime();
         Random random = new Random(seed);
         RunTopics t = RunTopics.create(kafka, "crash-" + label, PARTITIONS);
-        Path yaml = t.yaml(kafka).groupInstanceId("crash-" + label).sessionTimeout("6s")
-                .checkpoint(null, "10s").write(dir);
+        Path yaml = t.yaml(kafka)
+                .groupInstanceId("crash-" + label)
+                .sessionTimeout("6s")
+                .checkpoint(null, "10s")
+                .write(dir);
         // each copy is killed at a random moment 0.2-0.8 s after it first committed progress of its own:
         // independent of when it commits, so the kill does not favour any commit schedule
         long[] killDue = {0};
@@ -172,34 +197,41 @@ class CrashRecoveryIT {
         long[] lastCommitted = {0};
         long[] killedAt = {0};
         System.out.printf("crash test (%s): seed %d%n", label, seed);
-        try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, orders,
-                rate == 0 ? Integer.MAX_VALUE : rate)) {
+        try (LoadProducer load =
+                LoadProducer.start(kafka, t.input(), PARTITIONS, orders, rate == 0 ? Integer.MAX_VALUE : rate)) {
             if (rate == 0) {
                 await().atMost(Duration.ofSeconds(60)).until(load::done);
             }
             children.start("copy", yaml, t.uid() + "-0");
-            await().atMost(Duration.ofSeconds(240)).pollInterval(Duration.ofMillis(50)).until(() -> {
-                ChildPipeline current = children.last();
-                assertThat(current.isAlive()).as("pipeline JVM exited early:%n%s", current.tail()).isTrue();
-                long total = kafka.committedTotal(t.group());
-                assertThat(total).as("committed total never goes backwards").isGreaterThanOrEqualTo(lastCommitted[0]);
-                lastCommitted[0] = total;
-                long now = System.nanoTime();
-                if (kills[0] < 3 && killDue[0] == 0 && total > killedAt[0] && total < orders) {
-                    killDue[0] = now + TimeUnit.MILLISECONDS.toNanos(200 + random.nextInt(600));
-                }
-                if (kills[0] < 3 && killDue[0] != 0 && now - killDue[0] >= 0) {
-                    killDue[0] = 0;
-                    current.kill9();
-                    kills[0]++;
-                    killedAt[0] = total;
-                    System.out.printf("crash test (%s): SIGKILL %d at committed total %d, produced %d%n", label,
-                            kills[0], total, load.sent());
-                    children.start("copy", yaml, t.uid() + "-" + kills[0]);
-                    return false;
-                }
-                return kills[0] == 3 && load.done() && total == orders;
-            });
+            await().atMost(Duration.ofSeconds(240))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> {
+                        ChildPipeline current = children.last();
+                        assertThat(current.isAlive())
+                                .as("pipeline JVM exited early:%n%s", current.tail())
+                                .isTrue();
+                        long total = kafka.committedTotal(t.group());
+                        assertThat(total)
+                                .as("committed total never goes backwards")
+                                .isGreaterThanOrEqualTo(lastCommitted[0]);
+                        lastCommitted[0] = total;
+                        long now = System.nanoTime();
+                        if (kills[0] < 3 && killDue[0] == 0 && total > killedAt[0] && total < orders) {
+                            killDue[0] = now + TimeUnit.MILLISECONDS.toNanos(200 + random.nextInt(600));
+                        }
+                        if (kills[0] < 3 && killDue[0] != 0 && now - killDue[0] >= 0) {
+                            killDue[0] = 0;
+                            current.kill9();
+                            kills[0]++;
+                            killedAt[0] = total;
+                            System.out.printf(
+                                    "crash test (%s): SIGKILL %d at committed total %d, produced %d%n",
+                                    label, kills[0], total, load.sent());
+                            children.start("copy", yaml, t.uid() + "-" + kills[0]);
+                            return false;
+                        }
+                        return kills[0] == 3 && load.done() && total == orders;
+                    });
         }
         children.last().stopOnceAssigned();
 
@@ -208,9 +240,10 @@ class CrashRecoveryIT {
         long duplicates = Delivery.duplicates(out);
         long written = orders + duplicates - missing.size();
         double ratio = (double) duplicates / written;
-        System.out.printf("crash test (%s, seed %d, rate %s): %d duplicates in %d output records over %d orders:"
-                        + " duplicate ratio %.3f%%%n", label, seed, rate == 0 ? "full speed" : rate + "/s", duplicates,
-                written, orders, ratio * 100);
+        System.out.printf(
+                "crash test (%s, seed %d, rate %s): %d duplicates in %d output records over %d orders:"
+                        + " duplicate ratio %.3f%%%n",
+                label, seed, rate == 0 ? "full speed" : rate + "/s", duplicates, written, orders, ratio * 100);
         assertThat(missing).as("orders missing from the output").isEmpty();
         assertThat(kills[0]).isEqualTo(3);
         return ratio;

@@ -68,41 +68,57 @@ class DeadLetterCrashIT {
         }
         kafka.produce(input, records);
         Path yaml = PipelineYaml.of(uid, kafka.bootstrapServers(), input, group)
-                .groupInstanceId("dlq-crash-instance").sessionTimeout("6s")
-                .sink("eu", eu).sink("rest", rest).deadLetter(dlt)
-                .onError("dead_letter").pipelineOnError("dead_letter").sinkOnError("dead_letter")
-                .sinkMaxMessageBytes("2KB").pool(4, 4, 500, "5ms").checkpoint("100ms", "10s")
+                .groupInstanceId("dlq-crash-instance")
+                .sessionTimeout("6s")
+                .sink("eu", eu)
+                .sink("rest", rest)
+                .deadLetter(dlt)
+                .onError("dead_letter")
+                .pipelineOnError("dead_letter")
+                .sinkOnError("dead_letter")
+                .sinkMaxMessageBytes("2KB")
+                .pool(4, 4, 500, "5ms")
+                .checkpoint("100ms", "10s")
                 .write(dir);
 
         ChildPipeline first = children.start("dlq", yaml, uid + "-0");
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(50)).until(() -> {
-            assertThat(first.isAlive()).as("pipeline JVM exited early:%n%s", first.tail()).isTrue();
-            return kafka.committedTotal(group) >= ORDERS / 10;
-        });
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> {
+                    assertThat(first.isAlive())
+                            .as("pipeline JVM exited early:%n%s", first.tail())
+                            .isTrue();
+                    return kafka.committedTotal(group) >= ORDERS / 10;
+                });
         first.kill9();
         long atKill = kafka.committedTotal(group);
         assertThat(atKill).as("killed mid-run").isLessThan(ORDERS);
         System.out.printf("dead-letter crash test: SIGKILL at committed total %d of %d%n", atKill, ORDERS);
 
         ChildPipeline second = children.start("dlq", yaml, uid + "-1");
-        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).until(() -> {
-            assertThat(second.isAlive()).as("restarted pipeline JVM exited:%n%s", second.tail()).isTrue();
-            return Delivery.caughtUp(kafka, group, input);
-        });
+        await().atMost(Duration.ofSeconds(120))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> {
+                    assertThat(second.isAlive())
+                            .as("restarted pipeline JVM exited:%n%s", second.tail())
+                            .isTrue();
+                    return Delivery.caughtUp(kafka, group, input);
+                });
         second.stopWithin(Duration.ofSeconds(30));
 
         Set<String> delivered = new HashSet<>();
         for (String topic : List.of(eu, rest)) {
             kafka.readAll(topic).forEach(r -> delivered.add(Orders.idOf(r)));
         }
-        List<String> missing = good.stream().filter(id -> !delivered.contains(id)).sorted().toList();
+        List<String> missing =
+                good.stream().filter(id -> !delivered.contains(id)).sorted().toList();
         assertThat(missing).as("good orders missing from the output").isEmpty();
         Map<String, String> stageByValue = new HashMap<>();
         int letters = 0;
         for (TestRecord letter : kafka.readAll(dlt)) {
             letters++;
-            stageByValue.put(new String(letter.value(), StandardCharsets.UTF_8),
-                    letter.headerAsString(DeadLetter.STAGE_HEADER));
+            stageByValue.put(
+                    new String(letter.value(), StandardCharsets.UTF_8), letter.headerAsString(DeadLetter.STAGE_HEADER));
         }
         List<String> lost = new ArrayList<>();
         poisonByValue.forEach((value, kind) -> {
@@ -113,7 +129,8 @@ class DeadLetterCrashIT {
                 assertThat(stage).as("stage of %s", value).isEqualTo(kind.stage);
             }
         });
-        System.out.printf("dead-letter crash test: %d dead letters for %d poison records%n", letters, poisonByValue.size());
+        System.out.printf(
+                "dead-letter crash test: %d dead letters for %d poison records%n", letters, poisonByValue.size());
         assertThat(lost).as("poison records missing from the dead-letter topic").isEmpty();
         Map<TopicPartition, Long> end = kafka.endOffsets(input);
         assertThat(kafka.committedOffsets(group)).isEqualTo(end);

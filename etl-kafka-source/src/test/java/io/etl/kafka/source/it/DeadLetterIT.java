@@ -42,8 +42,8 @@ class DeadLetterIT {
     /** The input, outputs and dead-letter topic of one test. */
     private record Topics(String uid, String input, String eu, String rest, String dlt, String group) {
 
-        static Topics create(KafkaTestCluster kafka, String prefix, Map<String, String> euConfigs,
-                             Map<String, String> restConfigs) {
+        static Topics create(
+                KafkaTestCluster kafka, String prefix, Map<String, String> euConfigs, Map<String, String> restConfigs) {
             String uid = Delivery.unique(prefix);
             Topics t = new Topics(uid, "in-" + uid, "eu-" + uid, "rest-" + uid, "dlt-" + uid, "group-" + uid);
             kafka.createTopic(t.input, 1);
@@ -55,9 +55,14 @@ class DeadLetterIT {
 
         PipelineYaml yaml(KafkaTestCluster kafka) {
             return PipelineYaml.of(uid, kafka.bootstrapServers(), input, group)
-                    .sink("eu", eu).sink("rest", rest).deadLetter(dlt)
-                    .onError("dead_letter").pipelineOnError("dead_letter").sinkOnError("dead_letter")
-                    .pool(4, 4, 200, "10ms").checkpoint("100ms", "10s");
+                    .sink("eu", eu)
+                    .sink("rest", rest)
+                    .deadLetter(dlt)
+                    .onError("dead_letter")
+                    .pipelineOnError("dead_letter")
+                    .sinkOnError("dead_letter")
+                    .pool(4, 4, 200, "10ms")
+                    .checkpoint("100ms", "10s");
         }
     }
 
@@ -70,8 +75,8 @@ class DeadLetterIT {
         return records;
     }
 
-    private static PipelineResult runUntilCaughtUp(KafkaTestCluster kafka, Topics t, PipelineConfig config,
-                                                   SimpleMeterRegistry registry) {
+    private static PipelineResult runUntilCaughtUp(
+            KafkaTestCluster kafka, Topics t, PipelineConfig config, SimpleMeterRegistry registry) {
         RunningPipeline running = DeadLetterOrders.pipeline(config).start(config, registry);
         return Delivery.runUntilCaughtUp(kafka, running, t.group, t.input, Duration.ofSeconds(60));
     }
@@ -93,7 +98,9 @@ class DeadLetterIT {
     }
 
     private static double deadLettered(SimpleMeterRegistry registry) {
-        return registry.find(EtlMetrics.RECORDS_DEAD_LETTERED).counters().stream().mapToDouble(Counter::count).sum();
+        return registry.find(EtlMetrics.RECORDS_DEAD_LETTERED).counters().stream()
+                .mapToDouble(Counter::count)
+                .sum();
     }
 
     /** The same record as read: key, value bytes and the source headers. */
@@ -107,8 +114,8 @@ class DeadLetterIT {
     @Timeout(90)
     void oneFlakyAndOnePersistentFailureGive999OutputsAndOneDeadLetterCommittedPastBoth(KafkaTestCluster kafka) {
         Topics t = Topics.create(kafka, "dlq-connect", Map.of(), Map.of());
-        List<TestRecord> input = produce(kafka, t.input, 1000,
-                i -> i == 100 ? Kind.FLAKY : i == 500 ? Kind.PERSISTENT : Kind.GOOD);
+        List<TestRecord> input =
+                produce(kafka, t.input, 1000, i -> i == 100 ? Kind.FLAKY : i == 500 ? Kind.PERSISTENT : Kind.GOOD);
         PipelineConfig config = t.yaml(kafka).parse();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         long before = System.currentTimeMillis();
@@ -117,7 +124,11 @@ class DeadLetterIT {
 
         assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
         List<String> ids = outputIds(kafka, t);
-        assertThat(ids).hasSize(999).doesNotHaveDuplicates().contains(Orders.id(100)).doesNotContain(Orders.id(500));
+        assertThat(ids)
+                .hasSize(999)
+                .doesNotHaveDuplicates()
+                .contains(Orders.id(100))
+                .doesNotContain(Orders.id(500));
         List<TestRecord> letters = kafka.readAll(t.dlt);
         assertThat(letters).hasSize(1);
         TestRecord letter = letters.get(0);
@@ -131,16 +142,19 @@ class DeadLetterIT {
         assertThat(Long.parseLong(letter.headerAsString(DeadLetter.TIMESTAMP_HEADER)))
                 .isBetween(before, System.currentTimeMillis());
         assertThat(kafka.committedOffsets(t.group)).containsEntry(new TopicPartition(t.input, 0), 1000L);
-        assertThat(registry.get(EtlMetrics.RECORDS_DEAD_LETTERED).tags(EtlMetrics.TAG_STAGE, "check",
-                EtlMetrics.TAG_REASON, RecordException.OPERATOR).counter().count()).isEqualTo(1.0);
+        assertThat(registry.get(EtlMetrics.RECORDS_DEAD_LETTERED)
+                        .tags(EtlMetrics.TAG_STAGE, "check", EtlMetrics.TAG_REASON, RecordException.OPERATOR)
+                        .counter()
+                        .count())
+                .isEqualTo(1.0);
     }
 
     @Test
     @Timeout(90)
     void everyStageDeadLettersTheRecordAsReadWithItsStageAndSource(KafkaTestCluster kafka) {
         Topics t = Topics.create(kafka, "dlq-stages", Map.of("cleanup.policy", "compact"), Map.of());
-        Map<Integer, Kind> poison = Map.of(10, Kind.MALFORMED, 20, Kind.EXPLODE, 30, Kind.BOOM, 40, Kind.HUGE,
-                50, Kind.NO_KEY);
+        Map<Integer, Kind> poison =
+                Map.of(10, Kind.MALFORMED, 20, Kind.EXPLODE, 30, Kind.BOOM, 40, Kind.HUGE, 50, Kind.NO_KEY);
         List<TestRecord> input = produce(kafka, t.input, 60, i -> poison.getOrDefault(i, Kind.GOOD));
         PipelineConfig config = t.yaml(kafka).sinkMaxMessageBytes("2KB").parse();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
@@ -154,7 +168,9 @@ class DeadLetterIT {
             TestRecord letter = letters.get(t.input + "-0@" + offset);
             assertThat(letter).as("dead letter of offset %d (%s)", offset, kind).isNotNull();
             assertIsTheInput(letter, input.get(offset));
-            assertThat(letter.headerAsString(DeadLetter.STAGE_HEADER)).as("stage of %s", kind).isEqualTo(kind.stage);
+            assertThat(letter.headerAsString(DeadLetter.STAGE_HEADER))
+                    .as("stage of %s", kind)
+                    .isEqualTo(kind.stage);
             assertThat(letter.headerAsString(DeadLetter.ERROR_HEADER)).isNotBlank();
             assertThat(letter.headers()).doesNotContainKey(DeadLetter.ATTEMPTS_HEADER);
         });
@@ -190,8 +206,11 @@ class DeadLetterIT {
         assertIsTheInput(bySource(letters).get(t.input + "-0@7"), input.get(7));
         assertThat(outputIds(kafka, t)).hasSize(190).doesNotHaveDuplicates();
         assertThat(kafka.committedOffsets(t.group)).containsEntry(new TopicPartition(t.input, 0), 200L);
-        assertThat(registry.get(EtlMetrics.RECORDS_DEAD_LETTERED).tags(EtlMetrics.TAG_STAGE, "rest",
-                EtlMetrics.TAG_REASON, RecordException.OVERSIZED).counter().count()).isEqualTo(10.0);
+        assertThat(registry.get(EtlMetrics.RECORDS_DEAD_LETTERED)
+                        .tags(EtlMetrics.TAG_STAGE, "rest", EtlMetrics.TAG_REASON, RecordException.OVERSIZED)
+                        .counter()
+                        .count())
+                .isEqualTo(10.0);
     }
 
     @Test
@@ -207,8 +226,11 @@ class DeadLetterIT {
         assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
         assertThat(outputIds(kafka, t)).hasSize(96);
         assertThat(kafka.readAll(t.dlt)).isEmpty();
-        assertThat(registry.get(EtlMetrics.RECORDS_DROPPED).tags(EtlMetrics.TAG_STAGE, "rest",
-                EtlMetrics.TAG_REASON, RecordException.OVERSIZED).counter().count()).isEqualTo(4.0);
+        assertThat(registry.get(EtlMetrics.RECORDS_DROPPED)
+                        .tags(EtlMetrics.TAG_STAGE, "rest", EtlMetrics.TAG_REASON, RecordException.OVERSIZED)
+                        .counter()
+                        .count())
+                .isEqualTo(4.0);
         assertThat(kafka.committedOffsets(t.group)).containsEntry(new TopicPartition(t.input, 0), 100L);
     }
 
@@ -226,19 +248,32 @@ class DeadLetterIT {
         }
         try {
             kafka.produce(t.input, input.subList(0, 1));
-            await().atMost(Duration.ofSeconds(30)).until(() -> kafka.committedOffsets(t.group)
-                    .getOrDefault(new TopicPartition(t.input, 0), 0L) == 1L);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() ->
+                            kafka.committedOffsets(t.group).getOrDefault(new TopicPartition(t.input, 0), 0L) == 1L);
             // the sink read the topic's limit at start-up; lowering it now leaves the broker as the only guard
             ConfigResource rest = new ConfigResource(ConfigResource.Type.TOPIC, t.rest);
             try (Admin admin = kafka.newAdmin()) {
-                admin.incrementalAlterConfigs(Map.of(rest, List.of(new AlterConfigOp(
-                        new ConfigEntry("max.message.bytes", "1500"), AlterConfigOp.OpType.SET)))).all().get();
-                await().atMost(Duration.ofSeconds(10)).until(() -> "1500".equals(admin.describeConfigs(List.of(rest))
-                        .all().get().get(rest).get("max.message.bytes").value()));
+                admin.incrementalAlterConfigs(Map.of(
+                                rest,
+                                List.of(new AlterConfigOp(
+                                        new ConfigEntry("max.message.bytes", "1500"), AlterConfigOp.OpType.SET))))
+                        .all()
+                        .get();
+                await().atMost(Duration.ofSeconds(10))
+                        .until(() -> "1500"
+                                .equals(admin.describeConfigs(List.of(rest))
+                                        .all()
+                                        .get()
+                                        .get(rest)
+                                        .get("max.message.bytes")
+                                        .value()));
             }
             kafka.produce(t.input, input.subList(1, input.size()));
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                    .until(() -> Delivery.caughtUp(kafka, t.group, t.input) || running.result().isDone());
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> Delivery.caughtUp(kafka, t.group, t.input)
+                            || running.result().isDone());
         } finally {
             running.stopAndWait(Duration.ofSeconds(30));
         }
@@ -254,8 +289,11 @@ class DeadLetterIT {
         assertIsTheInput(bySource(letters).get(t.input + "-0@9"), input.get(9));
         assertThat(outputIds(kafka, t)).hasSize(95).doesNotHaveDuplicates();
         assertThat(kafka.committedOffsets(t.group)).containsEntry(new TopicPartition(t.input, 0), 100L);
-        assertThat(registry.get(EtlMetrics.RECORDS_DEAD_LETTERED).tags(EtlMetrics.TAG_STAGE, "rest",
-                EtlMetrics.TAG_REASON, RecordException.PRODUCE).counter().count()).isEqualTo(5.0);
+        assertThat(registry.get(EtlMetrics.RECORDS_DEAD_LETTERED)
+                        .tags(EtlMetrics.TAG_STAGE, "rest", EtlMetrics.TAG_REASON, RecordException.PRODUCE)
+                        .counter()
+                        .count())
+                .isEqualTo(5.0);
     }
 
     @Test
@@ -269,12 +307,17 @@ class DeadLetterIT {
         kafka.produce(t.input, List.of(DeadLetterOrders.record(0, Kind.MALFORMED)));
         PipelineConfig config = t.yaml(kafka).parse();
 
-        PipelineResult result = DeadLetterOrders.pipeline(config).start(config, new SimpleMeterRegistry()).result()
-                .orTimeout(45, TimeUnit.SECONDS).join();
+        PipelineResult result = DeadLetterOrders.pipeline(config)
+                .start(config, new SimpleMeterRegistry())
+                .result()
+                .orTimeout(45, TimeUnit.SECONDS)
+                .join();
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
-        assertThat(result.failure()).isInstanceOf(ConfigException.class)
-                .hasMessageContaining("dead_letter.kafka").hasMessageContaining(t.dlt);
+        assertThat(result.failure())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("dead_letter.kafka")
+                .hasMessageContaining(t.dlt);
         assertThat(kafka.committedOffsets(t.group)).doesNotContainKey(new TopicPartition(t.input, 0));
     }
 }

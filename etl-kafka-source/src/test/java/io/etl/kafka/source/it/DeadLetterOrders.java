@@ -44,8 +44,7 @@ final class DeadLetterOrders {
 
     private static final Set<String> FLAKY_SEEN = ConcurrentHashMap.newKeySet();
 
-    private DeadLetterOrders() {
-    }
+    private DeadLetterOrders() {}
 
     /** Order {@code i} of {@code kind}; good orders alternate between eu and us. */
     static TestRecord record(int i, Kind kind) {
@@ -66,13 +65,14 @@ final class DeadLetterOrders {
                 customer = "c".repeat(3000);
             }
             case NO_KEY -> region = "eu";
-            case GOOD -> {
-            }
+            case GOOD -> {}
         }
         String json = "{\"id\":\"" + id + "\",\"customer\":\"" + customer + "\",\"region\":\"" + region
                 + "\",\"amount\":" + (i % 1000) + ".5,\"status\":\"" + status + "\",\"ts\":" + (1_700_000_000_000L + i)
                 + ",\"notes\":\"ring twice\"}";
-        return TestRecord.of(kind == Kind.NO_KEY ? null : id, json).withHeader("origin", "test-" + i).toPartition(0);
+        return TestRecord.of(kind == Kind.NO_KEY ? null : id, json)
+                .withHeader("origin", "test-" + i)
+                .toPartition(0);
     }
 
     /** The {@code check} operator. */
@@ -85,8 +85,7 @@ final class DeadLetterOrders {
                     throw new RetryableException("lookup for " + o.id() + " timed out once");
                 }
             }
-            default -> {
-            }
+            default -> {}
         }
         return o;
     }
@@ -105,8 +104,12 @@ final class DeadLetterOrders {
                 .from(KafkaSource.from(config.source("orders")).json(Orders.Order.class))
                 .map("check", DeadLetterOrders::check)
                 .map("reshape", Orders.Order::reshape)
-                .split("by-region", s -> s
-                        .branch("eu", DeadLetterOrders::isEu, KafkaSink.from(config.sink("eu")).json())
-                        .otherwise(KafkaSink.from(config.sink("rest")).json()));
+                .split(
+                        "by-region",
+                        s -> s.branch(
+                                        "eu",
+                                        DeadLetterOrders::isEu,
+                                        KafkaSink.from(config.sink("eu")).json())
+                                .otherwise(KafkaSink.from(config.sink("rest")).json()));
     }
 }

@@ -20,8 +20,7 @@ final class Delivery {
 
     private static final AtomicInteger SEQUENCE = new AtomicInteger();
 
-    private Delivery() {
-    }
+    private Delivery() {}
 
     /** A name unique in this JVM run, for topics and groups. */
     static String unique(String prefix) {
@@ -78,11 +77,13 @@ final class Delivery {
      * Waits up to {@code within} until {@code group} has committed the end of every partition of {@code input},
      * or {@code running} ended by itself, then stops it and returns its result.
      */
-    static PipelineResult runUntilCaughtUp(KafkaTestCluster kafka, RunningPipeline running, String group,
-                                           String input, Duration within) {
+    static PipelineResult runUntilCaughtUp(
+            KafkaTestCluster kafka, RunningPipeline running, String group, String input, Duration within) {
         try {
-            await().atMost(within).pollInterval(Duration.ofMillis(100))
-                    .until(() -> caughtUp(kafka, group, input) || running.result().isDone());
+            await().atMost(within)
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() ->
+                            caughtUp(kafka, group, input) || running.result().isDone());
         } catch (RuntimeException | Error e) {
             running.stopAndWait(Duration.ofSeconds(30));
             throw e;
@@ -95,15 +96,16 @@ final class Delivery {
      * them over {@code partitions}) is in {@code out}, which was read after the offsets; {@code when} goes into
      * the failure message. Returns the committed total.
      */
-    static long assertCommittedIsWritten(Map<TopicPartition, Long> committed, Map<String, Integer> out,
-                                         int partitions, String when) {
+    static long assertCommittedIsWritten(
+            Map<TopicPartition, Long> committed, Map<String, Integer> out, int partitions, String when) {
         long total = 0;
         for (Map.Entry<TopicPartition, Long> e : committed.entrySet()) {
             int p = e.getKey().partition();
             for (long offset = 0; offset < e.getValue(); offset++) {
                 String id = LoadProducer.idAt(partitions, p, offset);
-                assertThat(out).as("output of %s, below committed offset %d of partition %d (%s)", id, e.getValue(),
-                        p, when).containsKey(id);
+                assertThat(out)
+                        .as("output of %s, below committed offset %d of partition %d (%s)", id, e.getValue(), p, when)
+                        .containsKey(id);
             }
             total += e.getValue();
         }

@@ -37,35 +37,42 @@ class ExactlyOnceIT {
 
     @Test
     @Timeout(240)
-    void writesEveryOrderExactlyOnceToItsBranchOrTheDeadLetterTopicAcrossThreeSigkills(KafkaTestCluster kafka,
-                                                                                        @TempDir Path dir) {
+    void writesEveryOrderExactlyOnceToItsBranchOrTheDeadLetterTopicAcrossThreeSigkills(
+            KafkaTestCluster kafka, @TempDir Path dir) {
         int orders = 30_000;
         long seed = System.nanoTime();
         Random random = new Random(seed);
         Topics t = topics(kafka, "eos-kill");
         Path yaml = t.yaml(kafka).groupInstanceId("eos-kill-instance").write(dir);
         long[] killAt = {
-                (long) (orders * (0.10 + 0.15 * random.nextDouble())),
-                (long) (orders * (0.40 + 0.15 * random.nextDouble())),
-                (long) (orders * (0.65 + 0.15 * random.nextDouble()))};
-        System.out.printf("exactly-once kill test seed %d, kills at committed totals %d, %d, %d%n", seed,
-                killAt[0], killAt[1], killAt[2]);
+            (long) (orders * (0.10 + 0.15 * random.nextDouble())),
+            (long) (orders * (0.40 + 0.15 * random.nextDouble())),
+            (long) (orders * (0.65 + 0.15 * random.nextDouble()))
+        };
+        System.out.printf(
+                "exactly-once kill test seed %d, kills at committed totals %d, %d, %d%n",
+                seed, killAt[0], killAt[1], killAt[2]);
         int[] kills = {0};
         try (LoadProducer load = LoadProducer.start(kafka, t.input, PARTITIONS, orders, 3_000)) {
             children.start("split-rejects", yaml, t.uid + "-0");
-            await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(100)).until(() -> {
-                ChildPipeline current = children.last();
-                assertThat(current.isAlive()).as("pipeline JVM exited early:%n%s", current.tail()).isTrue();
-                long total = kafka.committedTotal(t.group);
-                if (kills[0] < killAt.length && total >= killAt[kills[0]]) {
-                    current.kill9();
-                    kills[0]++;
-                    System.out.printf("SIGKILL %d at committed total %d, produced %d%n", kills[0], total, load.sent());
-                    children.start("split-rejects", yaml, t.uid + "-" + kills[0]);
-                    return false;
-                }
-                return kills[0] == killAt.length && load.done() && Delivery.caughtUp(kafka, t.group, t.input);
-            });
+            await().atMost(Duration.ofSeconds(180))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> {
+                        ChildPipeline current = children.last();
+                        assertThat(current.isAlive())
+                                .as("pipeline JVM exited early:%n%s", current.tail())
+                                .isTrue();
+                        long total = kafka.committedTotal(t.group);
+                        if (kills[0] < killAt.length && total >= killAt[kills[0]]) {
+                            current.kill9();
+                            kills[0]++;
+                            System.out.printf(
+                                    "SIGKILL %d at committed total %d, produced %d%n", kills[0], total, load.sent());
+                            children.start("split-rejects", yaml, t.uid + "-" + kills[0]);
+                            return false;
+                        }
+                        return kills[0] == killAt.length && load.done() && Delivery.caughtUp(kafka, t.group, t.input);
+                    });
         }
         // the last copy may have had nothing left to do: let it start before asking it to stop
         children.last().stopOnceAssigned();
@@ -78,15 +85,21 @@ class ExactlyOnceIT {
     void commitsTheOpenTransactionOnSigtermAndExitsZero(KafkaTestCluster kafka, @TempDir Path dir) {
         int orders = 40_000;
         Topics t = topics(kafka, "eos-term");
-        Path yaml = t.yaml(kafka).groupInstanceId("eos-term-instance").checkpoint("1s", "10s").write(dir);
+        Path yaml = t.yaml(kafka)
+                .groupInstanceId("eos-term-instance")
+                .checkpoint("1s", "10s")
+                .write(dir);
         try (LoadProducer load = LoadProducer.start(kafka, t.input, PARTITIONS, orders, 2_500)) {
             ChildPipeline first = children.start("split-rejects", yaml, t.uid + "-first");
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(100))
                     .until(() -> kafka.committedTotal(t.group) >= orders / 8);
             first.sigterm();
             int exit = first.waitFor(Duration.ofSeconds(25));
             assertThat(exit).as("exit code after SIGTERM:%n%s", first.tail()).isZero();
-            assertThat(load.sent()).as("signalled while input was still arriving").isLessThan(orders);
+            assertThat(load.sent())
+                    .as("signalled while input was still arriving")
+                    .isLessThan(orders);
 
             // what is committed is exactly what was read below the committed offsets: the last transaction went
             // out with the offsets of everything the drain processed
@@ -99,11 +112,14 @@ class ExactlyOnceIT {
             });
             Audit stopped = t.audit(kafka, below);
             stopped.assertExactlyOnce();
-            assertThat(stopped.unexpected).as("outputs of orders above the committed offsets").isEmpty();
+            assertThat(stopped.unexpected)
+                    .as("outputs of orders above the committed offsets")
+                    .isEmpty();
             assertThat(kafka.committedTotal(t.group)).isLessThan(orders);
 
             ChildPipeline second = children.start("split-rejects", yaml, t.uid + "-second");
-            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> load.done() && Delivery.caughtUp(kafka, t.group, t.input));
             second.stopWithin(Duration.ofSeconds(25));
         }
@@ -118,25 +134,38 @@ class ExactlyOnceIT {
         Topics t = topics(kafka, "eos-zombie");
         Path yaml = t.yaml(kafka).groupInstanceId("eos-zombie-instance").write(dir);
         try (LoadProducer load = LoadProducer.start(kafka, t.input, PARTITIONS, orders, 3_000);
-             Admin admin = kafka.newAdmin()) {
+                Admin admin = kafka.newAdmin()) {
             ChildPipeline zombie = children.start("split-rejects", yaml, t.uid + "-zombie");
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(100))
                     .until(() -> kafka.committedTotal(t.group) >= orders / 10);
             zombie.sigstop();
             // past the session timeout the frozen member is out of the group
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250)).until(() -> admin
-                    .describeConsumerGroups(List.of(t.group)).all().get().get(t.group).members().isEmpty());
+            await().atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(250))
+                    .until(() -> admin.describeConsumerGroups(List.of(t.group))
+                            .all()
+                            .get()
+                            .get(t.group)
+                            .members()
+                            .isEmpty());
             long frozenAt = kafka.committedTotal(t.group);
             ChildPipeline replacement = children.start("split-rejects", yaml, t.uid + "-replacement");
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(100))
                     .until(() -> kafka.committedTotal(t.group) > frozenAt + orders / 10);
             zombie.sigcont();
             int zombieExit = zombie.waitFor(Duration.ofSeconds(40));
-            assertThat(zombieExit).as("the zombie fails once it wakes up:%n%s", zombie.tail()).isNotIn(0, -1);
+            assertThat(zombieExit)
+                    .as("the zombie fails once it wakes up:%n%s", zombie.tail())
+                    .isNotIn(0, -1);
             assertThat(zombie.tail().toLowerCase(Locale.ROOT)).contains("fenced");
-            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> load.done() && Delivery.caughtUp(kafka, t.group, t.input));
-            assertThat(replacement.isAlive()).as("replacement:%n%s", replacement.tail()).isTrue();
+            assertThat(replacement.isAlive())
+                    .as("replacement:%n%s", replacement.tail())
+                    .isTrue();
             replacement.stopWithin(Duration.ofSeconds(25));
         }
         t.audit(kafka, orders).assertExactlyOnce();
@@ -154,40 +183,45 @@ class ExactlyOnceIT {
         }
         // slow enough input that the three JVMs start, scale and lose one while it still arrives
         try (LoadProducer load = LoadProducer.start(kafka, t.input, PARTITIONS, orders, 1_500);
-             Admin admin = kafka.newAdmin()) {
+                Admin admin = kafka.newAdmin()) {
             ChildPipeline first = children.start("split-rejects", yaml[0], t.uid + "-0");
             awaitCommitted(kafka, t.group, orders / 10);
             ChildPipeline second = children.start("split-rejects", yaml[1], t.uid + "-1");
             ChildPipeline third = children.start("split-rejects", yaml[2], t.uid + "-2");
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> membersWithPartitions(admin, t.group) == 3);
             awaitCommitted(kafka, t.group, orders * 55 / 100);
             second.kill9();
-            System.out.printf("SIGKILL of the second instance at committed total %d, produced %d%n",
+            System.out.printf(
+                    "SIGKILL of the second instance at committed total %d, produced %d%n",
                     kafka.committedTotal(t.group), load.sent());
             awaitCommitted(kafka, t.group, orders * 75 / 100);
             assertThat(load.done()).as("scaled in while input still arrives").isFalse();
             third.stopWithin(Duration.ofSeconds(25));
-            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> load.done() && Delivery.caughtUp(kafka, t.group, t.input));
             assertThat(first.isAlive()).as("first:%n%s", first.tail()).isTrue();
             first.stopWithin(Duration.ofSeconds(25));
         }
         // the killed instance never comes back: its open transaction holds read_committed readers until the
         // brokers abort it after transaction_timeout
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofSeconds(1))
                 .until(() -> t.audit(kafka, orders).missing.isEmpty());
         t.audit(kafka, orders).assertExactlyOnce();
     }
 
-    private static int membersWithPartitions(Admin admin, String group)
-            throws Exception {
+    private static int membersWithPartitions(Admin admin, String group) throws Exception {
         return (int) admin.describeConsumerGroups(List.of(group)).all().get().get(group).members().stream()
-                .filter(m -> !m.assignment().topicPartitions().isEmpty()).count();
+                .filter(m -> !m.assignment().topicPartitions().isEmpty())
+                .count();
     }
 
     private static void awaitCommitted(KafkaTestCluster kafka, String group, long total) {
-        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(100))
+        await().atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> kafka.committedTotal(group) >= total);
     }
 
@@ -220,9 +254,13 @@ class ExactlyOnceIT {
         }
 
         PipelineYaml yaml(KafkaTestCluster kafka) {
-            PipelineYaml y = PipelineYaml.of(uid, kafka.bootstrapServers(), input, group).delivery("exactly_once")
-                    .pipelineOnError("dead_letter").deadLetter(deadLetters).sessionTimeout("6s")
-                    .pool(4, 4, 500, "5ms").checkpoint("100ms", "10s");
+            PipelineYaml y = PipelineYaml.of(uid, kafka.bootstrapServers(), input, group)
+                    .delivery("exactly_once")
+                    .pipelineOnError("dead_letter")
+                    .deadLetter(deadLetters)
+                    .sessionTimeout("6s")
+                    .pool(4, 4, 500, "5ms")
+                    .checkpoint("100ms", "10s");
             branches.forEach(y::sink);
             return y;
         }
@@ -273,8 +311,9 @@ class ExactlyOnceIT {
             }
             want.keySet().stream().filter(id -> !seen.containsKey(id)).forEach(audit.missing::add);
             audit.expected = want.size();
-            System.out.printf("exactly-once audit: %d expected, %d read, %d missing, %d duplicates%n", audit.expected,
-                    audit.read, audit.missing.size(), audit.duplicates.size());
+            System.out.printf(
+                    "exactly-once audit: %d expected, %d read, %d missing, %d duplicates%n",
+                    audit.expected, audit.read, audit.missing.size(), audit.duplicates.size());
             return audit;
         }
     }
@@ -293,7 +332,9 @@ class ExactlyOnceIT {
             assertThat(missing).as("expected orders missing from the outputs").isEmpty();
             assertThat(duplicates).as("orders written more than once").isEmpty();
             assertThat(misplaced).as("orders in the wrong topic").isEmpty();
-            assertThat(unexpected).as("outputs of orders that must not be there").isEmpty();
+            assertThat(unexpected)
+                    .as("outputs of orders that must not be there")
+                    .isEmpty();
         }
     }
 }

@@ -47,8 +47,10 @@ class KafkaSourceIT {
     }
 
     private static PipelineResult runToFailure(PipelineConfig config) {
-        RunningPipeline running = Pipeline.named("check").from(KafkaSource.from(config.source("in")).string())
-                .to(new CollectingSink<>()).start(config, new SimpleMeterRegistry());
+        RunningPipeline running = Pipeline.named("check")
+                .from(KafkaSource.from(config.source("in")).string())
+                .to(new CollectingSink<>())
+                .start(config, new SimpleMeterRegistry());
         return running.result().orTimeout(30, TimeUnit.SECONDS).join();
     }
 
@@ -64,8 +66,10 @@ class KafkaSourceIT {
         PipelineResult result = runToFailure(source("127.0.0.1:" + port, "t", "g", ""));
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
-        assertThat(result.failure()).isInstanceOf(ConfigException.class)
-                .hasMessageContaining("source.in.kafka").hasMessageContaining("127.0.0.1:" + port);
+        assertThat(result.failure())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("source.in.kafka")
+                .hasMessageContaining("127.0.0.1:" + port);
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(15));
     }
 
@@ -77,8 +81,10 @@ class KafkaSourceIT {
         PipelineResult result = runToFailure(source(kafka.bootstrapServers(), missing, Delivery.unique("g"), ""));
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
-        assertThat(result.failure()).isInstanceOf(ConfigException.class)
-                .hasMessageContaining("source.in.kafka.topics").hasMessageContaining(missing)
+        assertThat(result.failure())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("source.in.kafka.topics")
+                .hasMessageContaining(missing)
                 .hasMessageContaining("not found");
     }
 
@@ -92,8 +98,10 @@ class KafkaSourceIT {
         PipelineConfig config = source(kafka.bootstrapServers(), topic, group, "consumer: {group.protocol: consumer}");
         CollectingSink<String> sink = new CollectingSink<>();
 
-        RunningPipeline running = Pipeline.named("kip848").from(KafkaSource.from(config.source("in")).string())
-                .to(sink).start(config, new SimpleMeterRegistry());
+        RunningPipeline running = Pipeline.named("kip848")
+                .from(KafkaSource.from(config.source("in")).string())
+                .to(sink)
+                .start(config, new SimpleMeterRegistry());
         PipelineResult result = Delivery.runUntilCaughtUp(kafka, running, group, topic, Duration.ofSeconds(40));
 
         assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
@@ -102,7 +110,10 @@ class KafkaSourceIT {
         assertThat(ids).hasSize(3_000).contains(Orders.id(0), Orders.id(2_999));
         assertThat(kafka.committedOffsets(group)).isEqualTo(kafka.endOffsets(topic));
         try (var admin = kafka.newAdmin()) {
-            var description = admin.describeConsumerGroups(Set.of(group)).all().get(10, TimeUnit.SECONDS).get(group);
+            var description = admin.describeConsumerGroups(Set.of(group))
+                    .all()
+                    .get(10, TimeUnit.SECONDS)
+                    .get(group);
             assertThat(description.type().toString()).isEqualToIgnoringCase("consumer");
         } catch (Exception e) {
             throw new AssertionError(e);
@@ -119,41 +130,60 @@ class KafkaSourceIT {
         PipelineConfig config = source(kafka.bootstrapServers(), topic, group, "statistics_interval: 200ms");
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
-        RunningPipeline running = Pipeline.named("metered").from(KafkaSource.from(config.source("in")).string())
-                .to(new CollectingSink<>()).start(config, registry);
+        RunningPipeline running = Pipeline.named("metered")
+                .from(KafkaSource.from(config.source("in")).string())
+                .to(new CollectingSink<>())
+                .start(config, registry);
         try {
-            await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofSeconds(40))
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> Delivery.caughtUp(kafka, group, topic)
-                            && registry.find("etl.kafka.source.fetch.manager.records.lag").tag("topic", topic).meters()
-                            .size() == 2);
+                            && registry.find("etl.kafka.source.fetch.manager.records.lag")
+                                            .tag("topic", topic)
+                                            .meters()
+                                            .size()
+                                    == 2);
             for (String partition : List.of("0", "1")) {
-                Meter.Id lag = registry.get("etl.kafka.source.fetch.manager.records.lag").tag("topic", topic)
-                        .tag("partition", partition).gauge().getId();
+                Meter.Id lag = registry.get("etl.kafka.source.fetch.manager.records.lag")
+                        .tag("topic", topic)
+                        .tag("partition", partition)
+                        .gauge()
+                        .getId();
                 assertThat(lag.getTag("pipeline")).isEqualTo("metered");
                 assertThat(lag.getTag("source")).isEqualTo("in");
                 assertThat(lag.getTag("client.id")).isNotBlank();
-                assertThat(registry.get("etl.kafka.source.fetch.manager.records.lead").tag("topic", topic)
-                        .tag("partition", partition).gauge().value()).isGreaterThanOrEqualTo(0);
+                assertThat(registry.get("etl.kafka.source.fetch.manager.records.lead")
+                                .tag("topic", topic)
+                                .tag("partition", partition)
+                                .gauge()
+                                .value())
+                        .isGreaterThanOrEqualTo(0);
             }
-            assertThat(registry.get("etl.kafka.source.fetch.manager.records.consumed.total").tag("source", "in")
-                    .functionCounter().count()).isGreaterThanOrEqualTo(200);
+            assertThat(registry.get("etl.kafka.source.fetch.manager.records.consumed.total")
+                            .tag("source", "in")
+                            .functionCounter()
+                            .count())
+                    .isGreaterThanOrEqualTo(200);
             assertThat(registry.getMeters()).noneMatch(m -> m.getId().getName().startsWith("kafka.consumer."));
 
             // every etl_kafka_source_* name docs/metrics.md gives is a meter the running source has
             String doc = Files.readString(Path.of("..", "docs", "metrics.md"));
             Set<String> documented = new TreeSet<>();
-            Matcher m = Pattern.compile("`(etl_kafka_source_fetch_manager_[a-z_]+|etl_kafka_source_coordinator_[a-z_]+)`")
+            Matcher m = Pattern.compile(
+                            "`(etl_kafka_source_fetch_manager_[a-z_]+|etl_kafka_source_coordinator_[a-z_]+)`")
                     .matcher(doc);
             while (m.find()) {
                 documented.add(m.group(1));
             }
             assertThat(documented).hasSizeGreaterThan(5);
             Set<String> registered = new TreeSet<>();
-            registry.getMeters().forEach(meter -> registered.add(meter.getId().getName().replace('.', '_')));
+            registry.getMeters()
+                    .forEach(meter -> registered.add(meter.getId().getName().replace('.', '_')));
             assertThat(registered).containsAll(documented);
         } finally {
             running.stopAndWait(Duration.ofSeconds(20));
         }
-        assertThat(registry.find("etl.kafka.source.fetch.manager.records.lag").meters()).isEmpty();
+        assertThat(registry.find("etl.kafka.source.fetch.manager.records.lag").meters())
+                .isEmpty();
     }
 }

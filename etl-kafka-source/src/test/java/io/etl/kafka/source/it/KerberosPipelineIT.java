@@ -30,6 +30,7 @@ class KerberosPipelineIT {
 
     @TempDir
     static Path dir;
+
     private static TestKdc kdc;
     private static ForkedKafkaCluster kafka;
     private static Path clientKeytab;
@@ -41,7 +42,8 @@ class KerberosPipelineIT {
         Path brokerKeytab = kdc.principalWithKeytab(brokerPrincipal, "kafka.keytab");
         clientKeytab = kdc.principalWithKeytab(CLIENT, "etl.keytab");
         kafka = KafkaTestCluster.forkedSingle(BrokerOptions.builder()
-                .kerberos(new KerberosListener(kdc.krb5Conf(), brokerKeytab, brokerPrincipal, "kafka")).build());
+                .kerberos(new KerberosListener(kdc.krb5Conf(), brokerKeytab, brokerPrincipal, "kafka"))
+                .build());
     }
 
     @AfterAll
@@ -63,9 +65,10 @@ class KerberosPipelineIT {
                 .formatted(principal, keytab, kdc.krb5Conf());
     }
 
-    private static PipelineConfig config(String input, String output, String group, String sourcePrincipal,
-                                         String sinkPrincipal) {
-        return PipelineConfig.parse("""
+    private static PipelineConfig config(
+            String input, String output, String group, String sourcePrincipal, String sinkPrincipal) {
+        return PipelineConfig.parse(
+                """
                 pipeline: {name: kerberos}
                 source:
                   orders:
@@ -83,8 +86,15 @@ class KerberosPipelineIT {
                       startup_timeout: 10s
                       security: %s
                 checkpoint: {interval: 200ms, drain_timeout: 10s}
-                """.formatted(kafka.kerberosBootstrapServers(), input, group, gssapi(sourcePrincipal),
-                kafka.kerberosBootstrapServers(), output, gssapi(sinkPrincipal)), n -> null);
+                """.formatted(
+                                kafka.kerberosBootstrapServers(),
+                                input,
+                                group,
+                                gssapi(sourcePrincipal),
+                                kafka.kerberosBootstrapServers(),
+                                output,
+                                gssapi(sinkPrincipal)),
+                n -> null);
     }
 
     @Test
@@ -103,7 +113,8 @@ class KerberosPipelineIT {
 
         assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
         Delivery.assertCopiedAll(kafka, input, output, group, 300);
-        assertThat(System.getProperty("java.security.krb5.conf")).isEqualTo(kdc.krb5Conf().toAbsolutePath().toString());
+        assertThat(System.getProperty("java.security.krb5.conf"))
+                .isEqualTo(kdc.krb5Conf().toAbsolutePath().toString());
     }
 
     @Test
@@ -115,13 +126,18 @@ class KerberosPipelineIT {
         PipelineConfig config = config(input, "unused", Delivery.unique("g"), CLIENT, wrong);
         long started = System.nanoTime();
 
-        PipelineResult result = Pipelines.copy(config).start(config, new SimpleMeterRegistry()).result()
-                .orTimeout(30, TimeUnit.SECONDS).join();
+        PipelineResult result = Pipelines.copy(config)
+                .start(config, new SimpleMeterRegistry())
+                .result()
+                .orTimeout(30, TimeUnit.SECONDS)
+                .join();
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
-        assertThat(result.failure()).isInstanceOf(ConfigException.class)
+        assertThat(result.failure())
+                .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("sinks.out.kafka.security.sasl.principal")
-                .hasMessageContaining(wrong).hasMessageContaining(clientKeytab.toString());
+                .hasMessageContaining(wrong)
+                .hasMessageContaining(clientKeytab.toString());
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
     }
 
@@ -133,7 +149,8 @@ class KerberosPipelineIT {
         kdc.deletePrincipal(ghost);
         String input = Delivery.unique("krb-in");
         kafka.createTopic(input, 1);
-        PipelineConfig config = PipelineConfig.parse("""
+        PipelineConfig config = PipelineConfig.parse(
+                """
                 source:
                   orders:
                     kafka:
@@ -144,16 +161,28 @@ class KerberosPipelineIT {
                       security: %s
                 sinks:
                   out: {kafka: {brokers: "%s", topic: %s, security: %s}}
-                """.formatted(kafka.kerberosBootstrapServers(), input, Delivery.unique("g"), gssapi(CLIENT),
-                kafka.kerberosBootstrapServers(), input, gssapi(ghost, ghostKeytab)), n -> null);
+                """.formatted(
+                                kafka.kerberosBootstrapServers(),
+                                input,
+                                Delivery.unique("g"),
+                                gssapi(CLIENT),
+                                kafka.kerberosBootstrapServers(),
+                                input,
+                                gssapi(ghost, ghostKeytab)),
+                n -> null);
         long started = System.nanoTime();
 
-        PipelineResult result = Pipelines.copy(config).start(config, new SimpleMeterRegistry()).result()
-                .orTimeout(30, TimeUnit.SECONDS).join();
+        PipelineResult result = Pipelines.copy(config)
+                .start(config, new SimpleMeterRegistry())
+                .result()
+                .orTimeout(30, TimeUnit.SECONDS)
+                .join();
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
-        assertThat(result.failure()).isInstanceOf(ConfigException.class)
-                .hasMessageContaining("sinks.out.kafka.security").hasMessageContaining(ghost);
+        assertThat(result.failure())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("sinks.out.kafka.security")
+                .hasMessageContaining(ghost);
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
     }
 }

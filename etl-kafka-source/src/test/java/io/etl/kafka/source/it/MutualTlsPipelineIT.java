@@ -29,6 +29,7 @@ class MutualTlsPipelineIT {
 
     @TempDir
     static Path dir;
+
     private static KafkaTestCluster kafka;
     private static ClusterSecurity security;
     private static Map<String, String> etl;
@@ -36,7 +37,8 @@ class MutualTlsPipelineIT {
     @BeforeAll
     static void startBroker() {
         kafka = KafkaTestCluster.embedded(BrokerOptions.builder()
-                .security(BrokerSecurity.mutualTls().user("etl").build()).build());
+                .security(BrokerSecurity.mutualTls().user("etl").build())
+                .build());
         security = kafka.security().orElseThrow();
         etl = security.clientProperties("etl");
     }
@@ -51,9 +53,13 @@ class MutualTlsPipelineIT {
     @Test
     @Timeout(60)
     void copiesWithPkcs12TrustAndKeyStores() {
-        String tls = "{protocol: SSL, tls: {truststore_file: \"%s\", truststore_password: \"%s\", keystore_file: \"%s\", keystore_password: \"%s\"}}"
-                .formatted(security.truststorePath(), security.truststorePassword(), etl.get("ssl.keystore.location"),
-                        etl.get("ssl.keystore.password"));
+        String tls =
+                "{protocol: SSL, tls: {truststore_file: \"%s\", truststore_password: \"%s\", keystore_file: \"%s\", keystore_password: \"%s\"}}"
+                        .formatted(
+                                security.truststorePath(),
+                                security.truststorePassword(),
+                                etl.get("ssl.keystore.location"),
+                                etl.get("ssl.keystore.password"));
         assertThat(etl.get("ssl.keystore.location")).endsWith(".p12");
         SecuredPipelines.copiesEveryRecord(kafka, tls, 200);
     }
@@ -61,8 +67,8 @@ class MutualTlsPipelineIT {
     @Test
     @Timeout(60)
     void copiesWithPemCaCertificateAndKey() throws Exception {
-        Path[] pem = SecuredPipelines.toPem(Path.of(etl.get("ssl.keystore.location")), etl.get("ssl.keystore.password"),
-                dir, "etl");
+        Path[] pem = SecuredPipelines.toPem(
+                Path.of(etl.get("ssl.keystore.location")), etl.get("ssl.keystore.password"), dir, "etl");
         String tls = "{protocol: SSL, tls: {ca_file: \"%s\", cert_file: \"%s\", key_file: \"%s\"}}"
                 .formatted(security.caCertificatePemPath(), pem[0], pem[1]);
         SecuredPipelines.copiesEveryRecord(kafka, tls, 200);
@@ -72,15 +78,22 @@ class MutualTlsPipelineIT {
     @Timeout(30)
     void failsFastWithoutAClientCertificate() {
         String tls = "{protocol: SSL, tls: {ca_file: \"%s\"}}".formatted(security.caCertificatePemPath());
-        PipelineConfig config = SecuredPipelines.config(kafka.bootstrapServers(), "any", "any", Delivery.unique("g"), tls);
+        PipelineConfig config =
+                SecuredPipelines.config(kafka.bootstrapServers(), "any", "any", Delivery.unique("g"), tls);
         long started = System.nanoTime();
 
-        PipelineResult result = Pipelines.copy(config).start(config, new SimpleMeterRegistry()).result()
-                .orTimeout(20, TimeUnit.SECONDS).join();
+        PipelineResult result = Pipelines.copy(config)
+                .start(config, new SimpleMeterRegistry())
+                .result()
+                .orTimeout(20, TimeUnit.SECONDS)
+                .join();
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
-        assertThat(result.failure()).isInstanceOf(ConfigException.class).hasMessageContaining(".kafka.security")
-                .hasMessageContaining("TLS handshake").hasMessageContaining(kafka.bootstrapServers());
+        assertThat(result.failure())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(".kafka.security")
+                .hasMessageContaining("TLS handshake")
+                .hasMessageContaining(kafka.bootstrapServers());
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
     }
 }

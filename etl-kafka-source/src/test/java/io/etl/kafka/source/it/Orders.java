@@ -16,8 +16,7 @@ final class Orders {
     static final ObjectMapper JSON = new ObjectMapper();
     static final String[] REGIONS = {"eu", "us", "apac", "mars"};
 
-    private Orders() {
-    }
+    private Orders() {}
 
     /** An input order. */
     record Order(String id, String customer, String region, double amount, String status, long ts, String notes) {
@@ -32,8 +31,7 @@ final class Orders {
     }
 
     /** What the pipeline writes. */
-    record Routed(String id, String customer, String region, long amountCents, long ts) {
-    }
+    record Routed(String id, String customer, String region, long amountCents, long ts) {}
 
     static String id(int i) {
         return "o-" + i;

@@ -14,18 +14,21 @@ import java.nio.file.Path;
  */
 public final class PipelineProcess {
 
-    private PipelineProcess() {
-    }
+    private PipelineProcess() {}
 
     public static void main(String[] args) {
         PipelineConfig config = PipelineConfig.load(Path.of(args[1]));
         RunningPipeline running = Pipelines.named(args[0], config).start(config);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            PipelineResult result = running.stopAndWait(config.pipeline().shutdownTimeout());
-            System.out.println("pipeline result: " + result);
-            System.out.flush();
-            Runtime.getRuntime().halt(result.exitCode());
-        }, "pipeline-process-stop"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            PipelineResult result =
+                                    running.stopAndWait(config.pipeline().shutdownTimeout());
+                            System.out.println("pipeline result: " + result);
+                            System.out.flush();
+                            Runtime.getRuntime().halt(result.exitCode());
+                        },
+                        "pipeline-process-stop"));
         PipelineResult result = running.result().join();
         System.out.println("pipeline result: " + result);
         System.exit(result.exitCode());

@@ -182,7 +182,8 @@ final class PipelineYaml {
         y.append("      on_error: ").append(onError).append('\n');
         if (!consumer.isEmpty()) {
             y.append("      consumer:\n");
-            consumer.forEach((k, v) -> y.append("        ").append(k).append(": \"").append(v).append("\"\n"));
+            consumer.forEach((k, v) ->
+                    y.append("        ").append(k).append(": \"").append(v).append("\"\n"));
         }
         if (security != null) {
             y.append("      security: ").append(security).append('\n');
@@ -197,7 +198,11 @@ final class PipelineYaml {
             y.append("      statistics_interval: 0s\n");
             y.append("      inflight: ").append(inflight).append('\n');
             y.append("      queue: ").append(queue).append('\n');
-            y.append("      batch: {max_records: ").append(maxRecords).append(", linger: ").append(linger).append("}\n");
+            y.append("      batch: {max_records: ")
+                    .append(maxRecords)
+                    .append(", linger: ")
+                    .append(linger)
+                    .append("}\n");
             y.append("      retry: {initial_backoff: 100ms, max_backoff: 1s}\n");
             y.append("      breaker: ").append(breaker).append('\n');
             if (security != null) {
@@ -205,13 +210,16 @@ final class PipelineYaml {
             }
             if (!producer.isEmpty()) {
                 y.append("      producer:\n");
-                producer.forEach((k, v) -> y.append("        ").append(k).append(": \"").append(v).append("\"\n"));
+                producer.forEach((k, v) ->
+                        y.append("        ").append(k).append(": \"").append(v).append("\"\n"));
             }
             if (sinkOnError != null) {
                 y.append("      on_error: ").append(sinkOnError).append('\n');
             }
             if (sinkMaxMessageBytes != null) {
-                y.append("      max_message_bytes: ").append(sinkMaxMessageBytes).append('\n');
+                y.append("      max_message_bytes: ")
+                        .append(sinkMaxMessageBytes)
+                        .append('\n');
             }
         });
         if (deadLetterTopic != null) {

@@ -8,8 +8,7 @@ import io.etl.kafka.source.KafkaSource;
 /** The pipelines the tests run, in process or in a child JVM. */
 final class Pipelines {
 
-    private Pipelines() {
-    }
+    private Pipelines() {}
 
     /** By name: {@code split}, {@code copy} or {@code dlq} ({@link DeadLetterOrders#pipeline}). */
     static Pipeline named(String kind, PipelineConfig config) {
@@ -31,11 +30,22 @@ final class Pipelines {
                 .from(KafkaSource.from(config.source("orders")).json(Orders.Order.class))
                 .filter("drop-test", o -> !o.isTest())
                 .map("reshape", Orders.Order::reshape)
-                .split("by-region", s -> s
-                        .branch("eu", r -> r.region().equals("eu"), KafkaSink.from(config.sink("eu")).json())
-                        .branch("us", r -> r.region().equals("us"), KafkaSink.from(config.sink("us")).json())
-                        .branch("apac", r -> r.region().equals("apac"), KafkaSink.from(config.sink("apac")).json())
-                        .otherwise(KafkaSink.from(config.sink("unrouted")).json()));
+                .split(
+                        "by-region",
+                        s -> s.branch(
+                                        "eu",
+                                        r -> r.region().equals("eu"),
+                                        KafkaSink.from(config.sink("eu")).json())
+                                .branch(
+                                        "us",
+                                        r -> r.region().equals("us"),
+                                        KafkaSink.from(config.sink("us")).json())
+                                .branch(
+                                        "apac",
+                                        r -> r.region().equals("apac"),
+                                        KafkaSink.from(config.sink("apac")).json())
+                                .otherwise(
+                                        KafkaSink.from(config.sink("unrouted")).json()));
     }
 
     /** Order {@code i} is rejected by the {@code check} stage of {@link #splitWithRejects}. */
@@ -58,11 +68,22 @@ final class Pipelines {
                     return o;
                 })
                 .map("reshape", Orders.Order::reshape)
-                .split("by-region", s -> s
-                        .branch("eu", r -> r.region().equals("eu"), KafkaSink.from(config.sink("eu")).json())
-                        .branch("us", r -> r.region().equals("us"), KafkaSink.from(config.sink("us")).json())
-                        .branch("apac", r -> r.region().equals("apac"), KafkaSink.from(config.sink("apac")).json())
-                        .otherwise(KafkaSink.from(config.sink("unrouted")).json()));
+                .split(
+                        "by-region",
+                        s -> s.branch(
+                                        "eu",
+                                        r -> r.region().equals("eu"),
+                                        KafkaSink.from(config.sink("eu")).json())
+                                .branch(
+                                        "us",
+                                        r -> r.region().equals("us"),
+                                        KafkaSink.from(config.sink("us")).json())
+                                .branch(
+                                        "apac",
+                                        r -> r.region().equals("apac"),
+                                        KafkaSink.from(config.sink("apac")).json())
+                                .otherwise(
+                                        KafkaSink.from(config.sink("unrouted")).json()));
     }
 
     /** JSON orders, reshaped, to the sink {@code out}. */

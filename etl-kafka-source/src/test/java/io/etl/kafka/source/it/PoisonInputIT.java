@@ -32,7 +32,9 @@ class PoisonInputIT {
     }
 
     private static TestRecord record(int i) {
-        return isPoison(i) ? TestRecord.of(Orders.id(i), "{\"id\":\"" + Orders.id(i) + "\", oops").toPartition(0)
+        return isPoison(i)
+                ? TestRecord.of(Orders.id(i), "{\"id\":\"" + Orders.id(i) + "\", oops")
+                        .toPartition(0)
                 : Orders.record(i).toPartition(0);
     }
 
@@ -41,8 +43,7 @@ class PoisonInputIT {
     void skipCountsPoisonAndDeliversEverythingElse(KafkaTestCluster kafka) {
         RunTopics t = RunTopics.create(kafka, "poison-skip", 1);
         kafka.produce(t.input(), RECORDS, PoisonInputIT::record);
-        PipelineConfig config = t.yaml(kafka)
-                .onError("skip").parse();
+        PipelineConfig config = t.yaml(kafka).onError("skip").parse();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
         RunningPipeline running = Pipelines.copy(config).start(config, registry);
@@ -61,8 +62,11 @@ class PoisonInputIT {
         Map<String, Integer> delivered = Delivery.idCounts(kafka, t.output());
         assertThat(delivered.keySet()).isEqualTo(expected);
         assertThat(Delivery.duplicates(delivered)).isZero();
-        assertThat(registry.get(EtlMetrics.RECORDS_DROPPED).tag(EtlMetrics.TAG_REASON, RecordException.DECODE)
-                .counter().count()).isEqualTo(poison);
+        assertThat(registry.get(EtlMetrics.RECORDS_DROPPED)
+                        .tag(EtlMetrics.TAG_REASON, RecordException.DECODE)
+                        .counter()
+                        .count())
+                .isEqualTo(poison);
         assertThat(kafka.committedOffsets(t.group())).containsEntry(new TopicPartition(t.input(), 0), (long) RECORDS);
     }
 
@@ -71,8 +75,7 @@ class PoisonInputIT {
     void failStopsWithTheCommittedOffsetAtThePoisonRecord(KafkaTestCluster kafka) {
         RunTopics t = RunTopics.create(kafka, "poison-fail", 1);
         kafka.produce(t.input(), RECORDS, PoisonInputIT::record);
-        PipelineConfig config = t.yaml(kafka)
-                .onError("fail").parse();
+        PipelineConfig config = t.yaml(kafka).onError("fail").parse();
 
         RunningPipeline running = Pipelines.copy(config).start(config, new SimpleMeterRegistry());
         PipelineResult result = running.result().orTimeout(60, TimeUnit.SECONDS).join();
@@ -80,8 +83,10 @@ class PoisonInputIT {
         long firstPoison = EVERY - 1;
         assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
         assertThat(result.exitCode()).isEqualTo(1);
-        assertThat(result.failure()).isInstanceOf(RecordException.class)
-                .hasMessageContaining(t.input() + "-0").hasMessageContaining(Long.toString(firstPoison));
+        assertThat(result.failure())
+                .isInstanceOf(RecordException.class)
+                .hasMessageContaining(t.input() + "-0")
+                .hasMessageContaining(Long.toString(firstPoison));
         RecordException error = (RecordException) result.failure();
         assertThat(error.reason()).isEqualTo(RecordException.DECODE);
         assertThat(kafka.committedOffsets(t.group())).containsEntry(new TopicPartition(t.input(), 0), firstPoison);

@@ -42,7 +42,9 @@ final class PoolGauges implements AutoCloseable {
         maxInflight = Math.max(maxInflight, sum(EtlMetrics.SINK_INFLIGHT_BATCHES));
         paused |= sum(EtlMetrics.SOURCE_PAUSED) > 0;
         double healthy = registry.find(EtlMetrics.SINK_SHARD_HEALTHY).gauges().stream()
-                .mapToDouble(Gauge::value).min().orElse(1);
+                .mapToDouble(Gauge::value)
+                .min()
+                .orElse(1);
         if (healthy == 0) {
             opened = true;
         } else if (opened) {
@@ -52,7 +54,10 @@ final class PoolGauges implements AutoCloseable {
     }
 
     private double sum(String name) {
-        return registry.find(name).gauges().stream().mapToDouble(Gauge::value).filter(v -> !Double.isNaN(v)).sum();
+        return registry.find(name).gauges().stream()
+                .mapToDouble(Gauge::value)
+                .filter(v -> !Double.isNaN(v))
+                .sum();
     }
 
     /** Clears what was seen, to watch a new phase. */
@@ -95,7 +100,9 @@ final class PoolGauges implements AutoCloseable {
 
     @Override
     public String toString() {
-        return String.format("max pending %.0f, max in-flight batches %.0f, paused %b, breaker opened %b, closed again %b"
-                + " (%d samples)", maxPending, maxInflight, paused, opened, closedAfterOpen, samples);
+        return String.format(
+                "max pending %.0f, max in-flight batches %.0f, paused %b, breaker opened %b, closed again %b"
+                        + " (%d samples)",
+                maxPending, maxInflight, paused, opened, closedAfterOpen, samples);
     }
 }

@@ -32,8 +32,10 @@ class SaslPlainPipelineIT {
         kafka = KafkaTestCluster.embedded(BrokerOptions.builder()
                 .security(BrokerSecurity.saslScram().build())
                 .brokerProperty("listener.name.client.sasl.enabled.mechanisms", "SCRAM-SHA-512,PLAIN")
-                .brokerProperty("listener.name.client.plain.sasl.jaas.config",
-                        "org.apache.kafka.common.security.plain.PlainLoginModule required user_etl=\"" + PASSWORD + "\";")
+                .brokerProperty(
+                        "listener.name.client.plain.sasl.jaas.config",
+                        "org.apache.kafka.common.security.plain.PlainLoginModule required user_etl=\"" + PASSWORD
+                                + "\";")
                 .build());
         security = kafka.security().orElseThrow();
     }
@@ -59,16 +61,22 @@ class SaslPlainPipelineIT {
     @Test
     @Timeout(30)
     void failsFastNamingThePrincipalOnAWrongPassword() {
-        PipelineConfig config = SecuredPipelines.config(kafka.bootstrapServers(), "any", "any", Delivery.unique("g"),
-                plain("not-the-password"));
+        PipelineConfig config = SecuredPipelines.config(
+                kafka.bootstrapServers(), "any", "any", Delivery.unique("g"), plain("not-the-password"));
         long started = System.nanoTime();
 
-        PipelineResult result = Pipelines.copy(config).start(config, new SimpleMeterRegistry()).result()
-                .orTimeout(20, TimeUnit.SECONDS).join();
+        PipelineResult result = Pipelines.copy(config)
+                .start(config, new SimpleMeterRegistry())
+                .result()
+                .orTimeout(20, TimeUnit.SECONDS)
+                .join();
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
-        assertThat(result.failure()).isInstanceOf(ConfigException.class).hasMessageContaining(".kafka.security")
-                .hasMessageContaining("User:etl").hasMessageContaining(kafka.bootstrapServers())
+        assertThat(result.failure())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(".kafka.security")
+                .hasMessageContaining("User:etl")
+                .hasMessageContaining(kafka.bootstrapServers())
                 .hasMessageNotContaining("not-the-password");
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
     }

@@ -56,19 +56,24 @@ class ScaleOutInIT {
         List<String> violations = new CopyOnWriteArrayList<>();
         Map<TopicPartition, Long> highest = new HashMap<>();
         int[] samples = {0};
-        sampler.scheduleWithFixedDelay(() -> {
-            try {
-                for (Map.Entry<TopicPartition, Long> e : kafka.committedOffsets(t.group()).entrySet()) {
-                    Long before = highest.put(e.getKey(), e.getValue());
-                    if (before != null && e.getValue() < before) {
-                        violations.add(e.getKey() + " went back from " + before + " to " + e.getValue());
+        sampler.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        for (Map.Entry<TopicPartition, Long> e :
+                                kafka.committedOffsets(t.group()).entrySet()) {
+                            Long before = highest.put(e.getKey(), e.getValue());
+                            if (before != null && e.getValue() < before) {
+                                violations.add(e.getKey() + " went back from " + before + " to " + e.getValue());
+                            }
+                        }
+                        samples[0]++;
+                    } catch (RuntimeException e) {
+                        violations.add("sampling failed: " + e);
                     }
-                }
-                samples[0]++;
-            } catch (RuntimeException e) {
-                violations.add("sampling failed: " + e);
-            }
-        }, 0, 100, TimeUnit.MILLISECONDS);
+                },
+                0,
+                100,
+                TimeUnit.MILLISECONDS);
 
         try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, ORDERS, 2_500)) {
             RunningPipeline a = start(kafka, t.uid(), "a", t.input(), t.group(), t.output());
@@ -82,7 +87,8 @@ class ScaleOutInIT {
             assertThat(b.stopAndWait(Duration.ofSeconds(30)).status()).isEqualTo(PipelineResult.Status.COMPLETED);
             assertThat(c.stopAndWait(Duration.ofSeconds(30)).status()).isEqualTo(PipelineResult.Status.COMPLETED);
             System.out.printf("scale test: b and c left at %d produced%n", load.sent());
-            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> (load.done() && Delivery.caughtUp(kafka, t.group(), t.input()))
                             || a.result().isDone());
             assertThat(a.stopAndWait(Duration.ofSeconds(30)).status()).isEqualTo(PipelineResult.Status.COMPLETED);
@@ -96,40 +102,53 @@ class ScaleOutInIT {
 
         Map<String, Integer> out = Delivery.idCounts(kafka, t.output());
         long duplicates = Delivery.duplicates(out);
-        System.out.printf("scale test: %d commit samples, %d duplicates, rebalances a: [%s] b: [%s] c: [%s]%n",
-                samples[0], duplicates, rebalances(instances.get(0).meterRegistry()),
-                rebalances(instances.get(1).meterRegistry()), rebalances(instances.get(2).meterRegistry()));
+        System.out.printf(
+                "scale test: %d commit samples, %d duplicates, rebalances a: [%s] b: [%s] c: [%s]%n",
+                samples[0],
+                duplicates,
+                rebalances(instances.get(0).meterRegistry()),
+                rebalances(instances.get(1).meterRegistry()),
+                rebalances(instances.get(2).meterRegistry()));
         assertThat(violations).as("committed offsets going backwards").isEmpty();
         assertThat(out).hasSize(ORDERS);
         assertThat(duplicates).as("duplicates after clean hand-overs").isZero();
         assertThat(kafka.committedOffsets(t.group())).isEqualTo(kafka.endOffsets(t.input()));
     }
 
-    private RunningPipeline start(KafkaTestCluster kafka, String uid, String instance, String input, String group,
-                                  String output) {
+    private RunningPipeline start(
+            KafkaTestCluster kafka, String uid, String instance, String input, String group, String output) {
         PipelineConfig config = PipelineYaml.of(uid + "-" + instance, kafka.bootstrapServers(), input, group)
-                .groupInstanceId("scale-" + instance).sink("out", output).pool(4, 4, 500, "5ms")
-                .checkpoint("200ms", "20s").parse();
+                .groupInstanceId("scale-" + instance)
+                .sink("out", output)
+                .pool(4, 4, 500, "5ms")
+                .checkpoint("200ms", "20s")
+                .parse();
         RunningPipeline running = Pipelines.copy(config).start(config, new SimpleMeterRegistry());
         instances.add(running);
         return running;
     }
 
     private static void awaitCommitted(KafkaTestCluster kafka, String group, long total) {
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100))
                 .until(() -> kafka.committedTotal(group) >= total);
     }
 
     private static void awaitAssigned(RunningPipeline instance) {
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() ->
-                instance.meterRegistry().find(KafkaSourceMetrics.ASSIGNED_PARTITIONS).gauges().stream()
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> instance.meterRegistry().find(KafkaSourceMetrics.ASSIGNED_PARTITIONS).gauges().stream()
                         .anyMatch(g -> g.value() > 0));
     }
 
     private static String rebalances(MeterRegistry registry) {
         StringBuilder sb = new StringBuilder();
-        registry.find(KafkaSourceMetrics.REBALANCES).counters().forEach(c ->
-                sb.append(c.getId().getTag(KafkaSourceMetrics.TAG_EVENT)).append('=').append((long) c.count()).append(' '));
+        registry.find(KafkaSourceMetrics.REBALANCES)
+                .counters()
+                .forEach(c -> sb.append(c.getId().getTag(KafkaSourceMetrics.TAG_EVENT))
+                        .append('=')
+                        .append((long) c.count())
+                        .append(' '));
         return sb.toString().trim();
     }
 }

@@ -20,12 +20,12 @@ import java.util.Base64;
 /** Shared steps of the secured pipeline ITs: a copy pipeline whose source and sink share one security section. */
 final class SecuredPipelines {
 
-    private SecuredPipelines() {
-    }
+    private SecuredPipelines() {}
 
     /** A copy pipeline (source {@code orders}, sink {@code out}) with {@code security} (inline YAML) on both. */
     static PipelineConfig config(String brokers, String input, String output, String group, String security) {
-        return PipelineConfig.parse("""
+        return PipelineConfig.parse(
+                """
                 pipeline: {name: secured-copy}
                 source:
                   orders:
@@ -80,14 +80,15 @@ final class SecuredPipelines {
             chain.append(pem("CERTIFICATE", c.getEncoded()));
         }
         Path cert = Files.writeString(dir.resolve(name + ".pem"), chain, StandardCharsets.US_ASCII);
-        Path keyFile = Files.writeString(dir.resolve(name + ".key"), pem("PRIVATE KEY", key.getEncoded()),
-                StandardCharsets.US_ASCII);
+        Path keyFile = Files.writeString(
+                dir.resolve(name + ".key"), pem("PRIVATE KEY", key.getEncoded()), StandardCharsets.US_ASCII);
         return new Path[] {cert, keyFile};
     }
 
     private static String pem(String type, byte[] der) {
         return "-----BEGIN " + type + "-----\n"
-                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der)
+                + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                        .encodeToString(der)
                 + "\n-----END " + type + "-----\n";
     }
 }

@@ -32,7 +32,8 @@ class SecuredSourceIT {
     @BeforeAll
     static void startBroker() {
         kafka = KafkaTestCluster.embedded(BrokerOptions.builder()
-                .security(BrokerSecurity.saslScram().user("etl", "etl-secret").build()).build());
+                .security(BrokerSecurity.saslScram().user("etl", "etl-secret").build())
+                .build());
         security = kafka.security().orElseThrow();
     }
 
@@ -44,7 +45,8 @@ class SecuredSourceIT {
     }
 
     private static PipelineConfig config(String topic, String group, String password, String protocol) {
-        return PipelineConfig.parse("""
+        return PipelineConfig.parse(
+                """
                 source:
                   in:
                     kafka:
@@ -57,12 +59,15 @@ class SecuredSourceIT {
                         tls: {ca_file: "%s"}
                         sasl: {mechanism: SCRAM-SHA-512, username: etl, password: "%s"}
                 checkpoint: {interval: 200ms, drain_timeout: 10s}
-                """.formatted(kafka.bootstrapServers(), topic, group, protocol, security.caCertificatePemPath(),
-                password), n -> null);
+                """.formatted(
+                        kafka.bootstrapServers(), topic, group, protocol, security.caCertificatePemPath(), password),
+                n -> null);
     }
 
     private static RunningPipeline start(PipelineConfig config, CollectingSink<String> sink) {
-        return Pipeline.named("secured").from(KafkaSource.from(config.source("in")).string()).to(sink)
+        return Pipeline.named("secured")
+                .from(KafkaSource.from(config.source("in")).string())
+                .to(sink)
                 .start(config, new SimpleMeterRegistry());
     }
 
@@ -85,13 +90,19 @@ class SecuredSourceIT {
     @Timeout(30)
     void failsFastWithAClearErrorOnAWrongPassword() {
         long started = System.nanoTime();
-        PipelineResult result = start(config("any", Delivery.unique("g"), "not-the-password", "SASL_SSL"),
-                new CollectingSink<>()).result().orTimeout(20, TimeUnit.SECONDS).join();
+        PipelineResult result = start(
+                        config("any", Delivery.unique("g"), "not-the-password", "SASL_SSL"), new CollectingSink<>())
+                .result()
+                .orTimeout(20, TimeUnit.SECONDS)
+                .join();
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
-        assertThat(result.failure()).isInstanceOf(ConfigException.class)
-                .hasMessageContaining("source.in.kafka.security").hasMessageContaining(kafka.bootstrapServers())
-                .hasMessageContaining("authentication").hasMessageNotContaining("not-the-password");
+        assertThat(result.failure())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("source.in.kafka.security")
+                .hasMessageContaining(kafka.bootstrapServers())
+                .hasMessageContaining("authentication")
+                .hasMessageNotContaining("not-the-password");
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
     }
 
@@ -103,20 +114,27 @@ class SecuredSourceIT {
         System.setErr(new PrintStream(logged, true, StandardCharsets.UTF_8));
         PipelineResult result;
         try {
-            result = start(PipelineConfig.parse("""
+            result = start(
+                            PipelineConfig.parse("""
                     source:
                       in:
                         kafka: {brokers: "%s", topics: [any], group_id: g, startup_timeout: 3s}
-                    """.formatted(kafka.bootstrapServers()), n -> null), new CollectingSink<>())
-                    .result().orTimeout(20, TimeUnit.SECONDS).join();
+                    """.formatted(kafka.bootstrapServers()), n -> null),
+                            new CollectingSink<>())
+                    .result()
+                    .orTimeout(20, TimeUnit.SECONDS)
+                    .join();
         } finally {
             System.setErr(err);
         }
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
-        assertThat(result.failure()).isInstanceOf(ConfigException.class)
-                .hasMessageContaining(kafka.bootstrapServers()).hasMessageContaining("security.protocol")
-                .hasMessageContaining("looks like TLS").hasMessageNotContaining("PT");
+        assertThat(result.failure())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining(kafka.bootstrapServers())
+                .hasMessageContaining("security.protocol")
+                .hasMessageContaining("looks like TLS")
+                .hasMessageNotContaining("PT");
         String log = logged.toString(StandardCharsets.UTF_8);
         assertThat(log).as("the pipeline logged its failure").contains("pipeline 'secured' failed");
         assertThat(log).doesNotContain("OutOfMemoryError");

@@ -29,12 +29,16 @@ class SigtermDrainIT {
     void drainsOnSigtermExitsZeroAndRestartsWithoutDuplicates(KafkaTestCluster kafka, @TempDir Path dir) {
         RunTopics t = RunTopics.create(kafka, "sigterm", PARTITIONS);
         String group = t.group();
-        Path yaml = t.yaml(kafka).groupInstanceId("sigterm-instance").pool(4, 4, 500, "5ms")
-                .checkpoint("200ms", DRAIN_TIMEOUT.toSeconds() + "s").write(dir);
+        Path yaml = t.yaml(kafka)
+                .groupInstanceId("sigterm-instance")
+                .pool(4, 4, 500, "5ms")
+                .checkpoint("200ms", DRAIN_TIMEOUT.toSeconds() + "s")
+                .write(dir);
 
         ChildPipeline first = children.start("copy", yaml, t.uid() + "-first");
         try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, ORDERS, 2_500)) {
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(100))
                     .until(() -> kafka.committedTotal(group) >= ORDERS / 4);
             long signalled = System.nanoTime();
             first.sigterm();
@@ -43,17 +47,22 @@ class SigtermDrainIT {
             System.out.printf("SIGTERM at %d produced: exit %d after %d ms%n", load.sent(), exit, took.toMillis());
             assertThat(exit).as("exit code after SIGTERM:%n%s", first.tail()).isZero();
             assertThat(took).isLessThan(DRAIN_TIMEOUT.plusSeconds(5));
-            assertThat(load.sent()).as("signalled while input was still arriving").isLessThan(ORDERS);
+            assertThat(load.sent())
+                    .as("signalled while input was still arriving")
+                    .isLessThan(ORDERS);
 
             ChildPipeline second = children.start("copy", yaml, t.uid() + "-second");
-            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> load.done() && Delivery.caughtUp(kafka, group, t.input()));
             second.stopWithin(DRAIN_TIMEOUT.plusSeconds(10));
         }
 
         Map<String, Integer> out = Delivery.idCounts(kafka, t.output());
         assertThat(out).hasSize(ORDERS);
-        assertThat(Delivery.duplicates(out)).as("duplicates after a drained restart").isZero();
+        assertThat(Delivery.duplicates(out))
+                .as("duplicates after a drained restart")
+                .isZero();
         assertThat(kafka.committedOffsets(group)).isEqualTo(kafka.endOffsets(t.input()));
     }
 }

@@ -39,7 +39,11 @@ class SinkAclRevokedIT {
     @BeforeAll
     static void startBroker() {
         kafka = KafkaTestCluster.embedded(BrokerOptions.builder()
-                .security(BrokerSecurity.saslScram().user(USER, PASSWORD).aclAuthorizer(true).build()).build());
+                .security(BrokerSecurity.saslScram()
+                        .user(USER, PASSWORD)
+                        .aclAuthorizer(true)
+                        .build())
+                .build());
         security = kafka.security().orElseThrow();
     }
 
@@ -52,8 +56,8 @@ class SinkAclRevokedIT {
 
     @Test
     @Timeout(120)
-    void failsFastNamingPrincipalTopicAndOperationAndCommitsNothingUnacknowledgedWhenWriteIsRevoked(
-            @TempDir Path dir) throws IOException {
+    void failsFastNamingPrincipalTopicAndOperationAndCommitsNothingUnacknowledgedWhenWriteIsRevoked(@TempDir Path dir)
+            throws IOException {
         RunTopics t = RunTopics.create(kafka, "acl", PARTITIONS);
         security.allowTopic(USER, t.input(), AclOperation.READ, AclOperation.DESCRIBE);
         security.allowGroup(USER, t.group());
@@ -61,20 +65,25 @@ class SinkAclRevokedIT {
         PipelineYaml pipelineYaml = t.yaml(kafka)
                 .security("{protocol: SASL_SSL, tls: {ca_file: \"" + security.caCertificatePemPath() + "\"},"
                         + " sasl: {mechanism: SCRAM-SHA-512, username: " + USER + ", password: \"" + PASSWORD + "\"}}")
-                .pool(2, 2, 500, "5ms").checkpoint("100ms", "10s");
+                .pool(2, 2, 500, "5ms")
+                .checkpoint("100ms", "10s");
         Path yaml = pipelineYaml.write(dir);
         CheckpointConfig checkpoint = pipelineYaml.parse().checkpoint();
         // a fatal batch fails the run once its partition has been stuck for stalled_fail_after; then it drains
-        long failBoundMs = checkpoint.stalledFailAfter().plus(checkpoint.drainTimeout()).toMillis();
+        long failBoundMs =
+                checkpoint.stalledFailAfter().plus(checkpoint.drainTimeout()).toMillis();
 
         long revokedAt;
         int exit;
         try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, 60_000, 2_000);
-             ChildPipeline pipeline = ChildPipeline.start("copy", yaml,
-                     Path.of("target", "it-logs", t.uid() + ".log"))) {
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+                ChildPipeline pipeline =
+                        ChildPipeline.start("copy", yaml, Path.of("target", "it-logs", t.uid() + ".log"))) {
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(100))
                     .until(() -> kafka.committedTotal(t.group()) >= 3_000 || !pipeline.isAlive());
-            assertThat(pipeline.isAlive()).as("pipeline exited early:%n%s", pipeline.tail()).isTrue();
+            assertThat(pipeline.isAlive())
+                    .as("pipeline exited early:%n%s", pipeline.tail())
+                    .isTrue();
 
             security.revoke(USER, AclOperation.WRITE, ResourceType.TOPIC, t.output());
             revokedAt = System.nanoTime();
@@ -82,11 +91,16 @@ class SinkAclRevokedIT {
             long tookMs = (System.nanoTime() - revokedAt) / 1_000_000;
             String log = Files.readString(pipeline.log());
             System.out.printf("WRITE revoked: exit %d after %d ms, %d orders produced%n", exit, tookMs, load.sent());
-            assertThat(exit).as("exit code after losing WRITE:%n%s", pipeline.tail()).isEqualTo(1);
-            assertThat(tookMs).as("fails within stalled_fail_after plus the drain").isLessThan(failBoundMs);
-            assertThat(log).as("the error names principal, topic and operation")
-                    .containsPattern("principal User:" + USER + " is not authorized to write to topic '" + t.output()
-                            + "'");
+            assertThat(exit)
+                    .as("exit code after losing WRITE:%n%s", pipeline.tail())
+                    .isEqualTo(1);
+            assertThat(tookMs)
+                    .as("fails within stalled_fail_after plus the drain")
+                    .isLessThan(failBoundMs);
+            assertThat(log)
+                    .as("the error names principal, topic and operation")
+                    .containsPattern(
+                            "principal User:" + USER + " is not authorized to write to topic '" + t.output() + "'");
         }
 
         Map<TopicPartition, Long> committed = kafka.committedOffsets(t.group());

@@ -49,8 +49,11 @@ class SinkBrokerFaultsIT {
 
     @BeforeAll
     static void startSinkCluster() {
-        sinkCluster = KafkaTestCluster.forkedCluster(3, BrokerOptions.builder()
-                .brokerProperty("min.insync.replicas", "2").build());
+        sinkCluster = KafkaTestCluster.forkedCluster(
+                3,
+                BrokerOptions.builder()
+                        .brokerProperty("min.insync.replicas", "2")
+                        .build());
     }
 
     @AfterAll
@@ -85,9 +88,12 @@ class SinkBrokerFaultsIT {
         kafka.createTopic(t.input(), PARTITIONS);
         sinkCluster.createTopic(t.output(), PARTITIONS, 3, Map.of("min.insync.replicas", "2"));
         PipelineConfig config = t.yaml(kafka)
-                .sinkBrokers(sinkCluster.bootstrapServers()).deliveryTimeout("3s")
+                .sinkBrokers(sinkCluster.bootstrapServers())
+                .deliveryTimeout("3s")
                 .breaker("{open_wait: 1s, sliding_window: 4, minimum_calls: 2}")
-                .pool(2, 2, 500, "5ms").checkpoint("100ms", "20s").parse();
+                .pool(2, 2, 500, "5ms")
+                .checkpoint("100ms", "20s")
+                .parse();
         SinkPoolConfig pool = config.sink("out").pool();
         long pendingBound = pendingBound(pool);
         ReplayWindow window = new ReplayWindow(PARTITIONS);
@@ -109,14 +115,17 @@ class SinkBrokerFaultsIT {
                 // the controller fences it and moves leadership; restarting earlier races its old registration
                 awaitOutOfIsr(t.output(), leader);
                 // the window ends once everything read before the kill is committed: the retries are over
-                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() ->
-                        committedPast(kafka.committedOffsets(t.group()), readBeforeKill) || pipeline.result().isDone());
+                await().atMost(Duration.ofSeconds(60))
+                        .pollInterval(Duration.ofMillis(100))
+                        .until(() -> committedPast(kafka.committedOffsets(t.group()), readBeforeKill)
+                                || pipeline.result().isDone());
                 long size = window.close(kafka, t.input());
                 // a restarted follower moves no leadership: writes go on undisturbed, outside any window
                 sinkCluster.restart(leader);
                 awaitFullIsr(t.output());
-                System.out.printf("bounce %d: killed and restarted leader %d; window %d offsets; %s%n", bounce,
-                        leader, size, gauges);
+                System.out.printf(
+                        "bounce %d: killed and restarted leader %d; window %d offsets; %s%n",
+                        bounce, leader, size, gauges);
             }
 
             gauges.reset();
@@ -125,36 +134,51 @@ class SinkBrokerFaultsIT {
             down.forEach(sinkCluster::kill9);
             long outageStart = System.nanoTime();
             // writes acknowledged just before the brokers died may still be committed for a moment
-            await().during(Duration.ofSeconds(5)).atMost(Duration.ofSeconds(7))
+            await().during(Duration.ofSeconds(5))
+                    .atMost(Duration.ofSeconds(7))
                     .until(() -> !pipeline.result().isDone());
             long stalledAt = kafka.committedTotal(t.group());
             long rest = TimeUnit.SECONDS.toMillis(30) - (System.nanoTime() - outageStart) / 1_000_000;
             // nothing commits while only one of three replicas is up, and the pipeline keeps running
-            await().during(Duration.ofMillis(rest)).atMost(Duration.ofMillis(rest + 5_000))
+            await().during(Duration.ofMillis(rest))
+                    .atMost(Duration.ofMillis(rest + 5_000))
                     .pollInterval(Duration.ofMillis(250))
                     .until(() -> !pipeline.result().isDone() && kafka.committedTotal(t.group()) == stalledAt);
             long afterOutage = kafka.committedTotal(t.group());
-            assertThat(gauges.paused()).as("the source pauses while the sink is stuck").isTrue();
-            assertThat(gauges.breakerOpened()).as("the breaker opens during the outage; %s", gauges).isTrue();
+            assertThat(gauges.paused())
+                    .as("the source pauses while the sink is stuck")
+                    .isTrue();
+            assertThat(gauges.breakerOpened())
+                    .as("the breaker opens during the outage; %s", gauges)
+                    .isTrue();
             down.forEach(sinkCluster::restart);
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
-                    .until(() -> gauges.breakerClosedAfterOpening() || pipeline.result().isDone());
+            await().atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> gauges.breakerClosedAfterOpening()
+                            || pipeline.result().isDone());
             awaitFullIsr(t.output());
             awaitCommitted(kafka, t.group(), afterOutage + 1_000, pipeline);
             System.out.printf("two of three brokers down 30 s: stalled at %d committed; %s%n", stalledAt, gauges);
             load.close();
             produced = load.sent();
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> Delivery.caughtUp(kafka, t.group(), t.input()) || pipeline.result().isDone());
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> Delivery.caughtUp(kafka, t.group(), t.input())
+                            || pipeline.result().isDone());
             window.close(kafka, t.input());
         }
         PipelineResult result = pipeline.stopAndWait(Duration.ofSeconds(30));
         System.out.printf("leader bounces and outage took %d s%n", (System.nanoTime() - started) / 1_000_000_000L);
 
         assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
-        assertThat(gauges.breakerClosedAfterOpening()).as("the breaker closes once the brokers are back").isTrue();
-        assertThat(gauges.maxPending()).as("pending records stay within the pool bound").isLessThanOrEqualTo(pendingBound);
-        assertThat(gauges.maxInflight()).as("in-flight batches stay within the window")
+        assertThat(gauges.breakerClosedAfterOpening())
+                .as("the breaker closes once the brokers are back")
+                .isTrue();
+        assertThat(gauges.maxPending())
+                .as("pending records stay within the pool bound")
+                .isLessThanOrEqualTo(pendingBound);
+        assertThat(gauges.maxInflight())
+                .as("in-flight batches stay within the window")
                 .isLessThanOrEqualTo(pool.shards() * pool.inflight());
         assertAuditPasses(sinkCluster, t.output(), produced, window, commits);
     }
@@ -170,9 +194,12 @@ class SinkBrokerFaultsIT {
         kafka.createTopic(t.input(), PARTITIONS);
         sinkCluster.createTopic(t.output(), PARTITIONS, 3, Map.of());
         PipelineConfig config = t.yaml(kafka)
-                .sinkBrokers(sinkCluster.bootstrapServers()).producer("client.id", clientId)
+                .sinkBrokers(sinkCluster.bootstrapServers())
+                .producer("client.id", clientId)
                 .consumer("max.poll.interval.ms", "5000")
-                .pool(2, 2, 500, "5ms").checkpoint("100ms", "20s").parse();
+                .pool(2, 2, 500, "5ms")
+                .checkpoint("100ms", "20s")
+                .parse();
         SinkPoolConfig pool = config.sink("out").pool();
         ReplayWindow window = new ReplayWindow(PARTITIONS);
         CommitWatch commits = watch(CommitWatch.start(kafka, t.group()));
@@ -181,7 +208,7 @@ class SinkBrokerFaultsIT {
         double throttledRate;
         double liftedRate;
         try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, orders, rate);
-             Admin admin = sinkCluster.newAdmin()) {
+                Admin admin = sinkCluster.newAdmin()) {
             pipeline = start(config);
             gauges = watch(PoolGauges.start(pipeline.meterRegistry()));
             awaitCommitted(kafka, t.group(), 3_000, pipeline);
@@ -189,11 +216,16 @@ class SinkBrokerFaultsIT {
             window.open(kafka, t.group());
             setProducerByteRate(admin, clientId, 10_000.0);
             // the throttle takes hold within about a second; measure after that
-            await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(4)).until(() -> !pipeline.result().isDone());
+            await().during(Duration.ofSeconds(2))
+                    .atMost(Duration.ofSeconds(4))
+                    .until(() -> !pipeline.result().isDone());
             gauges.reset();
             throttledRate = commitRate(kafka, t.group(), Duration.ofSeconds(6), pipeline);
-            assertThat(gauges.paused()).as("the source pauses while the sink is throttled; %s", gauges).isTrue();
-            assertThat(throttledRate).as("throttled commit rate (records/s), input at %d/s", rate)
+            assertThat(gauges.paused())
+                    .as("the source pauses while the sink is throttled; %s", gauges)
+                    .isTrue();
+            assertThat(throttledRate)
+                    .as("throttled commit rate (records/s), input at %d/s", rate)
                     .isLessThan(rate / 2.0);
 
             setProducerByteRate(admin, clientId, null);
@@ -201,27 +233,36 @@ class SinkBrokerFaultsIT {
             // a connection the broker muted stays muted for the throttle time it was given last
             double[] rates = {0};
             long[] last = {kafka.committedTotal(t.group()), System.nanoTime()};
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(1)).until(() -> {
-                long now = System.nanoTime();
-                long total = kafka.committedTotal(t.group());
-                rates[0] = (total - last[0]) * 1e9 / (now - last[1]);
-                last[0] = total;
-                last[1] = now;
-                return rates[0] > 3 * throttledRate || load.done() && Delivery.caughtUp(kafka, t.group(), t.input());
-            });
+            await().atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .until(() -> {
+                        long now = System.nanoTime();
+                        long total = kafka.committedTotal(t.group());
+                        rates[0] = (total - last[0]) * 1e9 / (now - last[1]);
+                        last[0] = total;
+                        last[1] = now;
+                        return rates[0] > 3 * throttledRate
+                                || load.done() && Delivery.caughtUp(kafka, t.group(), t.input());
+                    });
             liftedRate = rates[0];
-            System.out.printf("quota: %.0f records/s throttled, %.0f records/s %d ms after it was lifted; %s%n",
+            System.out.printf(
+                    "quota: %.0f records/s throttled, %.0f records/s %d ms after it was lifted; %s%n",
                     throttledRate, liftedRate, (System.nanoTime() - liftedAt) / 1_000_000, gauges);
             assertThat(liftedRate).as("throughput once the quota is lifted").isGreaterThan(3 * throttledRate);
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> (load.done() && Delivery.caughtUp(kafka, t.group(), t.input()))
                             || pipeline.result().isDone());
             window.close(kafka, t.input());
         }
         assertThat(pipeline.result()).as("pipeline did not fail").isNotDone();
         MeterRegistry registry = pipeline.meterRegistry();
-        assertThat(rebalances(registry, "assigned")).as("assignments: only the first").isEqualTo(1.0);
-        assertThat(rebalances(registry, "revoked") + rebalances(registry, "lost")).as("revoked or lost").isZero();
+        assertThat(rebalances(registry, "assigned"))
+                .as("assignments: only the first")
+                .isEqualTo(1.0);
+        assertThat(rebalances(registry, "revoked") + rebalances(registry, "lost"))
+                .as("revoked or lost")
+                .isZero();
         PipelineResult result = pipeline.stopAndWait(Duration.ofSeconds(30));
 
         assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
@@ -250,16 +291,23 @@ class SinkBrokerFaultsIT {
             List<Integer> down = sinkCluster.brokerIds().subList(1, 3);
             window.open(kafka, t.group());
             down.forEach(sinkCluster::kill9);
-            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50)).until(gaugesA::paused);
+            await().atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(gaugesA::paused);
             down.forEach(id -> awaitOutOfIsr(t.output(), id));
             b = start(scaleConfig(kafka, t.uid(), "b", t.input(), t.group(), t.output()));
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() ->
-                    assigned(b.meterRegistry()) > 0 || b.result().isDone());
-            assertThat(rebalances(a.meterRegistry(), "revoked")).as("a gave partitions up while paused").isPositive();
+            await().atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> assigned(b.meterRegistry()) > 0 || b.result().isDone());
+            assertThat(rebalances(a.meterRegistry(), "revoked"))
+                    .as("a gave partitions up while paused")
+                    .isPositive();
             down.forEach(sinkCluster::restart);
-            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> (load.done() && Delivery.caughtUp(kafka, t.group(), t.input()))
-                            || a.result().isDone() || b.result().isDone());
+                            || a.result().isDone()
+                            || b.result().isDone());
             long size = window.close(kafka, t.input());
             System.out.printf("scaled out during the outage: window %d offsets; a: %s%n", size, gaugesA);
         }
@@ -268,12 +316,17 @@ class SinkBrokerFaultsIT {
         assertAuditPasses(sinkCluster, t.output(), orders, window, commits, partitions);
     }
 
-    private PipelineConfig scaleConfig(KafkaTestCluster kafka, String uid, String instance, String input,
-                                       String group, String output) {
+    private PipelineConfig scaleConfig(
+            KafkaTestCluster kafka, String uid, String instance, String input, String group, String output) {
         return PipelineYaml.of(uid + "-" + instance, kafka.bootstrapServers(), input, group)
-                .groupInstanceId(uid + "-" + instance).revokeTimeout("3s")
-                .sinkBrokers(sinkCluster.bootstrapServers()).deliveryTimeout("3s")
-                .sink("out", output).pool(2, 2, 500, "5ms").checkpoint("100ms", "20s").parse();
+                .groupInstanceId(uid + "-" + instance)
+                .revokeTimeout("3s")
+                .sinkBrokers(sinkCluster.bootstrapServers())
+                .deliveryTimeout("3s")
+                .sink("out", output)
+                .pool(2, 2, 500, "5ms")
+                .checkpoint("100ms", "20s")
+                .parse();
     }
 
     private RunningPipeline start(PipelineConfig config) {
@@ -288,39 +341,53 @@ class SinkBrokerFaultsIT {
     }
 
     private static long pendingBound(SinkPoolConfig pool) {
-        return (long) pool.shards() * (pool.queue() + pool.inflight() + 2) * pool.batch().maxRecords();
+        return (long) pool.shards()
+                * (pool.queue() + pool.inflight() + 2)
+                * pool.batch().maxRecords();
     }
 
-    private static void assertAuditPasses(KafkaTestCluster sink, String output, int orders, ReplayWindow window,
-                                          CommitWatch commits) {
+    private static void assertAuditPasses(
+            KafkaTestCluster sink, String output, int orders, ReplayWindow window, CommitWatch commits) {
         assertAuditPasses(sink, output, orders, window, commits, PARTITIONS);
     }
 
-    private static void assertAuditPasses(KafkaTestCluster sink, String output, int orders, ReplayWindow window,
-                                          CommitWatch commits, int partitions) {
+    private static void assertAuditPasses(
+            KafkaTestCluster sink,
+            String output,
+            int orders,
+            ReplayWindow window,
+            CommitWatch commits,
+            int partitions) {
         Map<String, Integer> out = Delivery.idCounts(sink, output);
         List<String> missing = Delivery.missing(out, orders);
         List<String> unexplained = window.unexplainedDuplicates(out);
-        System.out.printf("audit: %d orders, %d duplicates, windows %s, %d commit samples%n", orders,
-                Delivery.duplicates(out), window, commits.samples());
+        System.out.printf(
+                "audit: %d orders, %d duplicates, windows %s, %d commit samples%n",
+                orders, Delivery.duplicates(out), window, commits.samples());
         assertThat(missing).as("orders missing from the output").isEmpty();
         assertThat(out).as("no output that was never input").hasSize(orders);
         assertThat(commits.violations()).as("committed offsets going backwards").isEmpty();
-        assertThat(unexplained).as("duplicates outside every fault's window %s", window).isEmpty();
+        assertThat(unexplained)
+                .as("duplicates outside every fault's window %s", window)
+                .isEmpty();
         assertThat(partitions).isPositive();
     }
 
     private static void setProducerByteRate(Admin admin, String clientId, Double rate) throws Exception {
         ClientQuotaEntity entity = new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, clientId));
-        admin.alterClientQuotas(List.of(new ClientQuotaAlteration(entity,
-                List.of(new ClientQuotaAlteration.Op("producer_byte_rate", rate))))).all().get(30, TimeUnit.SECONDS);
+        admin.alterClientQuotas(List.of(new ClientQuotaAlteration(
+                        entity, List.of(new ClientQuotaAlteration.Op("producer_byte_rate", rate)))))
+                .all()
+                .get(30, TimeUnit.SECONDS);
     }
 
     /** Records committed per second over {@code span}. */
     private static double commitRate(KafkaTestCluster kafka, String group, Duration span, RunningPipeline pipeline) {
         long from = kafka.committedTotal(group);
         long start = System.nanoTime();
-        await().during(span).atMost(span.plusSeconds(2)).until(() -> !pipeline.result().isDone());
+        await().during(span)
+                .atMost(span.plusSeconds(2))
+                .until(() -> !pipeline.result().isDone());
         long to = kafka.committedTotal(group);
         return (to - from) * 1e9 / (System.nanoTime() - start);
     }
@@ -330,14 +397,17 @@ class SinkBrokerFaultsIT {
     }
 
     private static void awaitFullIsr(String topic) {
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions().until(() -> {
-            for (TopicPartitionInfo p : describe(topic).partitions()) {
-                if (p.isr().size() < p.replicas().size()) {
-                    return false;
-                }
-            }
-            return true;
-        });
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(200))
+                .ignoreExceptions()
+                .until(() -> {
+                    for (TopicPartitionInfo p : describe(topic).partitions()) {
+                        if (p.isr().size() < p.replicas().size()) {
+                            return false;
+                        }
+                    }
+                    return true;
+                });
     }
 
     private static boolean committedPast(Map<TopicPartition, Long> committed, Map<TopicPartition, Long> bound) {
@@ -345,13 +415,18 @@ class SinkBrokerFaultsIT {
     }
 
     private static void awaitOutOfIsr(String topic, int broker) {
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).ignoreExceptions().until(() ->
-                describe(topic).partitions().stream().noneMatch(p -> p.isr().stream().anyMatch(n -> n.id() == broker)));
+        await().atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(100))
+                .ignoreExceptions()
+                .until(() -> describe(topic).partitions().stream()
+                        .noneMatch(p -> p.isr().stream().anyMatch(n -> n.id() == broker)));
     }
 
     private static TopicDescription describe(String topic) {
         try (Admin admin = sinkCluster.newAdmin()) {
-            return admin.describeTopics(Collections.singleton(topic)).allTopicNames().get(30, TimeUnit.SECONDS)
+            return admin.describeTopics(Collections.singleton(topic))
+                    .allTopicNames()
+                    .get(30, TimeUnit.SECONDS)
                     .get(topic);
         } catch (Exception e) {
             throw new IllegalStateException("cannot describe " + topic, e);
@@ -359,17 +434,23 @@ class SinkBrokerFaultsIT {
     }
 
     private static double rebalances(MeterRegistry registry, String event) {
-        return registry.get(KafkaSourceMetrics.REBALANCES).tag(KafkaSourceMetrics.TAG_EVENT, event).counter().count();
+        return registry.get(KafkaSourceMetrics.REBALANCES)
+                .tag(KafkaSourceMetrics.TAG_EVENT, event)
+                .counter()
+                .count();
     }
 
     private static double assigned(MeterRegistry registry) {
         return registry.find(KafkaSourceMetrics.ASSIGNED_PARTITIONS).gauges().stream()
-                .mapToDouble(g -> g.value()).sum();
+                .mapToDouble(g -> g.value())
+                .sum();
     }
 
     private static void awaitCommitted(KafkaTestCluster kafka, String group, long total, RunningPipeline pipeline) {
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                .until(() -> kafka.committedTotal(group) >= total || pipeline.result().isDone());
+        await().atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> kafka.committedTotal(group) >= total
+                        || pipeline.result().isDone());
         assertThat(pipeline.result()).as("pipeline still running").isNotDone();
     }
 }

@@ -47,12 +47,16 @@ class SinkClusterDownIT {
         try (ForkedKafkaCluster sinkCluster = KafkaTestCluster.forkedSingle()) {
             sinkCluster.createTopic(t.output(), PARTITIONS);
             PipelineConfig config = t.yaml(kafka)
-                    .sinkBrokers(sinkCluster.bootstrapServers()).deliveryTimeout("5s")
+                    .sinkBrokers(sinkCluster.bootstrapServers())
+                    .deliveryTimeout("5s")
                     .consumer("max.poll.interval.ms", "4000")
-                    .pool(INFLIGHT, QUEUE, MAX_RECORDS, "5ms").checkpoint("200ms", "20s")
+                    .pool(INFLIGHT, QUEUE, MAX_RECORDS, "5ms")
+                    .checkpoint("200ms", "20s")
                     .parse();
             SinkPoolConfig pool = config.sink("out").pool();
-            long pendingBound = (long) pool.shards() * (pool.queue() + pool.inflight() + 2) * pool.batch().maxRecords();
+            long pendingBound = (long) pool.shards()
+                    * (pool.queue() + pool.inflight() + 2)
+                    * pool.batch().maxRecords();
             SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
             RunningPipeline running;
@@ -62,8 +66,10 @@ class SinkClusterDownIT {
             long heapMax = 0;
             try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, ORDERS, 2_000)) {
                 running = Pipelines.copy(config).start(config, registry);
-                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
-                        .until(() -> kafka.committedTotal(t.group()) >= 3_000 || running.result().isDone());
+                await().atMost(Duration.ofSeconds(60))
+                        .pollInterval(Duration.ofMillis(100))
+                        .until(() -> kafka.committedTotal(t.group()) >= 3_000
+                                || running.result().isDone());
                 assertThat(running.result()).isNotDone();
                 heapBefore = usedHeap();
 
@@ -73,7 +79,8 @@ class SinkClusterDownIT {
                 double[] paused = {0};
                 double[] pending = {0};
                 long[] heap = {0};
-                await().atMost(OUTAGE.plusSeconds(3)).pollInterval(Duration.ofMillis(100))
+                await().atMost(OUTAGE.plusSeconds(3))
+                        .pollInterval(Duration.ofMillis(100))
                         .until(() -> {
                             paused[0] = Math.max(paused[0], gauge(registry, EtlMetrics.SOURCE_PAUSED));
                             pending[0] = Math.max(pending[0], gauge(registry, EtlMetrics.CHECKPOINT_PENDING_RECORDS));
@@ -84,14 +91,25 @@ class SinkClusterDownIT {
                 maxPaused = paused[0];
                 maxPending = pending[0];
                 heapMax = heap[0];
-                System.out.printf("sink cluster down %d s: %d samples, produced %d, max pending %.0f (bound %d),"
-                                + " paused %.0f, heap %d -> max %d MiB%n", OUTAGE.toSeconds(), sampled[0], load.sent(),
-                        maxPending, pendingBound, maxPaused, heapBefore >> 20, heapMax >> 20);
-                assertThat(running.result()).as("pipeline still running during the outage").isNotDone();
+                System.out.printf(
+                        "sink cluster down %d s: %d samples, produced %d, max pending %.0f (bound %d),"
+                                + " paused %.0f, heap %d -> max %d MiB%n",
+                        OUTAGE.toSeconds(),
+                        sampled[0],
+                        load.sent(),
+                        maxPending,
+                        pendingBound,
+                        maxPaused,
+                        heapBefore >> 20,
+                        heapMax >> 20);
+                assertThat(running.result())
+                        .as("pipeline still running during the outage")
+                        .isNotDone();
                 assertThat(load.sent()).as("input kept arriving").isGreaterThan(10_000);
 
                 sinkCluster.restart(ForkedKafkaCluster.SINGLE_NODE_ID);
-                await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
+                await().atMost(Duration.ofSeconds(90))
+                        .pollInterval(Duration.ofMillis(250))
                         .until(() -> (load.done() && Delivery.caughtUp(kafka, t.group(), t.input()))
                                 || running.result().isDone());
             }
@@ -101,7 +119,9 @@ class SinkClusterDownIT {
 
             assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
             assertThat(maxPaused).as("etl_source_paused during the outage").isEqualTo(1.0);
-            assertThat(maxPending).as("pending records stay within the pool bound").isLessThanOrEqualTo(pendingBound);
+            assertThat(maxPending)
+                    .as("pending records stay within the pool bound")
+                    .isLessThanOrEqualTo(pendingBound);
             Map<String, Integer> out = Delivery.idCounts(sinkCluster, t.output());
             for (int i = 0; i < ORDERS; i++) {
                 assertThat(out).containsKey(Orders.id(i));
@@ -112,17 +132,30 @@ class SinkClusterDownIT {
 
     private static void assertNoRebalance(KafkaTestCluster kafka, SimpleMeterRegistry registry, String group)
             throws Exception {
-        assertThat(registry.get(KafkaSourceMetrics.REBALANCES).tag(KafkaSourceMetrics.TAG_EVENT, "assigned")
-                .counter().count()).as("assignments: only the initial one").isEqualTo(1.0);
-        assertThat(registry.get(KafkaSourceMetrics.REBALANCES).tag(KafkaSourceMetrics.TAG_EVENT, "revoked")
-                .counter().count()).isZero();
-        assertThat(registry.get(KafkaSourceMetrics.REBALANCES).tag(KafkaSourceMetrics.TAG_EVENT, "lost")
-                .counter().count()).isZero();
+        assertThat(registry.get(KafkaSourceMetrics.REBALANCES)
+                        .tag(KafkaSourceMetrics.TAG_EVENT, "assigned")
+                        .counter()
+                        .count())
+                .as("assignments: only the initial one")
+                .isEqualTo(1.0);
+        assertThat(registry.get(KafkaSourceMetrics.REBALANCES)
+                        .tag(KafkaSourceMetrics.TAG_EVENT, "revoked")
+                        .counter()
+                        .count())
+                .isZero();
+        assertThat(registry.get(KafkaSourceMetrics.REBALANCES)
+                        .tag(KafkaSourceMetrics.TAG_EVENT, "lost")
+                        .counter()
+                        .count())
+                .isZero();
         try (Admin admin = kafka.newAdmin()) {
-            ConsumerGroupDescription d = admin.describeConsumerGroups(Set.of(group)).all()
-                    .get(10, TimeUnit.SECONDS).get(group);
+            ConsumerGroupDescription d = admin.describeConsumerGroups(Set.of(group))
+                    .all()
+                    .get(10, TimeUnit.SECONDS)
+                    .get(group);
             assertThat(d.members()).hasSize(1);
-            assertThat(d.members().iterator().next().assignment().topicPartitions()).hasSize(PARTITIONS);
+            assertThat(d.members().iterator().next().assignment().topicPartitions())
+                    .hasSize(PARTITIONS);
         }
     }
 

@@ -44,11 +44,17 @@ class SplitEndToEndIT {
         RunningPipeline running = Pipelines.split(config).start(config, registry);
         PipelineResult result;
         try {
-            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> Delivery.caughtUp(kafka, group, input) || running.result().isDone());
+            await().atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> Delivery.caughtUp(kafka, group, input)
+                            || running.result().isDone());
             assertThat(registry.get(KafkaSourceMetrics.RECORDS_LAG_MAX).gauge().value())
-                    .as("the consumer's lag, bound as etl_kafka_source_records_lag_max").isGreaterThanOrEqualTo(0.0);
-            assertThat(registry.get(KafkaSourceMetrics.ASSIGNED_PARTITIONS).gauge().value()).isEqualTo(3.0);
+                    .as("the consumer's lag, bound as etl_kafka_source_records_lag_max")
+                    .isGreaterThanOrEqualTo(0.0);
+            assertThat(registry.get(KafkaSourceMetrics.ASSIGNED_PARTITIONS)
+                            .gauge()
+                            .value())
+                    .isEqualTo(3.0);
         } finally {
             result = running.stopAndWait(Duration.ofSeconds(30));
         }

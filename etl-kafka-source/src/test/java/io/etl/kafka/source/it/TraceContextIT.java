@@ -29,18 +29,23 @@ class TraceContextIT {
             String value = in.valueAsString();
             for (String sink : new String[] {"bytes", "fresh"}) {
                 TestRecord out = run.outputs.get(sink).get(value);
-                assertThat(out.headerAsString(TraceContext.TRACEPARENT)).as("traceparent of %s on %s", value, sink)
+                assertThat(out.headerAsString(TraceContext.TRACEPARENT))
+                        .as("traceparent of %s on %s", value, sink)
                         .isEqualTo(in.headerAsString(TraceContext.TRACEPARENT));
-                assertThat(out.headerAsString(TraceContext.TRACESTATE)).as("tracestate of %s on %s", value, sink)
+                assertThat(out.headerAsString(TraceContext.TRACESTATE))
+                        .as("tracestate of %s on %s", value, sink)
                         .isEqualTo(in.headerAsString(TraceContext.TRACESTATE));
             }
             TestRecord own = run.outputs.get("own").get(value);
-            assertThat(own.headerAsString(TraceContext.TRACEPARENT)).as("an encoder's own traceparent wins")
+            assertThat(own.headerAsString(TraceContext.TRACEPARENT))
+                    .as("an encoder's own traceparent wins")
                     .isEqualTo(TracedRun.OWN);
-            assertThat(run.outputs.get("fresh").get(value).headers()).as("only the trace headers were added to %s", value)
+            assertThat(run.outputs.get("fresh").get(value).headers())
+                    .as("only the trace headers were added to %s", value)
                     .doesNotContainKey("region");
         }
         assertThat(run.outputs.get("bytes").values())
-                .filteredOn(r -> r.headerAsString(TraceContext.TRACEPARENT) == null).hasSize(TracedRun.RECORDS / 2);
+                .filteredOn(r -> r.headerAsString(TraceContext.TRACEPARENT) == null)
+                .hasSize(TracedRun.RECORDS / 2);
     }
 }

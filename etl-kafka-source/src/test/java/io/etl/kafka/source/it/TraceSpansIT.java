@@ -35,14 +35,22 @@ class TraceSpansIT {
         List<SpanData> spans = OTEL.getSpans();
         Map<String, SpanData> byId = spans.stream().collect(Collectors.toMap(SpanData::getSpanId, Function.identity()));
         assertThat(spans).filteredOn(s -> s.getKind() == SpanKind.CONSUMER).hasSize(TracedRun.RECORDS);
-        assertThat(spans).filteredOn(s -> s.getKind() == SpanKind.PRODUCER).hasSize(TracedRun.RECORDS * TracedRun.SINKS.size());
+        assertThat(spans)
+                .filteredOn(s -> s.getKind() == SpanKind.PRODUCER)
+                .hasSize(TracedRun.RECORDS * TracedRun.SINKS.size());
         for (TestRecord in : run.inputs.values()) {
             String value = in.valueAsString();
             String inputParent = in.headerAsString(TraceContext.TRACEPARENT);
             for (String sink : new String[] {"bytes", "fresh"}) {
-                String[] out = run.outputs.get(sink).get(value).headerAsString(TraceContext.TRACEPARENT).split("-");
+                String[] out = run.outputs
+                        .get(sink)
+                        .get(value)
+                        .headerAsString(TraceContext.TRACEPARENT)
+                        .split("-");
                 SpanData producer = byId.get(out[2]);
-                assertThat(producer).as("the producer span named by %s's output on %s", value, sink).isNotNull();
+                assertThat(producer)
+                        .as("the producer span named by %s's output on %s", value, sink)
+                        .isNotNull();
                 assertThat(producer.getKind()).isEqualTo(SpanKind.PRODUCER);
                 assertThat(producer.getName()).isEqualTo("send " + sink);
                 SpanData consumer = byId.get(producer.getParentSpanId());
@@ -54,12 +62,15 @@ class TraceSpansIT {
                     assertThat(consumer.getParentSpanId()).isEqualTo(parent[2]);
                     assertThat(out[2]).isNotEqualTo(parent[2]);
                 } else {
-                    assertThat(consumer.getParentSpanContext().isValid()).as("%s started a new trace", value).isFalse();
+                    assertThat(consumer.getParentSpanContext().isValid())
+                            .as("%s started a new trace", value)
+                            .isFalse();
                 }
                 assertThat(run.outputs.get(sink).get(value).headerAsString(TraceContext.TRACESTATE))
                         .isEqualTo(in.headerAsString(TraceContext.TRACESTATE));
             }
-            assertThat(run.outputs.get("own").get(value).headerAsString(TraceContext.TRACEPARENT)).isEqualTo(TracedRun.OWN);
+            assertThat(run.outputs.get("own").get(value).headerAsString(TraceContext.TRACEPARENT))
+                    .isEqualTo(TracedRun.OWN);
         }
     }
 }

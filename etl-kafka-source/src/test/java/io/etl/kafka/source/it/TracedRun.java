@@ -33,8 +33,7 @@ final class TracedRun {
     final Map<String, TestRecord> inputs = new HashMap<>();
     final Map<String, Map<String, TestRecord>> outputs = new HashMap<>();
 
-    private TracedRun() {
-    }
+    private TracedRun() {}
 
     static String traceId(int i) {
         return String.format("%032x", 0x1000L + i);
@@ -93,12 +92,30 @@ final class TracedRun {
     private static Pipeline pipeline(PipelineConfig config) {
         return Pipeline.named("traced")
                 .from(KafkaSource.from(config.source("orders")).bytes())
-                .split("all", s -> s.toAllMatching()
-                        .branch("bytes", v -> true, KafkaSink.from(config.sink("bytes")).bytes())
-                        .branch("fresh", v -> true, KafkaSink.from(config.sink("fresh")).<byte[]>with((v, meta) ->
-                                KafkaMessage.builder().key(meta.key()).value(v).build()))
-                        .branch("own", v -> true, KafkaSink.from(config.sink("own")).<byte[]>with((v, meta) ->
-                                KafkaMessage.builder().key(meta.key()).header(TraceContext.TRACEPARENT, OWN).value(v).build()))
-                        .dropUnmatched());
+                .split(
+                        "all",
+                        s -> s.toAllMatching()
+                                .branch(
+                                        "bytes",
+                                        v -> true,
+                                        KafkaSink.from(config.sink("bytes")).bytes())
+                                .branch(
+                                        "fresh",
+                                        v -> true,
+                                        KafkaSink.from(config.sink("fresh"))
+                                                .<byte[]>with((v, meta) -> KafkaMessage.builder()
+                                                        .key(meta.key())
+                                                        .value(v)
+                                                        .build()))
+                                .branch(
+                                        "own",
+                                        v -> true,
+                                        KafkaSink.from(config.sink("own"))
+                                                .<byte[]>with((v, meta) -> KafkaMessage.builder()
+                                                        .key(meta.key())
+                                                        .header(TraceContext.TRACEPARENT, OWN)
+                                                        .value(v)
+                                                        .build()))
+                                .dropUnmatched());
     }
 }

@@ -51,15 +51,23 @@ class ZombiePipelineIT {
 
     @Test
     @Timeout(180)
-    void neverMovesOffsetsBackNorCommitsLostPartitionsWhenAFrozenInstanceWakesUp(KafkaTestCluster kafka,
-                                                                                     @TempDir Path dir) {
+    void neverMovesOffsetsBackNorCommitsLostPartitionsWhenAFrozenInstanceWakesUp(
+            KafkaTestCluster kafka, @TempDir Path dir) {
         RunTopics t = RunTopics.create(kafka, "zombie", PARTITIONS);
         Path yaml = PipelineYaml.of(t.uid() + "-a", kafka.bootstrapServers(), t.input(), t.group())
-                .sessionTimeout(SESSION_TIMEOUT.toSeconds() + "s").revokeTimeout("5s")
-                .sink("out", t.output()).pool(4, 4, 500, "5ms").checkpoint("100ms", "10s").write(dir);
+                .sessionTimeout(SESSION_TIMEOUT.toSeconds() + "s")
+                .revokeTimeout("5s")
+                .sink("out", t.output())
+                .pool(4, 4, 500, "5ms")
+                .checkpoint("100ms", "10s")
+                .write(dir);
         PipelineConfig configB = PipelineYaml.of(t.uid() + "-b", kafka.bootstrapServers(), t.input(), t.group())
-                .sessionTimeout(SESSION_TIMEOUT.toSeconds() + "s").revokeTimeout("5s")
-                .sink("out", t.output()).pool(4, 4, 500, "5ms").checkpoint("100ms", "10s").parse();
+                .sessionTimeout(SESSION_TIMEOUT.toSeconds() + "s")
+                .revokeTimeout("5s")
+                .sink("out", t.output())
+                .pool(4, 4, 500, "5ms")
+                .checkpoint("100ms", "10s")
+                .parse();
         ReplayWindow window = new ReplayWindow(PARTITIONS);
         CommitWatch commits = CommitWatch.start(kafka, t.group());
         resources.add(commits);
@@ -68,10 +76,13 @@ class ZombiePipelineIT {
         RunningPipeline b;
         boolean rejoined;
         try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, ORDERS, 2_000)) {
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100))
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(100))
                     .until(() -> kafka.committedTotal(t.group()) >= 3_000 && lag(kafka, t.group(), t.input()) < 500
                             || !zombie.isAlive());
-            assertThat(zombie.isAlive()).as("first instance exited early:%n%s", zombie.tail()).isTrue();
+            assertThat(zombie.isAlive())
+                    .as("first instance exited early:%n%s", zombie.tail())
+                    .isTrue();
 
             zombie.sigstop();
             long frozenAt = System.nanoTime();
@@ -85,28 +96,35 @@ class ZombiePipelineIT {
                     b.stopAndWait(Duration.ofSeconds(20));
                 }
             });
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(100)).until(() ->
-                    b.result().isDone() || assigned(b) == PARTITIONS
-                            && System.nanoTime() - frozenAt > 2 * SESSION_TIMEOUT.toNanos()
-                            && committedBeyond(kafka.committedOffsets(t.group()), readBound));
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> b.result().isDone()
+                            || assigned(b) == PARTITIONS
+                                    && System.nanoTime() - frozenAt > 2 * SESSION_TIMEOUT.toNanos()
+                                    && committedBeyond(kafka.committedOffsets(t.group()), readBound));
             assertThat(b.result()).as("second instance running").isNotDone();
-            System.out.printf("zombie: frozen %d s; the second instance owns every partition and committed past %s%n",
+            System.out.printf(
+                    "zombie: frozen %d s; the second instance owns every partition and committed past %s%n",
                     (System.nanoTime() - frozenAt) / 1_000_000_000L, readBound);
 
             zombie.sigcont();
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200))
+                    .ignoreExceptions()
                     .until(() -> !zombie.isAlive() || bothOwnPartitions(kafka, t.group()));
             rejoined = zombie.isAlive();
             System.out.printf("zombie: after SIGCONT it %s%n", rejoined ? "rejoined the group" : "exited");
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofMillis(200))
                     .until(() -> (load.done() && Delivery.caughtUp(kafka, t.group(), t.input()))
                             || b.result().isDone());
         }
         if (rejoined) {
             zombie.stopWithin(Duration.ofSeconds(30));
         } else {
-            assertThat(zombie.waitFor(Duration.ofSeconds(1))).as("a zombie that gives up says so with exit 1:%n%s",
-                    zombie.tail()).isEqualTo(1);
+            assertThat(zombie.waitFor(Duration.ofSeconds(1)))
+                    .as("a zombie that gives up says so with exit 1:%n%s", zombie.tail())
+                    .isEqualTo(1);
         }
         PipelineResult result = b.stopAndWait(Duration.ofSeconds(30));
         commits.close();
@@ -114,11 +132,14 @@ class ZombiePipelineIT {
         assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
         Map<String, Integer> out = Delivery.idCounts(kafka, t.output());
         List<String> missing = Delivery.missing(out, ORDERS);
-        System.out.printf("zombie: %d duplicates over %d orders, window %s, %d commit samples%n",
+        System.out.printf(
+                "zombie: %d duplicates over %d orders, window %s, %d commit samples%n",
                 Delivery.duplicates(out), ORDERS, window, commits.samples());
         assertThat(missing).as("orders missing from the output").isEmpty();
         assertThat(commits.violations()).as("committed offsets going backwards").isEmpty();
-        assertThat(window.unexplainedDuplicates(out)).as("duplicates beyond what the zombie had read").isEmpty();
+        assertThat(window.unexplainedDuplicates(out))
+                .as("duplicates beyond what the zombie had read")
+                .isEmpty();
         assertThat(kafka.committedOffsets(t.group())).isEqualTo(kafka.endOffsets(t.input()));
     }
 
@@ -128,16 +149,21 @@ class ZombiePipelineIT {
 
     private static boolean bothOwnPartitions(KafkaTestCluster kafka, String group) throws Exception {
         try (Admin admin = kafka.newAdmin()) {
-            ConsumerGroupDescription d = admin.describeConsumerGroups(Set.of(group)).all()
-                    .get(10, TimeUnit.SECONDS).get(group);
-            return d.members().size() == 2 && d.members().stream()
-                    .map(MemberDescription::assignment).allMatch(a -> !a.topicPartitions().isEmpty());
+            ConsumerGroupDescription d = admin.describeConsumerGroups(Set.of(group))
+                    .all()
+                    .get(10, TimeUnit.SECONDS)
+                    .get(group);
+            return d.members().size() == 2
+                    && d.members().stream()
+                            .map(MemberDescription::assignment)
+                            .allMatch(a -> !a.topicPartitions().isEmpty());
         }
     }
 
     private static double assigned(RunningPipeline p) {
         return p.meterRegistry().find(KafkaSourceMetrics.ASSIGNED_PARTITIONS).gauges().stream()
-                .mapToDouble(Gauge::value).sum();
+                .mapToDouble(Gauge::value)
+                .sum();
     }
 
     private static long lag(KafkaTestCluster kafka, String group, String input) {

@@ -55,7 +55,8 @@ public final class OtelRecordTracing extends RecordTracing {
             if (carrier == null) {
                 return null;
             }
-            Header h = key.equals(TraceContext.TRACEPARENT) ? carrier.traceparent()
+            Header h = key.equals(TraceContext.TRACEPARENT)
+                    ? carrier.traceparent()
                     : key.equals(TraceContext.TRACESTATE) ? carrier.tracestate() : null;
             return h == null ? null : h.valueAsString();
         }
@@ -192,7 +193,8 @@ public final class OtelRecordTracing extends RecordTracing {
     }
 
     private static void failed(Span span, Throwable error) {
-        span.setStatus(StatusCode.ERROR, error.getMessage() == null ? error.getClass().getName() : error.getMessage());
+        span.setStatus(
+                StatusCode.ERROR, error.getMessage() == null ? error.getClass().getName() : error.getMessage());
         span.recordException(error);
     }
 
