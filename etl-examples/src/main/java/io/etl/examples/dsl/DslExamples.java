@@ -37,84 +37,88 @@ public final class DslExamples {
 
     /** The smallest useful pipeline: copy one topic to another, bytes as they are, keys and headers kept. */
     public static PipelineResult copy(Path file) {
+        // spotless:off
         // tag::copy[]
         PipelineConfig config = PipelineConfig.load(file);
         return Pipeline.named("copy-orders")
                 .from(KafkaSource.from(config.source("orders")).bytes())
                 .to(KafkaSink.from(config.sink("copy")).bytes())
-                .run(config); // blocks until it fails or this thread is interrupted
+                .run(config);                      // blocks until it fails or this thread is interrupted
         // end::copy[]
+        // spotless:on
     }
 
     /** Every kind of operator, in one chain. */
     public static Pipeline operators(PipelineConfig config) {
         long cutoff = System.currentTimeMillis() - 86_400_000L;
+        // spotless:off
         // tag::operators[]
         return Pipeline.named("orders-enriched")
                 .from(KafkaSource.from(config.source("orders")).json(Order.class))
-                .filter("not-test", order -> !order.isTest()) // false: the record is done
+                .filter("not-test", order -> !order.isTest())                  // false: the record is done
                 .filterRecord("last-day", (order, meta) -> meta.timestamp() >= cutoff)
-                .map("reshape", RoutedOrder::from) // null: the record is done
-                .peek("watch", order -> {}) // sees values, changes nothing
-                .flatMap("twice", order -> List.of(order, order)) // 0..n outputs per record
-                .process("stamp", (order, meta, out) -> out.emit(order)) // value + meta in, 0..n out
+                .map("reshape", RoutedOrder::from)                                // null: the record is done
+                .peek("watch", order -> { })                                     // sees values, changes nothing
+                .flatMap("twice", order -> List.of(order, order))                 // 0..n outputs per record
+                .process("stamp", (order, meta, out) -> out.emit(order))         // value + meta in, 0..n out
                 .to(KafkaSink.from(config.sink("out")).json());
         // end::operators[]
+        // spotless:on
     }
 
     /** Error policies per stage, with a dead-letter handler in code (a dead_letter section needs none). */
     public static Pipeline errorPolicies(PipelineConfig config, DeadLetterHandler deadLetters) {
+        // spotless:off
         // tag::error-policies[]
         return Pipeline.named("orders-checked")
-                .deadLetter(deadLetters) // or no code: a dead_letter section in the YAML
+                .deadLetter(deadLetters)            // or no code: a dead_letter section in the YAML
                 .from(KafkaSource.from(config.source("orders")).json(Order.class))
                 .map("reshape", RoutedOrder::from)
-                .onError(ErrorPolicy.SKIP) // an amount that does not fit: drop it and count it
+                .onError(ErrorPolicy.SKIP)          // an amount that does not fit: drop it and count it
                 .filter("known-customer", order -> lookup(order.customer()))
-                .onError(ErrorPolicy.DEAD_LETTER) // the lookup threw: dead-letter the record
+                .onError(ErrorPolicy.DEAD_LETTER)   // the lookup threw: dead-letter the record
                 .to(KafkaSink.from(config.sink("out")).json());
         // end::error-policies[]
+        // spotless:on
     }
 
     /** A split where an order may go to several branches, and orders no branch takes are dropped. */
     public static Pipeline allMatching(PipelineConfig config) {
+        // spotless:off
         // tag::split-all-matching[]
         return Pipeline.named("orders-audit")
                 .from(KafkaSource.from(config.source("orders")).json(Order.class))
                 .map("reshape", RoutedOrder::from)
-                .split(
-                        "audit",
-                        split -> split.toAllMatching() // every matching branch gets the order
-                                .branch(
-                                        "large",
-                                        o -> o.amountCents() >= 100_000,
-                                        KafkaSink.from(config.sink("large")).json())
-                                .branch(
-                                        "eu",
-                                        o -> o.inRegion("eu"),
-                                        KafkaSink.from(config.sink("eu")).json())
-                                .dropUnmatched()) // small non-EU orders are done at once
+                .split("audit", split -> split
+                        .toAllMatching()            // every matching branch gets the order
+                        .branch("large", o -> o.amountCents() >= 100_000, KafkaSink.from(config.sink("large")).json())
+                        .branch("eu", o -> o.inRegion("eu"), KafkaSink.from(config.sink("eu")).json())
+                        .dropUnmatched())           // small non-EU orders are done at once
                 .build();
         // end::split-all-matching[]
+        // spotless:on
     }
 
     /** A sink that chooses its own key and headers. */
     public static Pipeline customMessages(PipelineConfig config) {
+        // spotless:off
         // tag::custom-encoder[]
         return Pipeline.named("orders-by-customer")
                 .from(KafkaSource.from(config.source("orders")).json(Order.class))
                 .map("reshape", RoutedOrder::from)
-                .to(KafkaSink.from(config.sink("out"))
-                        .with((RoutedOrder o, RecordMeta meta) -> KafkaMessage.builder()
-                                .key(o.customer()) // re-keyed by customer
+                .to(KafkaSink.from(config.sink("out")).with((RoutedOrder o, RecordMeta meta) ->
+                        KafkaMessage.builder()
+                                .key(o.customer())                       // re-keyed by customer
                                 .header("region", o.region())
                                 .value(o.id())
                                 .build()));
         // end::custom-encoder[]
+        // spotless:on
     }
 
     /** Connectors configured in code instead of a YAML file: builders check every value as YAML loading does. */
     public static Pipeline configuredInCode(String brokers) {
+        // spotless:off
         // tag::config-in-code[]
         KafkaSourceConfig orders = KafkaSourceConfig.custom()
                 .brokers(brokers)
@@ -128,11 +132,8 @@ public final class DslExamples {
                 .compression(Compression.LZ4)
                 .build();
         SinkPoolConfig pool = SinkPoolConfig.custom()
-                .shards(4) // 1 to 256, checked here
-                .batch(BatchConfig.custom()
-                        .maxRecords(500)
-                        .linger(Duration.ofMillis(5))
-                        .build())
+                .shards(4)                                  // 1 to 256, checked here
+                .batch(BatchConfig.custom().maxRecords(500).linger(Duration.ofMillis(5)).build())
                 .retry(RetryConfig.custom().maxAttempts(10).build())
                 .build();
         return Pipeline.named("orders-in-code")
@@ -141,6 +142,7 @@ public final class DslExamples {
                 .to(KafkaSink.from("eu", eu, pool).json())
                 .build();
         // end::config-in-code[]
+        // spotless:on
     }
 
     private static boolean lookup(String customer) {

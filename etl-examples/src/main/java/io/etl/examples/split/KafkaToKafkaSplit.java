@@ -46,29 +46,20 @@ public final class KafkaToKafkaSplit {
      * {@link io.etl.core.error.ConfigException}.
      */
     public static Pipeline pipeline(PipelineConfig config) {
+        // spotless:off
         // tag::pipeline[]
         return Pipeline.named("kafka_to_kafka_split")
                 .from(KafkaSource.from(config.source("orders")).json(Order.class))
                 .filter("drop-test", order -> !order.isTest())
-                .map("reshape", RoutedOrder::from) // + amount_cents (half-up), - notes
-                .split(
-                        "by-region",
-                        split -> split.branch(
-                                        "eu",
-                                        o -> o.inRegion("eu"),
-                                        KafkaSink.from(config.sink("eu")).json())
-                                .branch(
-                                        "us",
-                                        o -> o.inRegion("us"),
-                                        KafkaSink.from(config.sink("us")).json())
-                                .branch(
-                                        "apac",
-                                        o -> o.inRegion("apac"),
-                                        KafkaSink.from(config.sink("apac")).json())
-                                .otherwise(
-                                        KafkaSink.from(config.sink("unrouted")).json()))
+                .map("reshape", RoutedOrder::from)       // + amount_cents (half-up), - notes
+                .split("by-region", split -> split
+                        .branch("eu", o -> o.inRegion("eu"), KafkaSink.from(config.sink("eu")).json())
+                        .branch("us", o -> o.inRegion("us"), KafkaSink.from(config.sink("us")).json())
+                        .branch("apac", o -> o.inRegion("apac"), KafkaSink.from(config.sink("apac")).json())
+                        .otherwise(KafkaSink.from(config.sink("unrouted")).json()))
                 .build();
         // end::pipeline[]
+        // spotless:on
     }
 
     /** The configuration shipped with the example ({@code kafka_to_kafka_split.yaml}), as text. */

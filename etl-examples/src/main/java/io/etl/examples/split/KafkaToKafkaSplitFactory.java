@@ -11,6 +11,7 @@ import io.etl.runtime.PipelineFactory;
  */
 public final class KafkaToKafkaSplitFactory implements PipelineFactory {
 
+    // spotless:off
     // tag::factory[]
     @Override
     public String name() {
@@ -19,7 +20,8 @@ public final class KafkaToKafkaSplitFactory implements PipelineFactory {
 
     @Override
     public Pipeline create(PipelineConfig config) {
-        return KafkaToKafkaSplit.pipeline(config); // builds only: no I/O, nothing started
+        return KafkaToKafkaSplit.pipeline(config);      // builds only: no I/O, nothing started
     }
     // end::factory[]
+    // spotless:on
 }
