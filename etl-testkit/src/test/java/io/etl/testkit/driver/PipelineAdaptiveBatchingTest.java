@@ -7,7 +7,11 @@ import io.etl.core.Pipeline;
 import io.etl.core.config.BatchConfig;
 import io.etl.core.config.SinkPoolConfig;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Adaptive batching: a shard seals its open batch at once when its write window has room, and lingers only
@@ -39,52 +43,36 @@ class PipelineAdaptiveBatchingTest {
         }
     }
 
-    @Test
-    void recordsLingerWhileTheWindowIsFullAndAreSealedTogetherWhenItHasRoom() {
+    @ParameterizedTest(name = "inflight {0}")
+    @ValueSource(ints = {1, 2, 4})
+    void batchesGoOutAtOnceWhileTheWindowHasRoomAndLingerTogetherOnceItIsFull(int inflight) {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 1);
-            TestSink<String> out =
-                    driver.<String>sink("out", HOUR_LINGER.withInflight(1)).holdAcks();
-            driver.start(Pipeline.named("busy-shard").from(in).to(out));
+            TestSink<String> out = driver.<String>sink("out", HOUR_LINGER.withInflight(inflight))
+                    .holdAcks();
+            driver.start(Pipeline.named("window-" + inflight).from(in).to(out));
 
-            in.send("k", "a");
-            await().atMost(WAIT).until(() -> out.heldWrites() == 1);
-            for (String v : new String[] {"b", "c", "d"}) {
-                in.send("k", v);
+            List<String> sent = new ArrayList<>();
+            for (int i = 1; i <= inflight; i++) {
+                String value = "early-" + i;
+                in.send("k", value);
+                sent.add(value);
+                // nothing is acknowledged, but the window has a free slot: each record goes out without lingering
+                int written = i;
+                await().atMost(WAIT).until(() -> out.heldWrites() == written);
             }
-            // while "a" fills the one-batch window the later records stay in the open batch: no second write
-            await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> out.writeAttempts() == 1);
+            for (String value : List.of("late-1", "late-2")) {
+                in.send("k", value);
+                sent.add(value);
+            }
+            // now every slot is taken: the late records wait together in the open batch
+            await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> out.writeAttempts() == inflight);
 
             out.releaseAcks();
-            await().atMost(WAIT).until(() -> out.values().size() == 4);
-            assertThat(out.values()).containsExactly("a", "b", "c", "d");
-            assertThat(out.writeAttempts()).isEqualTo(2);
-        }
-    }
-
-    @Test
-    void aBatchIsWrittenAtOnceWhileAnEarlierOneIsUnacknowledgedWhenTheWindowHasRoom() {
-        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
-            TestSource<String> in = driver.source("in", 1);
-            TestSink<String> out =
-                    driver.<String>sink("out", HOUR_LINGER.withInflight(2)).holdAcks();
-            driver.start(Pipeline.named("two-slot-window").from(in).to(out));
-
-            in.send("k", "a");
-            await().atMost(WAIT).until(() -> out.heldWrites() == 1);
-            in.send("k", "b");
-            // "a" is unacknowledged, but the window has a second slot: "b" goes out without lingering
-            await().atMost(WAIT).until(() -> out.heldWrites() == 2);
-            in.send("k", "c");
-            in.send("k", "d");
-            // now both slots are taken: "c" and "d" wait in the open batch
-            await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> out.writeAttempts() == 2);
-
-            out.releaseAcks();
-            await().atMost(WAIT).until(() -> out.values().size() == 4);
+            await().atMost(WAIT).until(() -> out.values().size() == sent.size());
             // the test sink records a value when its write is acknowledged: held writes complete together
-            assertThat(out.values()).containsExactlyInAnyOrder("a", "b", "c", "d");
-            assertThat(out.writeAttempts()).isEqualTo(3);
+            assertThat(out.values()).containsExactlyInAnyOrderElementsOf(sent);
+            assertThat(out.writeAttempts()).isEqualTo(inflight + 1);
         }
     }
 }

@@ -3,9 +3,8 @@ package io.etl.core.internal.chain;
 import io.etl.core.error.DeadLetter;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.RecordException;
-import io.etl.core.internal.checkpoint.PendingRecord;
+import io.etl.core.internal.pool.Refusal;
 import io.etl.core.metrics.EtlMetrics;
-import io.etl.core.record.RecordMeta;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -68,29 +67,24 @@ public final class RecordErrors {
     }
 
     /**
-     * The destination of sink {@code sink} refused one message of {@code source}; {@code owner} holds that
-     * message's hold, released (or failed) here once the sink's policy is carried out. Any thread.
+     * A sink's destination refused one message; the refusal's owner holds that message's hold, released (or
+     * failed) here once the refusal's policy is carried out. Any thread.
      */
-    public void refused(
-            String sink,
-            ErrorPolicy policy,
-            RecordMeta source,
-            PendingRecord owner,
-            RecordException error,
-            int attempts) {
-        switch (policy) {
+    public void refused(Refusal r) {
+        switch (r.policy()) {
             case SKIP -> {
-                skipped(sink, error);
-                owner.release();
+                skipped(r.sink(), r.error());
+                r.owner().release();
             }
             case DEAD_LETTER -> {
-                counted(sink, error);
-                deadLetters().handOver(DeadLetter.produceStage(sink), source, error, attempts, owner);
+                counted(r.sink(), r.error());
+                deadLetters()
+                        .handOver(DeadLetter.produceStage(r.sink()), r.source(), r.error(), r.attempts(), r.owner());
             }
             case FAIL -> {
-                LOG.error("stopping the pipeline: {}", error.getMessage());
-                owner.fail(error);
-                pipelineFailure.accept(error);
+                LOG.error("stopping the pipeline: {}", r.error().getMessage());
+                r.owner().fail(r.error());
+                pipelineFailure.accept(r.error());
             }
         }
     }

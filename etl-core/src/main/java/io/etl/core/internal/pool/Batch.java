@@ -131,7 +131,7 @@ final class Batch<M> implements SealedBatch<M> {
         for (int i = 0; i < owners.length; i++) {
             if (r != null && r[i] != null) {
                 // the attempt that refused it: a later attempt of the batch did not send it again
-                events.refused(sink, policy, sources[i], owners[i], r[i], attempts[i]);
+                events.refused(new Refusal(sink, policy, sources[i], owners[i], r[i], attempts[i]));
             } else {
                 owners[i].release();
             }

@@ -1,9 +1,5 @@
 package io.etl.core.internal.pool;
 
-import io.etl.core.error.ErrorPolicy;
-import io.etl.core.error.RecordException;
-import io.etl.core.internal.checkpoint.PendingRecord;
-import io.etl.core.record.RecordMeta;
 import io.etl.core.sink.SealedBatch;
 
 /** What a sink pool tells the pipeline: progress (to wake waiters) and fatal batch failures. */
@@ -19,15 +15,9 @@ public interface PoolEvents {
     void batchesAbandoned(String sink, int shard, int batches, long records);
 
     /**
-     * The destination refused one message of an acknowledged batch on its own account; the sink's
-     * {@code on_error} policy applies. {@code owner} still holds that message's hold, which the receiver
-     * must release (or fail) once the policy is carried out. Called on the shard's worker thread.
+     * The destination refused one message of an acknowledged batch on its own account; the refusal's
+     * policy applies, and its owner's hold must be released (or failed) once it is carried out. Called on
+     * the shard's worker thread.
      */
-    void refused(
-            String sink,
-            ErrorPolicy policy,
-            RecordMeta source,
-            PendingRecord owner,
-            RecordException error,
-            int attempts);
+    void refused(Refusal refusal);
 }

@@ -2,10 +2,8 @@ package io.etl.core.internal.runtime;
 
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.FatalException;
-import io.etl.core.error.RecordException;
-import io.etl.core.internal.checkpoint.PendingRecord;
 import io.etl.core.internal.pool.PoolEvents;
-import io.etl.core.record.RecordMeta;
+import io.etl.core.internal.pool.Refusal;
 import io.etl.core.sink.SealedBatch;
 import java.util.function.Consumer;
 
@@ -49,14 +47,8 @@ final class DeadLetterEvents implements PoolEvents {
     }
 
     @Override
-    public void refused(
-            String sink,
-            ErrorPolicy policy,
-            RecordMeta source,
-            PendingRecord owner,
-            RecordException error,
-            int attempts) {
+    public void refused(Refusal refusal) {
         // a dead letter the destination refuses is never dropped: it fails the pipeline
-        delegate.refused(sink, ErrorPolicy.FAIL, source, owner, error, attempts);
+        delegate.refused(refusal.withPolicy(ErrorPolicy.FAIL));
     }
 }

@@ -1,11 +1,8 @@
 package io.etl.core.internal.runtime;
 
-import io.etl.core.error.ErrorPolicy;
-import io.etl.core.error.RecordException;
 import io.etl.core.internal.chain.RecordErrors;
-import io.etl.core.internal.checkpoint.PendingRecord;
 import io.etl.core.internal.pool.PoolEvents;
-import io.etl.core.record.RecordMeta;
+import io.etl.core.internal.pool.Refusal;
 import io.etl.core.sink.SealedBatch;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
@@ -92,14 +89,8 @@ final class PipelineSignals implements PoolEvents {
     }
 
     @Override
-    public void refused(
-            String sink,
-            ErrorPolicy policy,
-            RecordMeta source,
-            PendingRecord owner,
-            RecordException error,
-            int attempts) {
-        errors.refused(sink, policy, source, owner, error, attempts);
+    public void refused(Refusal refusal) {
+        errors.refused(refusal);
     }
 
     @Override

@@ -5,10 +5,8 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.etl.core.config.SinkPoolConfig;
 import io.etl.core.error.ConfigException;
-import io.etl.core.error.ErrorPolicy;
-import io.etl.core.error.RecordException;
-import io.etl.core.internal.checkpoint.PendingRecord;
 import io.etl.core.internal.pool.PoolEvents;
+import io.etl.core.internal.pool.Refusal;
 import io.etl.core.internal.pool.SinkPool;
 import io.etl.core.record.RecordMeta;
 import io.etl.core.sink.Encoder;
@@ -157,12 +155,6 @@ class SinkOpeningTest {
         public void batchesAbandoned(String sink, int shard, int batches, long records) {}
 
         @Override
-        public void refused(
-                String sink,
-                ErrorPolicy policy,
-                RecordMeta source,
-                PendingRecord owner,
-                RecordException error,
-                int attempts) {}
+        public void refused(Refusal refusal) {}
     }
 }

@@ -2,6 +2,7 @@ package io.etl.kafka.common.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.List;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
@@ -39,10 +40,9 @@ class KafkaErrorsTest {
         assertThat(KafkaErrors.describe(new UnknownTopicOrPartitionException("gone")))
                 .isEqualTo("UnknownTopicOrPartitionException: gone");
         assertThat(KafkaErrors.describe(new KafkaException((String) null))).isEqualTo("KafkaException");
-        assertThat(KafkaErrors.isAccessRefused(new SaslAuthenticationException("bad password")))
-                .isTrue();
-        assertThat(KafkaErrors.isAccessRefused(new TopicAuthorizationException("no WRITE")))
-                .isTrue();
+        assertThat(List.<Throwable>of(
+                        new SaslAuthenticationException("bad password"), new TopicAuthorizationException("no WRITE")))
+                .allMatch(KafkaErrors::isAccessRefused);
         assertThat(KafkaErrors.isAccessRefused(new UnknownTopicOrPartitionException("gone")))
                 .isFalse();
     }

@@ -132,11 +132,7 @@ final class Encoders {
                     ? JSON.writeValueAsBytes(null)
                     : WRITERS.get(value.getClass()).writeValueAsBytes(value);
         } catch (JsonProcessingException e) {
-            throw RecordException.of(
-                    RecordException.ENCODE,
-                    "cannot write " + (value == null ? "null" : value.getClass().getName()) + " as JSON: "
-                            + e.getOriginalMessage(),
-                    e);
+            throw notJson(value, e);
         }
     }
 
@@ -144,12 +140,17 @@ final class Encoders {
         try {
             return mapper.writeValueAsBytes(value);
         } catch (JsonProcessingException e) {
-            throw RecordException.of(
-                    RecordException.ENCODE,
-                    "cannot write " + (value == null ? "null" : value.getClass().getName()) + " as JSON: "
-                            + e.getOriginalMessage(),
-                    e);
+            throw notJson(value, e);
         }
+    }
+
+    /** The record error for a value Jackson cannot write. */
+    private static RecordException notJson(Object value, JsonProcessingException e) {
+        return RecordException.of(
+                RecordException.ENCODE,
+                "cannot write " + (value == null ? "null" : value.getClass().getName()) + " as JSON: "
+                        + e.getOriginalMessage(),
+                e);
     }
 
     static byte[] keyBytes(Object key) {
