@@ -80,32 +80,32 @@ class ConfigBuildersTest {
     }
 
     @Test
-    void zeroShardsShouldFail() {
+    void rejectsZeroShards() {
         assertThatThrownBy(() -> SinkPoolConfig.custom().shards(0))
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("invalid configuration: shards: must be between 1 and 256");
     }
 
     @Test
-    void tooManyInflightBatchesShouldFail() {
+    void rejectsTooManyInflightBatches() {
         assertThatThrownBy(() -> SinkPoolConfig.custom().inflight(1025))
                 .hasMessage("invalid configuration: inflight: must be between 1 and 1024");
     }
 
     @Test
-    void zeroQueueShouldFail() {
+    void rejectsZeroQueue() {
         assertThatThrownBy(() -> SinkPoolConfig.custom().queue(0))
                 .hasMessage("invalid configuration: queue: must be between 1 and 1024");
     }
 
     @Test
-    void zeroMaxRecordsShouldFail() {
+    void rejectsZeroMaxRecords() {
         assertThatThrownBy(() -> BatchConfig.custom().maxRecords(0))
                 .hasMessage("invalid configuration: max_records: must be greater than or equal to 1");
     }
 
     @Test
-    void negativeLingerShouldFail() {
+    void rejectsNegativeLinger() {
         assertThatThrownBy(() -> BatchConfig.custom().linger(Duration.ofMillis(-1)))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith("invalid configuration: linger: ")
@@ -113,43 +113,43 @@ class ConfigBuildersTest {
     }
 
     @Test
-    void multiplierBelowOneShouldFail() {
+    void rejectsMultiplierBelowOne() {
         assertThatThrownBy(() -> RetryConfig.custom().multiplier(0.5))
                 .hasMessage("invalid configuration: multiplier: must be greater than or equal to 1.0");
     }
 
     @Test
-    void jitterAboveOneShouldFail() {
+    void rejectsJitterAboveOne() {
         assertThatThrownBy(() -> RetryConfig.custom().jitter(1.5))
                 .hasMessage("invalid configuration: jitter: must be less than or equal to 1.0");
     }
 
     @Test
-    void negativeMaxAttemptsShouldFail() {
+    void rejectsNegativeMaxAttempts() {
         assertThatThrownBy(() -> RetryConfig.custom().maxAttempts(-1))
                 .hasMessage("invalid configuration: max_attempts: must be greater than or equal to 0");
     }
 
     @Test
-    void failureRateAboveHundredShouldFail() {
+    void rejectsFailureRateAboveHundred() {
         assertThatThrownBy(() -> BreakerConfig.custom().failureRateThreshold(101f))
                 .hasMessage("invalid configuration: failure_rate_threshold: must be less than or equal to 100.0");
     }
 
     @Test
-    void zeroSlidingWindowShouldFail() {
+    void rejectsZeroSlidingWindow() {
         assertThatThrownBy(() -> BreakerConfig.custom().slidingWindow(0))
                 .hasMessage("invalid configuration: sliding_window: must be greater than or equal to 1");
     }
 
     @Test
-    void zeroMaxPendingRecordsShouldFail() {
+    void rejectsZeroMaxPendingRecords() {
         assertThatThrownBy(() -> CheckpointConfig.custom().maxPendingRecords(0))
                 .hasMessage("invalid configuration: max_pending_records: must be greater than or equal to 1");
     }
 
     @Test
-    void nullSettingShouldFailNamingTheKey() {
+    void rejectsNullSettingNamingTheKey() {
         assertThatThrownBy(() -> SinkPoolConfig.custom().onError(null))
                 .isInstanceOf(NullPointerException.class)
                 .hasMessage("on_error must not be null");

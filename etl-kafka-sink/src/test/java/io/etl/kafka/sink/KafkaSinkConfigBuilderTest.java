@@ -43,32 +43,32 @@ class KafkaSinkConfigBuilderTest {
     }
 
     @Test
-    void missingTopicShouldFailAtBuild() {
+    void rejectsMissingTopicAtBuild() {
         assertThatThrownBy(() -> KafkaSinkConfig.custom().brokers("b:9092").build())
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("invalid configuration: topic: must not be blank");
     }
 
     @Test
-    void blankBrokersShouldFail() {
+    void rejectsBlankBrokers() {
         assertThatThrownBy(() -> KafkaSinkConfig.custom().brokers(" "))
                 .hasMessage("invalid configuration: brokers: must not be blank");
     }
 
     @Test
-    void deliveryTimeoutBelowOneSecondShouldFail() {
+    void rejectsDeliveryTimeoutBelowOneSecond() {
         assertThatThrownBy(() -> KafkaSinkConfig.custom().deliveryTimeout(Duration.ofMillis(500)))
                 .hasMessage("invalid configuration: delivery_timeout: must be at least 1s");
     }
 
     @Test
-    void zeroMaxMessageBytesShouldFail() {
+    void rejectsZeroMaxMessageBytes() {
         assertThatThrownBy(() -> KafkaSinkConfig.custom().maxMessageBytes(DataSize.ofBytes(0)))
                 .hasMessage("invalid configuration: max_message_bytes: must be between 1B and 2GB");
     }
 
     @Test
-    void deniedProducerPropertyShouldFailNamingIt() {
+    void rejectsDeniedProducerPropertyNamingIt() {
         assertThatThrownBy(() -> KafkaSinkConfig.custom().producer(Map.of("bootstrap.servers", "x")))
                 .isInstanceOfSatisfying(
                         ConfigException.class,
@@ -77,7 +77,7 @@ class KafkaSinkConfigBuilderTest {
     }
 
     @Test
-    void producerLingerNotBelowDeliveryTimeoutShouldFailAtBuild() {
+    void rejectsProducerLingerNotBelowDeliveryTimeoutAtBuild() {
         KafkaSinkConfig.Builder builder =
                 KafkaSinkConfig.custom().brokers("b").topic("t").producerLinger(Duration.ofSeconds(40));
 
@@ -89,7 +89,7 @@ class KafkaSinkConfigBuilderTest {
     }
 
     @Test
-    void twiceListedTopicShouldFail() {
+    void rejectsTwiceListedTopic() {
         assertThatThrownBy(() -> KafkaSinkConfig.custom().topics(TopicSpec.of("a", 1), TopicSpec.of("a", 2)))
                 .hasMessage("invalid configuration: topics[1].name: topic 'a' is listed twice");
     }

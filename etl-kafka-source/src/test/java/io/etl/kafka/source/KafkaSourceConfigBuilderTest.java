@@ -42,38 +42,38 @@ class KafkaSourceConfigBuilderTest {
     }
 
     @Test
-    void zeroMaxPollRecordsShouldFail() {
+    void rejectsZeroMaxPollRecords() {
         assertThatThrownBy(() -> KafkaSourceConfig.custom().maxPollRecords(0))
                 .isInstanceOf(ConfigException.class)
                 .hasMessage("invalid configuration: max_poll_records: must be greater than or equal to 1");
     }
 
     @Test
-    void tooManyPollRecordsShouldFail() {
+    void rejectsTooManyPollRecords() {
         assertThatThrownBy(() -> KafkaSourceConfig.custom().maxPollRecords(100_001))
                 .hasMessage("invalid configuration: max_poll_records: must be less than or equal to 100000");
     }
 
     @Test
-    void sessionTimeoutBelowOneSecondShouldFail() {
+    void rejectsSessionTimeoutBelowOneSecond() {
         assertThatThrownBy(() -> KafkaSourceConfig.custom().sessionTimeout(Duration.ofMillis(999)))
                 .hasMessage("invalid configuration: session_timeout: must be at least 1s");
     }
 
     @Test
-    void invalidGroupInstanceIdShouldFail() {
+    void rejectsInvalidGroupInstanceId() {
         assertThatThrownBy(() -> KafkaSourceConfig.custom().groupInstanceId("a b"))
                 .hasMessageStartingWith("invalid configuration: group_instance_id: must be at most 249 characters");
     }
 
     @Test
-    void blankTopicShouldFail() {
+    void rejectsBlankTopic() {
         assertThatThrownBy(() -> KafkaSourceConfig.custom().topics("orders", ""))
                 .hasMessage("invalid configuration: topics[1]: must not be blank");
     }
 
     @Test
-    void deniedConsumerPropertyShouldFailNamingIt() {
+    void rejectsDeniedConsumerPropertyNamingIt() {
         assertThatThrownBy(() -> KafkaSourceConfig.custom().consumer(Map.of("group.id", "x")))
                 .isInstanceOfSatisfying(
                         ConfigException.class,
@@ -82,7 +82,7 @@ class KafkaSourceConfigBuilderTest {
     }
 
     @Test
-    void topicsAndPatternTogetherShouldFailAtBuild() {
+    void rejectsTopicsAndPatternTogetherAtBuild() {
         assertThatThrownBy(() -> KafkaSourceConfig.custom()
                         .brokers("b")
                         .groupId("g")
@@ -94,7 +94,7 @@ class KafkaSourceConfigBuilderTest {
     }
 
     @Test
-    void missingRequiredSettingsShouldAllBeListedAtBuild() {
+    void listsEveryMissingRequiredSettingAtBuild() {
         assertThatThrownBy(() -> KafkaSourceConfig.custom().build())
                 .isInstanceOfSatisfying(
                         ConfigException.class,
