@@ -36,11 +36,12 @@ class CrashRecoveryIT {
     private static final int STEADY_RATE = 15_000;
     private static final int STEADY_ORDERS = 360_000;
     /**
-     * Bounds asserted on the duplicate ratio. Measured values are in docs/delivery-guarantees.md (1-2.5 %
-     * on a heavily loaded 2-core machine); the bounds leave room for such load but still fail on a window
-     * of whole seconds: committing once a second, the steady run measured 28 %.
+     * Bounds asserted on the duplicate ratio; measured values are in docs/delivery-guarantees.md. At full speed
+     * the replay is what the write window holds when the process dies (up to inflight x max_records per
+     * shard): 2.7-5.2 % over repeated runs on a quiet 2-core machine. At a steady rate it is 0.03-0.13 %. Both
+     * bounds still fail on a window of whole seconds: committing once a second measured 21-31 %.
      */
-    private static final double FULL_SPEED_MAX_DUPLICATES = 0.05;
+    private static final double FULL_SPEED_MAX_DUPLICATES = 0.08;
 
     private static final double STEADY_MAX_DUPLICATES = 0.05;
 
