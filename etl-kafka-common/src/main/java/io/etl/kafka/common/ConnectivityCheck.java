@@ -212,7 +212,7 @@ public final class ConnectivityCheck {
         if (topic == null) {
             return;
         }
-        long left = Math.max(1, timeout.toMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        long left = millisLeft(started);
         Map<String, TopicDescription> topics = admin.describeTopics(
                         List.of(topic), new DescribeTopicsOptions().timeoutMs(millis(Duration.ofMillis(left))))
                 .allTopicNames()
@@ -226,7 +226,7 @@ public final class ConnectivityCheck {
 
     /** The topic's effective {@code max.message.bytes}, or empty when it cannot be read in the time left. */
     private OptionalLong maxMessageBytes(Admin admin, long started) {
-        long left = Math.max(1, timeout.toMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        long left = millisLeft(started);
         ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
         try {
             Config config = admin.describeConfigs(
@@ -254,6 +254,11 @@ public final class ConnectivityCheck {
             Thread.currentThread().interrupt();
             return OptionalLong.empty();
         }
+    }
+
+    /** What is left of this check's timeout since {@code started} ({@link System#nanoTime()}), at least 1 ms. */
+    private long millisLeft(long started) {
+        return Math.max(1, timeout.toMillis() - TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
     }
 
     private Properties adminProperties() {

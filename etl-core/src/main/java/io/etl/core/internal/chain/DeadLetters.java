@@ -69,7 +69,7 @@ public final class DeadLetters {
             PendingRecord owner,
             long nowNanos) {
         owner.retain();
-        write(stage, source, value, error, attempts, owner, nowNanos);
+        write(stage, source, value, error, attempts, owner, nowNanos, System.currentTimeMillis());
     }
 
     /**
@@ -103,17 +103,6 @@ public final class DeadLetters {
     /** Whether dead letters wait to be pumped. */
     public boolean hasHandedOver() {
         return !handedOver.isEmpty();
-    }
-
-    private void write(
-            String stage,
-            RecordMeta source,
-            Object value,
-            RecordException error,
-            int attempts,
-            PendingRecord owner,
-            long nowNanos) {
-        write(stage, source, value, error, attempts, owner, nowNanos, System.currentTimeMillis());
     }
 
     /** Writes one dead letter whose hold {@code owner} already took; releases it when durable. */

@@ -38,11 +38,6 @@ final class SinkOpening {
         this.opener = opener;
     }
 
-    /** Opens the sinks of an at-least-once run {@code runId} and waits for all of them. */
-    static void openAll(List<SinkPool<Object, ?>> pools, String pipeline, String runId, MeterRegistry registry) {
-        start(pools, pipeline, RunContext.atLeastOnce(runId), registry).await();
-    }
-
     /** Starts opening every sink of {@code run} on background threads; call {@link #await()} once. */
     static SinkOpening start(List<SinkPool<Object, ?>> pools, String pipeline, RunContext run, MeterRegistry registry) {
         ExecutorService opener = Executors.newFixedThreadPool(Math.max(1, Math.min(MAX_PARALLEL, pools.size())), r -> {

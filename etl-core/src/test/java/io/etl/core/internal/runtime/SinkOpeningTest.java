@@ -3,6 +3,7 @@ package io.etl.core.internal.runtime;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import io.etl.core.checkpoint.RunContext;
 import io.etl.core.config.SinkPoolConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.internal.pool.PoolEvents;
@@ -57,7 +58,7 @@ class SinkOpeningTest {
             });
         }
 
-        SinkOpening.openAll(pools, "p", "run-1", registry);
+        SinkOpening.start(pools, "p", RunContext.atLeastOnce("run-1"), registry).await();
 
         assertThat(runIds).containsExactly("run-1");
     }
@@ -80,7 +81,9 @@ class SinkOpeningTest {
         });
         add("apac", NoopWriter::new);
 
-        Throwable failure = catchThrowable(() -> SinkOpening.openAll(pools, "p", "run-2", registry));
+        Throwable failure =
+                catchThrowable(() -> SinkOpening.start(pools, "p", RunContext.atLeastOnce("run-2"), registry)
+                        .await());
 
         assertThat(failure).isInstanceOf(ConfigException.class).hasMessageContaining("eu is broken");
         assertThat(failure.getSuppressed())
