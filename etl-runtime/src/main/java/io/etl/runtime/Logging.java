@@ -1,5 +1,6 @@
 package io.etl.runtime;
 
+import io.etl.runtime.internal.DefaultLogbackConfigurator;
 import io.etl.runtime.internal.LogbackSupport;
 import java.util.Locale;
 import org.slf4j.MDC;
@@ -37,8 +38,7 @@ public final class Logging {
     public static void configure(LogFormat format) {
         String wanted = format.name().toLowerCase(Locale.ROOT);
         String before = System.setProperty(FORMAT_PROPERTY, wanted);
-        String loadedWith = before != null && !before.isBlank() ? before : System.getenv(LogFormat.ENV);
-        boolean changed = !wanted.equalsIgnoreCase(loadedWith == null ? "text" : loadedWith.strip());
+        boolean changed = !wanted.equals(DefaultLogbackConfigurator.format(before, System.getenv(LogFormat.ENV)));
         if (changed && LogbackSupport.available()) {
             LogbackSupport.reload();
         }

@@ -63,7 +63,7 @@ public final class DefaultLogbackConfigurator extends ContextAwareBase implement
     }
 
     /** {@code json} or {@code text}: the property, else the environment variable, else text. */
-    static String format(String property, String env) {
+    public static String format(String property, String env) {
         String value = property != null && !property.isBlank() ? property : env;
         return value != null && value.strip().toLowerCase(Locale.ROOT).equals("json") ? "json" : "text";
     }
