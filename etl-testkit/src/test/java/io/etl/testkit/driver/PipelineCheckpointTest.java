@@ -101,10 +101,7 @@ class PipelineCheckpointTest {
     }
 
     private static double replayWindow(PipelineTestDriver driver) {
-        return driver.meterRegistry()
-                .get(EtlMetrics.CHECKPOINT_REPLAY_WINDOW)
-                .gauge()
-                .value();
+        return DriverMeters.gauge(driver, EtlMetrics.CHECKPOINT_REPLAY_WINDOW);
     }
 
     @Test
