@@ -33,7 +33,10 @@ class TraceHeadersTest {
             7L,
             -1L,
             "k".getBytes(StandardCharsets.UTF_8),
-            List.of(Header.of("region", "eu"), traceparent(PARENT), tracestate("vendor=a")));
+            List.of(
+                    Header.of("region", "eu"),
+                    Header.of(TraceContext.TRACEPARENT, PARENT),
+                    Header.of(TraceContext.TRACESTATE, "vendor=a")));
     private static final TraceContext INPUT = TraceContext.find(META.headers());
 
     private static KafkaSinkConfig config(long maxBytes) {
@@ -46,14 +49,6 @@ class TraceHeadersTest {
                 .map(Header::valueAsString)
                 .reduce((a, b) -> b)
                 .orElse(null);
-    }
-
-    private static Header traceparent(String value) {
-        return Header.of(TraceContext.TRACEPARENT, value);
-    }
-
-    private static Header tracestate(String value) {
-        return Header.of(TraceContext.TRACESTATE, value);
     }
 
     @Test
@@ -86,7 +81,7 @@ class TraceHeadersTest {
 
         KafkaMessage m = e.encode("x", META, 0, TraceContext.of(CHILD, null, INPUT));
 
-        assertThat(m.headers()).containsExactly(traceparent(OWN));
+        assertThat(m.headers()).containsExactly(Header.of(TraceContext.TRACEPARENT, OWN));
     }
 
     @Test
@@ -100,7 +95,10 @@ class TraceHeadersTest {
         assertThat(propagated).isEqualTo(e.encode(new byte[1], META, 0));
         assertThat(propagated.headers()).isEqualTo(META.headers());
         assertThat(traced.headers())
-                .containsExactly(Header.of("region", "eu"), traceparent(CHILD), tracestate("vendor=b"));
+                .containsExactly(
+                        Header.of("region", "eu"),
+                        Header.of(TraceContext.TRACEPARENT, CHILD),
+                        Header.of(TraceContext.TRACESTATE, "vendor=b"));
     }
 
     @Test
