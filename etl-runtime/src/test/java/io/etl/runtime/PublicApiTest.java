@@ -1,8 +1,5 @@
 package io.etl.runtime;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import com.tngtech.archunit.core.domain.JavaClasses;
 import io.etl.testkit.architecture.PublicApiRules;
 import org.junit.jupiter.api.Test;
 
@@ -10,9 +7,6 @@ class PublicApiTest {
 
     @Test
     void apiPackagesExposeNoInternalTypes() {
-        JavaClasses classes = PublicApiRules.mainClasses("io.etl.runtime");
-        assertThat(classes.contain(Main.class)).isTrue();
-
-        PublicApiRules.NO_INTERNAL_TYPES_IN_API_SIGNATURES.check(classes);
+        PublicApiRules.checkApiPackagesOf(Main.class);
     }
 }

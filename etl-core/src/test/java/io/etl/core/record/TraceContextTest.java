@@ -11,10 +11,16 @@ class TraceContextTest {
     static final String CHILD = "00-4bf92f3577b34da6a3ce929d0e0e4736-b7ad6b7169203331-01";
     static final String OTHER = "00-0af7651916cd43dd8448eb211c80319c-b9c7c989f97918e1-01";
 
-    private static final List<Header> INPUT = List.of(
-            Header.of("region", "eu"),
-            Header.of(TraceContext.TRACEPARENT, PARENT),
-            Header.of(TraceContext.TRACESTATE, "vendor=a"));
+    private static final List<Header> INPUT =
+            List.of(Header.of("region", "eu"), traceparent(PARENT), tracestate("vendor=a"));
+
+    private static Header traceparent(String value) {
+        return Header.of(TraceContext.TRACEPARENT, value);
+    }
+
+    private static Header tracestate(String value) {
+        return Header.of(TraceContext.TRACESTATE, value);
+    }
 
     @Test
     void findsTheInputsTraceparentAndTracestate() {
@@ -27,15 +33,14 @@ class TraceContextTest {
 
     @Test
     void findsNothingWithoutATraceparent() {
-        assertThat(TraceContext.find(List.of(Header.of("region", "eu"), Header.of(TraceContext.TRACESTATE, "x=1"))))
+        assertThat(TraceContext.find(List.of(Header.of("region", "eu"), tracestate("x=1"))))
                 .isNull();
         assertThat(TraceContext.find(List.of())).isNull();
     }
 
     @Test
     void takesTheLastOfRepeatedTraceparentHeaders() {
-        TraceContext found = TraceContext.find(
-                List.of(Header.of(TraceContext.TRACEPARENT, OTHER), Header.of(TraceContext.TRACEPARENT, PARENT)));
+        TraceContext found = TraceContext.find(List.of(traceparent(OTHER), traceparent(PARENT)));
 
         assertThat(found.traceparent().valueAsString()).isEqualTo(PARENT);
         assertThat(found.tracestate()).isNull();
@@ -54,17 +59,13 @@ class TraceContextTest {
 
         List<Header> out = input.applyTo(List.of(Header.of("own", "1")));
 
-        assertThat(out)
-                .containsExactly(
-                        Header.of("own", "1"),
-                        Header.of(TraceContext.TRACEPARENT, PARENT),
-                        Header.of(TraceContext.TRACESTATE, "vendor=a"));
+        assertThat(out).containsExactly(Header.of("own", "1"), traceparent(PARENT), tracestate("vendor=a"));
     }
 
     @Test
     void keepsATraceparentTheEncoderSetItself() {
         TraceContext input = TraceContext.find(INPUT);
-        List<Header> own = List.of(Header.of(TraceContext.TRACEPARENT, OTHER));
+        List<Header> own = List.of(traceparent(OTHER));
 
         assertThat(input.applyTo(own)).isSameAs(own);
         assertThat(TraceContext.of(CHILD, null, input).applyTo(own)).isSameAs(own);
@@ -76,11 +77,7 @@ class TraceContextTest {
 
         List<Header> out = output.applyTo(INPUT);
 
-        assertThat(out)
-                .containsExactly(
-                        Header.of("region", "eu"),
-                        Header.of(TraceContext.TRACEPARENT, CHILD),
-                        Header.of(TraceContext.TRACESTATE, "vendor=b"));
+        assertThat(out).containsExactly(Header.of("region", "eu"), traceparent(CHILD), tracestate("vendor=b"));
     }
 
     @Test
@@ -88,8 +85,7 @@ class TraceContextTest {
         TraceContext output = TraceContext.of(CHILD, "", TraceContext.find(INPUT));
 
         assertThat(output.tracestate()).isNull();
-        assertThat(output.applyTo(INPUT))
-                .containsExactly(Header.of("region", "eu"), Header.of(TraceContext.TRACEPARENT, CHILD));
+        assertThat(output.applyTo(INPUT)).containsExactly(Header.of("region", "eu"), traceparent(CHILD));
     }
 
     @Test
@@ -97,8 +93,8 @@ class TraceContextTest {
         TraceContext output = TraceContext.of(CHILD, null, null);
 
         assertThat(output.inputTraceparent()).isNull();
-        assertThat(output.applyTo(List.of())).containsExactly(Header.of(TraceContext.TRACEPARENT, CHILD));
-        List<Header> own = List.of(Header.of(TraceContext.TRACEPARENT, OTHER));
+        assertThat(output.applyTo(List.of())).containsExactly(traceparent(CHILD));
+        List<Header> own = List.of(traceparent(OTHER));
         assertThat(output.applyTo(own)).isSameAs(own);
     }
 }

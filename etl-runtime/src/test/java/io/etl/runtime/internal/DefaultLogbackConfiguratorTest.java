@@ -31,11 +31,8 @@ class DefaultLogbackConfiguratorTest {
     @Test
     void configuresOneConsoleAppenderAndQuietClientLoggersWhenNothingElseIsConfigured() {
         System.setProperty(Logging.FORMAT_PROPERTY, "json");
-        LoggerContext context = new LoggerContext();
+        LoggerContext context = configuredAnswering(ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY);
 
-        ExecutionStatus status = configurator(context).configure(context);
-
-        assertThat(status).isEqualTo(ExecutionStatus.DO_NOT_INVOKE_NEXT_IF_ANY);
         Logger root = context.getLogger(Logger.ROOT_LOGGER_NAME);
         assertThat(root.getLevel()).isEqualTo(Level.INFO);
         ConsoleAppender<ILoggingEvent> console = (ConsoleAppender<ILoggingEvent>) root.getAppender("json");
@@ -49,11 +46,8 @@ class DefaultLogbackConfiguratorTest {
     @Test
     void stepsAsideForALogbackFileNamedOnTheCommandLine() {
         System.setProperty(ContextInitializer.CONFIG_FILE_PROPERTY, "/etc/etl/logback.xml");
-        LoggerContext context = new LoggerContext();
+        LoggerContext context = configuredAnswering(ExecutionStatus.NEUTRAL);
 
-        ExecutionStatus status = configurator(context).configure(context);
-
-        assertThat(status).isEqualTo(ExecutionStatus.NEUTRAL);
         assertThat(context.getLogger(Logger.ROOT_LOGGER_NAME)
                         .iteratorForAppenders()
                         .hasNext())
@@ -69,9 +63,16 @@ class DefaultLogbackConfiguratorTest {
         assertThat(DefaultLogbackConfigurator.format("", "")).isEqualTo("text");
     }
 
-    private static DefaultLogbackConfigurator configurator(LoggerContext context) {
+    /**
+     * A fresh context the configurator has been run on, as logback's start-up runs it; {@code expected} is
+     * what it must answer (whether logback is to try the configurators after it).
+     */
+    private static LoggerContext configuredAnswering(ExecutionStatus expected) {
+        LoggerContext context = new LoggerContext();
         DefaultLogbackConfigurator configurator = new DefaultLogbackConfigurator();
         configurator.setContext(context);
-        return configurator;
+
+        assertThat(configurator.configure(context)).isEqualTo(expected);
+        return context;
     }
 }

@@ -30,7 +30,7 @@ import java.util.Set;
  * internal or by giving the internal type an API-side interface.
  *
  * <pre>{@code
- * PublicApiRules.NO_INTERNAL_TYPES_IN_API_SIGNATURES.check(PublicApiRules.mainClasses("io.etl.kafka.sink"));
+ * PublicApiRules.checkApiPackagesOf(KafkaSink.class);
  * }</pre>
  *
  * <p>Needs {@code com.tngtech.archunit:archunit} on the test class path (an optional dependency of this
@@ -46,6 +46,20 @@ public final class PublicApiRules {
             .because("users compile against API packages only; an internal type there cannot change freely");
 
     private PublicApiRules() {}
+
+    /**
+     * Checks the rule against a module's main classes: those of {@code apiType}'s package and its
+     * sub-packages. {@code apiType}, a type the module publishes there, must be among them, so that a wrong
+     * package or an empty import fails rather than passing unchecked.
+     */
+    public static void checkApiPackagesOf(Class<?> apiType) {
+        JavaClasses classes = mainClasses(apiType.getPackageName());
+        if (!classes.contain(apiType)) {
+            throw new AssertionError("the main classes of " + apiType.getPackageName() + " do not include "
+                    + apiType.getName() + "; is it a test class?");
+        }
+        NO_INTERNAL_TYPES_IN_API_SIGNATURES.check(classes);
+    }
 
     /** The production classes of {@code packages} and their sub-packages, tests excluded. */
     public static JavaClasses mainClasses(String... packages) {

@@ -26,12 +26,17 @@ class PipelineCheckpointTest {
                 .withCheckpoint(new CheckpointConfig(interval, Duration.ofSeconds(10), Duration.ofSeconds(2))));
     }
 
+    /** Starts pipeline {@code name} from a one-partition source "in" to a sink "out"; returns the source. */
+    private static TestSource<String> startPassThrough(PipelineTestDriver driver, String name) {
+        TestSource<String> in = driver.source("in", 1);
+        driver.start(Pipeline.named(name).from(in).to(driver.<String>sink("out")));
+        return in;
+    }
+
     @Test
     void commitsAsSoonAsTheWatermarkMovesNotOnlyEveryInterval() {
         try (PipelineTestDriver driver = driver(Duration.ofSeconds(3))) {
-            TestSource<String> in = driver.source("in", 1);
-            TestSink<String> out = driver.sink("out");
-            driver.start(Pipeline.named("prompt").from(in).to(out));
+            TestSource<String> in = startPassThrough(driver, "prompt");
             long start = System.nanoTime();
             in.send("k", "a");
 
@@ -43,9 +48,7 @@ class PipelineCheckpointTest {
     @Test
     void leavesAtLeastTheIntervalBetweenTwoCommits() {
         try (PipelineTestDriver driver = driver(Duration.ofMillis(200))) {
-            TestSource<String> in = driver.source("in", 1);
-            TestSink<String> out = driver.sink("out");
-            driver.start(Pipeline.named("floor").from(in).to(out));
+            TestSource<String> in = startPassThrough(driver, "floor");
             long start = System.nanoTime();
             for (int i = 0; i < 40; i++) {
                 in.send("k", "v" + i);
@@ -101,10 +104,7 @@ class PipelineCheckpointTest {
     }
 
     private static double replayWindow(PipelineTestDriver driver) {
-        return driver.meterRegistry()
-                .get(EtlMetrics.CHECKPOINT_REPLAY_WINDOW)
-                .gauge()
-                .value();
+        return DriverMeters.gauge(driver, EtlMetrics.CHECKPOINT_REPLAY_WINDOW);
     }
 
     @Test
@@ -159,10 +159,7 @@ class PipelineCheckpointTest {
             TestSink<String> out = driver.sink("out");
             RunningPipeline running =
                     driver.start(Pipeline.named("fatal-revoked").from(in).to(out));
-            in.send("k", "a");
-            driver.awaitCommitted(WAIT);
-            out.failFatally(1);
-            in.send("k", "b");
+            DriverSteps.commitOneRecordThenFailTheNextBatchFatally(driver, in, out, WAIT);
             await().atMost(WAIT).until(() -> out.writeAttempts() >= 2);
 
             Map<SourcePartition, Long> committedOnRevoke = in.revoke(0, Duration.ofSeconds(30))

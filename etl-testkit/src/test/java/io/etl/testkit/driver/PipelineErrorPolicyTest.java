@@ -16,7 +16,6 @@ import io.etl.core.error.RetryableException;
 import io.etl.core.metrics.EtlMetrics;
 import io.etl.core.record.RecordMeta;
 import java.time.Duration;
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -44,11 +43,13 @@ class PipelineErrorPolicyTest {
             driver.awaitCommitted(WAIT);
 
             assertThat(out.values()).containsExactly(1, 3);
-            assertThat(driver.meterRegistry()
-                            .get(EtlMetrics.RECORDS_DROPPED)
-                            .tags(EtlMetrics.TAG_STAGE, "parse", EtlMetrics.TAG_REASON, RecordException.OPERATOR)
-                            .counter()
-                            .count())
+            assertThat(DriverMeters.counter(
+                            driver,
+                            EtlMetrics.RECORDS_DROPPED,
+                            EtlMetrics.TAG_STAGE,
+                            "parse",
+                            EtlMetrics.TAG_REASON,
+                            RecordException.OPERATOR))
                     .isEqualTo(1.0);
         }
     }
@@ -94,11 +95,8 @@ class PipelineErrorPolicyTest {
             driver.awaitCommitted(WAIT);
 
             assertThat(out.values()).containsExactly("a", "b");
-            assertThat(driver.meterRegistry()
-                            .get(EtlMetrics.RECORDS_DROPPED)
-                            .tags(EtlMetrics.TAG_REASON, RecordException.DECODE)
-                            .counter()
-                            .count())
+            assertThat(DriverMeters.counter(
+                            driver, EtlMetrics.RECORDS_DROPPED, EtlMetrics.TAG_REASON, RecordException.DECODE))
                     .isEqualTo(1.0);
         }
     }
@@ -114,11 +112,13 @@ class PipelineErrorPolicyTest {
             driver.awaitCommitted(WAIT);
 
             assertThat(out.values()).containsExactly("small", "tiny");
-            assertThat(driver.meterRegistry()
-                            .get(EtlMetrics.RECORDS_DROPPED)
-                            .tags(EtlMetrics.TAG_STAGE, "out", EtlMetrics.TAG_REASON, RecordException.OVERSIZED)
-                            .counter()
-                            .count())
+            assertThat(DriverMeters.counter(
+                            driver,
+                            EtlMetrics.RECORDS_DROPPED,
+                            EtlMetrics.TAG_STAGE,
+                            "out",
+                            EtlMetrics.TAG_REASON,
+                            RecordException.OVERSIZED))
                     .isEqualTo(1.0);
         }
     }
@@ -187,17 +187,15 @@ class PipelineErrorPolicyTest {
 
             assertThat(out.values()).hasSize(39).doesNotContain(13);
             assertThat(in.committed(0)).isEqualTo(40L);
-            assertThat(driver.meterRegistry()
-                            .get(EtlMetrics.RECORDS_DROPPED)
-                            .tags(EtlMetrics.TAG_STAGE, "out", EtlMetrics.TAG_REASON, RecordException.PRODUCE)
-                            .counter()
-                            .count())
+            assertThat(DriverMeters.counter(
+                            driver,
+                            EtlMetrics.RECORDS_DROPPED,
+                            EtlMetrics.TAG_STAGE,
+                            "out",
+                            EtlMetrics.TAG_REASON,
+                            RecordException.PRODUCE))
                     .isEqualTo(1.0);
-            assertThat(driver.meterRegistry()
-                            .get(EtlMetrics.SINK_RECORDS)
-                            .counter()
-                            .count())
-                    .isEqualTo(39.0);
+            assertThat(DriverMeters.counter(driver, EtlMetrics.SINK_RECORDS)).isEqualTo(39.0);
         }
     }
 
@@ -230,11 +228,7 @@ class PipelineErrorPolicyTest {
                 assertThat(e.offset()).isEqualTo(2L);
                 assertThat(e.operator()).isEqualTo("out");
             });
-            assertThat(driver.meterRegistry()
-                            .get(EtlMetrics.RECORDS_DEAD_LETTERED)
-                            .tags(EtlMetrics.TAG_STAGE, "out")
-                            .counter()
-                            .count())
+            assertThat(DriverMeters.counter(driver, EtlMetrics.RECORDS_DEAD_LETTERED, EtlMetrics.TAG_STAGE, "out"))
                     .isEqualTo(1.0);
         }
     }
@@ -288,22 +282,11 @@ class PipelineErrorPolicyTest {
                     .from(in)
                     .<String>flatMap(
                             "explode",
-                            v -> () -> new Iterator<String>() {
-                                private int n;
-
-                                @Override
-                                public boolean hasNext() {
-                                    return n < 2;
+                            v -> LazyExpansion.of(v, 2, (value, n) -> {
+                                if (value.equals("bad") && n == 1) {
+                                    throw new IllegalStateException("cannot expand " + value);
                                 }
-
-                                @Override
-                                public String next() {
-                                    if (v.equals("bad") && n == 1) {
-                                        throw new IllegalStateException("cannot expand " + v);
-                                    }
-                                    return v + "-" + n++;
-                                }
-                            })
+                            }))
                     .onError(ErrorPolicy.SKIP)
                     .to(out));
             List.of("a", "bad", "c").forEach(v -> in.send("k", v));
@@ -311,11 +294,13 @@ class PipelineErrorPolicyTest {
 
             assertThat(running.result()).isNotDone();
             assertThat(out.values()).contains("a-0", "a-1", "c-0", "c-1").doesNotContain("bad-1");
-            assertThat(driver.meterRegistry()
-                            .get(EtlMetrics.RECORDS_DROPPED)
-                            .tags(EtlMetrics.TAG_STAGE, "explode", EtlMetrics.TAG_REASON, RecordException.OPERATOR)
-                            .counter()
-                            .count())
+            assertThat(DriverMeters.counter(
+                            driver,
+                            EtlMetrics.RECORDS_DROPPED,
+                            EtlMetrics.TAG_STAGE,
+                            "explode",
+                            EtlMetrics.TAG_REASON,
+                            RecordException.OPERATOR))
                     .isEqualTo(1.0);
         }
     }

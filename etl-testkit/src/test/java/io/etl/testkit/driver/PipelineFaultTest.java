@@ -81,10 +81,7 @@ class PipelineFaultTest {
             TestSink<String> out = driver.sink("out", FAST_RETRY);
             RunningPipeline running =
                     driver.start(Pipeline.named("fatal").from(in).to(out));
-            in.send("k", "a");
-            driver.awaitCommitted(WAIT);
-            out.failFatally(1);
-            in.send("k", "b");
+            DriverSteps.commitOneRecordThenFailTheNextBatchFatally(driver, in, out, WAIT);
             in.send("k", "c");
 
             PipelineResult result = running.result()

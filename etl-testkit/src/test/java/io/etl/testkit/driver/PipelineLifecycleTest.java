@@ -214,10 +214,7 @@ class PipelineLifecycleTest {
     }
 
     private static double pending(PipelineTestDriver driver) {
-        return driver.meterRegistry()
-                .get(EtlMetrics.CHECKPOINT_PENDING_RECORDS)
-                .gauge()
-                .value();
+        return DriverMeters.gauge(driver, EtlMetrics.CHECKPOINT_PENDING_RECORDS);
     }
 
     @Test

@@ -10,7 +10,6 @@ import io.etl.core.config.PipelineConfig;
 import io.etl.core.config.SinkPoolConfig;
 import io.etl.core.error.ErrorPolicy;
 import java.time.Duration;
-import java.util.Iterator;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
@@ -96,21 +95,7 @@ class PipelineMemoryBoundsTest {
             driver.start(Pipeline.named("fan-out")
                     .from(in)
                     .<String>flatMap(
-                            "explode",
-                            v -> () -> new Iterator<String>() {
-                                private int n;
-
-                                @Override
-                                public boolean hasNext() {
-                                    return n < 20_000;
-                                }
-
-                                @Override
-                                public String next() {
-                                    pulled.incrementAndGet();
-                                    return v + "-" + n++;
-                                }
-                            })
+                            "explode", v -> LazyExpansion.of(v, 20_000, (value, n) -> pulled.incrementAndGet()))
                     .to(out));
             in.send("k", "x");
 

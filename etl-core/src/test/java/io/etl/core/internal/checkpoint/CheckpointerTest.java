@@ -28,8 +28,7 @@ class CheckpointerTest {
      * the batches in random order, and after every acknowledgement checks the watermark against the truth.
      */
     private static void runRandomRound(Random random, int round) {
-        Checkpointer checkpointer = new Checkpointer();
-        checkpointer.assigned(List.of(P0));
+        Checkpointer checkpointer = assignedP0();
         PartitionTracker tracker = checkpointer.tracker(P0);
         int records = 1 + random.nextInt(60);
         long firstOffset = random.nextInt(1000);
@@ -88,8 +87,7 @@ class CheckpointerTest {
 
     @Test
     void recordWithManyOutputsIsDoneOnlyWhenAllAreDurable() {
-        Checkpointer checkpointer = new Checkpointer();
-        checkpointer.assigned(List.of(P0));
+        Checkpointer checkpointer = assignedP0();
         PartitionTracker tracker = checkpointer.tracker(P0);
         PendingRecord r = new PendingRecord(7);
         r.retain();
@@ -107,22 +105,16 @@ class CheckpointerTest {
 
     @Test
     void filteredRecordsAreDoneAtOnce() {
-        Checkpointer checkpointer = new Checkpointer();
-        checkpointer.assigned(List.of(P0));
+        Checkpointer checkpointer = assignedP0();
         PartitionTracker tracker = checkpointer.tracker(P0);
-        for (long offset = 0; offset < 10; offset++) {
-            PendingRecord r = new PendingRecord(offset);
-            r.release();
-            tracker.processed(r);
-        }
+        doneRecords(tracker, 0, 10);
         assertThat(tracker.pendingCount()).isZero();
         assertThat(commitAndConfirm(checkpointer)).containsEntry(P0, 10L);
     }
 
     @Test
     void acknowledgementsForAReleasedPartitionCommitNothingInTheNextAssignment() {
-        Checkpointer checkpointer = new Checkpointer();
-        checkpointer.assigned(List.of(P0));
+        Checkpointer checkpointer = assignedP0();
         PendingRecord old = new PendingRecord(5);
         old.retain();
         old.release();
@@ -155,6 +147,20 @@ class CheckpointerTest {
         return commit.offsets();
     }
 
+    /** A checkpointer that has just been assigned {@code P0}. */
+    private static Checkpointer assignedP0() {
+        Checkpointer checkpointer = new Checkpointer();
+        checkpointer.assigned(List.of(P0));
+        return checkpointer;
+    }
+
+    /** Hands the tracker records {@code from} to {@code to} (exclusive), each done at once (filtered out). */
+    private static void doneRecords(PartitionTracker tracker, long from, long to) {
+        for (long offset = from; offset < to; offset++) {
+            doneRecord(tracker, offset);
+        }
+    }
+
     private static void doneRecord(PartitionTracker tracker, long offset) {
         PendingRecord r = new PendingRecord(offset);
         r.release();
@@ -163,8 +169,7 @@ class CheckpointerTest {
 
     @Test
     void offsetsCountAsCommittedOnlyOnceConfirmed() {
-        Checkpointer checkpointer = new Checkpointer();
-        checkpointer.assigned(List.of(P0));
+        Checkpointer checkpointer = assignedP0();
         doneRecord(checkpointer.tracker(P0), 0);
         doneRecord(checkpointer.tracker(P0), 1);
 
@@ -182,8 +187,7 @@ class CheckpointerTest {
 
     @Test
     void aLateConfirmationNeverTouchesTheNextAssignmentOfAPartition() {
-        Checkpointer checkpointer = new Checkpointer();
-        checkpointer.assigned(List.of(P0));
+        Checkpointer checkpointer = assignedP0();
         doneRecord(checkpointer.tracker(P0), 0);
         CheckpointCommit sent = checkpointer.nextCommit();
         checkpointer.released(List.of(P0));
@@ -195,12 +199,9 @@ class CheckpointerTest {
 
     @Test
     void replayWindowCountsDoneRecordsNotYetConfirmedAsCommitted() {
-        Checkpointer checkpointer = new Checkpointer();
-        checkpointer.assigned(List.of(P0));
+        Checkpointer checkpointer = assignedP0();
         PartitionTracker tracker = checkpointer.tracker(P0);
-        for (long offset = 100; offset < 110; offset++) {
-            doneRecord(tracker, offset);
-        }
+        doneRecords(tracker, 100, 110);
         PendingRecord inFlight = new PendingRecord(110);
         inFlight.retain();
         inFlight.release();

@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.etl.core.config.DataSize;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -21,43 +20,35 @@ class InterpolationTest {
         return value;
     }
 
-    private static Map<String, String> env(String... pairs) {
-        Map<String, String> env = new HashMap<>();
-        for (int i = 0; i < pairs.length; i += 2) {
-            env.put(pairs[i], pairs[i + 1]);
-        }
-        return env;
-    }
-
     @Test
     void substitutesAVariableInsideAString() {
-        assertThat(substitute("${HOST}:${PORT}", env("HOST", "b1", "PORT", "9092")))
+        assertThat(substitute("${HOST}:${PORT}", Map.of("HOST", "b1", "PORT", "9092")))
                 .isEqualTo("b1:9092");
     }
 
     @Test
     void colonDashDefaultIsUsedWhenUnsetOrEmpty() {
-        assertThat(substitute("${B:-localhost:9092}", env())).isEqualTo("localhost:9092");
-        assertThat(substitute("${B:-localhost:9092}", env("B", ""))).isEqualTo("localhost:9092");
-        assertThat(substitute("${B:-localhost:9092}", env("B", "b1"))).isEqualTo("b1");
+        assertThat(substitute("${B:-localhost:9092}", Map.of())).isEqualTo("localhost:9092");
+        assertThat(substitute("${B:-localhost:9092}", Map.of("B", ""))).isEqualTo("localhost:9092");
+        assertThat(substitute("${B:-localhost:9092}", Map.of("B", "b1"))).isEqualTo("b1");
     }
 
     @Test
     void dashDefaultIsUsedOnlyWhenUnset() {
-        assertThat(substitute("${B-fallback}", env())).isEqualTo("fallback");
-        assertThat(substitute("[${B-fallback}]", env("B", ""))).isEqualTo("[]");
+        assertThat(substitute("${B-fallback}", Map.of())).isEqualTo("fallback");
+        assertThat(substitute("[${B-fallback}]", Map.of("B", ""))).isEqualTo("[]");
     }
 
     @Test
     void defaultMayItselfHoldAPlaceholder() {
-        assertThat(substitute("${A:-${B:-x}}", env("B", "b"))).isEqualTo("b");
-        assertThat(substitute("${A:-${B:-x}}", env())).isEqualTo("x");
+        assertThat(substitute("${A:-${B:-x}}", Map.of("B", "b"))).isEqualTo("b");
+        assertThat(substitute("${A:-${B:-x}}", Map.of())).isEqualTo("x");
     }
 
     @Test
     void doubleDollarEscapesALiteralPlaceholder() {
-        assertThat(substitute("$${NOT_A_VAR} costs $5", env())).isEqualTo("${NOT_A_VAR} costs $5");
-        assertThat(substitute("${A:-$${B}}", env())).isEqualTo("${B}");
+        assertThat(substitute("$${NOT_A_VAR} costs $5", Map.of())).isEqualTo("${NOT_A_VAR} costs $5");
+        assertThat(substitute("${A:-$${B}}", Map.of())).isEqualTo("${B}");
     }
 
     @Test

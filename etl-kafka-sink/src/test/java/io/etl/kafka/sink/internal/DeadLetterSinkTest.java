@@ -17,6 +17,7 @@ import io.etl.kafka.sink.KafkaSinkConfig;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import org.apache.kafka.common.InvalidRecordException;
 import org.apache.kafka.common.KafkaException;
@@ -102,16 +103,14 @@ class DeadLetterSinkTest {
 
     @Test
     void onlyRefusalsOfOneRecordAreRecordErrors() {
-        assertThat(KafkaErrorClassifier.concernsOneRecord(new RecordTooLargeException("too big")))
-                .isTrue();
-        assertThat(KafkaErrorClassifier.concernsOneRecord(new KafkaException(new InvalidRecordException("no key"))))
-                .isTrue();
-        assertThat(KafkaErrorClassifier.concernsOneRecord(new NotEnoughReplicasException("isr")))
-                .isFalse();
-        assertThat(KafkaErrorClassifier.isCollateral(new KafkaException("part of a batch with invalid records")))
-                .isTrue();
-        assertThat(KafkaErrorClassifier.isCollateral(new NotEnoughReplicasException("isr")))
-                .isFalse();
+        assertThat((Predicate<Throwable>) KafkaErrorClassifier::concernsOneRecord)
+                .accepts(
+                        new RecordTooLargeException("too big"),
+                        new KafkaException(new InvalidRecordException("no key")))
+                .rejects(new NotEnoughReplicasException("isr"));
+        assertThat((Predicate<Throwable>) KafkaErrorClassifier::isCollateral)
+                .accepts(new KafkaException("part of a batch with invalid records"))
+                .rejects(new NotEnoughReplicasException("isr"));
     }
 
     @Test

@@ -99,6 +99,26 @@ class KafkaConsumerSourceTest {
         source.poll(Duration.ZERO, output);
     }
 
+    /** Makes the source read the time from the returned nanosecond counter, which only the test moves. */
+    private AtomicLong manualClock() {
+        AtomicLong now = new AtomicLong(1);
+        source.clock = now::get;
+        return now;
+    }
+
+    /**
+     * Assigns {@code P0}, lets {@code wait} pass without the group calling back, then polls its first record.
+     * Returns the clock, to move it on.
+     */
+    private AtomicLong pollTheFirstRecordAfterARebalanceAnd(Duration wait) {
+        AtomicLong now = manualClock();
+        rebalanceTo(P0);
+        now.addAndGet(wait.toNanos());
+        consumer.addRecord(record(P0, 0, null, "v0", new RecordHeaders()));
+        source.poll(Duration.ZERO, output);
+        return now;
+    }
+
     private static ConsumerRecord<byte[], byte[]> record(
             TopicPartition tp, long offset, String key, String value, RecordHeaders headers) {
         return new ConsumerRecord<>(
@@ -146,8 +166,7 @@ class KafkaConsumerSourceTest {
 
     @Test
     void rewindsAndRejoinsRatherThanProcessingWhatItFetchedAfterBeingAwayLongerThanTheSession() {
-        AtomicLong now = new AtomicLong(1);
-        source.clock = now::get;
+        AtomicLong now = manualClock();
         rebalanceTo(P0);
         consumer.addRecord(record(P0, 0, null, "v0", new RecordHeaders()));
         source.poll(Duration.ZERO, output);
@@ -183,12 +202,7 @@ class KafkaConsumerSourceTest {
 
     @Test
     void stopsRefusingRecordsWhenTheGroupNeverCallsBackWithinTheSession() {
-        AtomicLong now = new AtomicLong(1);
-        source.clock = now::get;
-        rebalanceTo(P0);
-        now.addAndGet(Duration.ofSeconds(11).toNanos());
-        consumer.addRecord(record(P0, 0, null, "v0", new RecordHeaders()));
-        source.poll(Duration.ZERO, output);
+        AtomicLong now = pollTheFirstRecordAfterARebalanceAnd(Duration.ofSeconds(11));
         assertThat(output.values).isEmpty();
 
         for (int i = 0; i < 10; i++) {
@@ -203,12 +217,7 @@ class KafkaConsumerSourceTest {
 
     @Test
     void processesNormallyAfterAWaitThatIsShorterThanTheSession() {
-        AtomicLong now = new AtomicLong(1);
-        source.clock = now::get;
-        rebalanceTo(P0);
-        now.addAndGet(Duration.ofSeconds(9).toNanos());
-        consumer.addRecord(record(P0, 0, null, "v0", new RecordHeaders()));
-        source.poll(Duration.ZERO, output);
+        pollTheFirstRecordAfterARebalanceAnd(Duration.ofSeconds(9));
 
         assertThat(output.values).containsExactly("v0");
         assertThat(consumer.shouldRebalance()).isFalse();
