@@ -3,14 +3,12 @@ package io.etl.runtime;
 import io.etl.core.Pipeline;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.ConfigException;
-import io.etl.core.error.ConfigProblem;
 import io.etl.kafka.common.internal.ClusterInspection;
 import io.etl.kafka.common.internal.Finding;
 import io.etl.kafka.common.internal.ReadinessReport;
 import io.etl.runtime.internal.Factories;
 import io.etl.runtime.internal.PipelineUses;
 import java.io.PrintWriter;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.concurrent.Callable;
@@ -51,14 +49,8 @@ public final class CheckCommand implements Callable<Integer> {
 
     private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m)");
 
-    @Option(names = "--config", required = true, paramLabel = "FILE", description = "The pipeline YAML file.")
-    private Path config;
-
-    @Option(
-            names = "--pipeline",
-            paramLabel = "NAME",
-            description = "Which pipeline factory to check; optional when exactly one is on the class path.")
-    private String pipeline;
+    @CommandLine.Mixin
+    private PipelineOptions pipeline;
 
     @Option(
             names = "--timeout",
@@ -74,15 +66,13 @@ public final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
         // the findings say what the clients would log, once and with the key path
         Logging.level("org.apache.kafka", "OFF");
+        PrintWriter err = spec.commandLine().getErr();
         PipelineUses uses;
         try {
-            PipelineConfig loaded = PipelineConfig.load(config);
-            PipelineFactory factory = Factories.discover(Thread.currentThread().getContextClassLoader())
-                    .select(pipeline);
+            PipelineConfig loaded = pipeline.load();
+            PipelineFactory factory = pipeline.factory();
             Pipeline built = factory.create(loaded);
             if (built == null) {
                 err.println("error: pipeline factory '" + factory.name() + "' ("
@@ -90,16 +80,14 @@ public final class CheckCommand implements Callable<Integer> {
                 return ExitCodes.USAGE;
             }
             uses = PipelineUses.of(built.build(), loaded);
-        } catch (ConfigException e) {
-            err.println("error: invalid configuration in " + config);
-            for (ConfigProblem problem : e.problems()) {
-                err.println("  " + problem);
-            }
-            return ExitCodes.USAGE;
-        } catch (Factories.SelectionException | IllegalArgumentException e) {
-            err.println("error: " + e.getMessage());
-            return ExitCodes.USAGE;
+        } catch (ConfigException | Factories.SelectionException | IllegalArgumentException e) {
+            return pipeline.usageError(e, err::println);
         }
+        return report(uses, spec.commandLine().getOut());
+    }
+
+    /** Asks the clusters about {@code uses} and prints one line per finding, then the verdict. */
+    private int report(PipelineUses uses, PrintWriter out) {
         for (String path : uses.skipped()) {
             out.println(path + ": info: not a Kafka connector, not checked");
         }

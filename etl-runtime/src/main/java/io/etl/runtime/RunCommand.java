@@ -2,11 +2,9 @@ package io.etl.runtime;
 
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.ConfigException;
-import io.etl.core.error.ConfigProblem;
 import io.etl.runtime.internal.Factories;
 import io.etl.runtime.internal.TraceExport;
 import java.io.PrintStream;
-import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -36,14 +34,8 @@ import picocli.CommandLine.Option;
         })
 public final class RunCommand implements Callable<Integer> {
 
-    @Option(names = "--config", required = true, paramLabel = "FILE", description = "The pipeline YAML file.")
-    private Path config;
-
-    @Option(
-            names = "--pipeline",
-            paramLabel = "NAME",
-            description = "Which pipeline factory to run; optional when exactly one is on the class path.")
-    private String pipeline;
+    @CommandLine.Mixin
+    private PipelineOptions pipeline;
 
     @Option(
             names = "--http-port",
@@ -84,22 +76,12 @@ public final class RunCommand implements Callable<Integer> {
         Logging.configure(format);
 
         PipelineConfig loaded;
-        try {
-            loaded = PipelineConfig.load(config);
-        } catch (ConfigException e) {
-            err.println("error: invalid configuration in " + config);
-            for (ConfigProblem problem : e.problems()) {
-                err.println("  " + problem);
-            }
-            return ExitCodes.USAGE;
-        }
         PipelineFactory factory;
         try {
-            factory = Factories.discover(Thread.currentThread().getContextClassLoader())
-                    .select(pipeline);
-        } catch (Factories.SelectionException e) {
-            err.println("error: " + e.getMessage());
-            return ExitCodes.USAGE;
+            loaded = pipeline.load();
+            factory = pipeline.factory();
+        } catch (ConfigException | Factories.SelectionException e) {
+            return pipeline.usageError(e, err::println);
         }
         try (TraceExport traces = TraceExport.start(System.getenv())) {
             return PipelineService.of(factory, loaded)

@@ -30,6 +30,8 @@ class CheckCommandTest {
 
         assertThat(help.exit()).isZero();
         assertThat(help.out()).contains("--config", "--pipeline", "--timeout", "30s", "ready", "not ready");
+        assertThat(help.out()).contains("Which pipeline factory to check;");
+        assertThat(run("run", "--help").out()).contains("Which pipeline factory to run;");
         assertThat(run("--help").out()).contains("check");
     }
 

@@ -27,7 +27,7 @@ public final class DeadLetters {
     private final DeadLetterHandler handler;
     private final Consumer<Throwable> pipelineFailure;
     private final Runnable wakePipeline;
-    private final ConcurrentLinkedQueue<Queued> handedOver = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Letter> handedOver = new ConcurrentLinkedQueue<>();
     /** Dead letters a handler given in code has not confirmed yet (the pool bounds its own). */
     private final AtomicInteger handlerInFlight = new AtomicInteger();
 
@@ -69,7 +69,7 @@ public final class DeadLetters {
             PendingRecord owner,
             long nowNanos) {
         owner.retain();
-        write(stage, source, value, error, attempts, owner, nowNanos, System.currentTimeMillis());
+        write(new Letter(stage, source, error, attempts, owner, System.currentTimeMillis()), value, nowNanos);
     }
 
     /**
@@ -77,17 +77,17 @@ public final class DeadLetters {
      * letter is durable.
      */
     void handOver(String stage, RecordMeta source, RecordException error, int attempts, PendingRecord owner) {
-        handedOver.add(new Queued(stage, source, error, attempts, owner, System.currentTimeMillis()));
+        handedOver.add(new Letter(stage, source, error, attempts, owner, System.currentTimeMillis()));
         wakePipeline.run();
     }
 
     /** Writes the dead letters other threads handed over. Pipeline thread; true when there were any. */
     public boolean pump(long nowNanos) {
-        Queued q;
+        Letter letter;
         boolean any = false;
-        while ((q = handedOver.poll()) != null) {
+        while ((letter = handedOver.poll()) != null) {
             any = true;
-            write(q.stage, q.source, null, q.error, q.attempts, q.owner, nowNanos, q.timestamp);
+            write(letter, null, nowNanos);
         }
         return any;
     }
@@ -105,19 +105,16 @@ public final class DeadLetters {
         return !handedOver.isEmpty();
     }
 
-    /** Writes one dead letter whose hold {@code owner} already took; releases it when durable. */
-    private void write(
-            String stage,
-            RecordMeta source,
-            Object value,
-            RecordException error,
-            int attempts,
-            PendingRecord owner,
-            long nowNanos,
-            long timestamp) {
+    /**
+     * Writes one dead letter whose hold its owner already took; releases it when durable. {@code value} is what
+     * reached the failed stage, for a handler given in code; null when it is no longer at hand.
+     */
+    private void write(Letter letter, Object value, long nowNanos) {
+        RecordMeta source = letter.source;
+        PendingRecord owner = letter.owner;
         if (pool == null) {
             handlerInFlight.incrementAndGet();
-            handler.deadLetter(source, value, error).whenComplete((ok, err) -> {
+            handler.deadLetter(source, value, letter.error).whenComplete((ok, err) -> {
                 handlerInFlight.decrementAndGet();
                 if (err == null) {
                     owner.release();
@@ -128,7 +125,12 @@ public final class DeadLetters {
             return;
         }
         try {
-            pool.offer(new DeadLetter(pipeline, stage, source, error, attempts, timestamp), source, 0, owner, nowNanos);
+            pool.offer(
+                    new DeadLetter(pipeline, letter.stage, source, letter.error, letter.attempts, letter.timestamp),
+                    source,
+                    0,
+                    owner,
+                    nowNanos);
         } catch (RuntimeException e) {
             failed(source, owner, e);
             return;
@@ -144,7 +146,8 @@ public final class DeadLetters {
         pipelineFailure.accept(fatal);
     }
 
-    private record Queued(
+    /** A dead letter to write: where and how its record failed, and the record whose hold it keeps. */
+    private record Letter(
             String stage,
             RecordMeta source,
             RecordException error,

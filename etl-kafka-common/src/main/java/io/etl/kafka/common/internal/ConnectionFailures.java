@@ -7,7 +7,6 @@ import java.util.Map;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
-import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -52,12 +51,6 @@ public record ConnectionFailures(
      */
     public ConfigException translate(Throwable cause, String topic) {
         String who = principal == null ? "" : " as " + principal;
-        if (cause instanceof SaslAuthenticationException) {
-            return ConfigException.of(
-                    path + ".security",
-                    "authentication to brokers " + brokers + who + " failed: " + cause.getMessage(),
-                    cause);
-        }
         if (cause instanceof SslAuthenticationException) {
             return ConfigException.of(
                     path + ".security",
@@ -67,6 +60,7 @@ public record ConnectionFailures(
                     cause);
         }
         if (cause instanceof AuthenticationException) {
+            // SASL, or any other rejection of the credentials that is not a TLS handshake
             return ConfigException.of(
                     path + ".security",
                     "authentication to brokers " + brokers + who + " failed: " + cause.getMessage(),

@@ -31,7 +31,6 @@ final class SharedProducer {
     private final Map<String, Object> properties;
     private final MeterRegistry registry;
     private final Tags tags;
-    private final Duration statisticsInterval;
     private final String clientId;
     private int references;
     private volatile KafkaProducer<byte[], byte[]> producer;
@@ -42,14 +41,12 @@ final class SharedProducer {
             Map<String, Object> properties,
             Function<Map<String, Object>, KafkaProducer<byte[], byte[]>> factory,
             MeterRegistry registry,
-            Tags tags,
-            Duration statisticsInterval) {
+            Tags tags) {
         this.key = key;
         this.properties = properties;
         this.factory = factory;
         this.registry = registry;
         this.tags = tags;
-        this.statisticsInterval = statisticsInterval;
         this.clientId = String.valueOf(properties.get(ProducerConfig.CLIENT_ID_CONFIG));
     }
 
@@ -70,8 +67,8 @@ final class SharedProducer {
         identity.remove(ProducerConfig.CLIENT_ID_CONFIG);
         Key key = new Key(runId, identity, statisticsInterval);
         while (true) {
-            SharedProducer shared = REGISTRY.computeIfAbsent(
-                    key, k -> new SharedProducer(k, properties, factory, registry, tags, statisticsInterval));
+            SharedProducer shared =
+                    REGISTRY.computeIfAbsent(key, k -> new SharedProducer(k, properties, factory, registry, tags));
             synchronized (shared) {
                 if (shared.references >= 0) {
                     shared.references++;
@@ -100,6 +97,7 @@ final class SharedProducer {
                     throw new IllegalStateException("producer " + clientId + " is closed");
                 }
                 producer = factory.apply(properties);
+                Duration statisticsInterval = key.statisticsInterval();
                 if (!statisticsInterval.isZero()) {
                     metrics = ProducerMetrics.bind(producer, registry, tags, statisticsInterval, clientId + "-metrics");
                 }
