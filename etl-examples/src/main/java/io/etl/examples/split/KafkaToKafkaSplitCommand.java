@@ -40,18 +40,21 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         versionProvider = EtlExamples.Version.class,
         description = {
-            "Reads JSON orders from 'orders', drops test orders, adds amount_cents (half-up) and removes notes,",
-            "then routes each order by region to orders-eu, orders-us or orders-apac (anything else: orders-unrouted).",
+            "Splits JSON orders by region: 'orders' to orders-eu, orders-us, orders-apac.",
+            "Drops test orders, adds amount_cents (half-up) and removes notes; an order",
+            "of any other region goes to orders-unrouted.",
             "",
-            "Without KAFKA_BROKERS: starts an embedded Kafka broker, writes sample orders, runs until every order",
-            "is accounted for, prints a summary and exits.",
-            "With KAFKA_BROKERS: uses that cluster as consumer group $${GROUP_ID:-kafka_to_kafka_split} and runs",
-            "until SIGTERM or Ctrl-C, then drains and exits, as `etl run` does. Start more copies to scale out."
+            "Without KAFKA_BROKERS: starts an embedded Kafka broker, writes sample orders,",
+            "runs until every order is accounted for, prints a summary and exits.",
+            "With KAFKA_BROKERS: joins consumer group $${GROUP_ID:-kafka_to_kafka_split}",
+            "and runs until SIGTERM or Ctrl-C, then drains and exits, as `etl run` does.",
+            "Start more copies to scale out."
         },
         footer = {
             "",
-            "Environment: KAFKA_BROKERS, GROUP_ID, ORDERS_TOPIC, ORDERS_EU_TOPIC, ORDERS_US_TOPIC,",
-            "ORDERS_APAC_TOPIC, ORDERS_UNROUTED_TOPIC (see the shipped kafka_to_kafka_split.yaml).",
+            "Environment: KAFKA_BROKERS, GROUP_ID, ORDERS_TOPIC, ORDERS_EU_TOPIC,",
+            "ORDERS_US_TOPIC, ORDERS_APAC_TOPIC, ORDERS_UNROUTED_TOPIC",
+            "(see the shipped kafka_to_kafka_split.yaml).",
             "",
             "The last line printed is for scripts:",
             "  summary: input=N dropped=D orders-eu=A orders-us=B orders-apac=C unrouted=U elapsed_ms=T"

@@ -89,7 +89,8 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
                     1,
                     options,
                     tls,
-                    false);
+                    false,
+                    NodeConfig.NO_PORT);
             node.format(Uuid.randomUuid().toString());
             server = new KafkaRaftServer(new KafkaConfig(node.properties(), false), Time.SYSTEM);
             server.startup();

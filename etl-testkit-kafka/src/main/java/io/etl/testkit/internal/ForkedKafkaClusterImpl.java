@@ -132,15 +132,16 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
                                 new NodeConfig(
                                         CONTROLLER_NODE_ID,
                                         NodeConfig.Role.CONTROLLER,
-                                        -1,
-                                        -1,
+                                        NodeConfig.NO_PORT,
+                                        NodeConfig.NO_PORT,
                                         controllerPort,
                                         workDir.resolve("node-" + CONTROLLER_NODE_ID),
                                         voters,
                                         brokers,
                                         options,
                                         tls,
-                                        true)));
+                                        true,
+                                        NodeConfig.NO_PORT)));
                 for (int id = 1; id <= brokers; id++) {
                     nodes.put(
                             id,

@@ -46,6 +46,8 @@ record NodeConfig(
     static final String INTERNAL_LISTENER = "INTERNAL";
     static final String KERBEROS_LISTENER = "KERBEROS";
     static final String HOST = "127.0.0.1";
+    /** A port a node does not listen on: a controller's client ports, a node's Kerberos port without Kerberos. */
+    static final int NO_PORT = -1;
 
     /** What a node does. */
     enum Role {
@@ -62,34 +64,6 @@ record NodeConfig(
         boolean servesClients() {
             return this != CONTROLLER;
         }
-    }
-
-    /** A node without a Kerberos listener. */
-    NodeConfig(
-            int nodeId,
-            Role role,
-            int clientPort,
-            int internalPort,
-            int controllerPort,
-            Path dataDir,
-            String voters,
-            int brokerCount,
-            BrokerOptions options,
-            TlsMaterial tls,
-            boolean fastSessions) {
-        this(
-                nodeId,
-                role,
-                clientPort,
-                internalPort,
-                controllerPort,
-                dataDir,
-                voters,
-                brokerCount,
-                options,
-                tls,
-                fastSessions,
-                -1);
     }
 
     private boolean kerberos() {

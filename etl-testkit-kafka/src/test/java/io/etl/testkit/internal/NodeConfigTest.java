@@ -12,7 +12,18 @@ class NodeConfigTest {
 
     private static NodeConfig node(NodeConfig.Role role, int brokers, BrokerOptions options) {
         return new NodeConfig(
-                1, role, 9092, 9093, 9094, Path.of("/tmp/x"), "1@127.0.0.1:9094", brokers, options, null, false);
+                1,
+                role,
+                9092,
+                9093,
+                9094,
+                Path.of("/tmp/x"),
+                "1@127.0.0.1:9094",
+                brokers,
+                options,
+                null,
+                false,
+                NodeConfig.NO_PORT);
     }
 
     @Test
