@@ -65,6 +65,19 @@ public record BrokerSecurity(
         return new Builder(Mode.SASL_SSL_SCRAM);
     }
 
+    /**
+     * {@code SASL_SSL} + {@code SCRAM-SHA-512} with the ACL authorizer on, the default super user, and
+     * {@code users}: the set-up of a test that checks what a principal may and may not do.
+     *
+     * @param users user names and their SCRAM passwords; each needs ACLs before it may do anything
+     * @return the security settings
+     */
+    public static BrokerSecurity scramWithAcls(Map<String, String> users) {
+        Builder builder = saslScram().aclAuthorizer(true);
+        users.forEach(builder::user);
+        return builder.build();
+    }
+
     /** @return a builder for an {@code SSL} listener that requires client certificates */
     public static Builder mutualTls() {
         return new Builder(Mode.MUTUAL_TLS);

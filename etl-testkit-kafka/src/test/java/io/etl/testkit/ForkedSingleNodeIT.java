@@ -24,8 +24,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -36,19 +35,9 @@ import org.junit.jupiter.api.TestMethodOrder;
 class ForkedSingleNodeIT {
 
     private static final int NODE = ForkedKafkaCluster.SINGLE_NODE_ID;
-    private static ForkedKafkaCluster kafka;
 
-    @BeforeAll
-    static void start() {
-        kafka = KafkaTestCluster.forkedSingle();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
+    @AutoClose
+    private static final ForkedKafkaCluster kafka = KafkaTestCluster.forkedSingle();
 
     @Test
     @Order(1)

@@ -24,9 +24,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.acl.AclOperation;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -37,31 +36,16 @@ class SecuredKafkaSinkIT {
     private static final String NOWRITE_PASSWORD = "nowrite-Pa55word-plugh";
     private static final String WRONG_PASSWORD = "wrong-Pa55word-frobozz";
 
-    private static KafkaTestCluster kafka;
-    private static ClusterSecurity security;
+    @AutoClose
+    private static final KafkaTestCluster kafka = KafkaTestCluster.embedded(BrokerOptions.builder()
+            .brokerProperty("auto.create.topics.enable", "false")
+            .security(BrokerSecurity.scramWithAcls(Map.of("etl", PASSWORD, "nowrite", NOWRITE_PASSWORD)))
+            .build());
+
+    private static final ClusterSecurity security = kafka.security().orElseThrow();
 
     private final ByteArrayOutputStream captured = new ByteArrayOutputStream();
     private PrintStream originalErr;
-
-    @BeforeAll
-    static void startBroker() {
-        kafka = KafkaTestCluster.embedded(BrokerOptions.builder()
-                .brokerProperty("auto.create.topics.enable", "false")
-                .security(BrokerSecurity.saslScram()
-                        .user("etl", PASSWORD)
-                        .user("nowrite", NOWRITE_PASSWORD)
-                        .aclAuthorizer(true)
-                        .build())
-                .build());
-        security = kafka.security().orElseThrow();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
 
     @BeforeEach
     void captureLogs() {
@@ -94,18 +78,20 @@ class SecuredKafkaSinkIT {
                 KafkaTlsConfig.trustingPem(security.caCertificatePemPath().toString()));
     }
 
+    /** The JSON sink {@code secure} writing {@code topic} as {@code user}, through the typed security section. */
+    private static KafkaSink<Object> sinkAs(String user, String password, String topic) {
+        return sink(KafkaSinkConfig.of(kafka.bootstrapServers(), topic).withSecurity(typed(user, password)));
+    }
+
+    private static KafkaSink<Object> sink(KafkaSinkConfig config) {
+        return KafkaSink.from("secure", config, null).json();
+    }
+
     @Test
     void typedSecuritySectionWritesOverSaslSslWithScram() {
         String topic = writableTopic();
         ListSource<String> source = ListSource.of("in", List.of("a", "b"));
-        PipelineResult result = runToEnd(
-                source,
-                KafkaSink.from(
-                                "secure",
-                                KafkaSinkConfig.of(kafka.bootstrapServers(), topic)
-                                        .withSecurity(typed("etl", PASSWORD)),
-                                null)
-                        .json());
+        PipelineResult result = runToEnd(source, sinkAs("etl", PASSWORD, topic));
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.COMPLETED);
         assertThat(kafka.readAll(topic)).extracting(r -> r.valueAsString()).containsExactly("\"a\"", "\"b\"");
@@ -118,13 +104,7 @@ class SecuredKafkaSinkIT {
         props.remove("bootstrap.servers");
         ListSource<String> source = ListSource.of("in", List.of("c"));
         PipelineResult result = runToEnd(
-                source,
-                KafkaSink.from(
-                                "secure",
-                                KafkaSinkConfig.of(kafka.bootstrapServers(), topic)
-                                        .withProducer(props),
-                                null)
-                        .json());
+                source, sink(KafkaSinkConfig.of(kafka.bootstrapServers(), topic).withProducer(props)));
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.COMPLETED);
         assertThat(kafka.readAll(topic)).hasSize(1);
@@ -134,15 +114,8 @@ class SecuredKafkaSinkIT {
     void wrongPasswordFailsAtStartupNamingTheBrokersAndPrincipal() {
         String topic = writableTopic();
         ListSource<String> source = ListSource.of("in", List.of("d"));
-        RunningPipeline running = SinkIts.start(
-                source,
-                KafkaSink.from(
-                                "secure",
-                                KafkaSinkConfig.of(kafka.bootstrapServers(), topic)
-                                        .withSecurity(typed("etl", WRONG_PASSWORD)),
-                                null)
-                        .json(),
-                new SimpleMeterRegistry());
+        RunningPipeline running =
+                SinkIts.start(source, sinkAs("etl", WRONG_PASSWORD, topic), new SimpleMeterRegistry());
         PipelineResult result = running.result().join();
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
@@ -159,15 +132,8 @@ class SecuredKafkaSinkIT {
     void principalWithoutWritePermissionFailsFastAndCommitsNothing() {
         String topic = writableTopic();
         ListSource<String> source = ListSource.of("in", List.of("e", "f", "g"));
-        RunningPipeline running = SinkIts.start(
-                source,
-                KafkaSink.from(
-                                "secure",
-                                KafkaSinkConfig.of(kafka.bootstrapServers(), topic)
-                                        .withSecurity(typed("nowrite", NOWRITE_PASSWORD)),
-                                null)
-                        .json(),
-                new SimpleMeterRegistry());
+        RunningPipeline running =
+                SinkIts.start(source, sinkAs("nowrite", NOWRITE_PASSWORD, topic), new SimpleMeterRegistry());
         PipelineResult result = running.result().join();
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);

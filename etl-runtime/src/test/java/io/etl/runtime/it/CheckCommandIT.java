@@ -19,8 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.acl.AclOperation;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,29 +30,18 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CheckCommandIT {
 
-    private static KafkaTestCluster kafka;
-    private static ClusterSecurity security;
+    @AutoClose
+    private static final KafkaTestCluster kafka = KafkaTestCluster.embedded(BrokerOptions.builder()
+            .brokerProperty("auto.create.topics.enable", "false")
+            .security(BrokerSecurity.saslScram().aclAuthorizer(true).build())
+            .build());
+
+    private static final ClusterSecurity security = kafka.security().orElseThrow();
 
     @TempDir
     Path dir;
 
     private record Result(int exit, String out, String err) {}
-
-    @BeforeAll
-    static void startBroker() {
-        kafka = KafkaTestCluster.embedded(BrokerOptions.builder()
-                .brokerProperty("auto.create.topics.enable", "false")
-                .security(BrokerSecurity.saslScram().aclAuthorizer(true).build())
-                .build());
-        security = kafka.security().orElseThrow();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
 
     private Path config(CopyTopics t, String user) {
         String securitySection = """

@@ -17,8 +17,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.resource.ResourceType;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 
 /** The readiness inspection against a SASL_SSL/SCRAM broker with the ACL authorizer on. */
@@ -28,32 +27,29 @@ class ClusterInspectionIT {
     private static final String READER = "reader";
     private static final String READER_PASSWORD = "reader-Pa55";
 
-    private static KafkaTestCluster kafka;
-    private static ClusterSecurity security;
-    private static Map<String, String> admin;
+    @AutoClose
+    private static final KafkaTestCluster kafka = KafkaTestCluster.embedded(BrokerOptions.builder()
+            .brokerProperty("auto.create.topics.enable", "false")
+            .security(BrokerSecurity.scramWithAcls(Map.of(READER, READER_PASSWORD)))
+            .build());
 
-    @BeforeAll
-    static void startBroker() {
-        kafka = KafkaTestCluster.embedded(BrokerOptions.builder()
-                .brokerProperty("auto.create.topics.enable", "false")
-                .security(BrokerSecurity.saslScram()
-                        .user(READER, READER_PASSWORD)
-                        .aclAuthorizer(true)
-                        .build())
-                .build());
-        security = kafka.security().orElseThrow();
-        admin = security.clientProperties(BrokerSecurity.DEFAULT_SUPER_USER);
-    }
+    private static final ClusterSecurity security = kafka.security().orElseThrow();
+    private static final Map<String, String> admin = security.clientProperties(BrokerSecurity.DEFAULT_SUPER_USER);
 
-    @AfterAll
-    static void stopBroker() {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
+    /** A SCRAM user made for one test, and the client properties it logs in with. */
+    private record Principal(String user, Map<String, String> clientProperties) {}
 
     private static String unique(String prefix) {
         return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    /** A new user (named {@code prefix-<random>}, password {@code prefix-Pa55}) allowed {@code operations} on {@code topic}. */
+    private static Principal newUserAllowed(String prefix, String topic, AclOperation... operations) {
+        String user = unique(prefix);
+        String password = prefix + "-Pa55";
+        security.createUser(user, password);
+        security.allowTopic(user, topic, operations);
+        return new Principal(user, security.clientProperties(user, password));
     }
 
     @Test
@@ -101,12 +97,9 @@ class ClusterInspectionIT {
                 .extracting(Finding::message)
                 .anyMatch(m -> m.contains(output) && m.contains("created") && !m.contains("CREATE"));
 
-        String user = unique("creator");
-        security.createUser(user, "creator-Pa55");
-        security.allowTopic(user, output, AclOperation.DESCRIBE);
+        Principal creator = newUserAllowed("creator", output, AclOperation.DESCRIBE);
         ReadinessReport withoutCreate = ClusterInspection.inspect(
-                List.of(ClusterUse.write(
-                                "sinks.eu.kafka", security.clientProperties(user, "creator-Pa55"), output, 1_000_000)
+                List.of(ClusterUse.write("sinks.eu.kafka", creator.clientProperties(), output, 1_000_000)
                         .createdAtStart(true)),
                 TIMEOUT);
 
@@ -114,7 +107,7 @@ class ClusterInspectionIT {
                 .extracting(Finding::toString)
                 .anyMatch(l -> l.startsWith("sinks.eu.kafka.topic:")
                         && l.contains("needs CREATE")
-                        && l.contains("User:" + user));
+                        && l.contains("User:" + creator.user()));
         assertThat(withoutCreate.problems())
                 .as("WRITE on a topic yet to be created cannot be seen")
                 .isEmpty();
@@ -124,18 +117,15 @@ class ClusterInspectionIT {
     void principalWithoutWriteOnTheSinkTopicIsNamedWithTheOperation() {
         String topic = unique("secured");
         kafka.createTopic(topic, 1);
-        String user = unique("nowrite");
-        security.createUser(user, "nowrite-Pa55");
-        security.allowTopic(user, topic, AclOperation.DESCRIBE);
-        Map<String, String> props = security.clientProperties(user, "nowrite-Pa55");
+        Principal nowrite = newUserAllowed("nowrite", topic, AclOperation.DESCRIBE);
 
         ReadinessReport report = ClusterInspection.inspect(
-                List.of(ClusterUse.write("sinks.eu.kafka", props, topic, 1_000_000)), TIMEOUT);
+                List.of(ClusterUse.write("sinks.eu.kafka", nowrite.clientProperties(), topic, 1_000_000)), TIMEOUT);
 
         assertThat(report.ready()).isFalse();
         assertThat(report.problems())
                 .extracting(Finding::toString)
-                .anyMatch(l -> l.startsWith("sinks.eu.kafka.topic: principal User:" + user
+                .anyMatch(l -> l.startsWith("sinks.eu.kafka.topic: principal User:" + nowrite.user()
                         + " is not authorized to WRITE topic '" + topic + "'"))
                 .anyMatch(l -> l.startsWith("sinks.eu.kafka: ") && l.contains("IDEMPOTENT_WRITE"));
     }
@@ -144,14 +134,10 @@ class ClusterInspectionIT {
     void writeOnTheTopicIsEnoughForTheIdempotentProducer() {
         String topic = unique("writable");
         kafka.createTopic(topic, 1);
-        String user = unique("writer");
-        security.createUser(user, "writer-Pa55");
-        security.allowTopic(user, topic, AclOperation.WRITE, AclOperation.DESCRIBE);
+        Principal writer = newUserAllowed("writer", topic, AclOperation.WRITE, AclOperation.DESCRIBE);
 
         ReadinessReport report = ClusterInspection.inspect(
-                List.of(ClusterUse.write(
-                        "sinks.eu.kafka", security.clientProperties(user, "writer-Pa55"), topic, 1_000_000)),
-                TIMEOUT);
+                List.of(ClusterUse.write("sinks.eu.kafka", writer.clientProperties(), topic, 1_000_000)), TIMEOUT);
 
         assertThat(report.problems()).isEmpty();
     }

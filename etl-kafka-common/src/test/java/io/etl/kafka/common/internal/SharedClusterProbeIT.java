@@ -32,6 +32,11 @@ class SharedClusterProbeIT {
         return p;
     }
 
+    /** What {@code check} fails with; {@code null} when it passes. */
+    private static ConfigException failureOf(ConnectivityCheck check) {
+        return catchThrowableOfType(ConfigException.class, check::run);
+    }
+
     @Test
     void concurrentCallersOfOneRunShareOneProbeAndLaterOnesReuseIt(KafkaTestCluster kafka) throws Exception {
         String run = UUID.randomUUID().toString();
@@ -92,12 +97,8 @@ class SharedClusterProbeIT {
                 .sharedWithin(run)
                 .topic(topic)
                 .run();
-        ConfigException missing = catchThrowableOfType(
-                ConfigException.class,
-                () -> ConnectivityCheck.of(props, "sinks.us.kafka")
-                        .sharedWithin(run)
-                        .topic("no-such-topic")
-                        .run());
+        ConfigException missing = failureOf(
+                ConnectivityCheck.of(props, "sinks.us.kafka").sharedWithin(run).topic("no-such-topic"));
 
         assertThat(missing.problems()).singleElement().satisfies(p -> {
             assertThat(p.path()).isEqualTo("sinks.us.kafka.topic");
@@ -112,23 +113,12 @@ class SharedClusterProbeIT {
         Duration timeout = Duration.ofSeconds(2);
         String run = UUID.randomUUID().toString();
 
-        ConfigException alone = catchThrowableOfType(
-                ConfigException.class,
-                () -> ConnectivityCheck.of(dead, "sinks.eu.kafka")
-                        .timeout(timeout)
-                        .run());
-        ConfigException shared = catchThrowableOfType(
-                ConfigException.class,
-                () -> ConnectivityCheck.of(dead, "sinks.eu.kafka")
-                        .timeout(timeout)
-                        .sharedWithin(run)
-                        .run());
-        ConfigException next = catchThrowableOfType(
-                ConfigException.class,
-                () -> ConnectivityCheck.of(dead, "sinks.us.kafka")
-                        .timeout(timeout)
-                        .sharedWithin(run)
-                        .run());
+        ConfigException alone =
+                failureOf(ConnectivityCheck.of(dead, "sinks.eu.kafka").timeout(timeout));
+        ConfigException shared = failureOf(
+                ConnectivityCheck.of(dead, "sinks.eu.kafka").timeout(timeout).sharedWithin(run));
+        ConfigException next = failureOf(
+                ConnectivityCheck.of(dead, "sinks.us.kafka").timeout(timeout).sharedWithin(run));
 
         assertThat(shared.problems()).isEqualTo(alone.problems());
         assertThat(next.problems()).singleElement().satisfies(p -> {
@@ -144,13 +134,10 @@ class SharedClusterProbeIT {
         long started = System.nanoTime();
         List<CompletableFuture<ConfigException>> checks = new ArrayList<>();
         for (String brokers : List.of("127.0.0.1:1", "127.0.0.1:2")) {
-            checks.add(CompletableFuture.supplyAsync(() -> catchThrowableOfType(
-                    ConfigException.class,
-                    () -> ConnectivityCheck.of(
-                                    Map.of("bootstrap.servers", brokers), "sinks." + brokers.substring(10) + ".kafka")
-                            .timeout(timeout)
-                            .sharedWithin(run)
-                            .run())));
+            checks.add(CompletableFuture.supplyAsync(() -> failureOf(ConnectivityCheck.of(
+                            Map.of("bootstrap.servers", brokers), "sinks." + brokers.substring(10) + ".kafka")
+                    .timeout(timeout)
+                    .sharedWithin(run))));
         }
         for (CompletableFuture<ConfigException> check : checks) {
             assertThat(check.get(20, TimeUnit.SECONDS).getMessage()).contains("could not reach brokers");

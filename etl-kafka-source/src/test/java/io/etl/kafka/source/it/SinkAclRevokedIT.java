@@ -16,8 +16,7 @@ import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.acl.AclOperation;
 import org.apache.kafka.common.resource.ResourceType;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -33,26 +32,13 @@ class SinkAclRevokedIT {
     private static final int PARTITIONS = 3;
     private static final String USER = "etl";
     private static final String PASSWORD = "etl-secret";
-    private static KafkaTestCluster kafka;
-    private static ClusterSecurity security;
 
-    @BeforeAll
-    static void startBroker() {
-        kafka = KafkaTestCluster.embedded(BrokerOptions.builder()
-                .security(BrokerSecurity.saslScram()
-                        .user(USER, PASSWORD)
-                        .aclAuthorizer(true)
-                        .build())
-                .build());
-        security = kafka.security().orElseThrow();
-    }
+    @AutoClose
+    private static final KafkaTestCluster kafka = KafkaTestCluster.embedded(BrokerOptions.builder()
+            .security(BrokerSecurity.scramWithAcls(Map.of(USER, PASSWORD)))
+            .build());
 
-    @AfterAll
-    static void stopBroker() {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
+    private static final ClusterSecurity security = kafka.security().orElseThrow();
 
     @Test
     @Timeout(120)
