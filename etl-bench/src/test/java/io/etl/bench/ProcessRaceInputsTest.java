@@ -38,7 +38,7 @@ class ProcessRaceInputsTest {
         List<String> clients =
                 ProcessContestant.parse("clients").command("b:9092", topics, List.of("-jar", "x.jar"), List.of());
         assertThat(clients).contains("io.etl.bench.impl.ContestantMain").endsWith("CLIENTS", "b:9092", "p");
-        assertThat(ProcessContestant.environment("b:9092", topics))
+        assertThat(topics.exampleVariables("b:9092"))
                 .containsEntry("KAFKA_BROKERS", "b:9092")
                 .containsEntry("GROUP_ID", "p-group")
                 .containsEntry("ORDERS_EU_TOPIC", "p-orders-eu");
