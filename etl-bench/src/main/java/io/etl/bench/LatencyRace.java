@@ -54,6 +54,11 @@ public final class LatencyRace {
     private static final String USAGE = "--mode latency [--rate R] [--warmup-seconds W] [--seconds S] [--runs N]"
             + " [--only etl,clients,streams] [--jvm-arg ARG]... [--etl-jar FILE] [--appcds] [--out FILE]";
 
+    /** What the table shows, with the rate, the window's and the warm-up's seconds. */
+    private static final String CAPTION = "Paced input at %,d orders/s; latency = output LogAppendTime minus input"
+            + " send time, orders sent in a %d s window after the first output and a %d s warm-up; every contestant"
+            + " forked";
+
     private LatencyRace() {}
 
     /** The latency figures of one run, milliseconds. */
@@ -301,16 +306,9 @@ public final class LatencyRace {
     }
 
     private static String table(List<Result> results, int rate, int warmupSeconds, int seconds, List<String> jvmArgs) {
-        StringBuilder sb = new StringBuilder();
-        sb.append(String.format(
-                Locale.ROOT,
-                "*Paced input at %,d orders/s; latency = output LogAppendTime minus input send time,"
-                        + " orders sent in a %d s window after the first output and a %d s warm-up; every contestant forked;"
-                        + " JVM flags for all: `%s`*%n%n",
-                rate,
-                seconds,
-                warmupSeconds,
-                String.join(" ", jvmArgs.isEmpty() ? ProcessRace.COMMON_FLAGS : jvmArgs)));
+        StringBuilder sb = new StringBuilder(ProcessRace.caption(
+                String.format(Locale.ROOT, CAPTION, rate, seconds, warmupSeconds),
+                jvmArgs.isEmpty() ? ProcessRace.COMMON_FLAGS : jvmArgs));
         sb.append(
                 "| run | p50 (ms) | p99 (ms) | p99.9 (ms) | max (ms) | orders measured | achieved rate | load avg |\n");
         sb.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");

@@ -57,6 +57,10 @@ public final class ProcessRace {
     private static final String USAGE = "--mode process [--records N] [--runs R] [--only etl,clients,streams]"
             + " [--jvm-arg ARG]... [--etl-jar FILE] [--outage-seconds S] [--appcds] [--out FILE]";
 
+    /** What the table shows, with the orders, rounds, cores, Java version, broker and etl jar. */
+    private static final String CAPTION = "%,d orders per run, every contestant forked and clocked from the fork,"
+            + " %d rounds interleaved, %d cores, Java %s, %s; etl = `java -jar %s kafka_to_kafka_split`";
+
     private ProcessRace() {}
 
     /** One timed run of one contestant. */
@@ -378,19 +382,17 @@ public final class ProcessRace {
             List<String> jvmArgs,
             Path etlJar,
             int outageSeconds) {
-        StringBuilder sb = new StringBuilder();
-        sb.append(String.format(
-                Locale.ROOT,
-                "*%,d orders per run, every contestant forked and clocked from the fork,"
-                        + " %d rounds interleaved, %d cores, Java %s, %s; etl = `java -jar %s kafka_to_kafka_split`;"
-                        + " JVM flags for all: `%s`*%n%n",
-                records,
-                runs,
-                Runtime.getRuntime().availableProcessors(),
-                System.getProperty("java.version"),
-                brokerKind,
-                etlJar.getFileName(),
-                String.join(" ", concat(COMMON_FLAGS, jvmArgs))));
+        StringBuilder sb = new StringBuilder(caption(
+                String.format(
+                        Locale.ROOT,
+                        CAPTION,
+                        records,
+                        runs,
+                        Runtime.getRuntime().availableProcessors(),
+                        System.getProperty("java.version"),
+                        brokerKind,
+                        etlJar.getFileName()),
+                concat(COMMON_FLAGS, jvmArgs)));
         sb.append(
                 "| run | records/s from process start | elapsed (s) | first output (s) | records/s after first output"
                         + " | CPU µs/record (process) | CPU µs/record (process + broker) | peak heap (MiB) | peak RSS (MiB) | load avg |");
@@ -450,6 +452,11 @@ public final class ProcessRace {
                     rs.size()));
         });
         return sb.toString();
+    }
+
+    /** The line above a forked race's table: what it shows, then the JVM flags every contestant got. */
+    static String caption(String what, List<String> jvmFlags) {
+        return String.format("*%s; JVM flags for all: `%s`*%n%n", what, String.join(" ", jvmFlags));
     }
 
     private static String ratio(double a, double b) {
