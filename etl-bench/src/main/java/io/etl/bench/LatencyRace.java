@@ -51,58 +51,53 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 public final class LatencyRace {
 
+    private static final String USAGE = "--mode latency [--rate R] [--warmup-seconds W] [--seconds S] [--runs N]"
+            + " [--only etl,clients,streams] [--jvm-arg ARG]... [--etl-jar FILE] [--appcds] [--out FILE]";
+
+    /** What the table shows, with the rate, the window's and the warm-up's seconds. */
+    private static final String CAPTION = "Paced input at %,d orders/s; latency = output LogAppendTime minus input"
+            + " send time, orders sent in a %d s window after the first output and a %d s warm-up; every contestant"
+            + " forked";
+
     private LatencyRace() {}
 
     /** The latency figures of one run, milliseconds. */
     record Result(
-            String label, long orders, double achievedRate, long p50, long p99, long p999, long max, double load) {}
+            String label, long orders, double achievedRate, long p50, long p99, long p999, long max, double load) {
+
+        /** The progress line's account of the run. */
+        String summary() {
+            return String.format(
+                    "p50 %d ms, p99 %d ms, p99.9 %d ms, max %d ms over %,d orders at %,.0f/s, load %.1f", figures());
+        }
+
+        /** The run's cells in the table, after its name. */
+        String cells() {
+            return String.format(Locale.ROOT, "%d | %d | %d | %d | %,d | %,.0f/s | %.1f", figures());
+        }
+
+        /** The figures in the order that both the progress line and the table show them. */
+        private Object[] figures() {
+            return new Object[] {p50, p99, p999, max, orders, achievedRate, load};
+        }
+    }
 
     /** Entry point; see the class documentation. */
     public static void main(String[] args) throws Exception {
-        int rate = 20_000;
-        int warmupSeconds = 10;
-        int seconds = 20;
-        int runs = 3;
-        List<ProcessContestant> contestants = new ArrayList<>(List.of(
-                ProcessContestant.parse("etl"),
-                ProcessContestant.parse("clients"),
-                ProcessContestant.parse("streams")));
-        List<String> jvmArgs = new ArrayList<>();
-        Path etlJar = Path.of("etl-examples/target/etl-examples.jar");
-        Path out = Path.of("etl-bench/target/latency-race.md");
-        boolean appCds = false;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--rate" -> rate = Integer.parseInt(args[++i]);
-                case "--warmup-seconds" -> warmupSeconds = Integer.parseInt(args[++i]);
-                case "--seconds" -> seconds = Integer.parseInt(args[++i]);
-                case "--runs" -> runs = Integer.parseInt(args[++i]);
-                case "--only" ->
-                    contestants = Arrays.stream(args[++i].split(","))
-                            .map(ProcessContestant::parse)
-                            .toList();
-                case "--jvm-arg" -> jvmArgs.add(args[++i]);
-                case "--etl-jar" -> etlJar = Path.of(args[++i]);
-                case "--out" -> out = Path.of(args[++i]);
-                case "--appcds" -> appCds = true;
-                default ->
-                    throw new IllegalArgumentException("unknown option " + args[i] + "; usage: --mode latency"
-                            + " [--rate R] [--warmup-seconds W] [--seconds S] [--runs N] [--only etl,clients,streams]"
-                            + " [--jvm-arg ARG]... [--etl-jar FILE] [--appcds] [--out FILE]");
-            }
-        }
-        Path logs = out.toAbsolutePath().getParent().resolve("latency-race-logs");
+        RaceOptions options = RaceOptions.parse(args, USAGE);
+        ForkedRaceOptions fork = ForkedRaceOptions.of(options, Path.of("etl-bench/target/latency-race.md"));
+        int rate = options.number("--rate", 20_000);
+        int warmupSeconds = options.number("--warmup-seconds", 10);
+        int seconds = options.number("--seconds", 20);
+        int runs = fork.runs();
+        Path logs = fork.logs("latency-race-logs");
         Files.createDirectories(logs);
         List<Result> results = new ArrayList<>();
         String runId = Long.toString(System.currentTimeMillis(), 36);
-        String external = System.getenv("KAFKA_BROKERS");
-        try (KafkaTestCluster cluster = external == null || external.isBlank()
-                ? KafkaTestCluster.forkedSingle()
-                : KafkaTestCluster.external(external)) {
-            Map<String, Path> archives =
-                    appCds ? ProcessRace.train(cluster, contestants, jvmArgs, etlJar, logs) : Map.of();
+        try (KafkaTestCluster cluster = ForkedRaceOptions.cluster()) {
+            Map<String, Path> archives = fork.appCds() ? ProcessRace.train(cluster, fork, logs) : Map.of();
             for (int run = 1; run <= runs; run++) {
-                for (ProcessContestant contestant : contestants) {
+                for (ProcessContestant contestant : fork.contestants()) {
                     String prefix = "lat-" + runId + "-"
                             + contestant.contestant().name().toLowerCase(Locale.ROOT) + "-" + results.size() + "-r"
                             + run;
@@ -113,33 +108,17 @@ public final class LatencyRace {
                                 topic, RaceTopics.PARTITIONS, -1, Map.of("message.timestamp.type", "LogAppendTime"));
                     }
                     try {
-                        List<String> flags = new ArrayList<>(ProcessRace.COMMON_FLAGS);
-                        flags.addAll(jvmArgs);
-                        if (archives.containsKey(contestant.label())) {
-                            flags.add("-XX:SharedArchiveFile=" + archives.get(contestant.label()));
-                        }
+                        List<String> flags = fork.flags(contestant, archives, List.of());
                         Result r = runOne(
                                 cluster,
                                 contestant,
                                 topics,
-                                contestant.command(
-                                        cluster.bootstrapServers(), topics, ProcessRace.etlCommand(etlJar), flags),
+                                fork.command(contestant, cluster.bootstrapServers(), topics, flags),
                                 logs.resolve(contestant.fileName() + "-r" + run + ".log"),
                                 rate,
                                 warmupSeconds,
                                 seconds);
-                        System.err.printf(
-                                "run %d/%d %s: p50 %d ms, p99 %d ms, p99.9 %d ms, max %d ms over %,d orders at %,.0f/s, load %.1f%n",
-                                run,
-                                runs,
-                                r.label(),
-                                r.p50(),
-                                r.p99(),
-                                r.p999(),
-                                r.max(),
-                                r.orders(),
-                                r.achievedRate(),
-                                r.load());
+                        System.err.printf("run %d/%d %s: %s%n", run, runs, r.label(), r.summary());
                         results.add(r);
                     } finally {
                         RaceTopicsSetup.delete(cluster, topics);
@@ -147,10 +126,10 @@ public final class LatencyRace {
                 }
             }
         }
-        String table = table(results, rate, warmupSeconds, seconds, jvmArgs);
+        String table = table(results, rate, warmupSeconds, seconds, fork.jvmArgs());
         System.out.println(table);
-        Files.writeString(out, table, StandardCharsets.UTF_8);
-        System.err.println("written to " + out.toAbsolutePath());
+        Files.writeString(fork.out(), table, StandardCharsets.UTF_8);
+        System.err.println("written to " + fork.out().toAbsolutePath());
     }
 
     private static Result runOne(
@@ -169,19 +148,14 @@ public final class LatencyRace {
         AtomicInteger limit = new AtomicInteger(capacity);
         ProcessBuilder builder =
                 new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-        builder.environment().putAll(ProcessContestant.environment(cluster.bootstrapServers(), topics));
+        builder.environment().putAll(topics.exampleVariables(cluster.bootstrapServers()));
         double load = ProcStat.loadAverage();
         Process process = builder.start();
         Thread pacer = new Thread(
                 () -> pace(cluster.bootstrapServers(), topics.input(), rate, sentAtMillis, sent, limit),
                 "paced-producer");
         try {
-            Map<TopicPartition, OffsetSpec> outputSpecs = new HashMap<>();
-            for (int p = 0; p < RaceTopics.PARTITIONS; p++) {
-                for (String topic : topics.outputs()) {
-                    outputSpecs.put(new TopicPartition(topic, p), OffsetSpec.latest());
-                }
-            }
+            Map<TopicPartition, OffsetSpec> outputSpecs = RaceRunner.latest(topics.outputs());
             try (var admin = cluster.newAdmin()) {
                 long giveUp = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
                 // pacing starts once the contestant owns every input partition: no start-up backlog in the figures
@@ -190,7 +164,7 @@ public final class LatencyRace {
                     Thread.sleep(20); // the pacing of a watcher
                 }
                 pacer.start();
-                while (total(RaceRunner.ends(admin, outputSpecs)) == 0) {
+                while (RaceRunner.total(RaceRunner.ends(admin, outputSpecs)) == 0) {
                     check(process, contestant, log, giveUp);
                     Thread.sleep(20); // the pacing of a watcher
                 }
@@ -205,7 +179,7 @@ public final class LatencyRace {
                 int all = sent.get();
                 long expected = BenchOrders.expectedOutputs(all);
                 giveUp = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-                while (total(RaceRunner.ends(admin, outputSpecs)) < expected) {
+                while (RaceRunner.total(RaceRunner.ends(admin, outputSpecs)) < expected) {
                     check(process, contestant, log, giveUp);
                     Thread.sleep(20); // the pacing of a watcher
                 }
@@ -260,10 +234,6 @@ public final class LatencyRace {
         }
     }
 
-    private static long total(Map<TopicPartition, Long> ends) {
-        return ends.values().stream().mapToLong(Long::longValue).sum();
-    }
-
     /** Sends order after order at {@code rate}/s, each stamped with (and remembering) its send time. */
     private static void pace(
             String bootstrap, String topic, int rate, long[] sentAtMillis, AtomicInteger sent, AtomicInteger limit) {
@@ -301,12 +271,8 @@ public final class LatencyRace {
         Map<String, Object> props = new HashMap<>();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
-        List<TopicPartition> partitions = new ArrayList<>();
-        for (String topic : topics.outputs()) {
-            for (int p = 0; p < RaceTopics.PARTITIONS; p++) {
-                partitions.add(new TopicPartition(topic, p));
-            }
-        }
+        List<TopicPartition> partitions =
+                List.copyOf(RaceRunner.latest(topics.outputs()).keySet());
         long[] result = new long[to - from];
         int n = 0;
         long read = 0;
@@ -340,33 +306,16 @@ public final class LatencyRace {
     }
 
     private static String table(List<Result> results, int rate, int warmupSeconds, int seconds, List<String> jvmArgs) {
-        StringBuilder sb = new StringBuilder();
-        sb.append(String.format(
-                Locale.ROOT,
-                "*Paced input at %,d orders/s; latency = output LogAppendTime minus input send time,"
-                        + " orders sent in a %d s window after the first output and a %d s warm-up; every contestant forked;"
-                        + " JVM flags for all: `%s`*%n%n",
-                rate,
-                seconds,
-                warmupSeconds,
-                String.join(" ", jvmArgs.isEmpty() ? ProcessRace.COMMON_FLAGS : jvmArgs)));
+        StringBuilder sb = new StringBuilder(ProcessRace.caption(
+                String.format(Locale.ROOT, CAPTION, rate, seconds, warmupSeconds),
+                jvmArgs.isEmpty() ? ProcessRace.COMMON_FLAGS : jvmArgs));
         sb.append(
                 "| run | p50 (ms) | p99 (ms) | p99.9 (ms) | max (ms) | orders measured | achieved rate | load avg |\n");
         sb.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
         Map<String, Integer> round = new HashMap<>();
         for (Result r : results) {
             sb.append(String.format(
-                    Locale.ROOT,
-                    "| %s #%d | %d | %d | %d | %d | %,d | %,.0f/s | %.1f |%n",
-                    r.label(),
-                    round.merge(r.label(), 1, Integer::sum),
-                    r.p50(),
-                    r.p99(),
-                    r.p999(),
-                    r.max(),
-                    r.orders(),
-                    r.achievedRate(),
-                    r.load()));
+                    Locale.ROOT, "| %s #%d | %s |%n", r.label(), round.merge(r.label(), 1, Integer::sum), r.cells()));
         }
         sb.append(
                 "\n| contestant | median p50 (ms) | median p99 (ms) | median p99.9 (ms) | runs |\n|---|---:|---:|---:|---:|\n");

@@ -6,10 +6,8 @@ import io.etl.bench.impl.RaceTopics;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 
 /**
  * A contestant of the process race and the command that starts it as its user would: etl as the
@@ -71,18 +69,5 @@ public record ProcessContestant(Contestant contestant, List<String> jvmFlags) {
                     topics.prefix()));
         }
         return command;
-    }
-
-    /** The environment the example reads its brokers, topics and group from (ignored by the baselines). */
-    public static Map<String, String> environment(String bootstrap, RaceTopics topics) {
-        Map<String, String> env = new HashMap<>();
-        env.put("KAFKA_BROKERS", bootstrap);
-        env.put("GROUP_ID", topics.group());
-        env.put("ORDERS_TOPIC", topics.input());
-        env.put("ORDERS_EU_TOPIC", topics.eu());
-        env.put("ORDERS_US_TOPIC", topics.us());
-        env.put("ORDERS_APAC_TOPIC", topics.apac());
-        env.put("ORDERS_UNROUTED_TOPIC", topics.unrouted());
-        return env;
     }
 }

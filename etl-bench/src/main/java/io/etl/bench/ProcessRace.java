@@ -9,7 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -55,6 +54,13 @@ public final class ProcessRace {
 
     private static final long WATCH_INTERVAL_MS = 20;
 
+    private static final String USAGE = "--mode process [--records N] [--runs R] [--only etl,clients,streams]"
+            + " [--jvm-arg ARG]... [--etl-jar FILE] [--outage-seconds S] [--appcds] [--out FILE]";
+
+    /** What the table shows, with the orders, rounds, cores, Java version, broker and etl jar. */
+    private static final String CAPTION = "%,d orders per run, every contestant forked and clocked from the fork,"
+            + " %d rounds interleaved, %d cores, Java %s, %s; etl = `java -jar %s kafka_to_kafka_split`";
+
     private ProcessRace() {}
 
     /** One timed run of one contestant. */
@@ -68,17 +74,21 @@ public final class ProcessRace {
             long peakHeapMiB,
             long peakRssMiB,
             double load,
-            List<Long> outageHeapMiB) {
+            List<Long> outageHeapMiB)
+            implements TimedRun {
 
-        double recordsPerSecond() {
+        @Override
+        public double recordsPerSecond() {
             return records * 1000.0 / Math.max(1, elapsedMillis);
         }
 
-        double afterFirstOutput() {
+        @Override
+        public double steadyRecordsPerSecond() {
             return records * 1000.0 / Math.max(1, elapsedMillis - firstOutputMillis);
         }
 
-        double cpuMicrosPerRecord() {
+        @Override
+        public double cpuMicrosPerRecord() {
             return cpuMillis * 1000.0 / records;
         }
 
@@ -89,54 +99,28 @@ public final class ProcessRace {
 
     /** Entry point; see the class documentation for the options. */
     public static void main(String[] args) throws Exception {
-        int records = 1_000_000;
-        int runs = 3;
-        List<ProcessContestant> contestants = new ArrayList<>(List.of(
-                ProcessContestant.parse("etl"),
-                ProcessContestant.parse("clients"),
-                ProcessContestant.parse("streams")));
-        List<String> jvmArgs = new ArrayList<>();
-        Path etlJar = Path.of("etl-examples/target/etl-examples.jar");
-        int outageSeconds = 0;
-        boolean appCds = false;
-        Path out = Path.of("etl-bench/target/process-race.md");
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--records" -> records = Integer.parseInt(args[++i]);
-                case "--runs" -> runs = Integer.parseInt(args[++i]);
-                case "--only" ->
-                    contestants = Arrays.stream(args[++i].split(","))
-                            .map(ProcessContestant::parse)
-                            .toList();
-                case "--jvm-arg" -> jvmArgs.add(args[++i]);
-                case "--etl-jar" -> etlJar = Path.of(args[++i]);
-                case "--outage-seconds" -> outageSeconds = Integer.parseInt(args[++i]);
-                case "--appcds" -> appCds = true;
-                case "--out" -> out = Path.of(args[++i]);
-                default ->
-                    throw new IllegalArgumentException("unknown option " + args[i] + "; usage: --mode process"
-                            + " [--records N] [--runs R] [--only etl,clients,streams] [--jvm-arg ARG]... [--etl-jar FILE]"
-                            + " [--outage-seconds S] [--appcds] [--out FILE]");
-            }
-        }
+        RaceOptions options = RaceOptions.parse(args, USAGE);
+        ForkedRaceOptions fork = ForkedRaceOptions.of(options, Path.of("etl-bench/target/process-race.md"));
+        int records = options.number("--records", 1_000_000);
+        int outageSeconds = options.number("--outage-seconds", 0);
+        int runs = fork.runs();
+        Path etlJar = fork.etlJar();
+        Path out = fork.out();
         if (!Files.isRegularFile(etlJar)) {
             throw new IllegalArgumentException(
                     etlJar + " not found: build it with mvn -pl etl-examples -am -DskipTests package");
         }
-        Path logs = out.toAbsolutePath().getParent().resolve("process-race-logs");
+        Path logs = fork.logs("process-race-logs");
         Files.createDirectories(logs);
         List<Result> results = new ArrayList<>();
         String runId = Long.toString(System.currentTimeMillis(), 36);
         String brokerKind;
-        String external = System.getenv("KAFKA_BROKERS");
-        try (KafkaTestCluster cluster = external == null || external.isBlank()
-                ? KafkaTestCluster.forkedSingle()
-                : KafkaTestCluster.external(external)) {
+        try (KafkaTestCluster cluster = ForkedRaceOptions.cluster()) {
             long brokerPid = cluster instanceof ForkedKafkaCluster f ? f.pid(ForkedKafkaCluster.SINGLE_NODE_ID) : -1;
             brokerKind = brokerPid > 0 ? "forked broker JVM" : "external " + cluster.bootstrapServers();
-            Map<String, Path> archives = appCds ? train(cluster, contestants, jvmArgs, etlJar, logs) : Map.of();
+            Map<String, Path> archives = fork.appCds() ? train(cluster, fork, logs) : Map.of();
             for (int run = 1; run <= runs; run++) {
-                for (ProcessContestant contestant : contestants) {
+                for (ProcessContestant contestant : fork.contestants()) {
                     String prefix = "proc-" + runId + "-"
                             + contestant.contestant().name().toLowerCase(Locale.ROOT) + "-" + results.size() + "-r"
                             + run;
@@ -144,19 +128,15 @@ public final class ProcessRace {
                     RaceTopics topics = RaceTopicsSetup.prepare(cluster, prefix, records);
                     try {
                         Path base = logs.resolve(contestant.fileName() + "-r" + run);
-                        List<String> flags = new ArrayList<>(COMMON_FLAGS);
-                        flags.addAll(jvmArgs);
-                        flags.add("-Xlog:gc:file=" + base + "-gc.log");
-                        if (archives.containsKey(contestant.label())) {
-                            flags.add("-XX:SharedArchiveFile=" + archives.get(contestant.label()));
-                        }
+                        List<String> flags =
+                                fork.flags(contestant, archives, List.of("-Xlog:gc:file=" + base + "-gc.log"));
                         Result r = runOne(
                                 cluster,
                                 brokerPid,
                                 contestant,
                                 topics,
                                 records,
-                                contestant.command(cluster.bootstrapServers(), topics, etlCommand(etlJar), flags),
+                                fork.command(contestant, cluster.bootstrapServers(), topics, flags),
                                 base,
                                 outageSeconds);
                         System.err.printf(
@@ -181,8 +161,8 @@ public final class ProcessRace {
                 }
             }
         }
-        String table = table(results, records, runs, brokerKind, jvmArgs, etlJar, outageSeconds)
-                + (appCds
+        String table = table(results, records, runs, brokerKind, fork.jvmArgs(), etlJar, outageSeconds)
+                + (fork.appCds()
                         ? "\nEvery contestant ran with an AppCDS archive of its own (`-XX:SharedArchiveFile`), recorded by"
                                 + " a training run on 20,000 orders with `-XX:ArchiveClassesAtExit`.\n"
                         : "");
@@ -202,11 +182,10 @@ public final class ProcessRace {
      * {@code -XX:ArchiveClassesAtExit} (the JVM writes the archive when it exits after SIGTERM); the timed
      * runs map it with {@code -XX:SharedArchiveFile}. Returns the archive of each contestant's label.
      */
-    static Map<String, Path> train(
-            KafkaTestCluster cluster, List<ProcessContestant> contestants, List<String> jvmArgs, Path etlJar, Path logs)
+    static Map<String, Path> train(KafkaTestCluster cluster, ForkedRaceOptions fork, Path logs)
             throws IOException, InterruptedException {
         Map<String, Path> archives = new HashMap<>();
-        for (ProcessContestant contestant : contestants) {
+        for (ProcessContestant contestant : fork.contestants()) {
             if (archives.containsKey(contestant.label())) {
                 continue;
             }
@@ -216,16 +195,14 @@ public final class ProcessRace {
                     + contestant.contestant().name().toLowerCase(Locale.ROOT);
             RaceTopics topics = RaceTopicsSetup.prepare(cluster, prefix, 20_000);
             try {
-                List<String> flags = new ArrayList<>(COMMON_FLAGS);
-                flags.addAll(jvmArgs);
-                flags.add("-XX:ArchiveClassesAtExit=" + archive);
+                List<String> flags = fork.flags(contestant, Map.of(), List.of("-XX:ArchiveClassesAtExit=" + archive));
                 runOne(
                         cluster,
                         -1,
                         contestant,
                         topics,
                         20_000,
-                        contestant.command(cluster.bootstrapServers(), topics, etlCommand(etlJar), flags),
+                        fork.command(contestant, cluster.bootstrapServers(), topics, flags),
                         logs.resolve(contestant.fileName() + "-training"),
                         0);
             } finally {
@@ -254,20 +231,14 @@ public final class ProcessRace {
             throws IOException, InterruptedException {
         long expected = BenchOrders.expectedOutputs(records);
         try (Admin admin = cluster.newAdmin()) {
-            Map<TopicPartition, OffsetSpec> outputSpecs = new HashMap<>();
-            Map<TopicPartition, OffsetSpec> inputSpecs = new HashMap<>();
-            for (int p = 0; p < RaceTopics.PARTITIONS; p++) {
-                for (String topic : topics.outputs()) {
-                    outputSpecs.put(new TopicPartition(topic, p), OffsetSpec.latest());
-                }
-                inputSpecs.put(new TopicPartition(topics.input(), p), OffsetSpec.latest());
-            }
+            Map<TopicPartition, OffsetSpec> outputSpecs = RaceRunner.latest(topics.outputs());
+            Map<TopicPartition, OffsetSpec> inputSpecs = RaceRunner.latest(List.of(topics.input()));
             Map<TopicPartition, Long> inputEnds = RaceRunner.ends(admin, inputSpecs);
             ProcessBuilder builder = new ProcessBuilder(command)
                     .redirectErrorStream(true)
                     .redirectOutput(
                             base.resolveSibling(base.getFileName() + ".log").toFile());
-            builder.environment().putAll(ProcessContestant.environment(cluster.bootstrapServers(), topics));
+            builder.environment().putAll(topics.exampleVariables(cluster.bootstrapServers()));
             double load = ProcStat.loadAverage();
             long brokerCpuStart = brokerPid > 0 ? ProcStat.cpuMillis(brokerPid) : -1;
             long start = System.nanoTime();
@@ -281,9 +252,7 @@ public final class ProcessRace {
                         throw new IllegalStateException(contestant.label() + " exited with " + process.exitValue()
                                 + " before it was done; see " + base + ".log");
                     }
-                    long seen = RaceRunner.ends(admin, outputSpecs).values().stream()
-                            .mapToLong(Long::longValue)
-                            .sum();
+                    long seen = RaceRunner.total(RaceRunner.ends(admin, outputSpecs));
                     if (seen > 0 && firstOutput < 0) {
                         firstOutput = System.nanoTime();
                     }
@@ -413,19 +382,17 @@ public final class ProcessRace {
             List<String> jvmArgs,
             Path etlJar,
             int outageSeconds) {
-        StringBuilder sb = new StringBuilder();
-        sb.append(String.format(
-                Locale.ROOT,
-                "*%,d orders per run, every contestant forked and clocked from the fork,"
-                        + " %d rounds interleaved, %d cores, Java %s, %s; etl = `java -jar %s kafka_to_kafka_split`;"
-                        + " JVM flags for all: `%s`*%n%n",
-                records,
-                runs,
-                Runtime.getRuntime().availableProcessors(),
-                System.getProperty("java.version"),
-                brokerKind,
-                etlJar.getFileName(),
-                String.join(" ", concat(COMMON_FLAGS, jvmArgs))));
+        StringBuilder sb = new StringBuilder(caption(
+                String.format(
+                        Locale.ROOT,
+                        CAPTION,
+                        records,
+                        runs,
+                        Runtime.getRuntime().availableProcessors(),
+                        System.getProperty("java.version"),
+                        brokerKind,
+                        etlJar.getFileName()),
+                concat(COMMON_FLAGS, jvmArgs)));
         sb.append(
                 "| run | records/s from process start | elapsed (s) | first output (s) | records/s after first output"
                         + " | CPU µs/record (process) | CPU µs/record (process + broker) | peak heap (MiB) | peak RSS (MiB) | load avg |");
@@ -441,14 +408,10 @@ public final class ProcessRace {
             int n = round.merge(r.label(), 1, Integer::sum);
             sb.append(String.format(
                     Locale.ROOT,
-                    "| %s #%d | %,.0f | %.2f | %.2f | %,.0f | %.1f | %s | %d | %d | %.1f |",
+                    "| %s #%d | %s | %s | %d | %d | %.1f |",
                     r.label(),
                     n,
-                    r.recordsPerSecond(),
-                    r.elapsedMillis() / 1000.0,
-                    r.firstOutputMillis() / 1000.0,
-                    r.afterFirstOutput(),
-                    r.cpuMicrosPerRecord(),
+                    r.timingCells(),
                     r.brokerCpuMillis() < 0 ? "–" : String.format(Locale.ROOT, "%.1f", r.totalCpuMicrosPerRecord()),
                     r.peakHeapMiB(),
                     r.peakRssMiB(),
@@ -483,12 +446,17 @@ public final class ProcessRace {
                     ratio(rate, clients),
                     ratio(rate, streams),
                     median(rs.stream().map(r -> r.firstOutputMillis() / 1000.0).toList()),
-                    median(rs.stream().map(Result::afterFirstOutput).toList()),
+                    median(rs.stream().map(Result::steadyRecordsPerSecond).toList()),
                     median(rs.stream().map(Result::totalCpuMicrosPerRecord).toList()),
                     rs.stream().mapToLong(Result::peakHeapMiB).max().orElse(0),
                     rs.size()));
         });
         return sb.toString();
+    }
+
+    /** The line above a forked race's table: what it shows, then the JVM flags every contestant got. */
+    static String caption(String what, List<String> jvmFlags) {
+        return String.format("*%s; JVM flags for all: `%s`*%n%n", what, String.join(" ", jvmFlags));
     }
 
     private static String ratio(double a, double b) {

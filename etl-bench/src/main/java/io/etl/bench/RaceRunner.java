@@ -73,17 +73,10 @@ public final class RaceRunner {
         Map<String, Object> adminProps = new HashMap<>(clientProperties);
         adminProps.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         try (Admin admin = Admin.create(adminProps)) {
-            Map<TopicPartition, OffsetSpec> outputSpecs = new HashMap<>();
-            Map<TopicPartition, OffsetSpec> inputSpecs = new HashMap<>();
-            for (int p = 0; p < RaceTopics.PARTITIONS; p++) {
-                for (String topic : topics.outputs()) {
-                    outputSpecs.put(new TopicPartition(topic, p), OffsetSpec.latest());
-                }
-                inputSpecs.put(new TopicPartition(topics.input(), p), OffsetSpec.latest());
-            }
+            Map<TopicPartition, OffsetSpec> outputSpecs = latest(topics.outputs());
+            Map<TopicPartition, OffsetSpec> inputSpecs = latest(List.of(topics.input()));
             Map<TopicPartition, Long> inputEnds = ends(admin, inputSpecs);
-            long inputTotal =
-                    inputEnds.values().stream().mapToLong(Long::longValue).sum();
+            long inputTotal = total(inputEnds);
             if (inputTotal != records) {
                 throw new IllegalStateException(
                         "input " + topics.input() + " holds " + inputTotal + " records, expected " + records);
@@ -102,9 +95,7 @@ public final class RaceRunner {
                         throw new IllegalStateException(implementation.name() + " failed: " + f, f);
                     });
                     outputEnds = ends(admin, outputSpecs);
-                    long seen = outputEnds.values().stream()
-                            .mapToLong(Long::longValue)
-                            .sum();
+                    long seen = total(outputEnds);
                     if (seen > 0 && firstOutput < 0) {
                         firstOutput = System.nanoTime();
                     }
@@ -211,6 +202,22 @@ public final class RaceRunner {
         return ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean os
                 ? os.getProcessCpuTime()
                 : 0;
+    }
+
+    /** Every partition of {@code topics} ({@value RaceTopics#PARTITIONS} each), asking for its end offset. */
+    static Map<TopicPartition, OffsetSpec> latest(List<String> topics) {
+        Map<TopicPartition, OffsetSpec> specs = new HashMap<>();
+        for (String topic : topics) {
+            for (int p = 0; p < RaceTopics.PARTITIONS; p++) {
+                specs.put(new TopicPartition(topic, p), OffsetSpec.latest());
+            }
+        }
+        return specs;
+    }
+
+    /** The sum of the offsets: records in the partitions, transaction markers included. */
+    static long total(Map<TopicPartition, Long> offsets) {
+        return offsets.values().stream().mapToLong(Long::longValue).sum();
     }
 
     static Map<TopicPartition, Long> ends(Admin admin, Map<TopicPartition, OffsetSpec> specs)

@@ -56,13 +56,9 @@ public final class ResultsTable {
         for (RunResult r : results) {
             sb.append(String.format(
                     Locale.ROOT,
-                    "| %s | %,.0f | %.2f | %.2f | %,.0f | %.1f | %d | %.1f | %s |%n",
+                    "| %s | %s | %d | %.1f | %s |%n",
                     r.implementation(),
-                    r.recordsPerSecond(),
-                    r.elapsedMillis() / 1000.0,
-                    r.firstOutputMillis() / 1000.0,
-                    r.steadyRecordsPerSecond(),
-                    r.cpuMicrosPerRecord(),
+                    r.timingCells(),
                     r.peakHeapBytes() >> 20,
                     r.maxLoadAverage(),
                     String.join(

@@ -31,18 +31,22 @@ public record RunResult(
         long peakHeapBytes,
         double maxLoadAverage,
         long cpuMillis,
-        Map<String, Long> perTopic) {
+        Map<String, Long> perTopic)
+        implements TimedRun {
 
+    @Override
     /** Input records per second over the whole run. */
     public double recordsPerSecond() {
         return elapsedMillis == 0 ? 0 : records * 1000.0 / elapsedMillis;
     }
 
+    @Override
     /** CPU microseconds this JVM spent per input record. */
     public double cpuMicrosPerRecord() {
         return records == 0 ? 0 : cpuMillis * 1000.0 / records;
     }
 
+    @Override
     /** Input records per second after the first output appeared (start-up excluded). */
     public double steadyRecordsPerSecond() {
         long steady = elapsedMillis - firstOutputMillis;

@@ -44,46 +44,36 @@ public final class SplitRace {
             "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
             "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.streams.StreamsConfig=error");
 
+    private static final String USAGE = "SplitRace [--records N] [--runs R] [--warmup-records W]"
+            + " [--only etl,streams,clients] [--jvm-arg ARG]... [--out FILE]";
+
     private SplitRace() {}
 
     /** Entry point; see the class documentation for the options. */
     public static void main(String[] args) throws Exception {
-        if (args.length >= 2 && args[0].equals("--mode") && !args[1].equals("in-jvm")) {
-            String[] rest = Arrays.copyOfRange(args, 2, args.length);
-            switch (args[1]) {
-                case "process" -> ProcessRace.main(rest);
-                case "latency" -> LatencyRace.main(rest);
-                default ->
-                    throw new IllegalArgumentException(
-                            "unknown mode " + args[1] + "; expected in-jvm, process or latency");
-            }
-            return;
+        boolean modeGiven = args.length >= 2 && args[0].equals("--mode");
+        String[] rest = modeGiven ? Arrays.copyOfRange(args, 2, args.length) : args;
+        switch (modeGiven ? args[1] : "in-jvm") {
+            case "in-jvm" -> inJvm(rest);
+            case "process" -> ProcessRace.main(rest);
+            case "latency" -> LatencyRace.main(rest);
+            default ->
+                throw new IllegalArgumentException("unknown mode " + args[1] + "; expected in-jvm, process or latency");
         }
-        int records = 200_000;
-        int runs = 2;
-        int warmup = -1;
-        List<Contestant> contestants = new ArrayList<>(List.of(Contestant.values()));
-        List<String> jvmArgs = new ArrayList<>();
-        Path out = Files.isDirectory(Path.of("etl-bench"))
-                ? Path.of("etl-bench/target/bench-results.md")
-                : Path.of("target/bench-results.md");
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--records" -> records = Integer.parseInt(args[++i]);
-                case "--runs" -> runs = Integer.parseInt(args[++i]);
-                case "--warmup-records" -> warmup = Integer.parseInt(args[++i]);
-                case "--only" ->
-                    contestants = Arrays.stream(args[++i].split(","))
-                            .map(Contestant::parse)
-                            .toList();
-                case "--jvm-arg" -> jvmArgs.add(args[++i]);
-                case "--out" -> out = Path.of(args[++i]);
-                default ->
-                    throw new IllegalArgumentException("unknown option " + args[i]
-                            + "; usage: SplitRace [--records N] [--runs R] [--warmup-records W] [--only etl,streams,clients]"
-                            + " [--jvm-arg ARG]... [--out FILE]");
-            }
-        }
+    }
+
+    private static void inJvm(String[] args) throws Exception {
+        RaceOptions options = RaceOptions.parse(args, USAGE);
+        int records = options.number("--records", 200_000);
+        int runs = options.number("--runs", 2);
+        int warmup = options.number("--warmup-records", -1);
+        List<Contestant> contestants = options.list("--only", Contestant::parse, List.of(Contestant.values()));
+        List<String> jvmArgs = options.all("--jvm-arg");
+        Path out = options.path(
+                "--out",
+                Files.isDirectory(Path.of("etl-bench"))
+                        ? Path.of("etl-bench/target/bench-results.md")
+                        : Path.of("target/bench-results.md"));
         if (warmup < 0) {
             warmup = Math.max(1_000, records / 10);
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etl.bench.impl.Contestant;
 import io.etl.bench.impl.RaceTopics;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -38,7 +39,7 @@ class ProcessRaceInputsTest {
         List<String> clients =
                 ProcessContestant.parse("clients").command("b:9092", topics, List.of("-jar", "x.jar"), List.of());
         assertThat(clients).contains("io.etl.bench.impl.ContestantMain").endsWith("CLIENTS", "b:9092", "p");
-        assertThat(ProcessContestant.environment("b:9092", topics))
+        assertThat(topics.exampleVariables("b:9092"))
                 .containsEntry("KAFKA_BROKERS", "b:9092")
                 .containsEntry("GROUP_ID", "p-group")
                 .containsEntry("ORDERS_EU_TOPIC", "p-orders-eu");
@@ -54,6 +55,19 @@ class ProcessRaceInputsTest {
                 """;
         assertThat(GcLog.peakHeapMiB(log)).isEqualTo(1024);
         assertThat(GcLog.peakHeapMiB("[0.011s][info][gc] Using G1\n")).isZero();
+    }
+
+    @Test
+    void theTableOpensWithWhatRacedAndTheJvmFlagsOfEveryContestant() {
+        String table =
+                ProcessRace.table(List.of(), 1_000, 2, "forked broker JVM", List.of("-Xmx1g"), Path.of("x/etl.jar"), 0);
+
+        assertThat(table)
+                .startsWith("*1,000 orders per run, every contestant forked and clocked from the fork, 2 rounds"
+                        + " interleaved, ")
+                .contains("forked broker JVM; etl = `java -jar etl.jar kafka_to_kafka_split`; JVM flags for all: `"
+                        + String.join(" ", ProcessRace.COMMON_FLAGS) + " -Xmx1g`*" + System.lineSeparator()
+                        + System.lineSeparator() + "| run |");
     }
 
     @Test

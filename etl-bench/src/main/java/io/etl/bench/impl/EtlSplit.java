@@ -6,7 +6,6 @@ import io.etl.core.config.PipelineConfig;
 import io.etl.examples.split.KafkaToKafkaSplit;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -64,14 +63,7 @@ final class EtlSplit implements SplitImplementation {
 
     @Override
     public Running start(String bootstrapServers, Map<String, String> clientProperties, RaceTopics topics) {
-        Map<String, String> vars = new HashMap<>();
-        vars.put("KAFKA_BROKERS", bootstrapServers);
-        vars.put("GROUP_ID", topics.group());
-        vars.put("ORDERS_TOPIC", topics.input());
-        vars.put("ORDERS_EU_TOPIC", topics.eu());
-        vars.put("ORDERS_US_TOPIC", topics.us());
-        vars.put("ORDERS_APAC_TOPIC", topics.apac());
-        vars.put("ORDERS_UNROUTED_TOPIC", topics.unrouted());
+        Map<String, String> vars = topics.exampleVariables(bootstrapServers);
         PipelineConfig config = PipelineConfig.parse(yaml(), vars::get);
         RunningPipeline running = KafkaToKafkaSplit.pipeline(config).start(config, new SimpleMeterRegistry());
         return new Running() {

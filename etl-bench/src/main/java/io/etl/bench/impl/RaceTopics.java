@@ -1,6 +1,8 @@
 package io.etl.bench.impl;
 
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The topics and consumer group of one run, all derived from a unique prefix so that runs never see each
@@ -46,5 +48,21 @@ public record RaceTopics(
     /** Every topic: the input, then the outputs. */
     public List<String> all() {
         return List.of(input, eu, us, apac, unrouted);
+    }
+
+    /**
+     * The variables the example's YAML reads its brokers, topics and group from: the etl contestant's
+     * environment when forked, its variable lookup in the harness's JVM (the baselines ignore them).
+     */
+    public Map<String, String> exampleVariables(String bootstrap) {
+        Map<String, String> vars = new HashMap<>();
+        vars.put("KAFKA_BROKERS", bootstrap);
+        vars.put("GROUP_ID", group);
+        vars.put("ORDERS_TOPIC", input);
+        vars.put("ORDERS_EU_TOPIC", eu);
+        vars.put("ORDERS_US_TOPIC", us);
+        vars.put("ORDERS_APAC_TOPIC", apac);
+        vars.put("ORDERS_UNROUTED_TOPIC", unrouted);
+        return vars;
     }
 }

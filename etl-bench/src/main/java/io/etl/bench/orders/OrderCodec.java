@@ -1,20 +1,18 @@
 package io.etl.bench.orders;
 
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
-import com.fasterxml.jackson.annotation.JsonProperty;
-import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.ObjectWriter;
+import io.etl.examples.split.KafkaToKafkaSplit;
+import io.etl.examples.split.Order;
+import io.etl.examples.split.RoutedOrder;
 import java.io.IOException;
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 
 /**
- * The workload's logic for the two baselines (Kafka Streams and the kafka-clients loop), written the way
- * the etl example does it so the race compares runtimes, not transforms: Jackson databind into a record
- * with a {@link BigDecimal} amount, drop {@code status == "test"}, reshape ({@code amount_cents} added
+ * The workload's logic for the two baselines (Kafka Streams and the kafka-clients loop), on the etl
+ * example's own types so the race compares runtimes, not transforms: Jackson databind into the example's
+ * {@link Order}, drop test orders, reshape with {@link RoutedOrder#from} ({@code amount_cents} added
  * half-up, {@code notes} removed), route by region ignoring case, serialize with Jackson.
  *
  * <pre>{@code
@@ -30,17 +28,14 @@ public final class OrderCodec {
     /** Branch index of orders whose region no branch knows. */
     public static final int UNROUTED = 3;
 
-    private static final BigDecimal HUNDRED = BigDecimal.valueOf(100);
-    private static final String[] REGIONS = {"eu", "us", "apac"};
-
     private final ObjectReader reader;
     private final ObjectWriter writer;
 
     /** A codec with its own {@link ObjectMapper}. */
     public OrderCodec() {
         ObjectMapper mapper = new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-        this.reader = mapper.readerFor(InOrder.class);
-        this.writer = mapper.writerFor(OutOrder.class);
+        this.reader = mapper.readerFor(Order.class);
+        this.writer = mapper.writerFor(RoutedOrder.class);
     }
 
     /**
@@ -51,25 +46,21 @@ public final class OrderCodec {
      *         value that is not an order: skipped, as the etl example's source does with {@code on_error: skip})
      */
     public Routed transform(byte[] value) {
-        InOrder in;
+        Order in;
         try {
             in = reader.readValue(value);
         } catch (IOException e) {
             return null;
         }
-        if ("test".equals(in.status())) {
+        if (in.isTest()) {
             return null;
         }
-        long cents;
+        RoutedOrder out;
         try {
-            cents = in.amount()
-                    .multiply(HUNDRED)
-                    .setScale(0, RoundingMode.HALF_UP)
-                    .longValueExact();
-        } catch (ArithmeticException | NullPointerException e) {
-            return null;
+            out = RoutedOrder.from(in);
+        } catch (ArithmeticException e) {
+            return null; // no amount, or one too large for cents
         }
-        OutOrder out = new OutOrder(in.id(), in.customer(), in.region(), in.amount(), cents, in.status(), in.ts());
         byte[] json;
         try {
             json = writer.writeValueAsBytes(out);
@@ -81,8 +72,8 @@ public final class OrderCodec {
 
     /** Branch index 0..2 for {@code eu}, {@code us}, {@code apac} (ignoring case), else {@link #UNROUTED}. */
     public static int branchOf(String region) {
-        for (int b = 0; b < REGIONS.length; b++) {
-            if (REGIONS[b].equalsIgnoreCase(region)) {
+        for (int b = 0; b < KafkaToKafkaSplit.REGIONS.size(); b++) {
+            if (KafkaToKafkaSplit.REGIONS.get(b).equalsIgnoreCase(region)) {
                 return b;
             }
         }
@@ -96,26 +87,4 @@ public final class OrderCodec {
      * @param json   the output value
      */
     public record Routed(int branch, byte[] json) {}
-
-    /** The input order; {@code notes} is read and discarded like the example's {@code Order}. */
-    @JsonIgnoreProperties(ignoreUnknown = true)
-    record InOrder(
-            @JsonProperty("id") String id,
-            @JsonProperty("customer") String customer,
-            @JsonProperty("region") String region,
-            @JsonProperty("amount") BigDecimal amount,
-            @JsonProperty("status") String status,
-            @JsonProperty("ts") long ts,
-            @JsonProperty("notes") String notes) {}
-
-    /** The output order. */
-    @JsonPropertyOrder({"id", "customer", "region", "amount", "amount_cents", "status", "ts"})
-    record OutOrder(
-            @JsonProperty("id") String id,
-            @JsonProperty("customer") String customer,
-            @JsonProperty("region") String region,
-            @JsonProperty("amount") BigDecimal amount,
-            @JsonProperty("amount_cents") long amountCents,
-            @JsonProperty("status") String status,
-            @JsonProperty("ts") long ts) {}
 }

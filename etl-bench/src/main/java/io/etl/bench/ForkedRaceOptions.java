@@ -1,0 +1,75 @@
+package io.etl.bench;
+
+import io.etl.bench.impl.RaceTopics;
+import io.etl.testkit.KafkaTestCluster;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What both race modes that fork their contestants ({@link ProcessRace}, {@link LatencyRace}) take from the
+ * command line besides their own figures, with the defaults they share.
+ *
+ * @param contestants {@code --only} (etl, clients, streams)
+ * @param runs        {@code --runs} (3)
+ * @param jvmArgs     every {@code --jvm-arg}, for every contestant
+ * @param etlJar      {@code --etl-jar}: the example's runnable jar ({@value #DEFAULT_ETL_JAR})
+ * @param appCds      {@code --appcds}: train an AppCDS archive per contestant before the timed runs
+ * @param out         {@code --out}: the Markdown file of the results; the logs go next to it
+ */
+record ForkedRaceOptions(
+        List<ProcessContestant> contestants, int runs, List<String> jvmArgs, Path etlJar, boolean appCds, Path out) {
+
+    /** Where {@code mvn -pl etl-examples -am package} puts the example's runnable jar. */
+    static final String DEFAULT_ETL_JAR = "etl-examples/target/etl-examples.jar";
+
+    /** Reads the shared options; {@code defaultOut} is the mode's own results file. */
+    static ForkedRaceOptions of(RaceOptions options, Path defaultOut) {
+        return new ForkedRaceOptions(
+                options.list(
+                        "--only",
+                        ProcessContestant::parse,
+                        List.of(
+                                ProcessContestant.parse("etl"),
+                                ProcessContestant.parse("clients"),
+                                ProcessContestant.parse("streams"))),
+                options.number("--runs", 3),
+                options.all("--jvm-arg"),
+                options.path("--etl-jar", Path.of(DEFAULT_ETL_JAR)),
+                options.isSet("--appcds"),
+                options.path("--out", defaultOut));
+    }
+
+    /** The broker of the race: {@code KAFKA_BROKERS} when set, else a forked broker JVM of its own. */
+    static KafkaTestCluster cluster() {
+        String external = System.getenv("KAFKA_BROKERS");
+        return external == null || external.isBlank()
+                ? KafkaTestCluster.forkedSingle()
+                : KafkaTestCluster.external(external);
+    }
+
+    /** The folder beside {@link #out} for the contestants' logs (and archives). */
+    Path logs(String name) {
+        return out.toAbsolutePath().getParent().resolve(name);
+    }
+
+    /**
+     * The JVM flags of a run: {@link ProcessRace#COMMON_FLAGS}, every {@code --jvm-arg}, then {@code own} (this
+     * run's, such as its GC log), then the contestant's AppCDS archive when {@code archives} has one.
+     */
+    List<String> flags(ProcessContestant contestant, Map<String, Path> archives, List<String> own) {
+        List<String> flags = new ArrayList<>(ProcessRace.COMMON_FLAGS);
+        flags.addAll(jvmArgs);
+        flags.addAll(own);
+        if (archives.containsKey(contestant.label())) {
+            flags.add("-XX:SharedArchiveFile=" + archives.get(contestant.label()));
+        }
+        return flags;
+    }
+
+    /** The command line that forks {@code contestant} on {@code topics} with {@code flags}. */
+    List<String> command(ProcessContestant contestant, String bootstrap, RaceTopics topics, List<String> flags) {
+        return contestant.command(bootstrap, topics, ProcessRace.etlCommand(etlJar), flags);
+    }
+}

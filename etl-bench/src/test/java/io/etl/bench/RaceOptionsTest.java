@@ -1,0 +1,84 @@
+package io.etl.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.etl.bench.impl.Contestant;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** How a race mode reads its command line against its usage line. */
+class RaceOptionsTest {
+
+    private static final String USAGE =
+            "--mode test [--records N] [--only etl,clients] [--jvm-arg ARG]... [--out FILE]" + " [--appcds]";
+
+    @Test
+    void readsTheOptionsItsUsageLineNames() {
+        RaceOptions options = RaceOptions.parse(
+                new String[] {
+                    "--records", "500", "--jvm-arg", "-Xmx1g", "--appcds", "--jvm-arg", "-Da=b", "--only", "clients,etl"
+                },
+                USAGE);
+
+        assertThat(options.number("--records", 7)).isEqualTo(500);
+        assertThat(options.all("--jvm-arg")).containsExactly("-Xmx1g", "-Da=b");
+        assertThat(options.isSet("--appcds")).isTrue();
+        assertThat(options.list("--only", Contestant::parse, List.of()))
+                .containsExactly(Contestant.CLIENTS, Contestant.ETL);
+    }
+
+    @Test
+    void keepsTheDefaultsOfWhatIsNotGivenAndTheLastValueOfWhatIsGivenTwice() {
+        RaceOptions options = RaceOptions.parse(new String[] {"--records", "1", "--records", "2"}, USAGE);
+
+        assertThat(options.number("--records", 7)).isEqualTo(2);
+        assertThat(options.path("--out", Path.of("x.md"))).isEqualTo(Path.of("x.md"));
+        assertThat(options.all("--jvm-arg")).isEmpty();
+        assertThat(options.isSet("--appcds")).isFalse();
+        assertThat(options.list("--only", Contestant::parse, List.of(Contestant.STREAMS)))
+                .containsExactly(Contestant.STREAMS);
+    }
+
+    @Test
+    void rejectsWhatTheUsageLineDoesNotHaveNamingItAndShowingTheUsage() {
+        assertThatThrownBy(() -> RaceOptions.parse(new String[] {"--rate", "5"}, USAGE))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("unknown option --rate; usage: " + USAGE);
+        assertThatThrownBy(() -> RaceOptions.parse(new String[] {"--appcds", "--records"}, USAGE))
+                .hasMessageStartingWith("--records needs a value; usage: --mode test");
+        RaceOptions notANumber = RaceOptions.parse(new String[] {"--records", "many"}, USAGE);
+        assertThatThrownBy(() -> notANumber.number("--records", 1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("--records takes a whole number, not many");
+    }
+
+    @Test
+    void theForkedModesShareTheirContestantsJvmFlagsAndJar() {
+        RaceOptions options = RaceOptions.parse(
+                new String[] {"--only", "etl:-Xmx256m", "--jvm-arg", "-Da=b"},
+                "--mode forked [--runs R] [--only etl] [--jvm-arg ARG]... [--etl-jar FILE] [--appcds] [--out FILE]");
+
+        ForkedRaceOptions fork = ForkedRaceOptions.of(options, Path.of("target/race.md"));
+
+        assertThat(fork.contestants()).containsExactly(ProcessContestant.parse("etl:-Xmx256m"));
+        assertThat(fork.runs()).isEqualTo(3);
+        assertThat(fork.etlJar()).isEqualTo(Path.of("etl-examples/target/etl-examples.jar"));
+        assertThat(fork.appCds()).isFalse();
+        assertThat(fork.logs("race-logs")).isEqualTo(Path.of("target/race-logs").toAbsolutePath());
+        ProcessContestant etl = fork.contestants().get(0);
+        assertThat(fork.flags(etl, Map.of(etl.label(), Path.of("etl.jsa")), List.of("-Xlog:gc")))
+                .containsExactly(
+                        "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                        "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.streams.StreamsConfig=error",
+                        "-Da=b",
+                        "-Xlog:gc",
+                        "-XX:SharedArchiveFile=etl.jsa");
+        assertThat(ForkedRaceOptions.of(RaceOptions.parse(new String[0], "[--only etl]"), Path.of("r.md"))
+                        .contestants())
+                .extracting(ProcessContestant::contestant)
+                .containsExactly(Contestant.ETL, Contestant.CLIENTS, Contestant.STREAMS);
+    }
+}
