@@ -76,37 +76,27 @@ class CrashRecoveryIT {
         long[] killedAt = {0};
         try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, ORDERS, RATE)) {
             children.start("copy", yaml, t.uid() + "-0");
-            await().atMost(Duration.ofSeconds(180))
-                    .pollInterval(Duration.ofMillis(150))
-                    .until(() -> {
-                        ChildPipeline current = children.last();
-                        assertThat(current.isAlive())
-                                .as("pipeline JVM exited early:%n%s", current.tail())
-                                .isTrue();
-                        Map<TopicPartition, Long> committed = kafka.committedOffsets(group);
-                        // every id below a committed offset must already be in the output, read after the commit was
-                        // seen
-                        Map<String, Integer> out = Delivery.idCounts(kafka, t.output());
-                        long total =
-                                Delivery.assertCommittedIsWritten(committed, out, PARTITIONS, "sample " + samples[0]);
-                        samples[0]++;
-                        assertThat(total)
-                                .as("committed total never goes backwards")
-                                .isGreaterThanOrEqualTo(lastCommitted[0]);
-                        lastCommitted[0] = total;
-                        // a copy is killed only once it committed progress of its own (a slow start must not turn
-                        // several kill points into kills of copies that never ran)
-                        if (kills[0] < killAt.length && total >= killAt[kills[0]] && total > killedAt[0]) {
-                            current.kill9();
-                            killedAt[0] = total;
-                            kills[0]++;
-                            System.out.printf(
-                                    "SIGKILL %d at committed total %d, produced %d%n", kills[0], total, load.sent());
-                            children.start("copy", yaml, t.uid() + "-" + kills[0]);
-                            return false;
-                        }
-                        return kills[0] == killAt.length && load.done() && total == ORDERS;
-                    });
+            children.awaitWhileRunning(Duration.ofSeconds(180), Duration.ofMillis(150), current -> {
+                Map<TopicPartition, Long> committed = kafka.committedOffsets(group);
+                // every id below a committed offset must already be in the output, read after the commit was
+                // seen
+                Map<String, Integer> out = Delivery.idCounts(kafka, t.output());
+                long total = Delivery.assertCommittedIsWritten(committed, out, PARTITIONS, "sample " + samples[0]);
+                samples[0]++;
+                assertThat(total).as("committed total never goes backwards").isGreaterThanOrEqualTo(lastCommitted[0]);
+                lastCommitted[0] = total;
+                // a copy is killed only once it committed progress of its own (a slow start must not turn
+                // several kill points into kills of copies that never ran)
+                if (kills[0] < killAt.length && total >= killAt[kills[0]] && total > killedAt[0]) {
+                    current.kill9();
+                    killedAt[0] = total;
+                    kills[0]++;
+                    System.out.printf("SIGKILL %d at committed total %d, produced %d%n", kills[0], total, load.sent());
+                    children.start("copy", yaml, t.uid() + "-" + kills[0]);
+                    return false;
+                }
+                return kills[0] == killAt.length && load.done() && total == ORDERS;
+            });
         }
         children.last().stopOnceAssigned();
 
@@ -204,35 +194,27 @@ class CrashRecoveryIT {
                 await().atMost(Duration.ofSeconds(60)).until(load::done);
             }
             children.start("copy", yaml, t.uid() + "-0");
-            await().atMost(Duration.ofSeconds(240))
-                    .pollInterval(Duration.ofMillis(50))
-                    .until(() -> {
-                        ChildPipeline current = children.last();
-                        assertThat(current.isAlive())
-                                .as("pipeline JVM exited early:%n%s", current.tail())
-                                .isTrue();
-                        long total = kafka.committedTotal(t.group());
-                        assertThat(total)
-                                .as("committed total never goes backwards")
-                                .isGreaterThanOrEqualTo(lastCommitted[0]);
-                        lastCommitted[0] = total;
-                        long now = System.nanoTime();
-                        if (kills[0] < 3 && killDue[0] == 0 && total > killedAt[0] && total < orders) {
-                            killDue[0] = now + TimeUnit.MILLISECONDS.toNanos(200 + random.nextInt(600));
-                        }
-                        if (kills[0] < 3 && killDue[0] != 0 && now - killDue[0] >= 0) {
-                            killDue[0] = 0;
-                            current.kill9();
-                            kills[0]++;
-                            killedAt[0] = total;
-                            System.out.printf(
-                                    "crash test (%s): SIGKILL %d at committed total %d, produced %d%n",
-                                    label, kills[0], total, load.sent());
-                            children.start("copy", yaml, t.uid() + "-" + kills[0]);
-                            return false;
-                        }
-                        return kills[0] == 3 && load.done() && total == orders;
-                    });
+            children.awaitWhileRunning(Duration.ofSeconds(240), Duration.ofMillis(50), current -> {
+                long total = kafka.committedTotal(t.group());
+                assertThat(total).as("committed total never goes backwards").isGreaterThanOrEqualTo(lastCommitted[0]);
+                lastCommitted[0] = total;
+                long now = System.nanoTime();
+                if (kills[0] < 3 && killDue[0] == 0 && total > killedAt[0] && total < orders) {
+                    killDue[0] = now + TimeUnit.MILLISECONDS.toNanos(200 + random.nextInt(600));
+                }
+                if (kills[0] < 3 && killDue[0] != 0 && now - killDue[0] >= 0) {
+                    killDue[0] = 0;
+                    current.kill9();
+                    kills[0]++;
+                    killedAt[0] = total;
+                    System.out.printf(
+                            "crash test (%s): SIGKILL %d at committed total %d, produced %d%n",
+                            label, kills[0], total, load.sent());
+                    children.start("copy", yaml, t.uid() + "-" + kills[0]);
+                    return false;
+                }
+                return kills[0] == 3 && load.done() && total == orders;
+            });
         }
         children.last().stopOnceAssigned();
 
