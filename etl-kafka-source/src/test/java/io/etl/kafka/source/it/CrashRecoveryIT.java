@@ -55,8 +55,7 @@ class CrashRecoveryIT {
         Random random = new Random(seed);
         RunTopics t = RunTopics.create(kafka, "crash", PARTITIONS);
         String group = t.group();
-        Path yaml = t.yaml(kafka)
-                .groupInstanceId("crash-instance")
+        Path yaml = t.staticMemberYaml(kafka)
                 .sessionTimeout("6s")
                 .pool(4, 4, 500, "5ms")
                 .checkpoint("100ms", "10s")
@@ -138,17 +137,15 @@ class CrashRecoveryIT {
     @Timeout(120)
     void processesAgainWithinThreeSecondsOfARestartWithStaticMembership(KafkaTestCluster kafka, @TempDir Path dir) {
         RunTopics t = RunTopics.create(kafka, "static", PARTITIONS);
-        String group = t.group();
-        Path yaml = t.yaml(kafka)
-                .groupInstanceId("static-instance")
+        Path yaml = t.staticMemberYaml(kafka)
                 .sessionTimeout("30s")
                 .checkpoint(null, "10s")
                 .write(dir);
         try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, 200_000, 2_000)) {
             ChildPipeline first = children.start("copy", yaml, t.uid() + "-0");
-            await().atMost(Duration.ofSeconds(60)).until(() -> kafka.committedTotal(group) > 0);
+            await().atMost(Duration.ofSeconds(60)).until(() -> kafka.committedTotal(t.group()) > 0);
             first.kill9();
-            long atKill = kafka.committedTotal(group);
+            long atKill = kafka.committedTotal(t.group());
 
             ChildPipeline second = children.start("copy", yaml, t.uid() + "-1");
             await().atMost(Duration.ofSeconds(60))
@@ -157,7 +154,7 @@ class CrashRecoveryIT {
             long started = System.nanoTime();
             await().atMost(Duration.ofSeconds(40))
                     .pollInterval(Duration.ofMillis(20))
-                    .until(() -> kafka.committedTotal(group) > atKill);
+                    .until(() -> kafka.committedTotal(t.group()) > atKill);
             Duration resumed = Duration.ofNanos(System.nanoTime() - started);
             System.out.printf(
                     "static membership: new commits %d ms after the restarted pipeline started%n", resumed.toMillis());
@@ -176,8 +173,7 @@ class CrashRecoveryIT {
         long seed = System.nanoTime();
         Random random = new Random(seed);
         RunTopics t = RunTopics.create(kafka, "crash-" + label, PARTITIONS);
-        Path yaml = t.yaml(kafka)
-                .groupInstanceId("crash-" + label)
+        Path yaml = t.staticMemberYaml(kafka)
                 .sessionTimeout("6s")
                 .checkpoint(null, "10s")
                 .write(dir);

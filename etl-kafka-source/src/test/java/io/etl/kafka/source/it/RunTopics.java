@@ -21,6 +21,14 @@ record RunTopics(String uid, String input, String output, String group) {
     }
 
     /**
+     * {@link #yaml} with static membership ({@code group_instance_id} {@code <uid>}): a copy restarted after
+     * a crash gets its partitions back as it joins, not after the dead member's session timeout.
+     */
+    PipelineYaml staticMemberYaml(KafkaTestCluster kafka) {
+        return yaml(kafka).groupInstanceId(uid);
+    }
+
+    /**
      * Creates the input and, for each of {@code sinks}, the topic {@link #topicOf} it, {@code partitions} each;
      * returns the pipeline {@code <uid>} reading the input in the group with those sinks (the output unused).
      */
