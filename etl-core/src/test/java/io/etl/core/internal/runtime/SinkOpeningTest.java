@@ -4,16 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
 import io.etl.core.checkpoint.RunContext;
-import io.etl.core.config.SinkPoolConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.internal.pool.PoolEvents;
 import io.etl.core.internal.pool.Refusal;
 import io.etl.core.internal.pool.SinkPool;
-import io.etl.core.record.RecordMeta;
-import io.etl.core.sink.Encoder;
 import io.etl.core.sink.SealedBatch;
 import io.etl.core.sink.Sink;
-import io.etl.core.sink.SinkContext;
 import io.etl.core.sink.SinkWriter;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -94,41 +90,13 @@ class SinkOpeningTest {
                 .containsExactly("apac");
     }
 
-    private void add(String name, Supplier<SinkWriter<String>> open) {
-        Sink<Object, String> sink = new Sink<>() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public SinkPoolConfig pool() {
-                return SinkPoolConfig.defaults();
-            }
-
-            @Override
-            public Encoder<Object, String> encoder() {
-                return new Encoder<>() {
-                    @Override
-                    public String encode(Object value, RecordMeta meta, int outputIndex) {
-                        return String.valueOf(value);
-                    }
-
-                    @Override
-                    public long sizeOf(String message) {
-                        return message.length();
-                    }
-                };
-            }
-
-            @Override
-            public SinkWriter<String> openWriter(SinkContext context) {
-                runIds.add(context.runId());
-                SinkWriter<String> writer = open.get();
-                opened.add(name);
-                return writer;
-            }
-        };
+    private void add(String name, Supplier<SinkWriter<Object>> open) {
+        Sink<Object, Object> sink = new FixtureSink<>(name, FixtureSink.passThrough(), context -> {
+            runIds.add(context.runId());
+            SinkWriter<Object> writer = open.get();
+            opened.add(name);
+            return writer;
+        });
         pools.add(new SinkPool<>(sink, new NoEvents(), registry, Tags.of("pipeline", "p")));
     }
 
@@ -140,9 +108,9 @@ class SinkOpeningTest {
         }
     }
 
-    private static final class NoopWriter implements SinkWriter<String> {
+    private static final class NoopWriter implements SinkWriter<Object> {
         @Override
-        public CompletableFuture<Void> writeBatch(SealedBatch<String> batch) {
+        public CompletableFuture<Void> writeBatch(SealedBatch<Object> batch) {
             return CompletableFuture.completedFuture(null);
         }
     }

@@ -1,13 +1,10 @@
 package io.etl.core.internal.trace;
 
-import io.etl.core.config.SinkPoolConfig;
+import io.etl.core.internal.runtime.FixtureSink;
 import io.etl.core.record.Header;
 import io.etl.core.record.RecordMeta;
 import io.etl.core.record.TraceContext;
 import io.etl.core.sink.Encoder;
-import io.etl.core.sink.Sink;
-import io.etl.core.sink.SinkContext;
-import io.etl.core.sink.SinkWriter;
 import io.etl.core.source.CommitCallback;
 import io.etl.core.source.Source;
 import io.etl.core.source.SourceContext;
@@ -85,51 +82,46 @@ final class TracePipelines {
         public void close(Duration timeout) {}
     }
 
-    static class CapturingSink implements Sink<String, Encoded> {
-        final List<Encoded> encoded = new CopyOnWriteArrayList<>();
-        final List<Encoded> written = new CopyOnWriteArrayList<>();
+    /** Sink {@code out}: keeps what its encoder was given and what its writer wrote. */
+    static class CapturingSink extends FixtureSink<String, Encoded> {
+        final List<Encoded> encoded;
+        final List<Encoded> written;
+
+        CapturingSink() {
+            this(new CopyOnWriteArrayList<>(), new CopyOnWriteArrayList<>());
+        }
+
+        private CapturingSink(List<Encoded> encoded, List<Encoded> written) {
+            super("out", new KeepingEncoder(encoded), context -> batch -> {
+                written.addAll(new ArrayList<>(batch.messages()));
+                return CompletableFuture.completedFuture(null);
+            });
+            this.encoded = encoded;
+            this.written = written;
+        }
+    }
+
+    /** Encodes a value, with the trace it was passed, into an {@link Encoded} it also adds to a list. */
+    private record KeepingEncoder(List<Encoded> kept) implements Encoder<String, Encoded> {
 
         @Override
-        public String name() {
-            return "out";
+        public Encoded encode(String value, RecordMeta meta, int outputIndex) {
+            return keep(new Encoded(value, meta, outputIndex, null));
         }
 
         @Override
-        public SinkPoolConfig pool() {
-            return SinkPoolConfig.defaults();
+        public Encoded encode(String value, RecordMeta meta, int outputIndex, TraceContext trace) {
+            return keep(new Encoded(value, meta, outputIndex, trace));
         }
 
         @Override
-        public Encoder<String, Encoded> encoder() {
-            return new Encoder<>() {
-                @Override
-                public Encoded encode(String value, RecordMeta meta, int outputIndex) {
-                    return keep(new Encoded(value, meta, outputIndex, null));
-                }
-
-                @Override
-                public Encoded encode(String value, RecordMeta meta, int outputIndex, TraceContext trace) {
-                    return keep(new Encoded(value, meta, outputIndex, trace));
-                }
-
-                @Override
-                public long sizeOf(Encoded message) {
-                    return 1;
-                }
-            };
+        public long sizeOf(Encoded message) {
+            return 1;
         }
 
         private Encoded keep(Encoded e) {
-            encoded.add(e);
+            kept.add(e);
             return e;
-        }
-
-        @Override
-        public SinkWriter<Encoded> openWriter(SinkContext context) {
-            return batch -> {
-                written.addAll(new ArrayList<>(batch.messages()));
-                return CompletableFuture.completedFuture(null);
-            };
         }
     }
 }

@@ -1,50 +1,54 @@
 package io.etl.kafka.source.it;
 
 import io.etl.core.config.SinkPoolConfig;
-import io.etl.core.record.RecordMeta;
 import io.etl.core.sink.Encoder;
 import io.etl.core.sink.Sink;
 import io.etl.core.sink.SinkContext;
 import io.etl.core.sink.SinkWriter;
-import java.util.Queue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentLinkedQueue;
+import io.etl.testkit.driver.PipelineTestDriver;
+import io.etl.testkit.driver.TestSink;
+import java.util.AbstractCollection;
+import java.util.Collection;
+import java.util.Iterator;
 
-/** A sink that keeps every value in memory and acknowledges at once: for source-only tests. */
-final class CollectingSink<T> implements Sink<T, T> {
+/**
+ * The testkit's in-memory {@link TestSink} {@code collect}, acknowledging at once, with the values it received
+ * as a live collection: for source-only tests.
+ */
+final class CollectingSink<T> implements Sink<T, TestSink.Received<T>> {
 
-    final Queue<T> received = new ConcurrentLinkedQueue<>();
+    private final TestSink<T> sink = PipelineTestDriver.create().sink("collect", SinkPoolConfig.defaults());
+
+    /** The values received so far, in acknowledgement order. */
+    final Collection<T> received = new AbstractCollection<>() {
+        @Override
+        public Iterator<T> iterator() {
+            return sink.values().iterator();
+        }
+
+        @Override
+        public int size() {
+            return sink.received().size();
+        }
+    };
 
     @Override
     public String name() {
-        return "collect";
+        return sink.name();
     }
 
     @Override
     public SinkPoolConfig pool() {
-        return SinkPoolConfig.defaults();
+        return sink.pool();
     }
 
     @Override
-    public Encoder<T, T> encoder() {
-        return new Encoder<>() {
-            @Override
-            public T encode(T value, RecordMeta meta, int outputIndex) {
-                return value;
-            }
-
-            @Override
-            public long sizeOf(T message) {
-                return 1;
-            }
-        };
+    public Encoder<T, TestSink.Received<T>> encoder() {
+        return sink.encoder();
     }
 
     @Override
-    public SinkWriter<T> openWriter(SinkContext context) {
-        return batch -> {
-            received.addAll(batch.messages());
-            return CompletableFuture.completedFuture(null);
-        };
+    public SinkWriter<TestSink.Received<T>> openWriter(SinkContext context) {
+        return sink.openWriter(context);
     }
 }

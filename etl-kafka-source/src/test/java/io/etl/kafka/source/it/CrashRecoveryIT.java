@@ -55,8 +55,7 @@ class CrashRecoveryIT {
         Random random = new Random(seed);
         RunTopics t = RunTopics.create(kafka, "crash", PARTITIONS);
         String group = t.group();
-        Path yaml = t.yaml(kafka)
-                .groupInstanceId("crash-instance")
+        Path yaml = t.staticMemberYaml(kafka)
                 .sessionTimeout("6s")
                 .pool(4, 4, 500, "5ms")
                 .checkpoint("100ms", "10s")
@@ -76,37 +75,27 @@ class CrashRecoveryIT {
         long[] killedAt = {0};
         try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, ORDERS, RATE)) {
             children.start("copy", yaml, t.uid() + "-0");
-            await().atMost(Duration.ofSeconds(180))
-                    .pollInterval(Duration.ofMillis(150))
-                    .until(() -> {
-                        ChildPipeline current = children.last();
-                        assertThat(current.isAlive())
-                                .as("pipeline JVM exited early:%n%s", current.tail())
-                                .isTrue();
-                        Map<TopicPartition, Long> committed = kafka.committedOffsets(group);
-                        // every id below a committed offset must already be in the output, read after the commit was
-                        // seen
-                        Map<String, Integer> out = Delivery.idCounts(kafka, t.output());
-                        long total =
-                                Delivery.assertCommittedIsWritten(committed, out, PARTITIONS, "sample " + samples[0]);
-                        samples[0]++;
-                        assertThat(total)
-                                .as("committed total never goes backwards")
-                                .isGreaterThanOrEqualTo(lastCommitted[0]);
-                        lastCommitted[0] = total;
-                        // a copy is killed only once it committed progress of its own (a slow start must not turn
-                        // several kill points into kills of copies that never ran)
-                        if (kills[0] < killAt.length && total >= killAt[kills[0]] && total > killedAt[0]) {
-                            current.kill9();
-                            killedAt[0] = total;
-                            kills[0]++;
-                            System.out.printf(
-                                    "SIGKILL %d at committed total %d, produced %d%n", kills[0], total, load.sent());
-                            children.start("copy", yaml, t.uid() + "-" + kills[0]);
-                            return false;
-                        }
-                        return kills[0] == killAt.length && load.done() && total == ORDERS;
-                    });
+            children.awaitWhileRunning(Duration.ofSeconds(180), Duration.ofMillis(150), current -> {
+                Map<TopicPartition, Long> committed = kafka.committedOffsets(group);
+                // every id below a committed offset must already be in the output, read after the commit was
+                // seen
+                Map<String, Integer> out = Delivery.idCounts(kafka, t.output());
+                long total = Delivery.assertCommittedIsWritten(committed, out, PARTITIONS, "sample " + samples[0]);
+                samples[0]++;
+                assertThat(total).as("committed total never goes backwards").isGreaterThanOrEqualTo(lastCommitted[0]);
+                lastCommitted[0] = total;
+                // a copy is killed only once it committed progress of its own (a slow start must not turn
+                // several kill points into kills of copies that never ran)
+                if (kills[0] < killAt.length && total >= killAt[kills[0]] && total > killedAt[0]) {
+                    current.kill9();
+                    killedAt[0] = total;
+                    kills[0]++;
+                    System.out.printf("SIGKILL %d at committed total %d, produced %d%n", kills[0], total, load.sent());
+                    children.start("copy", yaml, t.uid() + "-" + kills[0]);
+                    return false;
+                }
+                return kills[0] == killAt.length && load.done() && total == ORDERS;
+            });
         }
         children.last().stopOnceAssigned();
 
@@ -148,17 +137,15 @@ class CrashRecoveryIT {
     @Timeout(120)
     void processesAgainWithinThreeSecondsOfARestartWithStaticMembership(KafkaTestCluster kafka, @TempDir Path dir) {
         RunTopics t = RunTopics.create(kafka, "static", PARTITIONS);
-        String group = t.group();
-        Path yaml = t.yaml(kafka)
-                .groupInstanceId("static-instance")
+        Path yaml = t.staticMemberYaml(kafka)
                 .sessionTimeout("30s")
                 .checkpoint(null, "10s")
                 .write(dir);
         try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, 200_000, 2_000)) {
             ChildPipeline first = children.start("copy", yaml, t.uid() + "-0");
-            await().atMost(Duration.ofSeconds(60)).until(() -> kafka.committedTotal(group) > 0);
+            await().atMost(Duration.ofSeconds(60)).until(() -> kafka.committedTotal(t.group()) > 0);
             first.kill9();
-            long atKill = kafka.committedTotal(group);
+            long atKill = kafka.committedTotal(t.group());
 
             ChildPipeline second = children.start("copy", yaml, t.uid() + "-1");
             await().atMost(Duration.ofSeconds(60))
@@ -167,7 +154,7 @@ class CrashRecoveryIT {
             long started = System.nanoTime();
             await().atMost(Duration.ofSeconds(40))
                     .pollInterval(Duration.ofMillis(20))
-                    .until(() -> kafka.committedTotal(group) > atKill);
+                    .until(() -> kafka.committedTotal(t.group()) > atKill);
             Duration resumed = Duration.ofNanos(System.nanoTime() - started);
             System.out.printf(
                     "static membership: new commits %d ms after the restarted pipeline started%n", resumed.toMillis());
@@ -186,8 +173,7 @@ class CrashRecoveryIT {
         long seed = System.nanoTime();
         Random random = new Random(seed);
         RunTopics t = RunTopics.create(kafka, "crash-" + label, PARTITIONS);
-        Path yaml = t.yaml(kafka)
-                .groupInstanceId("crash-" + label)
+        Path yaml = t.staticMemberYaml(kafka)
                 .sessionTimeout("6s")
                 .checkpoint(null, "10s")
                 .write(dir);
@@ -204,35 +190,27 @@ class CrashRecoveryIT {
                 await().atMost(Duration.ofSeconds(60)).until(load::done);
             }
             children.start("copy", yaml, t.uid() + "-0");
-            await().atMost(Duration.ofSeconds(240))
-                    .pollInterval(Duration.ofMillis(50))
-                    .until(() -> {
-                        ChildPipeline current = children.last();
-                        assertThat(current.isAlive())
-                                .as("pipeline JVM exited early:%n%s", current.tail())
-                                .isTrue();
-                        long total = kafka.committedTotal(t.group());
-                        assertThat(total)
-                                .as("committed total never goes backwards")
-                                .isGreaterThanOrEqualTo(lastCommitted[0]);
-                        lastCommitted[0] = total;
-                        long now = System.nanoTime();
-                        if (kills[0] < 3 && killDue[0] == 0 && total > killedAt[0] && total < orders) {
-                            killDue[0] = now + TimeUnit.MILLISECONDS.toNanos(200 + random.nextInt(600));
-                        }
-                        if (kills[0] < 3 && killDue[0] != 0 && now - killDue[0] >= 0) {
-                            killDue[0] = 0;
-                            current.kill9();
-                            kills[0]++;
-                            killedAt[0] = total;
-                            System.out.printf(
-                                    "crash test (%s): SIGKILL %d at committed total %d, produced %d%n",
-                                    label, kills[0], total, load.sent());
-                            children.start("copy", yaml, t.uid() + "-" + kills[0]);
-                            return false;
-                        }
-                        return kills[0] == 3 && load.done() && total == orders;
-                    });
+            children.awaitWhileRunning(Duration.ofSeconds(240), Duration.ofMillis(50), current -> {
+                long total = kafka.committedTotal(t.group());
+                assertThat(total).as("committed total never goes backwards").isGreaterThanOrEqualTo(lastCommitted[0]);
+                lastCommitted[0] = total;
+                long now = System.nanoTime();
+                if (kills[0] < 3 && killDue[0] == 0 && total > killedAt[0] && total < orders) {
+                    killDue[0] = now + TimeUnit.MILLISECONDS.toNanos(200 + random.nextInt(600));
+                }
+                if (kills[0] < 3 && killDue[0] != 0 && now - killDue[0] >= 0) {
+                    killDue[0] = 0;
+                    current.kill9();
+                    kills[0]++;
+                    killedAt[0] = total;
+                    System.out.printf(
+                            "crash test (%s): SIGKILL %d at committed total %d, produced %d%n",
+                            label, kills[0], total, load.sent());
+                    children.start("copy", yaml, t.uid() + "-" + kills[0]);
+                    return false;
+                }
+                return kills[0] == 3 && load.done() && total == orders;
+            });
         }
         children.last().stopOnceAssigned();
 

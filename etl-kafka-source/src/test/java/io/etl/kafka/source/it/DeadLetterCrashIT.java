@@ -1,7 +1,6 @@
 package io.etl.kafka.source.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.etl.core.error.DeadLetter;
 import io.etl.kafka.source.it.DeadLetterOrders.Kind;
@@ -72,38 +71,23 @@ class DeadLetterCrashIT {
                 .sessionTimeout("6s")
                 .sink("eu", eu)
                 .sink("rest", rest)
-                .deadLetter(dlt)
-                .onError("dead_letter")
-                .pipelineOnError("dead_letter")
-                .sinkOnError("dead_letter")
+                .deadLetterOnEveryError(dlt)
                 .sinkMaxMessageBytes("2KB")
                 .pool(4, 4, 500, "5ms")
                 .checkpoint("100ms", "10s")
                 .write(dir);
 
         ChildPipeline first = children.start("dlq", yaml, uid + "-0");
-        await().atMost(Duration.ofSeconds(60))
-                .pollInterval(Duration.ofMillis(50))
-                .until(() -> {
-                    assertThat(first.isAlive())
-                            .as("pipeline JVM exited early:%n%s", first.tail())
-                            .isTrue();
-                    return kafka.committedTotal(group) >= ORDERS / 10;
-                });
+        children.awaitWhileRunning(
+                Duration.ofSeconds(60), Duration.ofMillis(50), current -> kafka.committedTotal(group) >= ORDERS / 10);
         first.kill9();
         long atKill = kafka.committedTotal(group);
         assertThat(atKill).as("killed mid-run").isLessThan(ORDERS);
         System.out.printf("dead-letter crash test: SIGKILL at committed total %d of %d%n", atKill, ORDERS);
 
         ChildPipeline second = children.start("dlq", yaml, uid + "-1");
-        await().atMost(Duration.ofSeconds(120))
-                .pollInterval(Duration.ofMillis(200))
-                .until(() -> {
-                    assertThat(second.isAlive())
-                            .as("restarted pipeline JVM exited:%n%s", second.tail())
-                            .isTrue();
-                    return Delivery.caughtUp(kafka, group, input);
-                });
+        children.awaitWhileRunning(
+                Duration.ofSeconds(120), Duration.ofMillis(200), current -> Delivery.caughtUp(kafka, group, input));
         second.stopWithin(Duration.ofSeconds(30));
 
         Set<String> delivered = new HashSet<>();

@@ -21,7 +21,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -57,10 +56,7 @@ class DeadLetterIT {
             return PipelineYaml.of(uid, kafka.bootstrapServers(), input, group)
                     .sink("eu", eu)
                     .sink("rest", rest)
-                    .deadLetter(dlt)
-                    .onError("dead_letter")
-                    .pipelineOnError("dead_letter")
-                    .sinkOnError("dead_letter")
+                    .deadLetterOnEveryError(dlt)
                     .pool(4, 4, 200, "10ms")
                     .checkpoint("100ms", "10s");
         }
@@ -307,11 +303,7 @@ class DeadLetterIT {
         kafka.produce(t.input, List.of(DeadLetterOrders.record(0, Kind.MALFORMED)));
         PipelineConfig config = t.yaml(kafka).parse();
 
-        PipelineResult result = DeadLetterOrders.pipeline(config)
-                .start(config, new SimpleMeterRegistry())
-                .result()
-                .orTimeout(45, TimeUnit.SECONDS)
-                .join();
+        PipelineResult result = Delivery.resultOf(DeadLetterOrders.pipeline(config), config, Duration.ofSeconds(45));
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
         assertThat(result.failure())

@@ -3,15 +3,19 @@ package io.etl.kafka.source.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.etl.core.Pipeline;
 import io.etl.core.PipelineResult;
 import io.etl.core.RunningPipeline;
+import io.etl.core.config.PipelineConfig;
 import io.etl.testkit.KafkaTestCluster;
 import io.etl.testkit.TestRecord;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.common.TopicPartition;
 
@@ -89,6 +93,14 @@ final class Delivery {
             throw e;
         }
         return running.stopAndWait(Duration.ofSeconds(30));
+    }
+
+    /** Starts {@code pipeline} with {@code config} and waits at most {@code within} for it to end by itself. */
+    static PipelineResult resultOf(Pipeline pipeline, PipelineConfig config, Duration within) {
+        return pipeline.start(config, new SimpleMeterRegistry())
+                .result()
+                .orTimeout(within.toMillis(), TimeUnit.MILLISECONDS)
+                .join();
     }
 
     /**

@@ -39,67 +39,58 @@ class ExactlyOnceIT {
     @Timeout(240)
     void writesEveryOrderExactlyOnceToItsBranchOrTheDeadLetterTopicAcrossThreeSigkills(
             KafkaTestCluster kafka, @TempDir Path dir) {
-        int orders = 30_000;
         long seed = System.nanoTime();
         Random random = new Random(seed);
-        Topics t = topics(kafka, "eos-kill");
+        Topics t = topics(kafka, "eos-kill", 30_000);
         Path yaml = t.yaml(kafka).groupInstanceId("eos-kill-instance").write(dir);
         long[] killAt = {
-            (long) (orders * (0.10 + 0.15 * random.nextDouble())),
-            (long) (orders * (0.40 + 0.15 * random.nextDouble())),
-            (long) (orders * (0.65 + 0.15 * random.nextDouble()))
+            (long) (t.orders * (0.10 + 0.15 * random.nextDouble())),
+            (long) (t.orders * (0.40 + 0.15 * random.nextDouble())),
+            (long) (t.orders * (0.65 + 0.15 * random.nextDouble()))
         };
         System.out.printf(
                 "exactly-once kill test seed %d, kills at committed totals %d, %d, %d%n",
                 seed, killAt[0], killAt[1], killAt[2]);
         int[] kills = {0};
-        try (LoadProducer load = LoadProducer.start(kafka, t.input, PARTITIONS, orders, 3_000)) {
+        try (LoadProducer load = LoadProducer.start(kafka, t.input, PARTITIONS, t.orders, 3_000)) {
             children.start("split-rejects", yaml, t.uid + "-0");
-            await().atMost(Duration.ofSeconds(180))
-                    .pollInterval(Duration.ofMillis(100))
-                    .until(() -> {
-                        ChildPipeline current = children.last();
-                        assertThat(current.isAlive())
-                                .as("pipeline JVM exited early:%n%s", current.tail())
-                                .isTrue();
-                        long total = kafka.committedTotal(t.group);
-                        if (kills[0] < killAt.length && total >= killAt[kills[0]]) {
-                            current.kill9();
-                            kills[0]++;
-                            System.out.printf(
-                                    "SIGKILL %d at committed total %d, produced %d%n", kills[0], total, load.sent());
-                            children.start("split-rejects", yaml, t.uid + "-" + kills[0]);
-                            return false;
-                        }
-                        return kills[0] == killAt.length && load.done() && Delivery.caughtUp(kafka, t.group, t.input);
-                    });
+            children.awaitWhileRunning(Duration.ofSeconds(180), Duration.ofMillis(100), current -> {
+                long total = kafka.committedTotal(t.group);
+                if (kills[0] < killAt.length && total >= killAt[kills[0]]) {
+                    current.kill9();
+                    kills[0]++;
+                    System.out.printf("SIGKILL %d at committed total %d, produced %d%n", kills[0], total, load.sent());
+                    children.start("split-rejects", yaml, t.uid + "-" + kills[0]);
+                    return false;
+                }
+                return kills[0] == killAt.length && load.done() && Delivery.caughtUp(kafka, t.group, t.input);
+            });
         }
         // the last copy may have had nothing left to do: let it start before asking it to stop
         children.last().stopOnceAssigned();
         assertThat(kills[0]).isEqualTo(3);
-        t.audit(kafka, orders).assertExactlyOnce();
+        t.auditAll(kafka).assertExactlyOnce();
     }
 
     @Test
     @Timeout(180)
     void commitsTheOpenTransactionOnSigtermAndExitsZero(KafkaTestCluster kafka, @TempDir Path dir) {
-        int orders = 40_000;
-        Topics t = topics(kafka, "eos-term");
+        Topics t = topics(kafka, "eos-term", 40_000);
         Path yaml = t.yaml(kafka)
                 .groupInstanceId("eos-term-instance")
                 .checkpoint("1s", "10s")
                 .write(dir);
-        try (LoadProducer load = LoadProducer.start(kafka, t.input, PARTITIONS, orders, 2_500)) {
+        try (LoadProducer load = LoadProducer.start(kafka, t.input, PARTITIONS, t.orders, 2_500)) {
             ChildPipeline first = children.start("split-rejects", yaml, t.uid + "-first");
             await().atMost(Duration.ofSeconds(60))
                     .pollInterval(Duration.ofMillis(100))
-                    .until(() -> kafka.committedTotal(t.group) >= orders / 8);
+                    .until(() -> kafka.committedTotal(t.group) >= t.orders / 8);
             first.sigterm();
             int exit = first.waitFor(Duration.ofSeconds(25));
             assertThat(exit).as("exit code after SIGTERM:%n%s", first.tail()).isZero();
             assertThat(load.sent())
                     .as("signalled while input was still arriving")
-                    .isLessThan(orders);
+                    .isLessThan(t.orders);
 
             // what is committed is exactly what was read below the committed offsets: the last transaction went
             // out with the offsets of everything the drain processed
@@ -115,30 +106,25 @@ class ExactlyOnceIT {
             assertThat(stopped.unexpected)
                     .as("outputs of orders above the committed offsets")
                     .isEmpty();
-            assertThat(kafka.committedTotal(t.group)).isLessThan(orders);
+            assertThat(kafka.committedTotal(t.group)).isLessThan(t.orders);
 
             ChildPipeline second = children.start("split-rejects", yaml, t.uid + "-second");
-            await().atMost(Duration.ofSeconds(90))
-                    .pollInterval(Duration.ofMillis(200))
-                    .until(() -> load.done() && Delivery.caughtUp(kafka, t.group, t.input));
-            second.stopWithin(Duration.ofSeconds(25));
+            catchUpAndStop(kafka, t, load, second, Duration.ofSeconds(90));
         }
-        t.audit(kafka, orders).assertExactlyOnce();
+        t.auditAll(kafka).assertExactlyOnce();
     }
 
     @Test
     @Timeout(180)
-    void fencesAZombieThatWakesUpAfterItsReplacementTookOver(KafkaTestCluster kafka, @TempDir Path dir)
-            throws Exception {
-        int orders = 30_000;
-        Topics t = topics(kafka, "eos-zombie");
+    void fencesAZombieThatWakesUpAfterItsReplacementTookOver(KafkaTestCluster kafka, @TempDir Path dir) {
+        Topics t = topics(kafka, "eos-zombie", 30_000);
         Path yaml = t.yaml(kafka).groupInstanceId("eos-zombie-instance").write(dir);
-        try (LoadProducer load = LoadProducer.start(kafka, t.input, PARTITIONS, orders, 3_000);
+        try (LoadProducer load = LoadProducer.start(kafka, t.input, PARTITIONS, t.orders, 3_000);
                 Admin admin = kafka.newAdmin()) {
             ChildPipeline zombie = children.start("split-rejects", yaml, t.uid + "-zombie");
             await().atMost(Duration.ofSeconds(60))
                     .pollInterval(Duration.ofMillis(100))
-                    .until(() -> kafka.committedTotal(t.group) >= orders / 10);
+                    .until(() -> kafka.committedTotal(t.group) >= t.orders / 10);
             zombie.sigstop();
             // past the session timeout the frozen member is out of the group
             await().atMost(Duration.ofSeconds(30))
@@ -153,70 +139,72 @@ class ExactlyOnceIT {
             ChildPipeline replacement = children.start("split-rejects", yaml, t.uid + "-replacement");
             await().atMost(Duration.ofSeconds(60))
                     .pollInterval(Duration.ofMillis(100))
-                    .until(() -> kafka.committedTotal(t.group) > frozenAt + orders / 10);
+                    .until(() -> kafka.committedTotal(t.group) > frozenAt + t.orders / 10);
             zombie.sigcont();
             int zombieExit = zombie.waitFor(Duration.ofSeconds(40));
             assertThat(zombieExit)
                     .as("the zombie fails once it wakes up:%n%s", zombie.tail())
                     .isNotIn(0, -1);
             assertThat(zombie.tail().toLowerCase(Locale.ROOT)).contains("fenced");
-            await().atMost(Duration.ofSeconds(90))
-                    .pollInterval(Duration.ofMillis(200))
-                    .until(() -> load.done() && Delivery.caughtUp(kafka, t.group, t.input));
-            assertThat(replacement.isAlive())
-                    .as("replacement:%n%s", replacement.tail())
-                    .isTrue();
-            replacement.stopWithin(Duration.ofSeconds(25));
+            catchUpAndStop(kafka, t, load, replacement, Duration.ofSeconds(90));
         }
-        t.audit(kafka, orders).assertExactlyOnce();
+        t.auditAll(kafka).assertExactlyOnce();
     }
 
     @Test
     @Timeout(240)
     void staysExactlyOnceScalingOneToThreeToOneWithASigkill(KafkaTestCluster kafka, @TempDir Path dir)
             throws Exception {
-        int orders = 45_000;
-        Topics t = topics(kafka, "eos-scale");
+        Topics t = topics(kafka, "eos-scale", 45_000);
         Path[] yaml = new Path[3];
         for (int i = 0; i < 3; i++) {
             yaml[i] = t.yaml(kafka).groupInstanceId("eos-scale-" + i).write(dir.resolve("i" + i));
         }
         // slow enough input that the three JVMs start, scale and lose one while it still arrives
-        try (LoadProducer load = LoadProducer.start(kafka, t.input, PARTITIONS, orders, 1_500);
+        try (LoadProducer load = LoadProducer.start(kafka, t.input, PARTITIONS, t.orders, 1_500);
                 Admin admin = kafka.newAdmin()) {
             ChildPipeline first = children.start("split-rejects", yaml[0], t.uid + "-0");
-            awaitCommitted(kafka, t.group, orders / 10);
+            awaitCommitted(kafka, t.group, t.orders / 10);
             ChildPipeline second = children.start("split-rejects", yaml[1], t.uid + "-1");
             ChildPipeline third = children.start("split-rejects", yaml[2], t.uid + "-2");
             await().atMost(Duration.ofSeconds(60))
                     .pollInterval(Duration.ofMillis(200))
                     .until(() -> membersWithPartitions(admin, t.group) == 3);
-            awaitCommitted(kafka, t.group, orders * 55 / 100);
+            awaitCommitted(kafka, t.group, t.orders * 55 / 100);
             second.kill9();
             System.out.printf(
                     "SIGKILL of the second instance at committed total %d, produced %d%n",
                     kafka.committedTotal(t.group), load.sent());
-            awaitCommitted(kafka, t.group, orders * 75 / 100);
+            awaitCommitted(kafka, t.group, t.orders * 75 / 100);
             assertThat(load.done()).as("scaled in while input still arrives").isFalse();
             third.stopWithin(Duration.ofSeconds(25));
-            await().atMost(Duration.ofSeconds(120))
-                    .pollInterval(Duration.ofMillis(200))
-                    .until(() -> load.done() && Delivery.caughtUp(kafka, t.group, t.input));
-            assertThat(first.isAlive()).as("first:%n%s", first.tail()).isTrue();
-            first.stopWithin(Duration.ofSeconds(25));
+            catchUpAndStop(kafka, t, load, first, Duration.ofSeconds(120));
         }
         // the killed instance never comes back: its open transaction holds read_committed readers until the
         // brokers abort it after transaction_timeout
         await().atMost(Duration.ofSeconds(60))
                 .pollInterval(Duration.ofSeconds(1))
-                .until(() -> t.audit(kafka, orders).missing.isEmpty());
-        t.audit(kafka, orders).assertExactlyOnce();
+                .until(() -> t.auditAll(kafka).missing.isEmpty());
+        t.auditAll(kafka).assertExactlyOnce();
     }
 
     private static int membersWithPartitions(Admin admin, String group) throws Exception {
         return (int) admin.describeConsumerGroups(List.of(group)).all().get().get(group).members().stream()
                 .filter(m -> !m.assignment().topicPartitions().isEmpty())
                 .count();
+    }
+
+    /**
+     * Waits at most {@code atMost} until all of {@code load} is produced and the group committed the end of the
+     * input, checks that {@code last} is still running, and stops it.
+     */
+    private static void catchUpAndStop(
+            KafkaTestCluster kafka, Topics t, LoadProducer load, ChildPipeline last, Duration atMost) {
+        await().atMost(atMost)
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> load.done() && Delivery.caughtUp(kafka, t.group, t.input));
+        assertThat(last.isAlive()).as("still running:%n%s", last.tail()).isTrue();
+        last.stopWithin(Duration.ofSeconds(25));
     }
 
     private static void awaitCommitted(KafkaTestCluster kafka, String group, long total) {
@@ -227,24 +215,29 @@ class ExactlyOnceIT {
 
     // ---- helpers ---------------------------------------------------------------------------------------------
 
-    private static Topics topics(KafkaTestCluster kafka, String prefix) {
-        Topics t = new Topics(Delivery.unique(prefix));
+    private static Topics topics(KafkaTestCluster kafka, String prefix, int orders) {
+        Topics t = new Topics(Delivery.unique(prefix), orders);
         kafka.createTopic(t.input, PARTITIONS);
         t.branches.values().forEach(topic -> kafka.createTopic(topic, PARTITIONS));
         kafka.createTopic(t.deadLetters, 1);
         return t;
     }
 
-    /** The topics of one test: the input, one per branch of the split, and the dead-letter topic. */
+    /**
+     * The topics of one test, the input, one per branch of the split and the dead-letter topic, and how many
+     * orders it produces.
+     */
     private static final class Topics {
         final String uid;
+        final int orders;
         final String input;
         final String group;
         final String deadLetters;
         final Map<String, String> branches = new LinkedHashMap<>();
 
-        Topics(String uid) {
+        Topics(String uid, int orders) {
             this.uid = uid;
+            this.orders = orders;
             this.input = "in-" + uid;
             this.group = "group-" + uid;
             this.deadLetters = "dlq-" + uid;
@@ -273,7 +266,8 @@ class ExactlyOnceIT {
             return Pipelines.isRejected(i) ? deadLetters : branches.get(Orders.branch(i));
         }
 
-        Audit audit(KafkaTestCluster kafka, int orders) {
+        /** {@link #audit(KafkaTestCluster, List)} of every order the test produces. */
+        Audit auditAll(KafkaTestCluster kafka) {
             List<Integer> all = new ArrayList<>(orders);
             for (int i = 0; i < orders; i++) {
                 all.add(i);

@@ -123,6 +123,17 @@ final class PipelineYaml {
         return this;
     }
 
+    /**
+     * A top-level {@code dead_letter} section writing {@code topic}, and {@code on_error: dead_letter} for the
+     * source, the operators and every sink: each record that fails anywhere ends up there.
+     */
+    PipelineYaml deadLetterOnEveryError(String topic) {
+        return deadLetter(topic)
+                .onError("dead_letter")
+                .pipelineOnError("dead_letter")
+                .sinkOnError("dead_letter");
+    }
+
     /** {@code pipeline.delivery}. */
     PipelineYaml delivery(String value) {
         delivery = value;

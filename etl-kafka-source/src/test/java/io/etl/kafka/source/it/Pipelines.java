@@ -1,9 +1,11 @@
 package io.etl.kafka.source.it;
 
 import io.etl.core.Pipeline;
+import io.etl.core.Split;
 import io.etl.core.config.PipelineConfig;
 import io.etl.kafka.sink.KafkaSink;
 import io.etl.kafka.source.KafkaSource;
+import java.util.List;
 
 /** The pipelines the tests run, in process or in a child JVM. */
 final class Pipelines {
@@ -30,22 +32,7 @@ final class Pipelines {
                 .from(KafkaSource.from(config.source("orders")).json(Orders.Order.class))
                 .filter("drop-test", o -> !o.isTest())
                 .map("reshape", Orders.Order::reshape)
-                .split(
-                        "by-region",
-                        s -> s.branch(
-                                        "eu",
-                                        r -> r.region().equals("eu"),
-                                        KafkaSink.from(config.sink("eu")).json())
-                                .branch(
-                                        "us",
-                                        r -> r.region().equals("us"),
-                                        KafkaSink.from(config.sink("us")).json())
-                                .branch(
-                                        "apac",
-                                        r -> r.region().equals("apac"),
-                                        KafkaSink.from(config.sink("apac")).json())
-                                .otherwise(
-                                        KafkaSink.from(config.sink("unrouted")).json()));
+                .split("by-region", s -> byRegion(s, config));
     }
 
     /** Order {@code i} is rejected by the {@code check} stage of {@link #splitWithRejects}. */
@@ -68,22 +55,19 @@ final class Pipelines {
                     return o;
                 })
                 .map("reshape", Orders.Order::reshape)
-                .split(
-                        "by-region",
-                        s -> s.branch(
-                                        "eu",
-                                        r -> r.region().equals("eu"),
-                                        KafkaSink.from(config.sink("eu")).json())
-                                .branch(
-                                        "us",
-                                        r -> r.region().equals("us"),
-                                        KafkaSink.from(config.sink("us")).json())
-                                .branch(
-                                        "apac",
-                                        r -> r.region().equals("apac"),
-                                        KafkaSink.from(config.sink("apac")).json())
-                                .otherwise(
-                                        KafkaSink.from(config.sink("unrouted")).json()));
+                .split("by-region", s -> byRegion(s, config));
+    }
+
+    /** The branches {@code eu}, {@code us}, {@code apac} by region, anything else to {@code unrouted}. */
+    private static Split.End<Orders.Routed> byRegion(Split<Orders.Routed> split, PipelineConfig config) {
+        Split<Orders.Routed> branches = split;
+        for (String region : List.of("eu", "us", "apac")) {
+            branches = branches.branch(
+                    region,
+                    r -> r.region().equals(region),
+                    KafkaSink.from(config.sink(region)).json());
+        }
+        return branches.otherwise(KafkaSink.from(config.sink("unrouted")).json());
     }
 
     /** JSON orders, reshaped, to the sink {@code out}. */

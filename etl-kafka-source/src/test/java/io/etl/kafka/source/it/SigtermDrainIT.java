@@ -28,9 +28,7 @@ class SigtermDrainIT {
     @Timeout(180)
     void drainsOnSigtermExitsZeroAndRestartsWithoutDuplicates(KafkaTestCluster kafka, @TempDir Path dir) {
         RunTopics t = RunTopics.create(kafka, "sigterm", PARTITIONS);
-        String group = t.group();
-        Path yaml = t.yaml(kafka)
-                .groupInstanceId("sigterm-instance")
+        Path yaml = t.staticMemberYaml(kafka)
                 .pool(4, 4, 500, "5ms")
                 .checkpoint("200ms", DRAIN_TIMEOUT.toSeconds() + "s")
                 .write(dir);
@@ -39,7 +37,7 @@ class SigtermDrainIT {
         try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, ORDERS, 2_500)) {
             await().atMost(Duration.ofSeconds(60))
                     .pollInterval(Duration.ofMillis(100))
-                    .until(() -> kafka.committedTotal(group) >= ORDERS / 4);
+                    .until(() -> kafka.committedTotal(t.group()) >= ORDERS / 4);
             long signalled = System.nanoTime();
             first.sigterm();
             int exit = first.waitFor(DRAIN_TIMEOUT.plusSeconds(10));
@@ -54,7 +52,7 @@ class SigtermDrainIT {
             ChildPipeline second = children.start("copy", yaml, t.uid() + "-second");
             await().atMost(Duration.ofSeconds(90))
                     .pollInterval(Duration.ofMillis(200))
-                    .until(() -> load.done() && Delivery.caughtUp(kafka, group, t.input()));
+                    .until(() -> load.done() && Delivery.caughtUp(kafka, t.group(), t.input()));
             second.stopWithin(DRAIN_TIMEOUT.plusSeconds(10));
         }
 
@@ -63,6 +61,6 @@ class SigtermDrainIT {
         assertThat(Delivery.duplicates(out))
                 .as("duplicates after a drained restart")
                 .isZero();
-        assertThat(kafka.committedOffsets(group)).isEqualTo(kafka.endOffsets(t.input()));
+        assertThat(kafka.committedOffsets(t.group())).isEqualTo(kafka.endOffsets(t.input()));
     }
 }

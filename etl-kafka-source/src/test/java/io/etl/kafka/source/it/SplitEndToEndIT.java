@@ -28,17 +28,9 @@ class SplitEndToEndIT {
     @Test
     @Timeout(120)
     void deliversEveryKeptOrderExactlyOnceToItsRegionTopicWithItsKey(KafkaTestCluster kafka) {
-        String uid = Delivery.unique("split");
-        String input = "orders-" + uid;
-        String group = "group-" + uid;
-        kafka.createTopic(input, 3);
-        PipelineYaml yaml = PipelineYaml.of(uid, kafka.bootstrapServers(), input, group);
-        for (String branch : BRANCHES) {
-            kafka.createTopic(branch + "-" + uid, 3);
-            yaml.sink(branch, branch + "-" + uid);
-        }
-        kafka.produce(input, ORDERS, Orders::record);
-        PipelineConfig config = yaml.parse();
+        RunTopics t = RunTopics.named("split");
+        PipelineConfig config = t.createWithSinks(kafka, BRANCHES, 3).parse();
+        kafka.produce(t.input(), ORDERS, Orders::record);
 
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         RunningPipeline running = Pipelines.split(config).start(config, registry);
@@ -46,7 +38,7 @@ class SplitEndToEndIT {
         try {
             await().atMost(Duration.ofSeconds(90))
                     .pollInterval(Duration.ofMillis(200))
-                    .until(() -> Delivery.caughtUp(kafka, group, input)
+                    .until(() -> Delivery.caughtUp(kafka, t.group(), t.input())
                             || running.result().isDone());
             assertThat(registry.get(KafkaSourceMetrics.RECORDS_LAG_MAX).gauge().value())
                     .as("the consumer's lag, bound as etl_kafka_source_records_lag_max")
@@ -70,7 +62,7 @@ class SplitEndToEndIT {
         Map<String, String> found = new HashMap<>();
         long duplicates = 0;
         for (String branch : BRANCHES) {
-            for (TestRecord r : kafka.readAll(branch + "-" + uid)) {
+            for (TestRecord r : kafka.readAll(t.topicOf(branch))) {
                 String id = Orders.idOf(r);
                 assertThat(r.keyAsString()).as("key of %s", id).isEqualTo(id);
                 if (found.put(id, branch) != null) {
@@ -80,6 +72,6 @@ class SplitEndToEndIT {
         }
         assertThat(duplicates).as("duplicates in a clean run").isZero();
         assertThat(found).hasSize(expected.size()).isEqualTo(expected);
-        assertThat(kafka.committedOffsets(group)).isEqualTo(kafka.endOffsets(input));
+        assertThat(kafka.committedOffsets(t.group())).isEqualTo(kafka.endOffsets(t.input()));
     }
 }

@@ -17,6 +17,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * One run of the trace-context ITs: input records {@code r-<i>}, even ones with a traceparent of their own
@@ -56,15 +57,8 @@ final class TracedRun {
 
     /** Produces the inputs, runs the pipeline until its group caught up, stops it and reads the three topics. */
     static TracedRun run(KafkaTestCluster kafka, String prefix) {
-        String uid = Delivery.unique(prefix);
-        String input = "in-" + uid;
-        String group = "group-" + uid;
-        kafka.createTopic(input, 2);
-        PipelineYaml yaml = PipelineYaml.of(uid, kafka.bootstrapServers(), input, group);
-        for (String sink : SINKS) {
-            kafka.createTopic(sink + "-" + uid, 2);
-            yaml.sink(sink, sink + "-" + uid);
-        }
+        RunTopics t = RunTopics.named(prefix);
+        PipelineYaml yaml = t.createWithSinks(kafka, SINKS, 2);
         TracedRun run = new TracedRun();
         List<TestRecord> records = new ArrayList<>();
         for (int i = 0; i < RECORDS; i++) {
@@ -72,15 +66,15 @@ final class TracedRun {
             records.add(r);
             run.inputs.put(r.valueAsString(), r);
         }
-        kafka.produce(input, records);
+        kafka.produce(t.input(), records);
         PipelineConfig config = yaml.parse();
 
         RunningPipeline running = pipeline(config).start(config);
-        PipelineResult result = Delivery.runUntilCaughtUp(kafka, running, group, input, Duration.ofSeconds(60));
+        PipelineResult result = Delivery.runUntilCaughtUp(kafka, running, t.group(), t.input(), Duration.ofSeconds(60));
         assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
         for (String sink : SINKS) {
             Map<String, TestRecord> byValue = new HashMap<>();
-            for (TestRecord r : kafka.readAll(sink + "-" + uid)) {
+            for (TestRecord r : kafka.readAll(t.topicOf(sink))) {
                 byValue.put(r.valueAsString(), r);
             }
             assertThat(byValue).as("records on %s", sink).hasSize(RECORDS);
@@ -99,23 +93,20 @@ final class TracedRun {
                                         "bytes",
                                         v -> true,
                                         KafkaSink.from(config.sink("bytes")).bytes())
-                                .branch(
-                                        "fresh",
-                                        v -> true,
-                                        KafkaSink.from(config.sink("fresh"))
-                                                .<byte[]>with((v, meta) -> KafkaMessage.builder()
-                                                        .key(meta.key())
-                                                        .value(v)
-                                                        .build()))
+                                .branch("fresh", v -> true, userEncoded(config, "fresh", b -> b))
                                 .branch(
                                         "own",
                                         v -> true,
-                                        KafkaSink.from(config.sink("own"))
-                                                .<byte[]>with((v, meta) -> KafkaMessage.builder()
-                                                        .key(meta.key())
-                                                        .header(TraceContext.TRACEPARENT, OWN)
-                                                        .value(v)
-                                                        .build()))
+                                        userEncoded(config, "own", b -> b.header(TraceContext.TRACEPARENT, OWN)))
                                 .dropUnmatched());
+    }
+
+    /** Sink {@code name} with a user encoder: a message of the record's key and value, then {@code more}. */
+    private static KafkaSink<byte[]> userEncoded(
+            PipelineConfig config, String name, UnaryOperator<KafkaMessage.Builder> more) {
+        return KafkaSink.from(config.sink(name))
+                .<byte[]>with((v, meta) -> more.apply(
+                                KafkaMessage.builder().key(meta.key()).value(v))
+                        .build());
     }
 }

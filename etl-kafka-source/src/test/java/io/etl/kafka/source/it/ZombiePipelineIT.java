@@ -54,20 +54,8 @@ class ZombiePipelineIT {
     void neverMovesOffsetsBackNorCommitsLostPartitionsWhenAFrozenInstanceWakesUp(
             KafkaTestCluster kafka, @TempDir Path dir) {
         RunTopics t = RunTopics.create(kafka, "zombie", PARTITIONS);
-        Path yaml = PipelineYaml.of(t.uid() + "-a", kafka.bootstrapServers(), t.input(), t.group())
-                .sessionTimeout(SESSION_TIMEOUT.toSeconds() + "s")
-                .revokeTimeout("5s")
-                .sink("out", t.output())
-                .pool(4, 4, 500, "5ms")
-                .checkpoint("100ms", "10s")
-                .write(dir);
-        PipelineConfig configB = PipelineYaml.of(t.uid() + "-b", kafka.bootstrapServers(), t.input(), t.group())
-                .sessionTimeout(SESSION_TIMEOUT.toSeconds() + "s")
-                .revokeTimeout("5s")
-                .sink("out", t.output())
-                .pool(4, 4, 500, "5ms")
-                .checkpoint("100ms", "10s")
-                .parse();
+        Path yaml = instance(kafka, t, "a").write(dir);
+        PipelineConfig configB = instance(kafka, t, "b").parse();
         ReplayWindow window = new ReplayWindow(PARTITIONS);
         CommitWatch commits = CommitWatch.start(kafka, t.group());
         resources.add(commits);
@@ -141,6 +129,16 @@ class ZombiePipelineIT {
                 .as("duplicates beyond what the zombie had read")
                 .isEmpty();
         assertThat(kafka.committedOffsets(t.group())).isEqualTo(kafka.endOffsets(t.input()));
+    }
+
+    /** Pipeline {@code <uid>-<instance>} of the copy group, with a short session and revoke timeout. */
+    private static PipelineYaml instance(KafkaTestCluster kafka, RunTopics t, String instance) {
+        return PipelineYaml.of(t.uid() + "-" + instance, kafka.bootstrapServers(), t.input(), t.group())
+                .sessionTimeout(SESSION_TIMEOUT.toSeconds() + "s")
+                .revokeTimeout("5s")
+                .sink("out", t.output())
+                .pool(4, 4, 500, "5ms")
+                .checkpoint("100ms", "10s");
     }
 
     private static boolean committedBeyond(Map<TopicPartition, Long> committed, Map<TopicPartition, Long> bound) {
