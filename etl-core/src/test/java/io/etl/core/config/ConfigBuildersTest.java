@@ -6,7 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ErrorPolicy;
 import java.time.Duration;
+import java.util.stream.Stream;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /** The builders of the configuration records: defaults, copies, and a range check at every setter. */
 class ConfigBuildersTest {
@@ -79,29 +84,36 @@ class ConfigBuildersTest {
                 .containsExactly(batch, retry, breaker);
     }
 
-    @Test
-    void rejectsZeroShards() {
-        assertThatThrownBy(() -> SinkPoolConfig.custom().shards(0))
-                .isInstanceOf(ConfigException.class)
-                .hasMessage("invalid configuration: shards: must be between 1 and 256");
+    static Stream<Arguments> settingsOutOfRange() {
+        return Stream.of(
+                outOfRange(() -> SinkPoolConfig.custom().shards(0), "shards: must be between 1 and 256"),
+                outOfRange(() -> SinkPoolConfig.custom().inflight(1025), "inflight: must be between 1 and 1024"),
+                outOfRange(() -> SinkPoolConfig.custom().queue(0), "queue: must be between 1 and 1024"),
+                outOfRange(() -> BatchConfig.custom().maxRecords(0), "max_records: must be greater than or equal to 1"),
+                outOfRange(
+                        () -> RetryConfig.custom().multiplier(0.5), "multiplier: must be greater than or equal to 1.0"),
+                outOfRange(() -> RetryConfig.custom().jitter(1.5), "jitter: must be less than or equal to 1.0"),
+                outOfRange(
+                        () -> RetryConfig.custom().maxAttempts(-1), "max_attempts: must be greater than or equal to 0"),
+                outOfRange(
+                        () -> BreakerConfig.custom().failureRateThreshold(101f),
+                        "failure_rate_threshold: must be less than or equal to 100.0"),
+                outOfRange(
+                        () -> BreakerConfig.custom().slidingWindow(0),
+                        "sliding_window: must be greater than or equal to 1"),
+                outOfRange(
+                        () -> CheckpointConfig.custom().maxPendingRecords(0),
+                        "max_pending_records: must be greater than or equal to 1"));
     }
 
-    @Test
-    void rejectsTooManyInflightBatches() {
-        assertThatThrownBy(() -> SinkPoolConfig.custom().inflight(1025))
-                .hasMessage("invalid configuration: inflight: must be between 1 and 1024");
+    private static Arguments outOfRange(ThrowingCallable call, String problem) {
+        return Arguments.of(call, problem);
     }
 
-    @Test
-    void rejectsZeroQueue() {
-        assertThatThrownBy(() -> SinkPoolConfig.custom().queue(0))
-                .hasMessage("invalid configuration: queue: must be between 1 and 1024");
-    }
-
-    @Test
-    void rejectsZeroMaxRecords() {
-        assertThatThrownBy(() -> BatchConfig.custom().maxRecords(0))
-                .hasMessage("invalid configuration: max_records: must be greater than or equal to 1");
+    @ParameterizedTest(name = "{1}")
+    @MethodSource("settingsOutOfRange")
+    void setterRejectsValueOutOfRangeWithTheYamlMessage(ThrowingCallable call, String problem) {
+        assertThatThrownBy(call).isInstanceOf(ConfigException.class).hasMessage("invalid configuration: " + problem);
     }
 
     @Test
@@ -110,42 +122,6 @@ class ConfigBuildersTest {
                 .isInstanceOf(ConfigException.class)
                 .hasMessageStartingWith("invalid configuration: linger: ")
                 .hasMessageContaining("is negative");
-    }
-
-    @Test
-    void rejectsMultiplierBelowOne() {
-        assertThatThrownBy(() -> RetryConfig.custom().multiplier(0.5))
-                .hasMessage("invalid configuration: multiplier: must be greater than or equal to 1.0");
-    }
-
-    @Test
-    void rejectsJitterAboveOne() {
-        assertThatThrownBy(() -> RetryConfig.custom().jitter(1.5))
-                .hasMessage("invalid configuration: jitter: must be less than or equal to 1.0");
-    }
-
-    @Test
-    void rejectsNegativeMaxAttempts() {
-        assertThatThrownBy(() -> RetryConfig.custom().maxAttempts(-1))
-                .hasMessage("invalid configuration: max_attempts: must be greater than or equal to 0");
-    }
-
-    @Test
-    void rejectsFailureRateAboveHundred() {
-        assertThatThrownBy(() -> BreakerConfig.custom().failureRateThreshold(101f))
-                .hasMessage("invalid configuration: failure_rate_threshold: must be less than or equal to 100.0");
-    }
-
-    @Test
-    void rejectsZeroSlidingWindow() {
-        assertThatThrownBy(() -> BreakerConfig.custom().slidingWindow(0))
-                .hasMessage("invalid configuration: sliding_window: must be greater than or equal to 1");
-    }
-
-    @Test
-    void rejectsZeroMaxPendingRecords() {
-        assertThatThrownBy(() -> CheckpointConfig.custom().maxPendingRecords(0))
-                .hasMessage("invalid configuration: max_pending_records: must be greater than or equal to 1");
     }
 
     @Test

@@ -116,8 +116,30 @@ public record KafkaSaslConfig(
      */
     public static KafkaSaslConfig gssapi(
             String principal, String keytabFile, String serviceName, String krb5ConfigFile) {
+        return withoutPassword(SaslMechanism.GSSAPI, principal, keytabFile, serviceName, krb5ConfigFile, null, null);
+    }
+
+    /**
+     * AWS_MSK_IAM (Amazon MSK's IAM access control).
+     *
+     * @param roleArn     IAM role to assume, or null
+     * @param profileName named profile of the AWS credentials file, or null for the default provider chain
+     */
+    public static KafkaSaslConfig awsMskIam(String roleArn, String profileName) {
+        return withoutPassword(SaslMechanism.AWS_MSK_IAM, null, null, null, null, roleArn, profileName);
+    }
+
+    /** A mechanism that signs in without a user name, password or OAuth client: Kerberos or IAM settings only. */
+    private static KafkaSaslConfig withoutPassword(
+            SaslMechanism mechanism,
+            String principal,
+            String keytabFile,
+            String serviceName,
+            String krb5ConfigFile,
+            String awsRoleArn,
+            String awsProfileName) {
         return new KafkaSaslConfig(
-                SaslMechanism.GSSAPI,
+                mechanism,
                 null,
                 null,
                 null,
@@ -128,35 +150,10 @@ public record KafkaSaslConfig(
                 keytabFile,
                 serviceName,
                 krb5ConfigFile,
+                awsRoleArn,
                 null,
                 null,
-                null,
-                null);
-    }
-
-    /**
-     * AWS_MSK_IAM (Amazon MSK's IAM access control).
-     *
-     * @param roleArn     IAM role to assume, or null
-     * @param profileName named profile of the AWS credentials file, or null for the default provider chain
-     */
-    public static KafkaSaslConfig awsMskIam(String roleArn, String profileName) {
-        return new KafkaSaslConfig(
-                SaslMechanism.AWS_MSK_IAM,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                roleArn,
-                null,
-                null,
-                profileName);
+                awsProfileName);
     }
 
     @Override

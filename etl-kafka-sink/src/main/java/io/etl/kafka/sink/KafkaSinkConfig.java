@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * The {@code sinks.<name>.kafka} section. The pool keys ({@code shards}, {@code batch}, {@code inflight},
@@ -92,121 +93,47 @@ public record KafkaSinkConfig(
 
     /** A copy with another passthrough map. */
     public KafkaSinkConfig withProducer(Map<String, String> value) {
-        return new KafkaSinkConfig(
-                brokers,
-                topic,
-                deliveryTimeout,
-                maxMessageBytes,
-                statisticsInterval,
-                compression,
-                producerLinger,
-                topics,
-                startupTimeout,
-                security,
-                value,
-                annotations);
+        return copy(b -> b.producer = value);
     }
 
     /** A copy with another security section. */
     public KafkaSinkConfig withSecurity(KafkaSecurityConfig value) {
-        return new KafkaSinkConfig(
-                brokers,
-                topic,
-                deliveryTimeout,
-                maxMessageBytes,
-                statisticsInterval,
-                compression,
-                producerLinger,
-                topics,
-                startupTimeout,
-                value,
-                producer,
-                annotations);
+        return copy(b -> b.security = value);
     }
 
     /** A copy with another statistics interval. */
     public KafkaSinkConfig withStatisticsInterval(Duration value) {
-        return new KafkaSinkConfig(
-                brokers,
-                topic,
-                deliveryTimeout,
-                maxMessageBytes,
-                value,
-                compression,
-                producerLinger,
-                topics,
-                startupTimeout,
-                security,
-                producer,
-                annotations);
+        return copy(b -> b.statisticsInterval = value);
     }
 
     /** A copy with another size limit. */
     public KafkaSinkConfig withMaxMessageBytes(DataSize value) {
-        return new KafkaSinkConfig(
-                brokers,
-                topic,
-                deliveryTimeout,
-                value,
-                statisticsInterval,
-                compression,
-                producerLinger,
-                topics,
-                startupTimeout,
-                security,
-                producer,
-                annotations);
+        return copy(b -> b.maxMessageBytes = value);
     }
 
     /** A copy with topics to create at startup. */
     public KafkaSinkConfig withTopics(List<TopicSpec> value) {
-        return new KafkaSinkConfig(
-                brokers,
-                topic,
-                deliveryTimeout,
-                maxMessageBytes,
-                statisticsInterval,
-                compression,
-                producerLinger,
-                value,
-                startupTimeout,
-                security,
-                producer,
-                annotations);
+        return copy(b -> b.topics = value);
     }
 
     /** A copy with another delivery timeout. */
     public KafkaSinkConfig withDeliveryTimeout(Duration value) {
-        return new KafkaSinkConfig(
-                brokers,
-                topic,
-                value,
-                maxMessageBytes,
-                statisticsInterval,
-                compression,
-                producerLinger,
-                topics,
-                startupTimeout,
-                security,
-                producer,
-                annotations);
+        return copy(b -> b.deliveryTimeout = value);
     }
 
     /** A copy with envelope annotations. */
     public KafkaSinkConfig withAnnotations(Map<String, String> value) {
-        return new KafkaSinkConfig(
-                brokers,
-                topic,
-                deliveryTimeout,
-                maxMessageBytes,
-                statisticsInterval,
-                compression,
-                producerLinger,
-                topics,
-                startupTimeout,
-                security,
-                producer,
-                value);
+        return copy(b -> b.annotations = value);
+    }
+
+    /**
+     * A copy with what {@code change} sets on a builder started from this configuration, not validated: the
+     * {@code with...} copies may hold a setting out of range, which start-up then rejects.
+     */
+    private KafkaSinkConfig copy(Consumer<Builder> change) {
+        Builder builder = new Builder(this);
+        change.accept(builder);
+        return builder.candidate();
     }
 
     /** A builder starting from the defaults, without brokers or topic (both required). */

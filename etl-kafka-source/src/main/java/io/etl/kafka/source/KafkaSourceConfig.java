@@ -14,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 
 /**
  * The {@code source.<name>.kafka} section: which cluster, which topics, which consumer group, and how
@@ -154,59 +155,27 @@ public record KafkaSourceConfig(
 
     /** A copy with {@code group_instance_id} set. */
     public KafkaSourceConfig withGroupInstanceId(String value) {
-        return new KafkaSourceConfig(
-                brokers,
-                topics,
-                topicPattern,
-                groupId,
-                value,
-                autoOffsetReset,
-                maxPollRecords,
-                pollTimeout,
-                revokeTimeout,
-                sessionTimeout,
-                startupTimeout,
-                statisticsInterval,
-                security,
-                consumer);
+        return copy(b -> b.groupInstanceId = value);
     }
 
     /** A copy with another {@code security} section. */
     public KafkaSourceConfig withSecurity(KafkaSecurityConfig value) {
-        return new KafkaSourceConfig(
-                brokers,
-                topics,
-                topicPattern,
-                groupId,
-                groupInstanceId,
-                autoOffsetReset,
-                maxPollRecords,
-                pollTimeout,
-                revokeTimeout,
-                sessionTimeout,
-                startupTimeout,
-                statisticsInterval,
-                value,
-                consumer);
+        return copy(b -> b.security = value);
     }
 
     /** A copy with another {@code consumer} passthrough map. */
     public KafkaSourceConfig withConsumer(Map<String, String> value) {
-        return new KafkaSourceConfig(
-                brokers,
-                topics,
-                topicPattern,
-                groupId,
-                groupInstanceId,
-                autoOffsetReset,
-                maxPollRecords,
-                pollTimeout,
-                revokeTimeout,
-                sessionTimeout,
-                startupTimeout,
-                statisticsInterval,
-                security,
-                value);
+        return copy(b -> b.consumer = value);
+    }
+
+    /**
+     * A copy with what {@code change} sets on a builder started from this configuration, not validated: the
+     * {@code with...} copies may hold a setting out of range, which start-up then rejects.
+     */
+    private KafkaSourceConfig copy(Consumer<Builder> change) {
+        Builder builder = new Builder(this);
+        change.accept(builder);
+        return builder.candidate();
     }
 
     /** A builder starting from the defaults, without brokers, topics or group (all required). */

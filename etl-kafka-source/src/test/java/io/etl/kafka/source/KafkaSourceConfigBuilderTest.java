@@ -7,7 +7,12 @@ import io.etl.core.error.ConfigException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
+import org.assertj.core.api.ThrowableAssert.ThrowingCallable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 class KafkaSourceConfigBuilderTest {
 
@@ -41,56 +46,45 @@ class KafkaSourceConfigBuilderTest {
         assertThat(base.groupInstanceId()).isNull();
     }
 
-    @Test
-    void rejectsZeroMaxPollRecords() {
-        assertThatThrownBy(() -> KafkaSourceConfig.custom().maxPollRecords(0))
-                .isInstanceOf(ConfigException.class)
-                .hasMessage("invalid configuration: max_poll_records: must be greater than or equal to 1");
+    static Stream<Arguments> settingsOutOfRange() {
+        return Stream.of(
+                outOfRange(
+                        () -> KafkaSourceConfig.custom().maxPollRecords(0),
+                        "max_poll_records: must be greater than or equal to 1"),
+                outOfRange(
+                        () -> KafkaSourceConfig.custom().maxPollRecords(100_001),
+                        "max_poll_records: must be less than or equal to 100000"),
+                outOfRange(
+                        () -> KafkaSourceConfig.custom().sessionTimeout(Duration.ofMillis(999)),
+                        "session_timeout: must be at least 1s"),
+                outOfRange(() -> KafkaSourceConfig.custom().topics("orders", ""), "topics[1]: must not be blank"),
+                outOfRange(
+                        () -> KafkaSourceConfig.custom()
+                                .brokers("b")
+                                .groupId("g")
+                                .topicPattern("orders-.*")
+                                .topics("orders")
+                                .build(),
+                        "topic_pattern: cannot be combined with topics: set exactly one of topics and topic_pattern"),
+                outOfRange(
+                        () -> KafkaSourceConfig.custom().consumer(Map.of("group.id", "x")),
+                        "consumer.group.id: is not allowed: set group_id instead"));
     }
 
-    @Test
-    void rejectsTooManyPollRecords() {
-        assertThatThrownBy(() -> KafkaSourceConfig.custom().maxPollRecords(100_001))
-                .hasMessage("invalid configuration: max_poll_records: must be less than or equal to 100000");
+    private static Arguments outOfRange(ThrowingCallable call, String problem) {
+        return Arguments.of(call, problem);
     }
 
-    @Test
-    void rejectsSessionTimeoutBelowOneSecond() {
-        assertThatThrownBy(() -> KafkaSourceConfig.custom().sessionTimeout(Duration.ofMillis(999)))
-                .hasMessage("invalid configuration: session_timeout: must be at least 1s");
+    @ParameterizedTest(name = "{1}")
+    @MethodSource("settingsOutOfRange")
+    void rejectsSettingOutOfRangeWithTheYamlMessage(ThrowingCallable call, String problem) {
+        assertThatThrownBy(call).isInstanceOf(ConfigException.class).hasMessage("invalid configuration: " + problem);
     }
 
     @Test
     void rejectsInvalidGroupInstanceId() {
         assertThatThrownBy(() -> KafkaSourceConfig.custom().groupInstanceId("a b"))
                 .hasMessageStartingWith("invalid configuration: group_instance_id: must be at most 249 characters");
-    }
-
-    @Test
-    void rejectsBlankTopic() {
-        assertThatThrownBy(() -> KafkaSourceConfig.custom().topics("orders", ""))
-                .hasMessage("invalid configuration: topics[1]: must not be blank");
-    }
-
-    @Test
-    void rejectsDeniedConsumerPropertyNamingIt() {
-        assertThatThrownBy(() -> KafkaSourceConfig.custom().consumer(Map.of("group.id", "x")))
-                .isInstanceOfSatisfying(
-                        ConfigException.class,
-                        e -> assertThat(e.problems())
-                                .anySatisfy(p -> assertThat(p.path()).isEqualTo("consumer.group.id")));
-    }
-
-    @Test
-    void rejectsTopicsAndPatternTogetherAtBuild() {
-        assertThatThrownBy(() -> KafkaSourceConfig.custom()
-                        .brokers("b")
-                        .groupId("g")
-                        .topicPattern("orders-.*")
-                        .topics("orders")
-                        .build())
-                .hasMessage("invalid configuration: topic_pattern: cannot be combined with topics:"
-                        + " set exactly one of topics and topic_pattern");
     }
 
     @Test
