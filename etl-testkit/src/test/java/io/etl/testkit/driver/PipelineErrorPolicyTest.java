@@ -43,13 +43,7 @@ class PipelineErrorPolicyTest {
             driver.awaitCommitted(WAIT);
 
             assertThat(out.values()).containsExactly(1, 3);
-            assertThat(DriverMeters.counter(
-                            driver,
-                            EtlMetrics.RECORDS_DROPPED,
-                            EtlMetrics.TAG_STAGE,
-                            "parse",
-                            EtlMetrics.TAG_REASON,
-                            RecordException.OPERATOR))
+            assertThat(DriverMeters.dropped(driver, "parse", RecordException.OPERATOR))
                     .isEqualTo(1.0);
         }
     }
@@ -112,13 +106,7 @@ class PipelineErrorPolicyTest {
             driver.awaitCommitted(WAIT);
 
             assertThat(out.values()).containsExactly("small", "tiny");
-            assertThat(DriverMeters.counter(
-                            driver,
-                            EtlMetrics.RECORDS_DROPPED,
-                            EtlMetrics.TAG_STAGE,
-                            "out",
-                            EtlMetrics.TAG_REASON,
-                            RecordException.OVERSIZED))
+            assertThat(DriverMeters.dropped(driver, "out", RecordException.OVERSIZED))
                     .isEqualTo(1.0);
         }
     }
@@ -187,13 +175,7 @@ class PipelineErrorPolicyTest {
 
             assertThat(out.values()).hasSize(39).doesNotContain(13);
             assertThat(in.committed(0)).isEqualTo(40L);
-            assertThat(DriverMeters.counter(
-                            driver,
-                            EtlMetrics.RECORDS_DROPPED,
-                            EtlMetrics.TAG_STAGE,
-                            "out",
-                            EtlMetrics.TAG_REASON,
-                            RecordException.PRODUCE))
+            assertThat(DriverMeters.dropped(driver, "out", RecordException.PRODUCE))
                     .isEqualTo(1.0);
             assertThat(DriverMeters.counter(driver, EtlMetrics.SINK_RECORDS)).isEqualTo(39.0);
         }
@@ -294,13 +276,7 @@ class PipelineErrorPolicyTest {
 
             assertThat(running.result()).isNotDone();
             assertThat(out.values()).contains("a-0", "a-1", "c-0", "c-1").doesNotContain("bad-1");
-            assertThat(DriverMeters.counter(
-                            driver,
-                            EtlMetrics.RECORDS_DROPPED,
-                            EtlMetrics.TAG_STAGE,
-                            "explode",
-                            EtlMetrics.TAG_REASON,
-                            RecordException.OPERATOR))
+            assertThat(DriverMeters.dropped(driver, "explode", RecordException.OPERATOR))
                     .isEqualTo(1.0);
         }
     }
