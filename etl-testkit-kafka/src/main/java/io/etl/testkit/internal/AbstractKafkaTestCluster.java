@@ -122,6 +122,18 @@ public abstract class AbstractKafkaTestCluster implements KafkaTestCluster {
                     && d.partitions().stream()
                             .allMatch(p -> p.leader() != null && !p.leader().isEmpty());
         });
+        // the metadata names a leader a moment before that broker serves the partition; a produce in that
+        // moment is refused (NOT_LEADER_OR_FOLLOWER), and an idempotent producer whose first batch is refused
+        // while later ones land can then be stuck on OUT_OF_ORDER_SEQUENCE_NUMBER. ListOffsets goes to the
+        // leader the same way a produce does: once it answers for every partition, the topic takes writes.
+        Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
+        for (int p = 0; p < partitions; p++) {
+            latest.put(new TopicPartition(name, p), OffsetSpec.latest());
+        }
+        Waits.until("every partition leader of " + name + " to serve requests", ADMIN_TIMEOUT, () -> {
+            admin().listOffsets(latest).all().get(5, TimeUnit.SECONDS);
+            return true;
+        });
     }
 
     @Override
