@@ -113,24 +113,15 @@ public abstract class AbstractKafkaTestCluster implements KafkaTestCluster {
                         replicationFactor < 0 ? Optional.empty() : Optional.of((short) replicationFactor))
                 .configs(configs);
         get(admin().createTopics(List.of(topic)).all(), "create topic " + name);
-        Waits.until("every partition of " + name + " to have a leader", ADMIN_TIMEOUT, () -> {
-            TopicDescription d = admin().describeTopics(List.of(name))
-                    .allTopicNames()
-                    .get(5, TimeUnit.SECONDS)
-                    .get(name);
-            return d.partitions().size() == partitions
-                    && d.partitions().stream()
-                            .allMatch(p -> p.leader() != null && !p.leader().isEmpty());
-        });
-        // the metadata names a leader a moment before that broker serves the partition; a produce in that
-        // moment is refused (NOT_LEADER_OR_FOLLOWER), and an idempotent producer whose first batch is refused
-        // while later ones land can then be stuck on OUT_OF_ORDER_SEQUENCE_NUMBER. ListOffsets goes to the
-        // leader the same way a produce does: once it answers for every partition, the topic takes writes.
+        // a leader named in the metadata may not serve the partition yet: a produce in that moment is refused
+        // (NOT_LEADER_OR_FOLLOWER), and an idempotent producer whose first batch is refused while later ones
+        // land can then be stuck on OUT_OF_ORDER_SEQUENCE_NUMBER. ListOffsets goes to each partition's leader
+        // the way a produce does: once it answers for every partition, every one has a leader taking writes.
         Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
         for (int p = 0; p < partitions; p++) {
             latest.put(new TopicPartition(name, p), OffsetSpec.latest());
         }
-        Waits.until("every partition leader of " + name + " to serve requests", ADMIN_TIMEOUT, () -> {
+        Waits.until("every partition of " + name + " to have a leader serving requests", ADMIN_TIMEOUT, () -> {
             admin().listOffsets(latest).all().get(5, TimeUnit.SECONDS);
             return true;
         });
