@@ -65,6 +65,16 @@ public record PipelineConfig(
         return new PipelineConfig(null, null, null, null, null);
     }
 
+    /**
+     * Starts, once per JVM and on a background daemon thread, what loading a configuration will need: the YAML
+     * parser, the validator, the section records' readers and the connector types on the class path with their
+     * clients' classes. A launcher calls it first thing, so that this overlaps with its own start (parsing its
+     * command line, setting up logging); loading works the same without it, only later.
+     */
+    public static void preload() {
+        ConfigLoader.preload();
+    }
+
     /** Loads a YAML file, interpolating from the process environment. */
     public static PipelineConfig load(Path file) {
         return ConfigLoader.load(file, System::getenv);

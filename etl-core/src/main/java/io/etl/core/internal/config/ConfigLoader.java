@@ -28,6 +28,11 @@ public final class ConfigLoader {
 
     private ConfigLoader() {}
 
+    /** See {@link PipelineConfig#preload()}. */
+    public static void preload() {
+        StartupWarmUp.start();
+    }
+
     /** Loads {@code file} with the discovered connector types. */
     public static PipelineConfig load(Path file, Function<String, String> env) {
         return load(file, env, ConnectorRegistry.discovered());

@@ -63,6 +63,11 @@ final class ConnectorRegistry {
         return Optional.ofNullable(types.get(role).get(key));
     }
 
+    /** Every registered type. */
+    List<ConnectorConfigType<?>> all() {
+        return types.values().stream().flatMap(byKey -> byKey.values().stream()).toList();
+    }
+
     /** The registered keys of a role, sorted. */
     List<String> keys(ConnectorConfigType.Role role) {
         return List.copyOf(types.get(role).keySet());

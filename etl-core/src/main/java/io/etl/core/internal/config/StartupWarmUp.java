@@ -1,26 +1,52 @@
 package io.etl.core.internal.config;
 
+import io.etl.core.config.CheckpointConfig;
 import io.etl.core.config.ConnectorConfigType;
+import io.etl.core.config.MetricsConfig;
+import io.etl.core.config.PipelineSection;
+import io.etl.core.config.SinkPoolConfig;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Once per JVM, as soon as the connector types are known: a daemon thread builds the configuration validator and
- * lets every connector type {@link ConnectorConfigType#warmUp() warm up} its clients' classes, while the loading
- * thread goes on parsing and binding the YAML. On a machine with a spare core the class loading of the next steps
- * then overlaps with this one; without one it costs nothing extra, because the same work would follow anyway.
+ * Once per JVM, a daemon thread does ahead of time what loading a configuration will need: the YAML parser, the
+ * validator, the readers and the validation metadata of every section record, and each connector type's
+ * {@link ConnectorConfigType#warmUp() warm-up} of its clients' classes. It starts either when a launcher asks for it
+ * first thing ({@link #start()}), so that it overlaps with the launcher's own start, or once the connector types are
+ * known. On a machine with a spare core the loading thread then finds that work done; without one it costs nothing
+ * extra, because the same work would follow anyway.
  */
 final class StartupWarmUp {
 
-    private static final Logger LOG = LoggerFactory.getLogger(StartupWarmUp.class);
+    /** The core's own section records, in the order a pipeline file usually lists them. */
+    private static final List<Class<?>> CORE_SECTIONS = List.of(
+            PipelineSection.class,
+            PipelineBinder.SourceKeys.class,
+            SinkPoolConfig.class,
+            CheckpointConfig.class,
+            MetricsConfig.class);
+
     private static final AtomicBoolean STARTED = new AtomicBoolean();
 
     private StartupWarmUp() {}
 
-    /** Starts the warm-up of the validator and of {@code types}, unless one already ran in this JVM. */
+    /** Starts the warm-up for the connector types on the class path, unless one already ran in this JVM. */
+    static void start() {
+        start(() -> {
+            YamlTrees.warmUp();
+            return ConnectorRegistry.discovered().all();
+        });
+    }
+
+    /** Starts the warm-up for {@code types}, unless one already ran in this JVM. */
     static void start(Collection<? extends ConnectorConfigType<?>> types) {
+        start(() -> types);
+    }
+
+    private static void start(TypeSource types) {
         if (!STARTED.compareAndSet(false, true)) {
             return;
         }
@@ -30,21 +56,40 @@ final class StartupWarmUp {
         thread.start();
     }
 
-    private static void run(Collection<? extends ConnectorConfigType<?>> types) {
+    private static void run(TypeSource source) {
         long started = System.nanoTime();
-        // the validator first: the loading thread needs it within moments, the connectors' clients only later
+        Collection<? extends ConnectorConfigType<?>> types = List.of();
         try {
+            types = source.types();
+            // the validator first: the loading thread needs it within moments, the connectors' clients only later
             ConfigValidator.warmUp();
+            List<Class<?>> sections = new ArrayList<>(CORE_SECTIONS);
+            types.forEach(type -> sections.add(type.type()));
+            for (Class<?> section : sections) {
+                SectionBinder.warmUp(section);
+                ConfigValidator.warmUp(section);
+            }
         } catch (RuntimeException | LinkageError e) {
-            LOG.debug("warming up the configuration validator failed: {}", e.toString());
+            debug("warming up the configuration loading failed: {}", e.toString());
         }
         for (ConnectorConfigType<?> type : types) {
             try {
                 type.warmUp();
             } catch (RuntimeException | LinkageError e) {
-                LOG.debug("warming up {} connector '{}' failed: {}", type.role(), type.key(), e.toString());
+                debug("warming up {} connector '{}' failed: {}", type.role(), type.key(), e.toString());
             }
         }
-        LOG.debug("warm-up done in {} ms", (System.nanoTime() - started) / 1_000_000);
+        debug("warm-up done in {} ms", (System.nanoTime() - started) / 1_000_000);
+    }
+
+    /** Looked up when used, so that starting the warm-up does not set up logging on the caller's thread. */
+    private static void debug(String format, Object... arguments) {
+        LoggerFactory.getLogger(StartupWarmUp.class).debug(format, arguments);
+    }
+
+    /** Where the connector types come from: given, or discovered on the warm-up thread itself. */
+    @FunctionalInterface
+    private interface TypeSource {
+        Collection<? extends ConnectorConfigType<?>> types();
     }
 }
