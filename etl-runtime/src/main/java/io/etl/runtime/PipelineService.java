@@ -143,7 +143,6 @@ public final class PipelineService {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         AtomicReference<RunningPipeline> current = new AtomicReference<>();
         try (JvmGcMetrics gc = new JvmGcMetrics()) {
-            bindJvmMeters(registry, gc);
             HttpEndpoint http;
             try {
                 http = httpPort == 0 ? null : HttpEndpoint.start(httpHost, httpPort, registry, current::get);
@@ -163,7 +162,7 @@ public final class PipelineService {
                 }
                 StopSignal signal = stop != null ? stop : StopSignal.install();
                 try {
-                    return runPipeline(pipeline, name, registry, current, signal, budget);
+                    return runPipeline(pipeline, name, registry, gc, current, signal, budget);
                 } finally {
                     signal.finished();
                 }
@@ -181,6 +180,7 @@ public final class PipelineService {
             Pipeline pipeline,
             String name,
             PrometheusMeterRegistry registry,
+            JvmGcMetrics gc,
             AtomicReference<RunningPipeline> current,
             StopSignal signal,
             Duration budget) {
@@ -195,6 +195,8 @@ public final class PipelineService {
         running.addStateListener((from, to) -> LOG.info("pipeline '{}': {} -> {}", name, from, to));
         signal.requested().thenRun(running::stop);
         onStarted.accept(running);
+        // while the pipeline opens its connectors on threads of its own
+        bindJvmMeters(registry, gc);
 
         // wait for the end; the stop budget counts from the stop request, or from the moment the pipeline began
         // stopping by itself (a failure)
