@@ -16,7 +16,7 @@ import java.util.TreeMap;
  */
 final class PipelineYaml {
 
-    /** The source's keys besides its brokers, topic and group: short timeouts, and a failing record fails. */
+    /** The source's keys besides its brokers, topic and group: short timeouts; a bad record stops the pipeline. */
     private static final Map<String, String> SOURCE_DEFAULTS = Map.of(
             "session_timeout", "6s",
             "revoke_timeout", "10s",
