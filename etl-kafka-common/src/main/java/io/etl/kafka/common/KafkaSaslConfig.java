@@ -64,46 +64,19 @@ public record KafkaSaslConfig(
         }
     }
 
-    /** The settings of the user-name, password and OAuth mechanisms. */
-    public KafkaSaslConfig(
-            SaslMechanism mechanism,
-            String username,
-            String password,
-            String tokenEndpointUrl,
-            String clientId,
-            String clientSecret,
-            String scope) {
-        this(
-                mechanism,
-                username,
-                password,
-                tokenEndpointUrl,
-                clientId,
-                clientSecret,
-                scope,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null,
-                null);
-    }
-
     /** SCRAM-SHA-512 with a user name and password. */
     public static KafkaSaslConfig scramSha512(String username, String password) {
-        return new KafkaSaslConfig(SaslMechanism.SCRAM_SHA_512, username, password, null, null, null, null);
+        return withPassword(SaslMechanism.SCRAM_SHA_512, username, password);
     }
 
     /** SCRAM-SHA-256 with a user name and password. */
     public static KafkaSaslConfig scramSha256(String username, String password) {
-        return new KafkaSaslConfig(SaslMechanism.SCRAM_SHA_256, username, password, null, null, null, null);
+        return withPassword(SaslMechanism.SCRAM_SHA_256, username, password);
     }
 
     /** PLAIN with a user name and password. */
     public static KafkaSaslConfig plain(String username, String password) {
-        return new KafkaSaslConfig(SaslMechanism.PLAIN, username, password, null, null, null, null);
+        return withPassword(SaslMechanism.PLAIN, username, password);
     }
 
     /**
@@ -127,6 +100,12 @@ public record KafkaSaslConfig(
      */
     public static KafkaSaslConfig awsMskIam(String roleArn, String profileName) {
         return withoutPassword(SaslMechanism.AWS_MSK_IAM, null, null, null, null, roleArn, profileName);
+    }
+
+    /** A mechanism that signs in with a user name and password only. */
+    private static KafkaSaslConfig withPassword(SaslMechanism mechanism, String username, String password) {
+        return new KafkaSaslConfig(
+                mechanism, username, password, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** A mechanism that signs in without a user name, password or OAuth client: Kerberos or IAM settings only. */

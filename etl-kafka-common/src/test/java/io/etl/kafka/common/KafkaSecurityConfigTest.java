@@ -1,5 +1,6 @@
 package io.etl.kafka.common;
 
+import static io.etl.kafka.common.SaslSections.sasl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -69,10 +70,8 @@ class KafkaSecurityConfigTest {
 
     @Test
     void saslNeedsASaslProtocolAndCredentials() {
-        assertThat(problems(new KafkaSecurityConfig(
-                        SecurityProtocol.SSL,
-                        null,
-                        new KafkaSaslConfig(SaslMechanism.SCRAM_SHA_256, "u", null, null, null, null, null))))
+        assertThat(problems(
+                        new KafkaSecurityConfig(SecurityProtocol.SSL, null, KafkaSaslConfig.scramSha256("u", null))))
                 .containsExactly(
                         "sinks.eu.kafka.security.sasl: needs protocol SASL_SSL or SASL_PLAINTEXT (protocol is SSL)",
                         "sinks.eu.kafka.security.sasl.password: is required with mechanism SCRAM-SHA-256");
@@ -89,8 +88,13 @@ class KafkaSecurityConfigTest {
         KafkaSecurityConfig config = new KafkaSecurityConfig(
                 SecurityProtocol.SASL_SSL,
                 null,
-                new KafkaSaslConfig(
-                        SaslMechanism.OAUTHBEARER, null, null, "https://idp/token", "etl", "s3cret", "kafka"));
+                sasl(
+                        SaslMechanism.OAUTHBEARER,
+                        Map.of(
+                                "token_endpoint_url", "https://idp/token",
+                                "client_id", "etl",
+                                "client_secret", "s3cret",
+                                "scope", "kafka")));
         assertThat(problems(config)).isEmpty();
         assertThat(config.toClientProperties())
                 .containsEntry("sasl.oauthbearer.token.endpoint.url", "https://idp/token")
@@ -100,7 +104,7 @@ class KafkaSecurityConfigTest {
         assertThat(problems(new KafkaSecurityConfig(
                         SecurityProtocol.SASL_SSL,
                         null,
-                        new KafkaSaslConfig(SaslMechanism.OAUTHBEARER, "u", null, null, "etl", null, null))))
+                        sasl(SaslMechanism.OAUTHBEARER, Map.of("username", "u", "client_id", "etl")))))
                 .containsExactly(
                         "sinks.eu.kafka.security.sasl.username: is not used with mechanism OAUTHBEARER",
                         "sinks.eu.kafka.security.sasl.token_endpoint_url: is required with mechanism OAUTHBEARER",
@@ -176,22 +180,12 @@ class KafkaSecurityConfigTest {
         KafkaSecurityConfig config = new KafkaSecurityConfig(
                 SecurityProtocol.SASL_PLAINTEXT,
                 null,
-                new KafkaSaslConfig(
+                sasl(
                         SaslMechanism.AWS_MSK_IAM,
-                        "u",
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        "etl-session",
-                        "eu-west-1",
-                        null));
+                        Map.of(
+                                "username", "u",
+                                "aws_role_session_name", "etl-session",
+                                "aws_sts_region", "eu-west-1")));
         assertThat(problems(config))
                 .contains(
                         "sinks.eu.kafka.security.sasl.username: is not used with mechanism AWS_MSK_IAM",

@@ -1,5 +1,6 @@
 package io.etl.kafka.common;
 
+import static io.etl.kafka.common.SaslSections.sasl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
@@ -158,22 +159,13 @@ class KerberosSecurityConfigTest {
         KafkaSecurityConfig config = new KafkaSecurityConfig(
                 SecurityProtocol.SASL_PLAINTEXT,
                 null,
-                new KafkaSaslConfig(
+                sasl(
                         SaslMechanism.GSSAPI,
-                        null,
-                        "pw",
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        "/nope/etl.keytab",
-                        null,
-                        "/nope/krb5.conf",
-                        "arn:aws:iam::1:role/x",
-                        null,
-                        null,
-                        null));
+                        Map.of(
+                                "password", "pw",
+                                "keytab_file", "/nope/etl.keytab",
+                                "krb5_config_file", "/nope/krb5.conf",
+                                "aws_role_arn", "arn:aws:iam::1:role/x")));
         assertThat(problems(config))
                 .containsExactly(
                         PATH + ".sasl.password: is not used with mechanism GSSAPI",

@@ -27,4 +27,13 @@ final class LazyExpansion {
             }
         };
     }
+
+    /** A hook for {@link #of} that throws just before element {@code index} of {@code value} is made. */
+    static ObjIntConsumer<String> throwingAt(String value, int index) {
+        return (v, n) -> {
+            if (v.equals(value) && n == index) {
+                throw new IllegalStateException("cannot expand " + v);
+            }
+        };
+    }
 }

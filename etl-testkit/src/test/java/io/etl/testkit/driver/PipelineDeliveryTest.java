@@ -65,14 +65,11 @@ class PipelineDeliveryTest {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> fast = driver.sink("fast");
             TestSink<String> slow = driver.<String>sink("slow").holdAcks();
-            driver.start(Pipeline.named("fan-out")
-                    .from(in)
-                    .split(
-                            "both",
-                            s -> s.toAllMatching()
-                                    .branch("to-fast", v -> true, fast)
-                                    .branch("to-slow", v -> true, slow)
-                                    .dropUnmatched()));
+            Routes<String> toBoth = s -> s.toAllMatching()
+                    .branch("to-fast", v -> true, fast)
+                    .branch("to-slow", v -> true, slow)
+                    .dropUnmatched();
+            driver.start(Pipeline.named("fan-out").from(in).split("both", toBoth));
             in.send("k", "x");
             await().atMost(WAIT).until(() -> fast.values().size() == 1 && slow.heldWrites() == 1);
             // the fast sink acknowledged; several commit intervals pass without committing past the record
@@ -91,14 +88,11 @@ class PipelineDeliveryTest {
             TestSink<String> eu = driver.sink("eu");
             TestSink<String> us = driver.sink("us");
             TestSink<String> rest = driver.sink("rest");
-            driver.start(Pipeline.named("split")
-                    .from(in)
-                    .split(
-                            "by-region",
-                            s -> s.branch("eu", v -> v.startsWith("eu"), eu)
-                                    .branch("us", v -> v.startsWith("us"), us)
-                                    .branch("eu-again", v -> v.startsWith("eu"), us)
-                                    .otherwise(rest)));
+            Routes<String> byRegion = s -> s.branch("eu", v -> v.startsWith("eu"), eu)
+                    .branch("us", v -> v.startsWith("us"), us)
+                    .branch("eu-again", v -> v.startsWith("eu"), us)
+                    .otherwise(rest);
+            driver.start(Pipeline.named("split").from(in).split("by-region", byRegion));
             List.of("eu-1", "us-1", "eu-2", "mars-1").forEach(v -> in.send(v, v));
             driver.awaitCommitted(WAIT);
 

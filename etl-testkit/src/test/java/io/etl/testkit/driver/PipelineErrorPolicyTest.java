@@ -31,34 +31,23 @@ class PipelineErrorPolicyTest {
 
     @Test
     void skipDropsAndCountsAFailingRecordAndDeliversTheRest() {
-        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
-            TestSource<String> in = driver.source("in", 1);
-            TestSink<Integer> out = driver.sink("out");
-            driver.start(Pipeline.named("skip")
-                    .from(in)
-                    .map("parse", Integer::parseInt)
-                    .onError(ErrorPolicy.SKIP)
-                    .to(out));
-            List.of("1", "two", "3").forEach(v -> in.send("k", v));
-            driver.awaitCommitted(WAIT);
+        try (InToOut<String, Integer> run = new InToOut<>()) {
+            run.start("skip", in -> in.map("parse", Integer::parseInt).onError(ErrorPolicy.SKIP));
+            List.of("1", "two", "3").forEach(v -> run.in.send("k", v));
+            run.driver.awaitCommitted(WAIT);
 
-            assertThat(out.values()).containsExactly(1, 3);
-            assertThat(DriverMeters.dropped(driver, "parse", RecordException.OPERATOR))
+            assertThat(run.out.values()).containsExactly(1, 3);
+            assertThat(DriverMeters.dropped(run.driver, "parse", RecordException.OPERATOR))
                     .isEqualTo(1.0);
         }
     }
 
     @Test
     void failStopsThePipelineAndCommitsNothingFromThePoisonRecordOn() {
-        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
-            TestSource<String> in = driver.source("in", 1);
-            TestSink<Integer> out = driver.sink("out");
-            RunningPipeline running = driver.start(Pipeline.named("fail")
-                    .from(in)
-                    .map("parse", Integer::parseInt)
-                    .to(out));
+        try (InToOut<String, Integer> run = new InToOut<>()) {
+            RunningPipeline running = run.start("fail", in -> in.map("parse", Integer::parseInt));
             for (int i = 0; i < 50; i++) {
-                in.send("k", i == 37 ? "poison" : Integer.toString(i));
+                run.in.send("k", i == 37 ? "poison" : Integer.toString(i));
             }
             PipelineResult result =
                     running.result().orTimeout(10, TimeUnit.SECONDS).join();
@@ -71,8 +60,8 @@ class PipelineErrorPolicyTest {
             RecordException error = (RecordException) result.failure();
             assertThat(error.offset()).isEqualTo(37L);
             assertThat(error.operator()).isEqualTo("parse");
-            assertThat(in.committed(0)).isEqualTo(37L);
-            assertThat(out.values())
+            assertThat(run.in.committed(0)).isEqualTo(37L);
+            assertThat(run.out.values())
                     .containsExactlyElementsOf(IntStream.range(0, 37).boxed().toList());
         }
     }
@@ -257,26 +246,17 @@ class PipelineErrorPolicyTest {
 
     @Test
     void aLazyFlatMapIterableThatThrowsWhileIteratedGoesToTheStagePolicy() {
-        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
-            TestSource<String> in = driver.source("in", 1);
-            TestSink<String> out = driver.sink("out");
-            RunningPipeline running = driver.start(Pipeline.named("lazy")
-                    .from(in)
-                    .<String>flatMap(
-                            "explode",
-                            v -> LazyExpansion.of(v, 2, (value, n) -> {
-                                if (value.equals("bad") && n == 1) {
-                                    throw new IllegalStateException("cannot expand " + value);
-                                }
-                            }))
-                    .onError(ErrorPolicy.SKIP)
-                    .to(out));
-            List.of("a", "bad", "c").forEach(v -> in.send("k", v));
-            driver.awaitCommitted(WAIT);
+        try (InToOut<String, String> run = new InToOut<>()) {
+            RunningPipeline running = run.start(
+                    "lazy",
+                    in -> in.flatMap("explode", v -> LazyExpansion.of(v, 2, LazyExpansion.throwingAt("bad", 1)))
+                            .onError(ErrorPolicy.SKIP));
+            List.of("a", "bad", "c").forEach(v -> run.in.send("k", v));
+            run.driver.awaitCommitted(WAIT);
 
             assertThat(running.result()).isNotDone();
-            assertThat(out.values()).contains("a-0", "a-1", "c-0", "c-1").doesNotContain("bad-1");
-            assertThat(DriverMeters.dropped(driver, "explode", RecordException.OPERATOR))
+            assertThat(run.out.values()).contains("a-0", "a-1", "c-0", "c-1").doesNotContain("bad-1");
+            assertThat(DriverMeters.dropped(run.driver, "explode", RecordException.OPERATOR))
                     .isEqualTo(1.0);
         }
     }
@@ -294,22 +274,19 @@ class PipelineErrorPolicyTest {
             TestSink<String> first = driver.sink("first");
             TestSink<String> second = driver.sink("second");
             TestSink<String> rest = driver.sink("rest");
-            driver.start(Pipeline.named("split-all")
-                    .from(in)
-                    .split(
-                            "route",
-                            s -> s.toAllMatching()
-                                    .branch("first", v -> true, first)
-                                    .branch(
-                                            "second",
-                                            v -> {
-                                                if (v.equals("bad")) {
-                                                    throw new IllegalArgumentException("cannot route " + v);
-                                                }
-                                                return true;
-                                            },
-                                            second)
-                                    .otherwise(rest)));
+            Routes<String> allMatchingSecondThrowsOnBad = s -> s.toAllMatching()
+                    .branch("first", v -> true, first)
+                    .branch(
+                            "second",
+                            v -> {
+                                if (v.equals("bad")) {
+                                    throw new IllegalArgumentException("cannot route " + v);
+                                }
+                                return true;
+                            },
+                            second)
+                    .otherwise(rest);
+            driver.start(Pipeline.named("split-all").from(in).split("route", allMatchingSecondThrowsOnBad));
             List.of("a", "bad", "c").forEach(v -> in.send("k", v));
             driver.awaitCommitted(WAIT);
 

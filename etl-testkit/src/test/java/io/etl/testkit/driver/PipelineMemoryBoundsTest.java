@@ -28,12 +28,9 @@ class PipelineMemoryBoundsTest {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> slow = driver.<String>sink("slow").holdAcks();
             TestSink<String> fast = driver.sink("fast");
-            driver.start(Pipeline.named("stalled-head")
-                    .from(in)
-                    .split(
-                            "route",
-                            s -> s.branch("to-slow", v -> v.equals("first"), slow)
-                                    .otherwise(fast)));
+            Routes<String> firstToSlow =
+                    s -> s.branch("to-slow", v -> v.equals("first"), slow).otherwise(fast);
+            driver.start(Pipeline.named("stalled-head").from(in).split("route", firstToSlow));
             in.send("k", "first");
             for (int i = 0; i < 10_000; i++) {
                 in.send("k", "v" + i);

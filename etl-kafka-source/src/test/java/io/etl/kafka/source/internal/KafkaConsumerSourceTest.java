@@ -146,19 +146,13 @@ class KafkaConsumerSourceTest {
 
         source.poll(Duration.ZERO, output);
 
-        assertThat(output.values).containsExactlyInAnyOrder("v0", null, "v2");
-        RecordMeta first = output.metas.stream()
-                .filter(m -> m.partition() == 0 && m.offset() == 0)
-                .findFirst()
-                .orElseThrow();
+        assertThat(output.values()).containsExactlyInAnyOrder("v0", null, "v2");
+        RecordMeta first = output.meta(0, 0);
         assertThat(first.position()).isEqualTo("orders-0@0");
         assertThat(first.timestamp()).isEqualTo(1_000L);
         assertThat(new String(first.key(), StandardCharsets.UTF_8)).isEqualTo("k0");
         assertThat(first.headers()).containsExactly(Header.of("trace", "abc"));
-        RecordMeta second = output.metas.stream()
-                .filter(m -> m.partition() == 0 && m.offset() == 1)
-                .findFirst()
-                .orElseThrow();
+        RecordMeta second = output.meta(0, 1);
         assertThat(second.key()).isNull();
         assertThat(second.headers()).isSameAs(List.of());
         assertThat(listener.assigned).containsExactly(List.of(S0, S1));
@@ -170,7 +164,7 @@ class KafkaConsumerSourceTest {
         rebalanceTo(P0);
         consumer.addRecord(record(P0, 0, null, "v0", new RecordHeaders()));
         source.poll(Duration.ZERO, output);
-        assertThat(output.values).containsExactly("v0");
+        assertThat(output.values()).containsExactly("v0");
 
         // frozen (SIGSTOP, a long pause) for longer than session_timeout (10s) plus poll_timeout
         now.addAndGet(Duration.ofSeconds(11).toNanos());
@@ -178,7 +172,7 @@ class KafkaConsumerSourceTest {
         consumer.addRecord(record(P0, 2, null, "v2", new RecordHeaders()));
         source.poll(Duration.ZERO, output);
 
-        assertThat(output.values).as("nothing fetched since is processed").containsExactly("v0");
+        assertThat(output.values()).as("nothing fetched since is processed").containsExactly("v0");
         assertThat(consumer.position(P0))
                 .as("rewound to the first record it did not process")
                 .isEqualTo(1);
@@ -188,7 +182,7 @@ class KafkaConsumerSourceTest {
         consumer.resetShouldRebalance();
         now.addAndGet(Duration.ofMillis(100).toNanos());
         source.poll(Duration.ZERO, output);
-        assertThat(output.values).containsExactly("v0");
+        assertThat(output.values()).containsExactly("v0");
         assertThat(consumer.position(P0)).isEqualTo(1);
         assertThat(consumer.shouldRebalance()).as("asked once").isFalse();
 
@@ -197,13 +191,13 @@ class KafkaConsumerSourceTest {
         consumer.seek(P0, 1);
         consumer.addRecord(record(P0, 1, null, "v1", new RecordHeaders()));
         source.poll(Duration.ZERO, output);
-        assertThat(output.values).containsExactly("v0", "v1");
+        assertThat(output.values()).containsExactly("v0", "v1");
     }
 
     @Test
     void stopsRefusingRecordsWhenTheGroupNeverCallsBackWithinTheSession() {
         AtomicLong now = pollTheFirstRecordAfterARebalanceAnd(Duration.ofSeconds(11));
-        assertThat(output.values).isEmpty();
+        assertThat(output.values()).isEmpty();
 
         for (int i = 0; i < 10; i++) {
             now.addAndGet(Duration.ofMillis(1_100).toNanos());
@@ -212,14 +206,14 @@ class KafkaConsumerSourceTest {
         consumer.addRecord(record(P0, 0, null, "v0", new RecordHeaders()));
         source.poll(Duration.ZERO, output);
 
-        assertThat(output.values).as("no stall for ever").containsExactly("v0");
+        assertThat(output.values()).as("no stall for ever").containsExactly("v0");
     }
 
     @Test
     void processesNormallyAfterAWaitThatIsShorterThanTheSession() {
         pollTheFirstRecordAfterARebalanceAnd(Duration.ofSeconds(9));
 
-        assertThat(output.values).containsExactly("v0");
+        assertThat(output.values()).containsExactly("v0");
         assertThat(consumer.shouldRebalance()).isFalse();
     }
 
@@ -244,9 +238,9 @@ class KafkaConsumerSourceTest {
 
         ints.poll(Duration.ZERO, out);
 
-        assertThat(out.values).containsExactly(1, 3);
-        assertThat(out.failed).extracting(RecordMeta::position).containsExactly("orders-0@1");
-        assertThat(out.causes.get(0)).isInstanceOf(NumberFormatException.class);
+        assertThat(out.values()).containsExactly(1, 3);
+        assertThat(out.failed).extracting(f -> f.meta().position()).containsExactly("orders-0@1");
+        assertThat(out.failed.get(0).cause()).isInstanceOf(NumberFormatException.class);
         assertThat(ints.errorPolicy()).isEqualTo(ErrorPolicy.SKIP);
     }
 
@@ -271,10 +265,10 @@ class KafkaConsumerSourceTest {
         source.pause();
         consumer.addRecord(record(P0, 0, null, "v", new RecordHeaders()));
         source.poll(Duration.ZERO, output);
-        assertThat(output.values).isEmpty();
+        assertThat(output.values()).isEmpty();
         source.resume();
         source.poll(Duration.ZERO, output);
-        assertThat(output.values).containsExactly("v");
+        assertThat(output.values()).containsExactly("v");
     }
 
     @Test
@@ -424,22 +418,37 @@ class KafkaConsumerSourceTest {
         }
     }
 
+    /** What the source hands over: each value with its meta, each record it could not decode with the cause. */
     private static final class RecordingOutput<T> implements SourceOutput<T> {
-        final List<T> values = new ArrayList<>();
-        final List<RecordMeta> metas = new ArrayList<>();
-        final List<RecordMeta> failed = new ArrayList<>();
-        final List<Throwable> causes = new ArrayList<>();
+        final List<Emitted<T>> emitted = new ArrayList<>();
+        final List<DecodeFailed> failed = new ArrayList<>();
+
+        record Emitted<T>(T value, RecordMeta meta) {}
+
+        record DecodeFailed(RecordMeta meta, Throwable cause) {}
 
         @Override
         public void emit(T value, RecordMeta meta) {
-            values.add(value);
-            metas.add(meta);
+            emitted.add(new Emitted<>(value, meta));
         }
 
         @Override
         public void decodeFailed(RecordMeta meta, Throwable cause) {
-            failed.add(meta);
-            causes.add(cause);
+            failed.add(new DecodeFailed(meta, cause));
+        }
+
+        /** The values emitted, in order. */
+        List<T> values() {
+            return emitted.stream().map(Emitted::value).toList();
+        }
+
+        /** The meta emitted for the record at {@code offset} of {@code partition}. */
+        RecordMeta meta(int partition, long offset) {
+            return emitted.stream()
+                    .map(Emitted::meta)
+                    .filter(m -> m.partition() == partition && m.offset() == offset)
+                    .findFirst()
+                    .orElseThrow();
         }
     }
 }

@@ -72,7 +72,7 @@ class DeadLetterCrashIT {
                 .sink("eu", eu)
                 .sink("rest", rest)
                 .deadLetterOnEveryError(dlt)
-                .sinkMaxMessageBytes("2KB")
+                .eachSink("max_message_bytes", "2KB")
                 .pool(4, 4, 500, "5ms")
                 .checkpoint("100ms", "10s")
                 .write(dir);

@@ -152,7 +152,8 @@ class DeadLetterIT {
         Map<Integer, Kind> poison =
                 Map.of(10, Kind.MALFORMED, 20, Kind.EXPLODE, 30, Kind.BOOM, 40, Kind.HUGE, 50, Kind.NO_KEY);
         List<TestRecord> input = produce(kafka, t.input, 60, i -> poison.getOrDefault(i, Kind.GOOD));
-        PipelineConfig config = t.yaml(kafka).sinkMaxMessageBytes("2KB").parse();
+        PipelineConfig config =
+                t.yaml(kafka).eachSink("max_message_bytes", "2KB").parse();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
         PipelineResult result = runUntilCaughtUp(kafka, t, config, registry);
@@ -214,7 +215,7 @@ class DeadLetterIT {
     void underSkipARecordAboveTheTopicLimitIsDroppedAtEncodeAndTheRestCommitted(KafkaTestCluster kafka) {
         Topics t = Topics.create(kafka, "dlq-limit-skip", Map.of(), Map.of("max.message.bytes", "1500"));
         produce(kafka, t.input, 100, i -> i % 25 == 3 ? Kind.HUGE : Kind.GOOD);
-        PipelineConfig config = t.yaml(kafka).sinkOnError("skip").parse();
+        PipelineConfig config = t.yaml(kafka).eachSink("on_error", "skip").parse();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
         PipelineResult result = runUntilCaughtUp(kafka, t, config, registry);

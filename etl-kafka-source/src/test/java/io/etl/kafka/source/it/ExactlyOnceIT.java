@@ -248,8 +248,8 @@ class ExactlyOnceIT {
 
         PipelineYaml yaml(KafkaTestCluster kafka) {
             PipelineYaml y = PipelineYaml.of(uid, kafka.bootstrapServers(), input, group)
-                    .delivery("exactly_once")
-                    .pipelineOnError("dead_letter")
+                    .pipeline("delivery", "exactly_once")
+                    .pipeline("on_error", "dead_letter")
                     .deadLetter(deadLetters)
                     .sessionTimeout("6s")
                     .pool(4, 4, 500, "5ms")

@@ -7,44 +7,50 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.TreeMap;
 
-/** Writes the YAML a test pipeline runs with: one Kafka source {@code orders}, named Kafka sinks. */
+/**
+ * Writes the YAML a test pipeline runs with: one Kafka source {@code orders}, named Kafka sinks. Each section
+ * starts from settings that suit a test (short timeouts, small pools); {@link #pipeline}, {@link #source} and
+ * {@link #eachSink} set any other key of a section, with its value written as YAML.
+ */
 final class PipelineYaml {
 
+    /** The source's keys besides its brokers, topic and group: short timeouts; a bad record stops the pipeline. */
+    private static final Map<String, String> SOURCE_DEFAULTS = Map.of(
+            "session_timeout", "6s",
+            "revoke_timeout", "10s",
+            "startup_timeout", "20s",
+            "on_error", "fail");
+
+    /** Every sink's keys besides its brokers, topic and pool: short timeouts and backoffs, no statistics. */
+    private static final Map<String, String> SINK_DEFAULTS = Map.of(
+            "delivery_timeout", "30s",
+            "startup_timeout", "20s",
+            "statistics_interval", "0s",
+            "breaker", "{open_wait: 1s}",
+            "retry", "{initial_backoff: 100ms, max_backoff: 1s}");
+
     private final String name;
-    private final String sourceBrokers;
-    private final String inputTopic;
-    private final String groupId;
-    private String sinkBrokers;
-    private String groupInstanceId;
-    private String onError = "fail";
-    private String sessionTimeout = "6s";
-    private String revokeTimeout = "10s";
+    private final Map<String, String> pipeline = new TreeMap<>();
+    private final Map<String, String> source = new TreeMap<>(SOURCE_DEFAULTS);
     private final Map<String, String> consumer = new LinkedHashMap<>();
     private final Map<String, String> sinks = new LinkedHashMap<>();
-    private String deliveryTimeout = "30s";
-    private int inflight = 4;
-    private int queue = 4;
-    private int maxRecords = 2000;
-    private String linger = "10ms";
+    private final Map<String, String> eachSink = new TreeMap<>(SINK_DEFAULTS);
+    private final Map<String, String> producer = new LinkedHashMap<>();
+    private String sinkBrokers;
+    private String linger;
     private String checkpointInterval = "250ms";
     private String drainTimeout = "15s";
-    private String pipelineOnError;
-    private String sinkOnError;
-    private String sinkMaxMessageBytes;
     private String deadLetterTopic;
-    private String delivery;
-    private String security;
-    private String breaker = "{open_wait: 1s}";
-    private final Map<String, String> producer = new LinkedHashMap<>();
-    private String startupTimeout = "20s";
 
     private PipelineYaml(String name, String brokers, String inputTopic, String groupId) {
         this.name = name;
-        this.sourceBrokers = brokers;
         this.sinkBrokers = brokers;
-        this.inputTopic = inputTopic;
-        this.groupId = groupId;
+        source.put("brokers", quoted(brokers));
+        source.put("topics", "[" + inputTopic + "]");
+        source.put("group_id", groupId);
+        pool(4, 4, 2000, "10ms");
     }
 
     static PipelineYaml of(String name, String brokers, String inputTopic, String groupId) {
@@ -56,65 +62,50 @@ final class PipelineYaml {
         return this;
     }
 
+    /** The brokers of every sink and of the dead-letter section (the source's by default). */
     PipelineYaml sinkBrokers(String value) {
         sinkBrokers = value;
         return this;
     }
 
+    /** A key of the {@code pipeline} section, e.g. {@code on_error} or {@code delivery}. */
+    PipelineYaml pipeline(String key, String yamlValue) {
+        pipeline.put(key, yamlValue);
+        return this;
+    }
+
+    /** A key of the source's {@code kafka} section, e.g. {@code on_error} or {@code revoke_timeout}. */
+    PipelineYaml source(String key, String yamlValue) {
+        source.put(key, yamlValue);
+        return this;
+    }
+
+    /** A key of every sink's {@code kafka} section, e.g. {@code delivery_timeout} or {@code max_message_bytes}. */
+    PipelineYaml eachSink(String key, String yamlValue) {
+        eachSink.put(key, yamlValue);
+        return this;
+    }
+
     PipelineYaml groupInstanceId(String value) {
-        groupInstanceId = value;
-        return this;
+        return source("group_instance_id", value);
     }
 
-    PipelineYaml onError(String value) {
-        onError = value;
-        return this;
-    }
-
-    PipelineYaml sessionTimeout(String value) {
-        sessionTimeout = value;
-        return this;
-    }
-
-    PipelineYaml revokeTimeout(String value) {
-        revokeTimeout = value;
-        return this;
-    }
-
+    /** A consumer passthrough property of the source. */
     PipelineYaml consumer(String key, String value) {
         consumer.put(key, value);
         return this;
     }
 
-    PipelineYaml deliveryTimeout(String value) {
-        deliveryTimeout = value;
-        return this;
+    PipelineYaml sessionTimeout(String value) {
+        return source("session_timeout", value);
     }
 
-    PipelineYaml pool(int inflightValue, int queueValue, int maxRecordsValue, String lingerValue) {
-        inflight = inflightValue;
-        queue = queueValue;
-        maxRecords = maxRecordsValue;
-        linger = lingerValue;
-        return this;
-    }
-
-    /** {@code pipeline.on_error}: the operators' default policy. */
-    PipelineYaml pipelineOnError(String value) {
-        pipelineOnError = value;
-        return this;
-    }
-
-    /** {@code on_error} of every sink. */
-    PipelineYaml sinkOnError(String value) {
-        sinkOnError = value;
-        return this;
-    }
-
-    /** {@code max_message_bytes} of every sink. */
-    PipelineYaml sinkMaxMessageBytes(String value) {
-        sinkMaxMessageBytes = value;
-        return this;
+    /** The pool of every sink: in-flight batches, queued batches, and the batch's size and linger. */
+    PipelineYaml pool(int inflight, int queue, int maxRecords, String batchLinger) {
+        linger = batchLinger;
+        eachSink.put("inflight", String.valueOf(inflight));
+        eachSink.put("queue", String.valueOf(queue));
+        return eachSink("batch", "{max_records: " + maxRecords + ", linger: " + batchLinger + "}");
     }
 
     /** A top-level {@code dead_letter} section writing {@code topic} on the sink brokers. */
@@ -129,27 +120,14 @@ final class PipelineYaml {
      */
     PipelineYaml deadLetterOnEveryError(String topic) {
         return deadLetter(topic)
-                .onError("dead_letter")
-                .pipelineOnError("dead_letter")
-                .sinkOnError("dead_letter");
-    }
-
-    /** {@code pipeline.delivery}. */
-    PipelineYaml delivery(String value) {
-        delivery = value;
-        return this;
+                .source("on_error", "dead_letter")
+                .pipeline("on_error", "dead_letter")
+                .eachSink("on_error", "dead_letter");
     }
 
     /** A {@code security} section (inline YAML) for the source and every sink. */
     PipelineYaml security(String inlineYaml) {
-        security = inlineYaml;
-        return this;
-    }
-
-    /** The {@code breaker} section (inline YAML) of every sink. */
-    PipelineYaml breaker(String inlineYaml) {
-        breaker = inlineYaml;
-        return this;
+        return source("security", inlineYaml).eachSink("security", inlineYaml);
     }
 
     /** A producer passthrough property of every sink. */
@@ -160,8 +138,7 @@ final class PipelineYaml {
 
     /** The {@code startup_timeout} of the source and of every sink. */
     PipelineYaml startupTimeout(String value) {
-        startupTimeout = value;
-        return this;
+        return source("startup_timeout", value).eachSink("startup_timeout", value);
     }
 
     /** {@code interval} null leaves {@code checkpoint.interval} at its default. */
@@ -174,68 +151,21 @@ final class PipelineYaml {
     String render() {
         StringBuilder y = new StringBuilder();
         y.append("pipeline:\n  name: ").append(name).append('\n');
-        if (pipelineOnError != null) {
-            y.append("  on_error: ").append(pipelineOnError).append('\n');
-        }
-        if (delivery != null) {
-            y.append("  delivery: ").append(delivery).append('\n');
-        }
+        keys(y, "  ", pipeline);
         y.append("source:\n  orders:\n    kafka:\n");
-        y.append("      brokers: \"").append(sourceBrokers).append("\"\n");
-        y.append("      topics: [").append(inputTopic).append("]\n");
-        y.append("      group_id: ").append(groupId).append('\n');
-        if (groupInstanceId != null) {
-            y.append("      group_instance_id: ").append(groupInstanceId).append('\n');
-        }
-        y.append("      session_timeout: ").append(sessionTimeout).append('\n');
-        y.append("      revoke_timeout: ").append(revokeTimeout).append('\n');
-        y.append("      startup_timeout: ").append(startupTimeout).append('\n');
-        y.append("      on_error: ").append(onError).append('\n');
-        if (!consumer.isEmpty()) {
-            y.append("      consumer:\n");
-            consumer.forEach((k, v) ->
-                    y.append("        ").append(k).append(": \"").append(v).append("\"\n"));
-        }
-        if (security != null) {
-            y.append("      security: ").append(security).append('\n');
-        }
+        keys(y, "      ", source);
+        passthrough(y, "consumer", consumer);
         y.append("sinks:\n");
         sinks.forEach((sink, topic) -> {
             y.append("  ").append(sink).append(":\n    kafka:\n");
-            y.append("      brokers: \"").append(sinkBrokers).append("\"\n");
+            y.append("      brokers: ").append(quoted(sinkBrokers)).append('\n');
             y.append("      topic: ").append(topic).append('\n');
-            y.append("      delivery_timeout: ").append(deliveryTimeout).append('\n');
-            y.append("      startup_timeout: ").append(startupTimeout).append('\n');
-            y.append("      statistics_interval: 0s\n");
-            y.append("      inflight: ").append(inflight).append('\n');
-            y.append("      queue: ").append(queue).append('\n');
-            y.append("      batch: {max_records: ")
-                    .append(maxRecords)
-                    .append(", linger: ")
-                    .append(linger)
-                    .append("}\n");
-            y.append("      retry: {initial_backoff: 100ms, max_backoff: 1s}\n");
-            y.append("      breaker: ").append(breaker).append('\n');
-            if (security != null) {
-                y.append("      security: ").append(security).append('\n');
-            }
-            if (!producer.isEmpty()) {
-                y.append("      producer:\n");
-                producer.forEach((k, v) ->
-                        y.append("        ").append(k).append(": \"").append(v).append("\"\n"));
-            }
-            if (sinkOnError != null) {
-                y.append("      on_error: ").append(sinkOnError).append('\n');
-            }
-            if (sinkMaxMessageBytes != null) {
-                y.append("      max_message_bytes: ")
-                        .append(sinkMaxMessageBytes)
-                        .append('\n');
-            }
+            keys(y, "      ", eachSink);
+            passthrough(y, "producer", producer);
         });
         if (deadLetterTopic != null) {
             y.append("dead_letter:\n  kafka:\n");
-            y.append("    brokers: \"").append(sinkBrokers).append("\"\n");
+            y.append("    brokers: ").append(quoted(sinkBrokers)).append('\n');
             y.append("    topic: ").append(deadLetterTopic).append('\n');
             y.append("    statistics_interval: 0s\n");
             y.append("    batch: {linger: ").append(linger).append("}\n");
@@ -247,6 +177,27 @@ final class PipelineYaml {
         }
         y.append("  drain_timeout: ").append(drainTimeout).append('\n');
         return y.toString();
+    }
+
+    private static void keys(StringBuilder y, String indent, Map<String, String> section) {
+        section.forEach((key, value) ->
+                y.append(indent).append(key).append(": ").append(value).append('\n'));
+    }
+
+    /** A client passthrough block of a connector's {@code kafka} section, its values quoted. */
+    private static void passthrough(StringBuilder y, String block, Map<String, String> properties) {
+        if (!properties.isEmpty()) {
+            y.append("      ").append(block).append(":\n");
+            properties.forEach((key, value) -> y.append("        ")
+                    .append(key)
+                    .append(": ")
+                    .append(quoted(value))
+                    .append('\n'));
+        }
+    }
+
+    private static String quoted(String value) {
+        return "\"" + value + "\"";
     }
 
     PipelineConfig parse() {

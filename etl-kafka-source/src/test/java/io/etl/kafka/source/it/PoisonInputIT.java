@@ -43,7 +43,7 @@ class PoisonInputIT {
     void skipCountsPoisonAndDeliversEverythingElse(KafkaTestCluster kafka) {
         RunTopics t = RunTopics.create(kafka, "poison-skip", 1);
         kafka.produce(t.input(), RECORDS, PoisonInputIT::record);
-        PipelineConfig config = t.yaml(kafka).onError("skip").parse();
+        PipelineConfig config = t.yaml(kafka).source("on_error", "skip").parse();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
 
         RunningPipeline running = Pipelines.copy(config).start(config, registry);
@@ -75,7 +75,7 @@ class PoisonInputIT {
     void failStopsWithTheCommittedOffsetAtThePoisonRecord(KafkaTestCluster kafka) {
         RunTopics t = RunTopics.create(kafka, "poison-fail", 1);
         kafka.produce(t.input(), RECORDS, PoisonInputIT::record);
-        PipelineConfig config = t.yaml(kafka).onError("fail").parse();
+        PipelineConfig config = t.yaml(kafka).source("on_error", "fail").parse();
 
         RunningPipeline running = Pipelines.copy(config).start(config, new SimpleMeterRegistry());
         PipelineResult result = running.result().orTimeout(60, TimeUnit.SECONDS).join();

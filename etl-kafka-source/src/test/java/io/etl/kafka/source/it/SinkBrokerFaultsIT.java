@@ -89,8 +89,8 @@ class SinkBrokerFaultsIT {
         sinkCluster.createTopic(t.output(), PARTITIONS, 3, Map.of("min.insync.replicas", "2"));
         PipelineConfig config = t.yaml(kafka)
                 .sinkBrokers(sinkCluster.bootstrapServers())
-                .deliveryTimeout("3s")
-                .breaker("{open_wait: 1s, sliding_window: 4, minimum_calls: 2}")
+                .eachSink("delivery_timeout", "3s")
+                .eachSink("breaker", "{open_wait: 1s, sliding_window: 4, minimum_calls: 2}")
                 .pool(2, 2, 500, "5ms")
                 .checkpoint("100ms", "20s")
                 .parse();
@@ -320,9 +320,9 @@ class SinkBrokerFaultsIT {
             KafkaTestCluster kafka, String uid, String instance, String input, String group, String output) {
         return PipelineYaml.of(uid + "-" + instance, kafka.bootstrapServers(), input, group)
                 .groupInstanceId(uid + "-" + instance)
-                .revokeTimeout("3s")
+                .source("revoke_timeout", "3s")
                 .sinkBrokers(sinkCluster.bootstrapServers())
-                .deliveryTimeout("3s")
+                .eachSink("delivery_timeout", "3s")
                 .sink("out", output)
                 .pool(2, 2, 500, "5ms")
                 .checkpoint("100ms", "20s")

@@ -48,7 +48,7 @@ class SinkClusterDownIT {
             sinkCluster.createTopic(t.output(), PARTITIONS);
             PipelineConfig config = t.yaml(kafka)
                     .sinkBrokers(sinkCluster.bootstrapServers())
-                    .deliveryTimeout("5s")
+                    .eachSink("delivery_timeout", "5s")
                     .consumer("max.poll.interval.ms", "4000")
                     .pool(INFLIGHT, QUEUE, MAX_RECORDS, "5ms")
                     .checkpoint("200ms", "20s")

@@ -135,7 +135,7 @@ class ZombiePipelineIT {
     private static PipelineYaml instance(KafkaTestCluster kafka, RunTopics t, String instance) {
         return PipelineYaml.of(t.uid() + "-" + instance, kafka.bootstrapServers(), t.input(), t.group())
                 .sessionTimeout(SESSION_TIMEOUT.toSeconds() + "s")
-                .revokeTimeout("5s")
+                .source("revoke_timeout", "5s")
                 .sink("out", t.output())
                 .pool(4, 4, 500, "5ms")
                 .checkpoint("100ms", "10s");
