@@ -9,6 +9,9 @@ import io.etl.core.config.SinkPoolConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -40,6 +43,43 @@ class PipelineAdaptiveBatchingTest {
             assertThat(out.writeAttempts()).isEqualTo(2);
             driver.awaitCommitted(WAIT);
             assertThat(driver.committedOffsets()).isEqualTo(in.endOffsets());
+        }
+    }
+
+    @Test
+    void recordsOfALargePollAreWrittenWhileTheRestOfThePollIsStillProcessed() {
+        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
+            TestSource<String> in = driver.source("in", 1);
+            TestSink<String> out = driver.sink("out", HOUR_LINGER);
+            int records = 500; // the test source's most per poll: the pipeline gets them all at once
+            for (int i = 0; i < records; i++) {
+                in.send("k", "v" + i);
+            }
+            String last = "v" + (records - 1);
+            AtomicBoolean writtenBeforeTheLast = new AtomicBoolean();
+            driver.start(Pipeline.named("large-poll")
+                    .from(in)
+                    .map("hold-last", (String v) -> {
+                        if (v.equals(last)) {
+                            // the pipeline thread is inside the poll here: only a write made earlier can end this wait
+                            writtenBeforeTheLast.set(awaitQuietly(() -> out.writeAttempts() > 0));
+                        }
+                        return v;
+                    })
+                    .to(out));
+
+            await().atMost(WAIT).until(() -> out.values().size() == records);
+            assertThat(writtenBeforeTheLast).isTrue();
+            assertThat(out.writeAttempts()).isGreaterThan(1);
+        }
+    }
+
+    private static boolean awaitQuietly(Callable<Boolean> condition) {
+        try {
+            await().atMost(WAIT).until(condition);
+            return true;
+        } catch (ConditionTimeoutException e) {
+            return false;
         }
     }
 

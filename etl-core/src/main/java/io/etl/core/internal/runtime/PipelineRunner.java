@@ -71,7 +71,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
     private static final long BLOCKED_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     /** How often stalls are checked and the checkpoint gauges refreshed. */
     private static final long HOUSEKEEPING_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-    /** The tracking bounds are checked every 256 records (and before the first of a poll). */
+    /** Every 256 records (and before the first of a poll) the tracking bounds are checked and the pools ticked. */
     private static final int PENDING_CHECK_MASK = 255;
 
     private final String name;
@@ -421,8 +421,13 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
                     return false;
                 }
             }
-            if ((buffer.position() & PENDING_CHECK_MASK) == 0 && trackingFull()) {
-                return false;
+            if ((buffer.position() & PENDING_CHECK_MASK) == 0) {
+                if (trackingFull()) {
+                    return false;
+                }
+                // a large poll takes a while to push through: shards with room in their write window get what
+                // is ready now instead of after the whole poll, so writing overlaps with the rest of it
+                sinks.tick(System.nanoTime());
             }
             int i = buffer.next();
             process(buffer.value(i), buffer.meta(i));
