@@ -108,6 +108,17 @@ final class Shard<M> implements Runnable {
     }
 
     /**
+     * Seals the open batch when the worker has nothing at all to write (nothing queued, waiting or in
+     * flight): between two polls the pipeline may push many records, and an idle writer should not wait for
+     * all of them. A busy writer is left alone, so batches still grow under load.
+     */
+    void sealIfIdle() {
+        if (!open.isEmpty() && windowSize == 0 && windowHasRoom()) {
+            seal();
+        }
+    }
+
+    /**
      * Nanosecond time at which the open batch must be sealed (its opening time when the write window has
      * room), or Long.MAX_VALUE when it is empty.
      */

@@ -151,6 +151,13 @@ public final class SinkPool<T, M> {
         }
     }
 
+    /** Seals the open batches of shards whose writer is idle. Pipeline thread, between two records. */
+    public void sealIdle() {
+        for (Shard<M> s : shards) {
+            s.sealIfIdle();
+        }
+    }
+
     /** Earliest linger deadline of any open batch (nanoTime), or Long.MAX_VALUE. */
     public long nextDeadline() {
         long min = Long.MAX_VALUE;

@@ -71,7 +71,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
     private static final long BLOCKED_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     /** How often stalls are checked and the checkpoint gauges refreshed. */
     private static final long HOUSEKEEPING_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-    /** Every 256 records (and before the first of a poll) the tracking bounds are checked and the pools ticked. */
+    /** Every 256 records (and before the first of a poll) the tracking bounds are checked and idle shards fed. */
     private static final int PENDING_CHECK_MASK = 255;
 
     private final String name;
@@ -425,9 +425,9 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
                 if (trackingFull()) {
                     return false;
                 }
-                // a large poll takes a while to push through: shards with room in their write window get what
-                // is ready now instead of after the whole poll, so writing overlaps with the rest of it
-                sinks.tick(System.nanoTime());
+                // a large poll takes a while to push through: a shard whose writer is idle gets what is ready
+                // now instead of after the whole poll, so writing overlaps with the rest of it
+                sinks.sealIdle();
             }
             int i = buffer.next();
             process(buffer.value(i), buffer.meta(i));

@@ -56,6 +56,13 @@ final class PipelineSinks {
         }
     }
 
+    /** Hands the open batches of idle shards to their writers ({@link SinkPool#sealIdle()}). */
+    void sealIdle() {
+        for (SinkPool<Object, ?> pool : pools) {
+            pool.sealIdle();
+        }
+    }
+
     /** {@code wait}, or less when a pool has a batch to seal sooner. */
     long capWait(long wait, long now) {
         for (SinkPool<Object, ?> pool : pools) {
