@@ -12,6 +12,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
 
@@ -56,6 +57,31 @@ class LoggingTest {
                 .anySatisfy(
                         l -> assertThat(json.readTree(l).get("formattedMessage").asText())
                                 .isEqualTo("marker-main 42"));
+    }
+
+    @Test
+    void aLevelCheckThatIsOffLeavesTheThreadUntaggedAndTheFirstLineItWritesTagsIt() throws Exception {
+        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+        Logging.configure(LogFormat.TEXT);
+        Logging.pipeline("hot-path");
+        String[] seen = new String[2];
+
+        Thread client = new Thread(
+                () -> {
+                    Logger log = LoggerFactory.getLogger("some.client.sender");
+                    boolean trace = log.isTraceEnabled();
+                    seen[0] = trace + ":" + MDC.get(Logging.MDC_PIPELINE);
+                    log.info("marker-client");
+                    seen[1] = MDC.get(Logging.MDC_PIPELINE);
+                },
+                "client-sender");
+        client.start();
+        client.join();
+
+        assertThat(seen[0]).isEqualTo("false:null");
+        assertThat(seen[1]).isEqualTo("hot-path");
+        await().until(() -> lines().size() == 1);
+        assertThat(lines().get(0)).contains("[hot-path]", "marker-client");
     }
 
     @Test

@@ -77,9 +77,16 @@ public final class LogbackSupport {
             this.value = value;
         }
 
+        /**
+         * Runs for every level check of every logger, also for levels that are off (Kafka's clients ask
+         * {@code isTraceEnabled()} for every record they send): those return at once, without touching the MDC.
+         */
         @Override
         public FilterReply decide(
                 Marker marker, Logger logger, Level level, String format, Object[] params, Throwable t) {
+            if (level == null || logger == null || !level.isGreaterOrEqual(logger.getEffectiveLevel())) {
+                return FilterReply.NEUTRAL;
+            }
             if (!value.equals(MDC.get(key))) {
                 MDC.put(key, value);
             }
