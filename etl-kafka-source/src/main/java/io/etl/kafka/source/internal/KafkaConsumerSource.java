@@ -22,11 +22,14 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -38,6 +41,7 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetCommitCallback;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.slf4j.Logger;
@@ -59,6 +63,10 @@ import org.slf4j.LoggerFactory;
 public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaClusterUser {
 
     private static final Logger LOG = LoggerFactory.getLogger(KafkaConsumerSource.class);
+
+    /** SASL mechanisms whose login only reads the configuration. */
+    private static final Set<String> LOCAL_LOGINS = Set.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512");
+
     /** Bound of a synchronous commit outside a rebalance (the final commit at shutdown). */
     static final Duration SYNC_COMMIT_TIMEOUT = Duration.ofSeconds(10);
 
@@ -156,9 +164,6 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
-        if (startupCheck) {
-            StartupCheck.run(config, ConsumerSettings.connection(config, path), path, context.runId());
-        }
         Map<String, Object> props = ConsumerSettings.consumer(config, path);
         boolean exactlyOnce = context.run().exactlyOnce();
         if (exactlyOnce) {
@@ -166,17 +171,16 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
             props.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         }
         LOG.debug("source '{}': consumer properties {}", name, ClientProperties.redacted(props));
-        if (ConsumerSettings.usesConsumerProtocol(config)) {
+        boolean consumerProtocol = ConsumerSettings.usesConsumerProtocol(config);
+        if (consumerProtocol) {
             LOG.info(
                     "source '{}': group.protocol=consumer: session timeout and assignment strategy are the broker's"
                             + " (group.consumer.*); session_timeout is not used",
                     name);
         }
-        try {
-            consumer = consumerFactory.apply(props);
-        } catch (KafkaException e) {
-            throw errors.clientRefused(path, e);
-        }
+        consumer = startupCheck
+                ? checkedConsumer(props, context.runId(), !consumerProtocol && buildsOffline(props))
+                : newConsumer(props);
         meters = SourceMeters.register(context, name, config, consumer, assigned);
         rebalance = new RebalanceHandler(
                 name,
@@ -207,6 +211,57 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
         } else {
             consumer.subscribe(config.topics(), rebalance);
             LOG.info("source '{}': group '{}' subscribed to {}", name, config.groupId(), config.topics());
+        }
+    }
+
+    /**
+     * Runs the startup check and returns the consumer. A classic-protocol consumer touches no broker before its
+     * first poll, so it is built first, while the check's probe (usually leased by the run's sinks already)
+     * connects: its class loading and configuration overlap with the probe. A check that fails still reports
+     * first (the built consumer is closed), as does a check that passes before a refused client configuration.
+     * The consumer protocol's client connects as soon as it exists, and a SASL login other than PLAIN or SCRAM
+     * (Kerberos, OAuth, a JAAS configuration of the user's) may call a KDC or a token endpoint while it is built:
+     * those are built only after the check, so a failing check never waits for them.
+     */
+    private Consumer<byte[], byte[]> checkedConsumer(Map<String, Object> props, String runId, boolean buildFirst) {
+        KafkaException refused = null;
+        Consumer<byte[], byte[]> built = null;
+        if (buildFirst) {
+            try {
+                built = consumerFactory.apply(props);
+            } catch (KafkaException e) {
+                refused = e;
+            }
+        }
+        try {
+            StartupCheck.run(config, ConsumerSettings.connection(config, path), path, runId);
+        } catch (RuntimeException | Error e) {
+            if (built != null) {
+                built.close(CloseOptions.timeout(Duration.ZERO));
+            }
+            throw e;
+        }
+        if (refused != null) {
+            throw errors.clientRefused(path, refused);
+        }
+        return built != null ? built : newConsumer(props);
+    }
+
+    /** Whether building a classic consumer with {@code props} stays inside this process (no login that calls out). */
+    static boolean buildsOffline(Map<String, Object> props) {
+        Object protocol = props.get(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG);
+        if (protocol == null || !protocol.toString().toUpperCase(Locale.ROOT).startsWith("SASL")) {
+            return true;
+        }
+        Object mechanism = props.getOrDefault(SaslConfigs.SASL_MECHANISM, SaslConfigs.DEFAULT_SASL_MECHANISM);
+        return LOCAL_LOGINS.contains(mechanism.toString().toUpperCase(Locale.ROOT));
+    }
+
+    private Consumer<byte[], byte[]> newConsumer(Map<String, Object> props) {
+        try {
+            return consumerFactory.apply(props);
+        } catch (KafkaException e) {
+            throw errors.clientRefused(path, e);
         }
     }
 
