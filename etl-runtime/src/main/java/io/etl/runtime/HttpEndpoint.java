@@ -69,6 +69,16 @@ public final class HttpEndpoint implements AutoCloseable {
      */
     public static HttpEndpoint start(
             String host, int port, PrometheusMeterRegistry registry, Supplier<RunningPipeline> running) {
+        return start(host, port, registry, running, () -> {});
+    }
+
+    /** {@link #start(String, int, PrometheusMeterRegistry, Supplier)} that runs {@code beforeScrape} before each scrape. */
+    static HttpEndpoint start(
+            String host,
+            int port,
+            PrometheusMeterRegistry registry,
+            Supplier<RunningPipeline> running,
+            Runnable beforeScrape) {
         HttpServer server;
         try {
             server = HttpServer.create(new InetSocketAddress(host, port), 16);
@@ -84,7 +94,10 @@ public final class HttpEndpoint implements AutoCloseable {
                     return;
                 }
                 switch (exchange.getRequestURI().getPath()) {
-                    case METRICS_PATH -> send(exchange, 200, PROMETHEUS_CONTENT_TYPE, registry.scrape());
+                    case METRICS_PATH -> {
+                        beforeScrape.run();
+                        send(exchange, 200, PROMETHEUS_CONTENT_TYPE, registry.scrape());
+                    }
                     case LIVE_PATH -> send(exchange, health.live());
                     case READY_PATH -> send(exchange, health.ready());
                     default ->

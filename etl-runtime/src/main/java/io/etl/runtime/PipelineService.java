@@ -7,13 +7,7 @@ import io.etl.core.RunningPipeline;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
-import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
-import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
-import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
-import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
-import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.etl.runtime.internal.JvmMeters;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
@@ -142,10 +136,13 @@ public final class PipelineService {
 
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         AtomicReference<RunningPipeline> current = new AtomicReference<>();
-        try (JvmGcMetrics gc = new JvmGcMetrics()) {
+        try (JvmMeters jvm = new JvmMeters()) {
             HttpEndpoint http;
             try {
-                http = httpPort == 0 ? null : HttpEndpoint.start(httpHost, httpPort, registry, current::get);
+                // the JVM's meters are bound when something first reads them, not while the pipeline starts
+                http = httpPort == 0
+                        ? null
+                        : HttpEndpoint.start(httpHost, httpPort, registry, current::get, () -> jvm.bindTo(registry));
             } catch (UncheckedIOException e) {
                 err.println("error: " + e.getMessage() + " (choose another port with --http-port, 0 for none)");
                 return ExitCodes.USAGE;
@@ -162,7 +159,7 @@ public final class PipelineService {
                 }
                 StopSignal signal = stop != null ? stop : StopSignal.install();
                 try {
-                    return runPipeline(pipeline, name, registry, gc, current, signal, budget);
+                    return runPipeline(pipeline, name, registry, current, signal, budget);
                 } finally {
                     signal.finished();
                 }
@@ -180,7 +177,6 @@ public final class PipelineService {
             Pipeline pipeline,
             String name,
             PrometheusMeterRegistry registry,
-            JvmGcMetrics gc,
             AtomicReference<RunningPipeline> current,
             StopSignal signal,
             Duration budget) {
@@ -195,8 +191,6 @@ public final class PipelineService {
         running.addStateListener((from, to) -> LOG.info("pipeline '{}': {} -> {}", name, from, to));
         signal.requested().thenRun(running::stop);
         onStarted.accept(running);
-        // while the pipeline opens its connectors on threads of its own
-        bindJvmMeters(registry, gc);
 
         // wait for the end; the stop budget counts from the stop request, or from the moment the pipeline began
         // stopping by itself (a failure)
@@ -280,16 +274,6 @@ public final class PipelineService {
     static String oneLine(Throwable t) {
         String message = t.getMessage() == null ? t.getClass().getName() : t.getMessage();
         return message.replaceAll("\\s*\\R\\s*", " ");
-    }
-
-    private static void bindJvmMeters(PrometheusMeterRegistry registry, JvmGcMetrics gc) {
-        new ClassLoaderMetrics().bindTo(registry);
-        new JvmMemoryMetrics().bindTo(registry);
-        gc.bindTo(registry);
-        new JvmThreadMetrics().bindTo(registry);
-        new ProcessorMetrics().bindTo(registry);
-        new UptimeMetrics().bindTo(registry);
-        new FileDescriptorMetrics().bindTo(registry);
     }
 
     static String human(Duration d) {
