@@ -3,11 +3,13 @@ package io.etl.runtime;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
+import io.etl.runtime.internal.TrainingRun;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
@@ -34,6 +36,15 @@ public final class ValidateCommand implements Callable<Integer> {
     @Parameters(index = "0", paramLabel = "FILE", description = "The pipeline YAML file.")
     private Path file;
 
+    @Option(
+            names = "--training-run",
+            description = {
+                "After a valid file, also do what `run` does before it connects (the configuration preload, building",
+                "the pipeline, the metrics), then exit: the training run of a class archive, e.g.",
+                "java -XX:ArchiveClassesAtExit=app.jsa -jar pipeline.jar validate --training-run pipeline.yaml"
+            })
+    private boolean trainingRun;
+
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
@@ -41,8 +52,9 @@ public final class ValidateCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        PipelineConfig config;
         try {
-            PipelineConfig.load(file);
+            config = PipelineConfig.load(file);
         } catch (ConfigException e) {
             for (ConfigProblem problem : e.problems()) {
                 err.println(problem);
@@ -50,6 +62,10 @@ public final class ValidateCommand implements Callable<Integer> {
             return ExitCodes.FAILED;
         }
         out.println("ok: " + file);
+        if (trainingRun) {
+            TrainingRun.run(config, Thread.currentThread().getContextClassLoader())
+                    .forEach(step -> out.println("training run: " + step));
+        }
         return ExitCodes.OK;
     }
 }

@@ -8,6 +8,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.etl.core.config.PipelineConfig;
 import io.etl.kafka.source.KafkaSourceConfig;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -21,6 +23,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The recipes under {@code deploy/} cannot be applied on the build machine (no cluster, no image
@@ -249,12 +252,7 @@ class DeployRecipesTest {
 
     @Test
     void configMapCarriesThePipelineYamlOfAnArchetypeProject() throws IOException {
-        Path template =
-                DEPLOY.resolveSibling("etl-pipeline-archetype/src/main/resources/archetype-resources/pipeline.yaml");
-        String generated = Files.readAllLines(template).stream()
-                .filter(line -> !line.startsWith("#set"))
-                .map(line -> line.replace("${d}", "$").replace("${artifactId}", "etl-pipeline"))
-                .reduce("", (a, b) -> a + b + "\n");
+        String generated = archetypePipelineYaml();
         String shipped = flavours()
                 .get(0)
                 .only("ConfigMap")
@@ -263,6 +261,26 @@ class DeployRecipesTest {
                 .asText();
 
         assertThat(YAML.readTree(shipped)).isEqualTo(YAML.readTree(generated));
+    }
+
+    @Test
+    void theImagesTrainingRunIsACommandTheRuntimeRunsOfflineOnAGeneratedProjectsYaml(@TempDir Path dir)
+            throws IOException {
+        String dockerfile = Files.readString(DEPLOY.resolve("docker/Dockerfile"));
+        Matcher training = Pattern.compile("-XX:ArchiveClassesAtExit=\\S+ -jar /app/pipeline\\.jar ([^\\n\\\\]+?) "
+                        + "/app/training\\.yaml")
+                .matcher(dockerfile);
+        assertThat(training.find()).as("the training RUN of the Dockerfile").isTrue();
+        Path yaml = Files.writeString(dir.resolve("training.yaml"), archetypePipelineYaml());
+        List<String> args = new ArrayList<>(List.of(training.group(1).split(" ")));
+        args.add(yaml.toString());
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+
+        int exit = Main.execute(new PrintWriter(out), new PrintWriter(err), args.toArray(String[]::new));
+
+        assertThat(exit).as("%s%s", out, err).isZero();
+        assertThat(out.toString()).contains("ok: " + yaml, "training run: configuration preload finished");
     }
 
     @Test
@@ -416,6 +434,16 @@ class DeployRecipesTest {
             labels.put(e.getKey(), e.getValue().asText());
         }
         return labels;
+    }
+
+    /** The pipeline.yaml a project generated from the archetype (artifactId etl-pipeline) starts with. */
+    private static String archetypePipelineYaml() throws IOException {
+        Path template =
+                DEPLOY.resolveSibling("etl-pipeline-archetype/src/main/resources/archetype-resources/pipeline.yaml");
+        return Files.readAllLines(template).stream()
+                .filter(line -> !line.startsWith("#set"))
+                .map(line -> line.replace("${d}", "$").replace("${artifactId}", "etl-pipeline"))
+                .reduce("", (a, b) -> a + b + "\n");
     }
 
     private static String instruction(String dockerfile, String name) {

@@ -145,4 +145,20 @@ class MainTest {
                 .anySatisfy(l -> assertThat(l).startsWith("checkpoint.interval:"));
         assertThat(run("validate").exit()).isEqualTo(ExitCodes.USAGE);
     }
+
+    @Test
+    void validateWithTrainingRunAlsoPreloadsAndBuildsTheMetricsAfterAValidFileOnly() throws Exception {
+        Path good = Files.writeString(dir.resolve("good.yaml"), "pipeline: {name: p}\n");
+        Run ok = run("validate", "--training-run", good.toString());
+        assertThat(ok.exit()).isZero();
+        assertThat(ok.out().lines())
+                .startsWith("ok: " + good, "training run: configuration preload finished")
+                .anySatisfy(l -> assertThat(l).startsWith("training run: pipeline not built: "))
+                .anySatisfy(l -> assertThat(l).startsWith("training run: metrics registry with the JVM's meters"));
+
+        Path bad = Files.writeString(dir.resolve("bad.yaml"), "pipeline: {nmae: p}\n");
+        Run problems = run("validate", "--training-run", bad.toString());
+        assertThat(problems.exit()).isEqualTo(ExitCodes.FAILED);
+        assertThat(problems.out()).doesNotContain("training run");
+    }
 }

@@ -3,7 +3,9 @@ package io.etl.core.config;
 import io.etl.core.error.ConfigException;
 import io.etl.core.internal.config.ConfigLoader;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -73,6 +75,15 @@ public record PipelineConfig(
      */
     public static void preload() {
         ConfigLoader.preload();
+    }
+
+    /**
+     * Starts {@link #preload()} unless it started, and waits up to {@code timeout} for it to finish; returns whether
+     * it did. For a training run whose JVM records a class archive
+     * ({@code -XX:ArchiveClassesAtExit}): the archive then holds everything the preload loads.
+     */
+    public static boolean awaitPreload(Duration timeout) {
+        return ConfigLoader.awaitPreload(Objects.requireNonNull(timeout, "timeout"));
     }
 
     /** Loads a YAML file, interpolating from the process environment. */

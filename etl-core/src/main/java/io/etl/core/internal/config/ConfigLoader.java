@@ -9,6 +9,7 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
 
@@ -31,6 +32,11 @@ public final class ConfigLoader {
     /** See {@link PipelineConfig#preload()}. */
     public static void preload() {
         StartupWarmUp.start();
+    }
+
+    /** See {@link PipelineConfig#awaitPreload(Duration)}. */
+    public static boolean awaitPreload(Duration timeout) {
+        return StartupWarmUp.await(timeout);
     }
 
     /** Loads {@code file} with the discovered connector types. */

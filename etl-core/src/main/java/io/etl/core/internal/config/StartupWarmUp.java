@@ -5,9 +5,12 @@ import io.etl.core.config.ConnectorConfigType;
 import io.etl.core.config.MetricsConfig;
 import io.etl.core.config.PipelineSection;
 import io.etl.core.config.SinkPoolConfig;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +33,7 @@ final class StartupWarmUp {
             MetricsConfig.class);
 
     private static final AtomicBoolean STARTED = new AtomicBoolean();
+    private static final CountDownLatch DONE = new CountDownLatch(1);
 
     private StartupWarmUp() {}
 
@@ -80,6 +84,18 @@ final class StartupWarmUp {
             }
         }
         debug("warm-up done in {} ms", (System.nanoTime() - started) / 1_000_000);
+        DONE.countDown();
+    }
+
+    /** Starts the warm-up unless it started, then waits for it up to {@code timeout}; true when it finished. */
+    static boolean await(Duration timeout) {
+        start();
+        try {
+            return DONE.await(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** Looked up when used, so that starting the warm-up does not set up logging on the caller's thread. */

@@ -9,6 +9,7 @@ import io.etl.core.config.RetryConfig;
 import io.etl.core.config.SinkPoolConfig;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -29,6 +30,14 @@ class StartupWarmUpTest {
     @Test
     void followsContainerElementsAndStopsAtCycles() {
         assertThat(ConfigValidator.warmUp(Tree.class)).containsExactlyInAnyOrder(Tree.class, Leaf.class);
+    }
+
+    @Test
+    void awaitingThePreloadStartsItAndReturnsOnceItIsDone() {
+        assertThat(PipelineConfig.awaitPreload(Duration.ofSeconds(60))).isTrue();
+        assertThat(PipelineConfig.awaitPreload(Duration.ZERO))
+                .as("already done")
+                .isTrue();
     }
 
     @Test
