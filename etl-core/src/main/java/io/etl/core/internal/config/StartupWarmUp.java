@@ -61,6 +61,14 @@ final class StartupWarmUp {
     }
 
     private static void run(TypeSource source) {
+        try {
+            warmUp(source);
+        } finally {
+            DONE.countDown();
+        }
+    }
+
+    private static void warmUp(TypeSource source) {
         long started = System.nanoTime();
         Collection<? extends ConnectorConfigType<?>> types = List.of();
         try {
@@ -84,10 +92,12 @@ final class StartupWarmUp {
             }
         }
         debug("warm-up done in {} ms", (System.nanoTime() - started) / 1_000_000);
-        DONE.countDown();
     }
 
-    /** Starts the warm-up unless it started, then waits for it up to {@code timeout}; true when it finished. */
+    /**
+     * Starts the warm-up unless it started, then waits for it up to {@code timeout}; true when it finished (also
+     * when a step failed with an error no step catches: a waiter is never left waiting for a thread that died).
+     */
     static boolean await(Duration timeout) {
         start();
         try {
