@@ -8,6 +8,7 @@ import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * What {@code validate --training-run} does after a valid file: everything {@code run} does before it connects to
@@ -28,17 +29,11 @@ public final class TrainingRun {
      * A step that cannot run here (no single factory, a factory that fails) is reported and skipped.
      */
     public static List<String> run(PipelineConfig config, ClassLoader loader) {
-        Factories factories;
-        try {
-            factories = Factories.discover(loader);
-        } catch (Factories.SelectionException e) {
-            factories = null;
-        }
-        return run(config, factories);
+        return run(config, () -> Factories.discover(loader));
     }
 
-    /** {@link #run(PipelineConfig, ClassLoader)} with these factories (null: none could be loaded). */
-    static List<String> run(PipelineConfig config, Factories factories) {
+    /** {@link #run(PipelineConfig, ClassLoader)} with the factories {@code factories} finds. */
+    static List<String> run(PipelineConfig config, Supplier<Factories> factories) {
         List<String> steps = new ArrayList<>();
         steps.add(
                 PipelineConfig.awaitPreload(PRELOAD_WAIT)
@@ -56,9 +51,12 @@ public final class TrainingRun {
         return steps;
     }
 
-    private static String buildPipeline(PipelineConfig config, Factories factories) {
-        if (factories == null) {
-            return "pipeline not built: a registered pipeline factory cannot be loaded";
+    private static String buildPipeline(PipelineConfig config, Supplier<Factories> found) {
+        Factories factories;
+        try {
+            factories = found.get();
+        } catch (Factories.SelectionException e) {
+            return "pipeline not built: " + e.getMessage();
         }
         List<String> names = factories.names();
         if (names.size() != 1) {

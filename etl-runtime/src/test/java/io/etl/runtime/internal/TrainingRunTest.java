@@ -30,7 +30,7 @@ class TrainingRunTest {
 
     @Test
     void buildsTheOnlyPipelineAndTheMetricsWithoutABroker() throws IOException {
-        List<String> steps = TrainingRun.run(copyConfig(), Factories.of(List.of(new CopyPipelineFactory())));
+        List<String> steps = TrainingRun.run(copyConfig(), () -> Factories.of(List.of(new CopyPipelineFactory())));
 
         assertThat(steps).containsExactly("configuration preload finished", "pipeline 'copy' built", steps.get(2));
         assertThat(steps.get(2))
@@ -44,16 +44,20 @@ class TrainingRunTest {
     void saysWhyNoPipelineWasBuiltAndStillDoesTheRest() throws IOException {
         PipelineConfig config = copyConfig();
 
-        assertThat(TrainingRun.run(config, Factories.of(List.of())).get(1))
+        assertThat(TrainingRun.run(config, () -> Factories.of(List.of())).get(1))
                 .isEqualTo("pipeline not built: 0 pipeline factories on the class path []");
-        assertThat(TrainingRun.run(config, Factories.of(List.of(new CopyPipelineFactory(), new Named("other")))))
+        assertThat(TrainingRun.run(config, () -> Factories.of(List.of(new CopyPipelineFactory(), new Named("other")))))
                 .hasSize(3)
                 .element(1)
                 .isEqualTo("pipeline not built: 2 pipeline factories on the class path [copy, other]");
-        assertThat(TrainingRun.run(config, Factories.of(List.of(new Named("broken"))))
+        assertThat(TrainingRun.run(config, () -> Factories.of(List.of(new Named("broken"))))
                         .get(1))
                 .startsWith("pipeline not built: factory 'broken' failed: ")
                 .contains("no such source section");
+        assertThat(TrainingRun.run(config, () -> Factories.of(List.of(new Named("twice"), new Named("twice"))))
+                        .get(1))
+                .as("why the class path's factories cannot be used")
+                .startsWith("pipeline not built: two pipeline factories are named 'twice': ");
     }
 
     /** A factory whose pipeline reads a source section the file does not have. */
