@@ -11,7 +11,7 @@ import java.util.Map;
  * What both race modes that fork their contestants ({@link ProcessRace}, {@link LatencyRace}) take from the
  * command line besides their own figures, with the defaults they share.
  *
- * @param contestants {@code --only} (etl, clients, streams)
+ * @param contestants {@code --only} (etl, clients, clients_flush, streams)
  * @param runs        {@code --runs} (3)
  * @param jvmArgs     every {@code --jvm-arg}, for every contestant
  * @param etlJar      {@code --etl-jar}: the example's runnable jar ({@value #DEFAULT_ETL_JAR})
@@ -33,6 +33,7 @@ record ForkedRaceOptions(
                         List.of(
                                 ProcessContestant.parse("etl"),
                                 ProcessContestant.parse("clients"),
+                                ProcessContestant.parse("clients_flush"),
                                 ProcessContestant.parse("streams"))),
                 options.number("--runs", 3),
                 options.all("--jvm-arg"),

@@ -52,7 +52,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 public final class LatencyRace {
 
     private static final String USAGE = "--mode latency [--rate R] [--warmup-seconds W] [--seconds S] [--runs N]"
-            + " [--only etl,clients,streams] [--jvm-arg ARG]... [--etl-jar FILE] [--appcds] [--out FILE]";
+            + " [--only etl,clients,clients_flush,streams] [--jvm-arg ARG]... [--etl-jar FILE] [--appcds] [--out FILE]";
 
     /** What the table shows, with the rate, the window's and the warm-up's seconds. */
     private static final String CAPTION = "Paced input at %,d orders/s; latency = output LogAppendTime minus input"

@@ -1,5 +1,6 @@
 package io.etl.bench;
 
+import io.etl.bench.impl.Contestant;
 import io.etl.bench.impl.RaceTopics;
 import io.etl.bench.orders.BenchOrders;
 import io.etl.testkit.ForkedKafkaCluster;
@@ -38,7 +39,7 @@ import org.apache.kafka.common.config.ConfigResource;
  * java -jar etl-bench/target/etl-bench.jar --mode process --records 1000000 --runs 3
  * }</pre>
  *
- * <p>Options: {@code --records N} (1,000,000), {@code --runs R} (3), {@code --only etl,clients,streams}
+ * <p>Options: {@code --records N} (1,000,000), {@code --runs R} (3), {@code --only etl,clients,clients_flush,streams}
  * (a contestant may carry its own JVM flags: {@code etl:-Xmx256m}), {@code --jvm-arg ARG} (every
  * contestant), {@code --etl-jar FILE} ({@code etl-examples/target/etl-examples.jar}), {@code --outage-seconds S}
  * (a sink outage of S seconds a quarter into each run: the output topics refuse writes, and the
@@ -54,8 +55,9 @@ public final class ProcessRace {
 
     private static final long WATCH_INTERVAL_MS = 20;
 
-    private static final String USAGE = "--mode process [--records N] [--runs R] [--only etl,clients,streams]"
-            + " [--jvm-arg ARG]... [--etl-jar FILE] [--outage-seconds S] [--appcds] [--out FILE]";
+    private static final String USAGE =
+            "--mode process [--records N] [--runs R] [--only etl,clients,clients_flush,streams]"
+                    + " [--jvm-arg ARG]... [--etl-jar FILE] [--outage-seconds S] [--appcds] [--out FILE]";
 
     /** What the table shows, with the orders, rounds, cores, Java version, broker and etl jar. */
     private static final String CAPTION = "%,d orders per run, every contestant forked and clocked from the fork,"
@@ -421,29 +423,30 @@ public final class ProcessRace {
             }
             sb.append('\n');
         }
+        double clients = medianRate(results, Contestant.CLIENTS.label());
+        double flushingClients = medianRate(results, Contestant.CLIENTS_FLUSH.label());
+        double streams = medianRate(results, Contestant.STREAMS.label());
+        boolean withFlushing = !Double.isNaN(flushingClients);
         sb.append('\n')
-                .append("| contestant | median records/s from process start | vs kafka-clients | vs kafka-streams"
+                .append("| contestant | median records/s from process start | vs kafka-clients")
+                .append(withFlushing ? " | vs kafka-clients-flush" : "")
+                .append(" | vs kafka-streams"
                         + " | median first output (s) | median records/s after first output | median CPU µs/record (process + broker)"
-                        + " | max peak heap (MiB) | runs |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                        + " | max peak heap (MiB) | runs |\n|---|---:|---:|")
+                .append(withFlushing ? "---:|" : "")
+                .append("---:|---:|---:|---:|---:|---:|\n");
         Map<String, List<Result>> byLabel = new LinkedHashMap<>();
         results.forEach(
                 r -> byLabel.computeIfAbsent(r.label(), k -> new ArrayList<>()).add(r));
-        double clients = median(results.stream()
-                .filter(r -> r.label().equals("kafka-clients"))
-                .map(Result::recordsPerSecond)
-                .toList());
-        double streams = median(results.stream()
-                .filter(r -> r.label().equals("kafka-streams"))
-                .map(Result::recordsPerSecond)
-                .toList());
         byLabel.forEach((label, rs) -> {
             double rate = median(rs.stream().map(Result::recordsPerSecond).toList());
             sb.append(String.format(
                     Locale.ROOT,
-                    "| %s | %,.0f | %s | %s | %.2f | %,.0f | %.1f | %d | %d |%n",
+                    "| %s | %,.0f | %s |%s %s | %.2f | %,.0f | %.1f | %d | %d |%n",
                     label,
                     rate,
                     ratio(rate, clients),
+                    withFlushing ? " " + ratio(rate, flushingClients) + " |" : "",
                     ratio(rate, streams),
                     median(rs.stream().map(r -> r.firstOutputMillis() / 1000.0).toList()),
                     median(rs.stream().map(Result::steadyRecordsPerSecond).toList()),
@@ -457,6 +460,14 @@ public final class ProcessRace {
     /** The line above a forked race's table: what it shows, then the JVM flags every contestant got. */
     static String caption(String what, List<String> jvmFlags) {
         return String.format("*%s; JVM flags for all: `%s`*%n%n", what, String.join(" ", jvmFlags));
+    }
+
+    /** The median records/s from process start of the runs of the contestant labelled {@code label}. */
+    private static double medianRate(List<Result> results, String label) {
+        return median(results.stream()
+                .filter(r -> r.label().equals(label))
+                .map(Result::recordsPerSecond)
+                .toList());
     }
 
     private static String ratio(double a, double b) {

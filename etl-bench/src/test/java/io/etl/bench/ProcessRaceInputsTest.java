@@ -71,6 +71,37 @@ class ProcessRaceInputsTest {
     }
 
     @Test
+    void theSummaryComparesWithTheFlushingLoopOnlyWhenItRan() {
+        ProcessRace.Result etl = result("etl", 10_000);
+        ProcessRace.Result loop = result("kafka-clients", 8_000);
+        ProcessRace.Result flushing = result("kafka-clients-flush", 5_000);
+
+        String without = ProcessRace.table(List.of(etl, loop), 1_000_000, 1, "b", List.of(), Path.of("e.jar"), 0);
+        String with =
+                ProcessRace.table(List.of(etl, loop, flushing), 1_000_000, 1, "b", List.of(), Path.of("e.jar"), 0);
+
+        assertThat(without).doesNotContain("vs kafka-clients-flush");
+        assertThat(summaryRow(without, "etl")).startsWith("| etl | 100,000 | 0.80× | – |");
+        assertThat(with).contains("| vs kafka-clients | vs kafka-clients-flush | vs kafka-streams |");
+        assertThat(summaryRow(with, "etl")).startsWith("| etl | 100,000 | 0.80× | 0.50× | – |");
+        assertThat(summaryRow(with, "kafka-clients-flush"))
+                .startsWith("| kafka-clients-flush | 200,000 | 1.60× | 1.00× |");
+    }
+
+    /** One run of {@code label}: a million records in {@code elapsedMillis}. */
+    private static ProcessRace.Result result(String label, long elapsedMillis) {
+        return new ProcessRace.Result(label, 1_000_000, elapsedMillis, 1_000, 9_000, 1_000, 300, 600, 1.0, List.of());
+    }
+
+    /** The row of the summary table (the last one with {@code label}). */
+    private static String summaryRow(String table, String label) {
+        return table.lines()
+                .filter(l -> l.startsWith("| " + label + " | "))
+                .reduce((first, second) -> second)
+                .orElseThrow();
+    }
+
+    @Test
     void medianOfAnEvenCountIsTheMeanOfTheMiddleTwo() {
         assertThat(ProcessRace.median(List.of(3.0, 1.0, 2.0))).isEqualTo(2.0);
         assertThat(ProcessRace.median(List.of(4.0, 1.0, 3.0, 2.0))).isEqualTo(2.5);

@@ -79,6 +79,6 @@ class RaceOptionsTest {
         assertThat(ForkedRaceOptions.of(RaceOptions.parse(new String[0], "[--only etl]"), Path.of("r.md"))
                         .contestants())
                 .extracting(ProcessContestant::contestant)
-                .containsExactly(Contestant.ETL, Contestant.CLIENTS, Contestant.STREAMS);
+                .containsExactly(Contestant.ETL, Contestant.CLIENTS, Contestant.CLIENTS_FLUSH, Contestant.STREAMS);
     }
 }

@@ -4,7 +4,7 @@ import java.util.Arrays;
 import java.util.function.Supplier;
 
 /**
- * The three implementations the race compares.
+ * The implementations the race compares.
  *
  * <pre>{@code
  * SplitImplementation impl = Contestant.parse("streams").implementation();
@@ -17,6 +17,8 @@ public enum Contestant {
     STREAMS("kafka-streams", StreamsSplit::new),
     /** One consumer, one producer, a hand-written loop. */
     CLIENTS("kafka-clients", ClientsSplit::new),
+    /** The same loop in its common form: a flush of the producer and a commit every 100 ms. */
+    CLIENTS_FLUSH("kafka-clients-flush", FlushingClientsSplit::new),
     /** The etl example pipeline with {@code pipeline.delivery: exactly_once}. */
     ETL_EOS("etl-exactly-once", () -> new EtlSplit(true)),
     /** Kafka Streams, {@code exactly_once_v2}. */
@@ -42,7 +44,7 @@ public enum Contestant {
 
     /**
      * By enum name or label, ignoring case ({@code etl}, {@code streams}, {@code kafka-streams}, {@code clients},
-     * {@code etl_eos}, {@code streams_eos}).
+     * {@code clients_flush}, {@code etl_eos}, {@code streams_eos}).
      */
     public static Contestant parse(String text) {
         return Arrays.stream(values())
@@ -51,6 +53,6 @@ public enum Contestant {
                         || c.name().equalsIgnoreCase(text.replace('-', '_')))
                 .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("unknown implementation '" + text
-                        + "'; expected one of etl, streams, clients, etl_eos, streams_eos"));
+                        + "'; expected one of etl, streams, clients, clients_flush, etl_eos, streams_eos"));
     }
 }

@@ -19,14 +19,15 @@ public final class ContestantMain {
 
     private ContestantMain() {}
 
-    /** Arguments: contestant ({@code clients} or {@code streams}), bootstrap servers, topic prefix. */
+    /** Arguments: contestant ({@code clients}, {@code clients_flush}, {@code streams} or {@code streams_eos}), bootstrap servers, topic prefix. */
     public static void main(String[] args) throws InterruptedException {
         if (args.length != 3) {
-            System.err.println("usage: ContestantMain clients|streams|streams-eos BOOTSTRAP PREFIX");
+            System.err.println("usage: ContestantMain clients|clients-flush|streams|streams-eos BOOTSTRAP PREFIX");
             System.exit(2);
         }
         SplitImplementation implementation = switch (Contestant.parse(args[0])) {
             case CLIENTS -> new ClientsSplit();
+            case CLIENTS_FLUSH -> new FlushingClientsSplit();
             case STREAMS -> new StreamsSplit();
             case STREAMS_EOS -> new StreamsSplit(true);
             case ETL, ETL_EOS -> throw new IllegalArgumentException("etl runs from its own runnable jar");
