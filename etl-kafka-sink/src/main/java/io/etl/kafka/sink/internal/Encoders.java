@@ -11,6 +11,7 @@ import io.etl.core.record.Header;
 import io.etl.kafka.sink.KafkaMessage;
 import io.etl.kafka.sink.KafkaSink;
 import io.etl.kafka.sink.MessageEncoder;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -37,6 +38,9 @@ final class Encoders {
             return JSON.writerFor(type);
         }
     };
+
+    /** Each thread encodes through a generator of its own, kept from one value to the next. */
+    private static final ReusedJsonGenerators GENERATORS = new ReusedJsonGenerators(JSON);
 
     private Encoders() {}
 
@@ -130,9 +134,12 @@ final class Encoders {
         try {
             return value == null
                     ? JSON.writeValueAsBytes(null)
-                    : WRITERS.get(value.getClass()).writeValueAsBytes(value);
+                    : GENERATORS.write(WRITERS.get(value.getClass()), value);
         } catch (JsonProcessingException e) {
             throw notJson(value, e);
+        } catch (IOException e) {
+            throw RecordException.of(
+                    RecordException.ENCODE, "cannot write " + value.getClass().getName() + " as JSON: " + e, e);
         }
     }
 
