@@ -48,6 +48,9 @@ public record KafkaMessage(byte[] key, byte[] value, List<Header> headers, Integ
      */
     public long sizeInBytes() {
         long size = (key == null ? 0 : key.length) + (value == null ? 0 : value.length);
+        if (headers.isEmpty()) {
+            return size; // most messages: no iterator to make
+        }
         for (Header h : headers) {
             size += utf8Length(h.key()) + (h.value() == null ? 0 : h.value().length);
         }

@@ -137,8 +137,9 @@ public final class SinkPool<T, M> {
                 ? encoder.encode(value, meta, outputIndex)
                 : encoder.encode(value, meta, outputIndex, trace);
         long size = encoder.sizeOf(message);
-        int hash = encoder.shardHash(message, meta);
-        Shard<M> shard = shards.length == 1 ? shards[0] : shards[Math.floorMod(hash, shards.length)];
+        Shard<M> shard = shards.length == 1
+                ? shards[0] // no hash to compute: a key's shard is the only one
+                : shards[Math.floorMod(encoder.shardHash(message, meta), shards.length)];
         owner.retain();
         shard.append(message, size, owner, meta, nowNanos);
     }
