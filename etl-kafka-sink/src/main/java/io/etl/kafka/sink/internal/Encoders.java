@@ -135,11 +135,8 @@ final class Encoders {
             return value == null
                     ? JSON.writeValueAsBytes(null)
                     : GENERATORS.write(WRITERS.get(value.getClass()), value);
-        } catch (JsonProcessingException e) {
-            throw notJson(value, e);
         } catch (IOException e) {
-            throw RecordException.of(
-                    RecordException.ENCODE, "cannot write " + value.getClass().getName() + " as JSON: " + e, e);
+            throw notJson(value, e);
         }
     }
 
@@ -151,12 +148,12 @@ final class Encoders {
         }
     }
 
-    /** The record error for a value Jackson cannot write. */
-    private static RecordException notJson(Object value, JsonProcessingException e) {
+    /** The record error for a value Jackson cannot write (Jackson's own message, without its location). */
+    private static RecordException notJson(Object value, IOException e) {
         return RecordException.of(
                 RecordException.ENCODE,
                 "cannot write " + (value == null ? "null" : value.getClass().getName()) + " as JSON: "
-                        + e.getOriginalMessage(),
+                        + (e instanceof JsonProcessingException j ? j.getOriginalMessage() : e.toString()),
                 e);
     }
 
