@@ -36,11 +36,20 @@ public interface Source<T> {
 
     /**
      * Commits, for each partition, the next offset to read, and tells {@code done} exactly once how it went:
-     * before returning when {@code sync}, otherwise from a later {@link #poll} (or {@link #close}).
+     * before returning when {@code sync}, otherwise from a later {@link #poll}, {@link #completeCommits} (or
+     * {@link #close}).
      * Partitions no longer assigned are left out. A failure that the pipeline cannot outlive may also be
      * thrown from here or from the next poll.
      */
     void commit(Map<SourcePartition, Long> offsets, boolean sync, CommitCallback done);
+
+    /**
+     * Tells {@code done} of the asynchronous commits that completed since the last call, without reading
+     * records. The pipeline calls it between the records of one poll while a commit is in flight, so that a
+     * long poll does not hold back the next commit (and a crash replays less). The default does nothing:
+     * outcomes then arrive with the next poll.
+     */
+    default void completeCommits() {}
 
     /**
      * Moves the read position of assigned partitions to {@code offsets} (the next offset to read), dropping

@@ -27,7 +27,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * An in-memory partitioned source for {@link PipelineTestDriver}: records are piped in by the test and
  * polled by the pipeline in partition order; commits are recorded so a test can assert them. An
- * asynchronous commit takes effect, and is confirmed, at the start of the next poll, as with a broker.
+ * asynchronous commit takes effect, and is confirmed, at the start of the next poll or at the next
+ * {@link #completeCommits()}, as with a broker.
  * Thread-safe for the test thread piping and the pipeline thread polling.
  *
  * @param <T> value type
@@ -37,7 +38,7 @@ public final class TestSource<T> implements Source<T> {
     private final String name;
     private final int partitions;
     private final ErrorPolicy policy;
-    private final int maxPollRecords;
+    private volatile int maxPollRecords;
     private final List<List<Entry<T>>> logs = new ArrayList<>();
     private final long[] positions;
     private final Map<SourcePartition, Long> committed = new ConcurrentHashMap<>();
@@ -45,6 +46,7 @@ public final class TestSource<T> implements Source<T> {
     private final AtomicInteger commitsToFail = new AtomicInteger();
     private final AtomicInteger commitRequests = new AtomicInteger();
     private final ConcurrentLinkedQueue<Runnable> onPollThread = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Runnable> commitOutcomes = new ConcurrentLinkedQueue<>();
     private final Set<Integer> assigned = ConcurrentHashMap.newKeySet();
     private volatile boolean paused;
     private volatile Thread pollThread;
@@ -123,6 +125,15 @@ public final class TestSource<T> implements Source<T> {
         return this;
     }
 
+    /** Makes every later poll return at most {@code records} records (500 unless set). */
+    public TestSource<T> pollsAtMost(int records) {
+        if (records < 1) {
+            throw new IllegalArgumentException("records must be at least 1, not " + records);
+        }
+        maxPollRecords = records;
+        return this;
+    }
+
     /** How many commits the pipeline asked for, successful or not. */
     public int commitRequests() {
         return commitRequests.get();
@@ -194,6 +205,7 @@ public final class TestSource<T> implements Source<T> {
     @Override
     public void poll(Duration timeout, SourceOutput<T> output) {
         pollThread = Thread.currentThread();
+        completeCommits();
         Runnable task;
         while ((task = onPollThread.poll()) != null) {
             task.run();
@@ -208,13 +220,14 @@ public final class TestSource<T> implements Source<T> {
     }
 
     private synchronized int drain(SourceOutput<T> output) {
+        int max = maxPollRecords;
         int n = 0;
-        for (int p = 0; p < partitions && n < maxPollRecords; p++) {
+        for (int p = 0; p < partitions && n < max; p++) {
             if (!assigned.contains(p)) {
                 continue;
             }
             List<Entry<T>> log = logs.get(p);
-            while (n < maxPollRecords && positions[p] < log.size()) {
+            while (n < max && positions[p] < log.size()) {
                 Entry<T> e = log.get((int) positions[p]++);
                 if (e.decodeError != null) {
                     output.decodeFailed(e.meta, e.decodeError);
@@ -248,7 +261,15 @@ public final class TestSource<T> implements Source<T> {
         if (sync) {
             complete.run();
         } else {
-            onPollThread.add(complete);
+            commitOutcomes.add(complete);
+        }
+    }
+
+    @Override
+    public void completeCommits() {
+        Runnable outcome;
+        while ((outcome = commitOutcomes.poll()) != null) {
+            outcome.run();
         }
     }
 

@@ -6,14 +6,20 @@ import static org.awaitility.Awaitility.await;
 import io.etl.core.Pipeline;
 import io.etl.core.PipelineResult;
 import io.etl.core.RunningPipeline;
+import io.etl.core.config.BatchConfig;
 import io.etl.core.config.CheckpointConfig;
 import io.etl.core.config.PipelineConfig;
+import io.etl.core.config.SinkPoolConfig;
 import io.etl.core.error.FatalException;
 import io.etl.core.metrics.EtlMetrics;
 import io.etl.core.source.SourcePartition;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 
 /** When offsets are committed, and what counts as committed. */
@@ -59,6 +65,62 @@ class PipelineCheckpointTest {
 
             // 40 watermark moves over ~1 s, but at most one commit per 200 ms (plus the first)
             assertThat(in.commitRequests()).isLessThanOrEqualTo((int) Math.ceil(seconds / 0.2) + 2);
+        }
+    }
+
+    /**
+     * What is durable is committed while the rest of a poll is still pushed through: the commit is sent
+     * between records, and its outcome taken there too (the test source, like a Kafka consumer holding
+     * fetched records, confirms an asynchronous commit only at its next poll or when asked to complete
+     * commits). The batches seal at 1000 records with an hour's linger and never fill the write window, so
+     * the pipeline thread stays inside the one poll.
+     */
+    @Test
+    void commitsWhatIsDurableBeforeTheRestOfAPollIsPushedThrough() {
+        try (PipelineTestDriver driver = driver(Duration.ofMillis(1))) {
+            int records = 3000;
+            TestSource<String> in = driver.<String>source("in", 1).pollsAtMost(records);
+            TestSink<String> out = driver.sink(
+                    "out", SinkPoolConfig.defaults().withBatch(new BatchConfig(1000, null, Duration.ofHours(1))));
+            for (int i = 0; i < records; i++) {
+                in.send("k", "v" + i);
+            }
+            String middle = "v" + records / 2;
+            String last = "v" + (records - 1);
+            AtomicBoolean firstThousandDurable = new AtomicBoolean();
+            AtomicLong committedAtTheLast = new AtomicLong(-2);
+            driver.start(Pipeline.named("mid-poll")
+                    .from(in)
+                    .map("watch", (String v) -> {
+                        if (v.equals(middle)) {
+                            // inside the one poll: the first thousand are written and acknowledged
+                            firstThousandDurable.set(
+                                    awaitQuietly(() -> out.values().size() >= 1000
+                                            && DriverMeters.gauge(driver, EtlMetrics.SINK_INFLIGHT_BATCHES) == 0));
+                        }
+                        if (v.equals(last)) {
+                            committedAtTheLast.set(in.committed(0));
+                        }
+                        return v;
+                    })
+                    .to(out));
+
+            await().atMost(WAIT).until(() -> out.values().size() == records);
+            assertThat(firstThousandDurable).isTrue();
+            assertThat(committedAtTheLast.get())
+                    .as("offset committed when the poll's last record was processed")
+                    .isGreaterThanOrEqualTo(1000L);
+            driver.awaitCommitted(WAIT);
+            assertThat(in.committed(0)).isEqualTo(records);
+        }
+    }
+
+    private static boolean awaitQuietly(Callable<Boolean> condition) {
+        try {
+            await().atMost(WAIT).until(condition);
+            return true;
+        } catch (ConditionTimeoutException e) {
+            return false;
         }
     }
 

@@ -91,8 +91,15 @@ final class CommitScheduler {
         return commitInFlight;
     }
 
-    /** Sends the watermarks that moved, if the previous commit completed and the floor has passed. */
+    /**
+     * Sends the watermarks that moved, if the previous commit completed and the floor has passed. A commit
+     * still in flight is first given the chance to complete: the source reports outcomes that arrived since
+     * its last poll, so the next commit need not wait for the end of a poll.
+     */
     void commitIfDue(long now) {
+        if (commitInFlight) {
+            source.completeCommits();
+        }
         if (!commitInFlight && due(now)) {
             commitAsync(now);
         }

@@ -71,7 +71,10 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
     private static final long BLOCKED_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
     /** How often stalls are checked and the checkpoint gauges refreshed. */
     private static final long HOUSEKEEPING_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-    /** Every 256 records (and before the first of a poll) the tracking bounds are checked and idle shards fed. */
+    /**
+     * Every 256 records (and before the first of a poll) the tracking bounds are checked, idle shards fed, and
+     * a commit sent if one is due.
+     */
     private static final int PENDING_CHECK_MASK = 255;
 
     private final String name;
@@ -426,8 +429,12 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
                     return false;
                 }
                 // a large poll takes a while to push through: a shard whose writer is idle gets what is ready
-                // now instead of after the whole poll, so writing overlaps with the rest of it
+                // now instead of after the whole poll, so writing overlaps with the rest of it, and what is
+                // already durable is committed now, so a crash replays less of it
                 sinks.sealIdle();
+                if (transactions == null) {
+                    commits.commitIfDue(System.nanoTime());
+                }
             }
             int i = buffer.next();
             process(buffer.value(i), buffer.meta(i));

@@ -67,6 +67,9 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
     /** SASL mechanisms whose login only reads the configuration. */
     private static final Set<String> LOCAL_LOGINS = Set.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512");
 
+    /** The callback of the empty commit that {@link #completeCommits()} sends: it stores nothing and cannot fail. */
+    private static final OffsetCommitCallback NOTHING_COMMITTED = (offsets, error) -> {};
+
     /** Bound of a synchronous commit outside a rebalance (the final commit at shutdown). */
     static final Duration SYNC_COMMIT_TIMEOUT = Duration.ofSeconds(10);
 
@@ -90,6 +93,9 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
     private RebalanceHandler rebalance;
     private boolean paused;
     private boolean closing;
+    /** Asynchronous commits sent whose callback has not run yet; pipeline thread only. */
+    private int commitsInFlight;
+
     private final PendingFailures failures = new PendingFailures();
 
     /**
@@ -350,6 +356,23 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
         LOG.debug("source '{}': reading again from {}", name, offsets);
     }
 
+    /**
+     * An empty asynchronous commit runs the callbacks of the commits that completed, and the classic consumer
+     * reads its connections once without blocking. Its poll does not read them while it still holds fetched
+     * records, so without this a commit's response waits until a whole fetch (several polls) is used up.
+     */
+    @Override
+    public void completeCommits() {
+        if (commitsInFlight == 0) {
+            return;
+        }
+        try {
+            consumer.commitAsync(Map.of(), NOTHING_COMMITTED);
+        } catch (RuntimeException e) {
+            throw errors.classify(e);
+        }
+    }
+
     @Override
     public void commit(Map<SourcePartition, Long> offsets, boolean sync, CommitCallback done) {
         Map<TopicPartition, OffsetAndMetadata> commit = assigned.heldOnly(offsets);
@@ -360,12 +383,15 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
         }
         if (!sync) {
             OffsetCommitCallback callback = (stored, error) -> {
+                commitsInFlight--;
                 onCommitted(stored, error);
                 done.completed(sent, error);
             };
+            commitsInFlight++;
             try {
                 consumer.commitAsync(commit, callback);
             } catch (RuntimeException e) {
+                commitsInFlight--;
                 done.completed(sent, e);
                 throw e;
             }
