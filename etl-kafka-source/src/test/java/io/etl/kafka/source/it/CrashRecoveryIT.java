@@ -23,7 +23,8 @@ import org.junit.jupiter.api.io.TempDir;
  * orders; every restart resumes, nothing is lost, and no offset is ever committed ahead of durable output.
  * Two more runs, with the default checkpoint settings, measure the duplicate window: three SIGKILLs while
  * the pipeline reads a backlog as fast as it can, and three while the input arrives at a steady 15,000
- * records/s. Each prints its duplicate ratio (duplicates over output records).
+ * records/s and the pipeline keeps up with it. Each prints its duplicate ratio (duplicates over output
+ * records) and, per kill, what the dead copy had written beyond its last commit.
  */
 @EmbeddedKafka(shared = true)
 class CrashRecoveryIT {
@@ -37,13 +38,15 @@ class CrashRecoveryIT {
     private static final int STEADY_ORDERS = 360_000;
     /**
      * Bounds asserted on the duplicate ratio; measured values are in docs/delivery-guarantees.md. At full speed
-     * the replay is what the write window holds when the process dies (up to inflight x max_records per
-     * shard): 2.7-5.2 % over repeated runs on a quiet 2-core machine. At a steady rate it is 0.03-0.13 %. Both
-     * bounds still fail on a window of whole seconds: committing once a second measured 21-31 %.
+     * the replay is what was written but not yet committed when the process died: median 1.2 %, 0.7-2.5 % over
+     * nine runs on a 2-core machine. At a steady rate it is about 0.15 %. Both bounds fail on a window of
+     * whole seconds (committing once a second measured 21-31 %); commits that waited for the end of a fetch
+     * measured 1.7-5.8 % here and fail the full-speed bound in most runs (PipelineCheckpointTest and
+     * KafkaSourceIT check that mechanism directly).
      */
-    private static final double FULL_SPEED_MAX_DUPLICATES = 0.08;
+    private static final double FULL_SPEED_MAX_DUPLICATES = 0.03;
 
-    private static final double STEADY_MAX_DUPLICATES = 0.05;
+    private static final double STEADY_MAX_DUPLICATES = 0.01;
 
     @RegisterExtension
     final ChildPipelines children = new ChildPipelines();
@@ -167,9 +170,13 @@ class CrashRecoveryIT {
     /**
      * Runs the copy pipeline with default pool and checkpoint settings over {@code orders} orders, produced
      * beforehand ({@code rate} 0) or at {@code rate} per second, kills it three times at random points in
-     * the middle, lets the last copy finish, checks that nothing was lost and returns duplicates / output.
+     * the middle (at a steady rate, only once the copy has caught up within a quarter second of input), lets
+     * the last copy finish, checks that nothing was lost and returns duplicates / output.
      */
     private double duplicateRatioAfterThreeKills(KafkaTestCluster kafka, Path dir, String label, int orders, int rate) {
+        // at a steady rate a copy is killed only once it has caught up with the input: a restarted copy first
+        // reads what arrived while it was down at full speed, and that is the full-speed case's to measure
+        boolean steady = rate > 0;
         long seed = System.nanoTime();
         Random random = new Random(seed);
         RunTopics t = RunTopics.create(kafka, "crash-" + label, PARTITIONS);
@@ -183,6 +190,7 @@ class CrashRecoveryIT {
         int[] kills = {0};
         long[] lastCommitted = {0};
         long[] killedAt = {0};
+        long[] writtenTwice = {0};
         System.out.printf("crash test (%s): seed %d%n", label, seed);
         try (LoadProducer load =
                 LoadProducer.start(kafka, t.input(), PARTITIONS, orders, rate == 0 ? Integer.MAX_VALUE : rate)) {
@@ -195,17 +203,23 @@ class CrashRecoveryIT {
                 assertThat(total).as("committed total never goes backwards").isGreaterThanOrEqualTo(lastCommitted[0]);
                 lastCommitted[0] = total;
                 long now = System.nanoTime();
-                if (kills[0] < 3 && killDue[0] == 0 && total > killedAt[0] && total < orders) {
+                boolean caughtUp = !steady || load.done() || load.sent() - total <= rate / 4;
+                if (kills[0] < 3 && killDue[0] == 0 && total > killedAt[0] && total < orders && caughtUp) {
                     killDue[0] = now + TimeUnit.MILLISECONDS.toNanos(200 + random.nextInt(600));
                 }
                 if (kills[0] < 3 && killDue[0] != 0 && now - killDue[0] >= 0) {
                     killDue[0] = 0;
                     current.kill9();
                     kills[0]++;
-                    killedAt[0] = total;
+                    // read after the kill: a commit the copy sent just before it died may land after the sample
+                    killedAt[0] = kafka.committedTotal(t.group());
+                    // what the dead copy wrote beyond its last commit: the next copy writes it again
+                    long uncommitted = kafka.endTotal(t.output()) - killedAt[0] - writtenTwice[0];
+                    writtenTwice[0] += uncommitted;
                     System.out.printf(
-                            "crash test (%s): SIGKILL %d at committed total %d, produced %d%n",
-                            label, kills[0], total, load.sent());
+                            "crash test (%s): SIGKILL %d at committed total %d, produced %d; %d written beyond the"
+                                    + " last commit%n",
+                            label, kills[0], killedAt[0], load.sent(), uncommitted);
                     children.start("copy", yaml, t.uid() + "-" + kills[0]);
                     return false;
                 }
