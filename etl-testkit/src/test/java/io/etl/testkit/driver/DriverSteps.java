@@ -1,6 +1,10 @@
 package io.etl.testkit.driver;
 
+import static org.awaitility.Awaitility.await;
+
 import java.time.Duration;
+import java.util.concurrent.Callable;
+import org.awaitility.core.ConditionTimeoutException;
 
 /** Steps that several driver tests take alike. */
 final class DriverSteps {
@@ -17,5 +21,18 @@ final class DriverSteps {
         driver.awaitCommitted(wait);
         out.failFatally(1);
         in.send("k", "b");
+    }
+
+    /**
+     * Waits up to {@code wait} for {@code condition} and says whether it came: for a stage that waits on the
+     * pipeline thread, where a thrown timeout would fail the record instead of the test.
+     */
+    static boolean awaitQuietly(Callable<Boolean> condition, Duration wait) {
+        try {
+            await().atMost(wait).until(condition);
+            return true;
+        } catch (ConditionTimeoutException e) {
+            return false;
+        }
     }
 }

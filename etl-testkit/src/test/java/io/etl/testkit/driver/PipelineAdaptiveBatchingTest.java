@@ -9,9 +9,7 @@ import io.etl.core.config.SinkPoolConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -62,7 +60,7 @@ class PipelineAdaptiveBatchingTest {
                     .map("hold-last", (String v) -> {
                         if (v.equals(last)) {
                             // the pipeline thread is inside the poll here: only a write made earlier can end this wait
-                            writtenBeforeTheLast.set(awaitQuietly(() -> out.writeAttempts() > 0));
+                            writtenBeforeTheLast.set(DriverSteps.awaitQuietly(() -> out.writeAttempts() > 0, WAIT));
                         }
                         return v;
                     })
@@ -71,15 +69,6 @@ class PipelineAdaptiveBatchingTest {
             await().atMost(WAIT).until(() -> out.values().size() == records);
             assertThat(writtenBeforeTheLast).isTrue();
             assertThat(out.writeAttempts()).isGreaterThan(1);
-        }
-    }
-
-    private static boolean awaitQuietly(Callable<Boolean> condition) {
-        try {
-            await().atMost(WAIT).until(condition);
-            return true;
-        } catch (ConditionTimeoutException e) {
-            return false;
         }
     }
 

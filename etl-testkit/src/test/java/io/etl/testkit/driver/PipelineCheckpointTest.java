@@ -15,11 +15,9 @@ import io.etl.core.metrics.EtlMetrics;
 import io.etl.core.source.SourcePartition;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 
 /** When offsets are committed, and what counts as committed. */
@@ -72,8 +70,8 @@ class PipelineCheckpointTest {
      * What is durable is committed while the rest of a poll is still pushed through: the commit is sent
      * between records, and its outcome taken there too (the test source, like a Kafka consumer holding
      * fetched records, confirms an asynchronous commit only at its next poll or when asked to complete
-     * commits). The batches seal at 1000 records with an hour's linger and never fill the write window, so
-     * the pipeline thread stays inside the one poll.
+     * commits). The batches seal every 250 records (and the linger is an hour), so by the poll's middle at
+     * least 1250 records are sealed whatever else seals them, and the test sink acknowledges at once.
      */
     @Test
     void commitsWhatIsDurableBeforeTheRestOfAPollIsPushedThrough() {
@@ -81,7 +79,7 @@ class PipelineCheckpointTest {
             int records = 3000;
             TestSource<String> in = driver.<String>source("in", 1).pollsAtMost(records);
             TestSink<String> out = driver.sink(
-                    "out", SinkPoolConfig.defaults().withBatch(new BatchConfig(1000, null, Duration.ofHours(1))));
+                    "out", SinkPoolConfig.defaults().withBatch(new BatchConfig(250, null, Duration.ofHours(1))));
             for (int i = 0; i < records; i++) {
                 in.send("k", "v" + i);
             }
@@ -94,9 +92,10 @@ class PipelineCheckpointTest {
                     .map("watch", (String v) -> {
                         if (v.equals(middle)) {
                             // inside the one poll: the first thousand are written and acknowledged
-                            firstThousandDurable.set(
-                                    awaitQuietly(() -> out.values().size() >= 1000
-                                            && DriverMeters.gauge(driver, EtlMetrics.SINK_INFLIGHT_BATCHES) == 0));
+                            firstThousandDurable.set(DriverSteps.awaitQuietly(
+                                    () -> out.values().size() >= 1000
+                                            && DriverMeters.gauge(driver, EtlMetrics.SINK_INFLIGHT_BATCHES) == 0,
+                                    WAIT));
                         }
                         if (v.equals(last)) {
                             committedAtTheLast.set(in.committed(0));
@@ -112,15 +111,6 @@ class PipelineCheckpointTest {
                     .isGreaterThanOrEqualTo(1000L);
             driver.awaitCommitted(WAIT);
             assertThat(in.committed(0)).isEqualTo(records);
-        }
-    }
-
-    private static boolean awaitQuietly(Callable<Boolean> condition) {
-        try {
-            await().atMost(WAIT).until(condition);
-            return true;
-        } catch (ConditionTimeoutException e) {
-            return false;
         }
     }
 
