@@ -38,8 +38,8 @@ class CrashRecoveryIT {
     private static final int STEADY_ORDERS = 360_000;
     /**
      * Bounds asserted on the duplicate ratio; measured values are in docs/delivery-guarantees.md. At full speed
-     * the replay is what was written but not yet committed when the process died: median 1.2 %, 0.7-2.5 % over
-     * nine runs on a 2-core machine. At a steady rate it is about 0.15 %. Both bounds fail on a window of
+     * the replay is what was written but not yet committed when the process died: median 1.3 %, 0.7-2.5 % over
+     * ten runs on a 2-core machine. At a steady rate it is 0.09-0.16 %. Both bounds fail on a window of
      * whole seconds (committing once a second measured 21-31 %); commits that waited for the end of a fetch
      * measured 1.7-5.8 % here and fail the full-speed bound in most runs (PipelineCheckpointTest and
      * KafkaSourceIT check that mechanism directly).
