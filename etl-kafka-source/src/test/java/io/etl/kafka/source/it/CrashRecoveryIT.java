@@ -41,7 +41,7 @@ class CrashRecoveryIT {
      * the replay is what was written but not yet committed when the process died: median 1.3 %, 0.7-2.5 % over
      * ten runs on a 2-core machine. At a steady rate it is 0.09-0.16 %. Both bounds fail on a window of
      * whole seconds (committing once a second measured 21-31 %). Commits that waited for the end of a fetch
-     * measured 1.7-5.8 % here, median 3.7 %; the full-speed bound leaves room for a noisy machine rather than
+     * measured 1.7-5.8 % here, median 2.7 %; the full-speed bound leaves room for a noisy machine rather than
      * catch that in every run, and PipelineCheckpointTest and KafkaSourceIT check that mechanism directly.
      */
     private static final double FULL_SPEED_MAX_DUPLICATES = 0.04;
