@@ -93,9 +93,6 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
     private RebalanceHandler rebalance;
     private boolean paused;
     private boolean closing;
-    /** Asynchronous commits sent whose callback has not run yet; pipeline thread only. */
-    private int commitsInFlight;
-
     private final PendingFailures failures = new PendingFailures();
 
     /**
@@ -363,9 +360,6 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
      */
     @Override
     public void completeCommits() {
-        if (commitsInFlight == 0) {
-            return;
-        }
         try {
             consumer.commitAsync(Map.of(), NOTHING_COMMITTED);
         } catch (RuntimeException e) {
@@ -383,15 +377,12 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
         }
         if (!sync) {
             OffsetCommitCallback callback = (stored, error) -> {
-                commitsInFlight--;
                 onCommitted(stored, error);
                 done.completed(sent, error);
             };
-            commitsInFlight++;
             try {
                 consumer.commitAsync(commit, callback);
             } catch (RuntimeException e) {
-                commitsInFlight--;
                 done.completed(sent, e);
                 throw e;
             }
