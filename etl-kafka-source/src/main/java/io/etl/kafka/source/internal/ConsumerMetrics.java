@@ -1,13 +1,16 @@
 package io.etl.kafka.source.internal;
 
+import io.micrometer.core.instrument.FunctionCounter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
-import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
-import io.micrometer.core.instrument.config.MeterFilter;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -15,35 +18,47 @@ import org.apache.kafka.clients.consumer.Consumer;
 /**
  * The consumer's own metrics (fetch rates and latency, per-partition lag and lead, coordinator and
  * network figures) as {@code etl.kafka.source.*} ({@code etl_kafka_source_*} in Prometheus), refreshed every
- * {@code statistics_interval}. Micrometer's Kafka binder names them {@code kafka.consumer.*}; it is bound to
- * a private composite whose only child is the pipeline's registry and whose filter renames those meters, so
- * nothing else in the pipeline's registry is touched.
+ * {@code statistics_interval}. Micrometer's Kafka binder names them {@code kafka.consumer.*} and is bound to a
+ * private registry of this class; every meter it adds there is mirrored into the pipeline's registry under
+ * the renamed name, and removed from it with the original, so nothing else in the pipeline's registry is
+ * touched. The binder looks its meters up by their own names whenever the consumer's metrics change (a
+ * partition assigned, a connection opened): in the private registry it finds them and adds only what is new.
  */
 final class ConsumerMetrics implements AutoCloseable {
 
     /** Prefix of the meters this class registers. */
     static final String PREFIX = "etl.kafka.source.";
 
-    private final CompositeMeterRegistry composite;
+    private final SimpleMeterRegistry bound;
     private final MeterRegistry target;
+    private final Map<Meter.Id, Meter> mirrored;
     private final KafkaClientMetrics binder;
 
-    private ConsumerMetrics(CompositeMeterRegistry composite, MeterRegistry target, KafkaClientMetrics binder) {
-        this.composite = composite;
+    private ConsumerMetrics(
+            SimpleMeterRegistry bound, MeterRegistry target, Map<Meter.Id, Meter> mirrored, KafkaClientMetrics binder) {
+        this.bound = bound;
         this.target = target;
+        this.mirrored = mirrored;
         this.binder = binder;
     }
 
     static ConsumerMetrics bind(
             Consumer<?, ?> consumer, MeterRegistry target, Tags tags, Duration interval, String threadName) {
-        CompositeMeterRegistry composite = new CompositeMeterRegistry();
-        composite.config().meterFilter(new MeterFilter() {
-            @Override
-            public Meter.Id map(Meter.Id id) {
-                return id.withName(rename(id.getName()));
-            }
-        });
-        composite.add(target);
+        SimpleMeterRegistry bound = new SimpleMeterRegistry();
+        Map<Meter.Id, Meter> mirrored = new ConcurrentHashMap<>();
+        bound.config()
+                .onMeterAdded(meter -> {
+                    Meter mirror = mirror(meter, target);
+                    if (mirror != null) {
+                        mirrored.put(meter.getId(), mirror);
+                    }
+                })
+                .onMeterRemoved(meter -> {
+                    Meter mirror = mirrored.remove(meter.getId());
+                    if (mirror != null) {
+                        target.remove(mirror);
+                    }
+                });
         ScheduledExecutorService scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, threadName);
             t.setDaemon(true);
@@ -51,8 +66,33 @@ final class ConsumerMetrics implements AutoCloseable {
         });
         // the binder owns the scheduler and shuts it down when closed
         KafkaClientMetrics binder = new KafkaClientMetrics(consumer, tags, scheduler, interval);
-        binder.bindTo(composite);
-        return new ConsumerMetrics(composite, target, binder);
+        binder.bindTo(bound);
+        return new ConsumerMetrics(bound, target, mirrored, binder);
+    }
+
+    /**
+     * The binder registers gauges and function counters only (and, once, a meter of no type to read the
+     * registry's common tags, which it removes at once and which is not mirrored).
+     */
+    private static Meter mirror(Meter meter, MeterRegistry target) {
+        Meter.Id id = meter.getId();
+        String name = rename(id.getName());
+        if (meter instanceof FunctionCounter counter) {
+            return FunctionCounter.builder(name, counter, FunctionCounter::count)
+                    .tags(id.getTagsAsIterable())
+                    .description(id.getDescription())
+                    .baseUnit(id.getBaseUnit())
+                    .register(target);
+        }
+        if (meter instanceof Gauge gauge) {
+            return Gauge.builder(name, gauge, Gauge::value)
+                    .tags(id.getTagsAsIterable())
+                    .description(id.getDescription())
+                    .baseUnit(id.getBaseUnit())
+                    .strongReference(true)
+                    .register(target);
+        }
+        return null;
     }
 
     /**
@@ -71,11 +111,11 @@ final class ConsumerMetrics implements AutoCloseable {
 
     @Override
     public void close() {
-        List<Meter> meters = List.copyOf(composite.getMeters());
         binder.close();
-        for (Meter m : meters) {
-            target.remove(m.getId());
+        for (Meter mirror : List.copyOf(mirrored.values())) {
+            target.remove(mirror);
         }
-        composite.remove(target);
+        mirrored.clear();
+        bound.close();
     }
 }
