@@ -5,7 +5,6 @@ import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
 import io.etl.examples.EtlExamples;
 import io.etl.examples.ProgressLine;
-import io.etl.runtime.ExitCodes;
 import io.etl.runtime.HttpEndpoint;
 import io.etl.runtime.Logging;
 import io.etl.runtime.PipelineService;
@@ -136,11 +135,12 @@ public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
         String brokers = env.apply("KAFKA_BROKERS");
         boolean embedded = brokers == null || brokers.isBlank();
         // check the file before starting anything: a broker address stands in for the one not known yet
-        if (!valid(yaml, embedded ? withBrokers(env, "127.0.0.1:9092") : env, err)) {
+        PipelineConfig checked = valid(yaml, embedded ? withBrokers(env, "127.0.0.1:9092") : env, err);
+        if (checked == null) {
             return CommandLine.ExitCode.SOFTWARE;
         }
         if (!embedded) {
-            return service(yaml);
+            return service(checked);
         }
         StopSignal stop = StopSignal.install();
         try {
@@ -168,16 +168,12 @@ public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
         }
     }
 
-    /** The service mode: optional sample orders, then the runtime's run, then this process's counts. */
-    private int service(String yaml) {
+    /**
+     * The service mode, with the configuration already checked against the real environment: optional sample
+     * orders, then the runtime's run, then this process's counts.
+     */
+    private int service(PipelineConfig config) {
         PrintStream err = System.err;
-        PipelineConfig config;
-        try {
-            config = PipelineConfig.parse(yaml, env);
-        } catch (ConfigException e) {
-            printProblems(e, err);
-            return ExitCodes.USAGE;
-        }
         if (records != null && records > 0) {
             SampleOrders.writeTo(config, records, err);
         }
@@ -193,13 +189,15 @@ public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
                 .run();
     }
 
-    private static boolean valid(String yaml, Function<String, String> env, PrintStream err) {
+    /** The configuration parsed with {@code env}, once the pipeline was built from it; null after printing its problems. */
+    private static PipelineConfig valid(String yaml, Function<String, String> env, PrintStream err) {
         try {
-            KafkaToKafkaSplit.pipeline(PipelineConfig.parse(yaml, env));
-            return true;
+            PipelineConfig config = PipelineConfig.parse(yaml, env);
+            KafkaToKafkaSplit.pipeline(config);
+            return config;
         } catch (ConfigException e) {
             printProblems(e, err);
-            return false;
+            return null;
         }
     }
 
