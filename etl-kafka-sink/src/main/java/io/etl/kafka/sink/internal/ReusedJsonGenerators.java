@@ -26,6 +26,13 @@ final class ReusedJsonGenerators {
     private final ObjectMapper mapper;
     private final ThreadLocal<Output> outputs;
 
+    /**
+     * The output of the thread that wrote last: a record stream is encoded on one thread, and comparing a thread
+     * is cheaper than a thread-local lookup per value. Read and written without synchronization on purpose: a
+     * slot is immutable, and a thread only ever uses a slot that names itself.
+     */
+    private Slot last;
+
     ReusedJsonGenerators(ObjectMapper mapper) {
         this.mapper = mapper;
         this.outputs = ThreadLocal.withInitial(this::newOutput);
@@ -33,7 +40,15 @@ final class ReusedJsonGenerators {
 
     /** {@code writer.writeValueAsBytes(value)}, for a writer of this mapper. */
     byte[] write(ObjectWriter writer, Object value) throws IOException {
-        Output out = outputs.get();
+        Thread current = Thread.currentThread();
+        Slot slot = last;
+        Output out;
+        if (slot != null && slot.thread == current) {
+            out = slot.output;
+        } else {
+            out = outputs.get();
+            last = new Slot(current, out);
+        }
         if (out.busy) {
             return writer.writeValueAsBytes(value); // a serializer that encodes another value while it runs
         }
@@ -44,6 +59,7 @@ final class ReusedJsonGenerators {
             return out.buffer.toByteArray();
         } catch (IOException | RuntimeException | Error e) {
             outputs.remove();
+            last = null;
             throw e;
         } finally {
             out.buffer.reset();
@@ -61,6 +77,9 @@ final class ReusedJsonGenerators {
             throw new UncheckedIOException("cannot create a JSON generator", e);
         }
     }
+
+    /** A thread and its output. */
+    private record Slot(Thread thread, Output output) {}
 
     /** One thread's generator and the buffer it writes into. */
     private static final class Output {

@@ -1,5 +1,6 @@
 package io.etl.kafka.source.internal;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -17,7 +18,9 @@ public final class Decoders {
      * The mapper behind {@code json(..)} and {@code jsonTree()}: unknown JSON properties are ignored,
      * {@code java.time} types are supported. Thread-safe once built.
      */
-    public static final ObjectMapper MAPPER = JsonMapper.builder()
+    public static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+                    .recyclerPool(new LastThreadRecyclerPool())
+                    .build())
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .disable(DeserializationFeature.ADJUST_DATES_TO_CONTEXT_TIME_ZONE)
             .addModule(new JavaTimeModule())
