@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
+import io.etl.kafka.common.internal.LastThreadCache;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 
@@ -25,30 +26,17 @@ final class ReusedJsonGenerators {
 
     private final ObjectMapper mapper;
     private final ThreadLocal<Output> outputs;
-
-    /**
-     * The output of the thread that wrote last: a record stream is encoded on one thread, and comparing a thread
-     * is cheaper than a thread-local lookup per value. Read and written without synchronization on purpose: a
-     * slot is immutable, and a thread only ever uses a slot that names itself.
-     */
-    private Slot last;
+    private final LastThreadCache<Output> current;
 
     ReusedJsonGenerators(ObjectMapper mapper) {
         this.mapper = mapper;
         this.outputs = ThreadLocal.withInitial(this::newOutput);
+        this.current = new LastThreadCache<>(outputs::get);
     }
 
     /** {@code writer.writeValueAsBytes(value)}, for a writer of this mapper. */
     byte[] write(ObjectWriter writer, Object value) throws IOException {
-        Thread current = Thread.currentThread();
-        Slot slot = last;
-        Output out;
-        if (slot != null && slot.thread == current) {
-            out = slot.output;
-        } else {
-            out = outputs.get();
-            last = new Slot(current, out);
-        }
+        Output out = current.get();
         if (out.busy) {
             return writer.writeValueAsBytes(value); // a serializer that encodes another value while it runs
         }
@@ -59,7 +47,7 @@ final class ReusedJsonGenerators {
             return out.buffer.toByteArray();
         } catch (IOException | RuntimeException | Error e) {
             outputs.remove();
-            last = null;
+            current.forget();
             throw e;
         } finally {
             out.buffer.reset();
@@ -77,9 +65,6 @@ final class ReusedJsonGenerators {
             throw new UncheckedIOException("cannot create a JSON generator", e);
         }
     }
-
-    /** A thread and its output. */
-    private record Slot(Thread thread, Output output) {}
 
     /** One thread's generator and the buffer it writes into. */
     private static final class Output {

@@ -78,10 +78,9 @@ class ConsumerMetricsTest {
     private Consumer<byte[], byte[]> consumer() {
         return (Consumer<byte[], byte[]>) Proxy.newProxyInstance(
                 Consumer.class.getClassLoader(), new Class<?>[] {Consumer.class}, (proxy, method, args) -> {
-                    if (method.getName().equals("metrics")) {
-                        return Map.copyOf(metrics);
-                    }
                     switch (method.getName()) {
+                        case "metrics":
+                            return Map.copyOf(metrics);
                         case "toString":
                             return "test consumer";
                         case "hashCode":
@@ -89,9 +88,8 @@ class ConsumerMetricsTest {
                         case "equals":
                             return proxy == args[0];
                         default:
-                            break;
+                            throw new UnsupportedOperationException(method.getName());
                     }
-                    throw new UnsupportedOperationException(method.getName());
                 });
     }
 }
