@@ -9,6 +9,12 @@ public final class EtlMetrics {
 
     /** {@code etl_source_records_total}: records polled, by source. */
     public static final String SOURCE_RECORDS = "etl.source.records";
+    /**
+     * {@code etl_source_records_unprocessed_total}: records polled but never processed, by source: still
+     * buffered when the pipeline stopped, or of partitions revoked or lost before their turn. Their offsets
+     * were not committed, so they are read again (by this pipeline or the partition's next owner).
+     */
+    public static final String SOURCE_RECORDS_UNPROCESSED = "etl.source.records.unprocessed";
     /** {@code etl_source_paused}: 1 while the source is paused by backpressure. */
     public static final String SOURCE_PAUSED = "etl.source.paused";
     /** {@code etl_records_dropped_total{reason,stage}}: filtered out is not counted; skipped records are. */

@@ -10,12 +10,14 @@ import io.etl.runtime.Logging;
 import io.etl.runtime.PipelineService;
 import io.etl.runtime.StopSignal;
 import io.etl.testkit.KafkaTestCluster;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
 import picocli.CommandLine;
@@ -183,10 +185,25 @@ public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
                 .httpHost(httpHost)
                 .err(err)
                 .onListening(http -> err.println("metrics and health: http://" + http.address()))
-                .onFinished(running -> SplitMeters.serviceSummary(
-                                config, running.meterRegistry(), (System.nanoTime() - started) / 1_000_000)
-                        .print(System.out))
+                .onFinished(running -> printServiceSummary(config, running.meterRegistry(), started))
                 .run();
+    }
+
+    /**
+     * The counts of a service run. Orders read but not processed before the stop are not part of its input:
+     * their offsets were not committed, so the next run reads them again.
+     */
+    private static void printServiceSummary(PipelineConfig config, MeterRegistry registry, long started) {
+        long unprocessed = SplitMeters.unprocessed(registry);
+        if (unprocessed > 0) {
+            System.out.printf(
+                    Locale.ROOT,
+                    "%n  %,d order(s) read but not processed before the stop: not committed, the next run reads"
+                            + " them again%n",
+                    unprocessed);
+        }
+        SplitMeters.serviceSummary(config, registry, (System.nanoTime() - started) / 1_000_000)
+                .print(System.out);
     }
 
     /** The configuration parsed with {@code env}, once the pipeline was built from it; null after printing its problems. */

@@ -21,7 +21,7 @@ final class SplitMeters {
         Map<String, Long> outputs = new LinkedHashMap<>();
         topics.keySet().forEach(branch -> outputs.put(branch, sinkRecords(registry, branch)));
         return new SplitSummary(
-                sum(registry, EtlMetrics.SOURCE_RECORDS),
+                recordsIn(registry) - unprocessed(registry),
                 dropped(registry),
                 skipped(registry),
                 outputs,
@@ -33,6 +33,14 @@ final class SplitMeters {
     /** Records read by the source. */
     static long recordsIn(MeterRegistry registry) {
         return sum(registry, EtlMetrics.SOURCE_RECORDS);
+    }
+
+    /**
+     * Records read but not processed when the pipeline stopped (or lost with a revoked partition): not
+     * committed, so read again by the next run; the service summary leaves them out of its input.
+     */
+    static long unprocessed(MeterRegistry registry) {
+        return sum(registry, EtlMetrics.SOURCE_RECORDS_UNPROCESSED);
     }
 
     /** Records dropped on purpose: filtered out, or skipped by an error policy. */

@@ -64,6 +64,66 @@ class PipelineLifecycleTest {
     }
 
     @Test
+    void recordsStillBufferedAtTheStopAreCountedUnprocessedAndLeftUncommitted() throws Exception {
+        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
+            TestSource<String> in = driver.source("in", 1);
+            // one record per batch, one in flight and one queued: the third record finds the pool full
+            TestSink<String> out = driver.<String>sink(
+                            "out",
+                            PipelineTestDriver.DEFAULT_POOL
+                                    .withInflight(1)
+                                    .withQueue(1)
+                                    .withBatch(new BatchConfig(1, null, Duration.ofMillis(1))))
+                    .holdAcks();
+            RunningPipeline running =
+                    driver.start(Pipeline.named("buffered").from(in).to(out));
+            for (int i = 0; i < 10; i++) {
+                in.send("k", "v" + i);
+            }
+            await().atMost(WAIT).until(in::isPaused);
+
+            running.stop();
+            out.releaseAcks();
+            PipelineResult result = running.result().get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+
+            assertThat(result.status()).isEqualTo(PipelineResult.Status.COMPLETED);
+            assertThat(result.recordsIn()).isEqualTo(10);
+            long written = out.values().size();
+            assertThat(written).isBetween(1L, 9L);
+            assertThat(in.committed(0)).isEqualTo(written);
+            assertThat(unprocessed(driver)).isEqualTo(10.0 - written);
+        }
+    }
+
+    @Test
+    void bufferedRecordsOfARevokedPartitionAreCountedUnprocessedAndReadAgain() {
+        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
+            TestSource<String> in = driver.source("in", 1);
+            TestSink<String> out = driver.<String>sink(
+                            "out",
+                            PipelineTestDriver.DEFAULT_POOL
+                                    .withInflight(1)
+                                    .withQueue(1)
+                                    .withBatch(new BatchConfig(1, null, Duration.ofMillis(1))))
+                    .holdAcks();
+            driver.start(Pipeline.named("revoked").from(in).to(out));
+            for (int i = 0; i < 10; i++) {
+                in.send("k", "v" + i);
+            }
+            await().atMost(WAIT).until(in::isPaused);
+
+            var revoked = in.revoke(0, Duration.ofMillis(200));
+            out.releaseAcks();
+            long committed = revoked.join().getOrDefault(new SourcePartition("in", 0), 0L);
+            // what was never pushed into the chain is forgotten, not committed, and read again after reassignment
+            assertThat(unprocessed(driver)).isGreaterThan(0.0).isLessThanOrEqualTo(10.0 - committed);
+            in.reassign(0);
+            await().atMost(WAIT).until(() -> in.committed(0) == 10L);
+            assertThat(out.values()).contains("v9");
+        }
+    }
+
+    @Test
     void batchesStillUnacknowledgedAtTheDrainDeadlineAreAbandonedLoudlyAndNotCommitted() {
         PipelineConfig config = PipelineConfig.defaults()
                 .withCheckpoint(
@@ -211,6 +271,13 @@ class PipelineLifecycleTest {
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("split");
         }
+    }
+
+    private static double unprocessed(PipelineTestDriver driver) {
+        return driver.meterRegistry()
+                .get(EtlMetrics.SOURCE_RECORDS_UNPROCESSED)
+                .counter()
+                .count();
     }
 
     private static double pending(PipelineTestDriver driver) {

@@ -94,7 +94,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
     private final ErrorPolicy decodePolicy;
     private final Checkpointer checkpointer = new Checkpointer();
     private final TrackerLookup trackers = new TrackerLookup(checkpointer);
-    private final PollBuffer buffer = new PollBuffer();
+    private final PollBuffer buffer;
+    private final Counter recordsUnprocessed;
     private final Set<SourcePartition> assigned = ConcurrentHashMap.newKeySet();
     private final CommitScheduler commits;
     private final RunParts parts;
@@ -186,6 +187,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
                 tags);
         Tags sourceTags = tags.and(EtlMetrics.TAG_SOURCE, source.name());
         this.recordsIn = registry.counter(EtlMetrics.SOURCE_RECORDS, sourceTags);
+        this.recordsUnprocessed = registry.counter(EtlMetrics.SOURCE_RECORDS_UNPROCESSED, sourceTags);
+        this.buffer = new PollBuffer(recordsUnprocessed);
         Gauge.builder(EtlMetrics.SOURCE_PAUSED, pausedGauge, AtomicLong::get)
                 .tags(sourceTags)
                 .register(registry);
@@ -496,13 +499,26 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
         state.transition(PipelineState.DRAINING);
         long begun = stopRequested ? stopRequestedNanos : System.nanoTime();
         shutdown.run(begun, opened, sourceOpened, transactions);
+        buffer.clear(); // what is left was never processed: uncommitted, read again by the next run
         Throwable f = signals.failure();
         long abandoned = signals.abandonedBatches();
         PipelineResult.Status status = f != null
                 ? PipelineResult.Status.FAILED
                 : abandoned > 0 ? PipelineResult.Status.ABANDONED : PipelineResult.Status.COMPLETED;
         Duration elapsed = Duration.ofNanos(System.nanoTime() - startNanos);
-        LOG.info("pipeline '{}' stopped: {} ({} records in {} ms)", name, status, recordCount, elapsed.toMillis());
+        long unprocessed = (long) recordsUnprocessed.count();
+        if (unprocessed > 0) {
+            LOG.info(
+                    "pipeline '{}' stopped: {} ({} records read in {} ms, {} of them not processed: left uncommitted"
+                            + " to be read again)",
+                    name,
+                    status,
+                    recordCount,
+                    elapsed.toMillis(),
+                    unprocessed);
+        } else {
+            LOG.info("pipeline '{}' stopped: {} ({} records in {} ms)", name, status, recordCount, elapsed.toMillis());
+        }
         state.transition(f != null ? PipelineState.FAILED : PipelineState.STOPPED);
         MDC.remove("pipeline");
         result.complete(new PipelineResult(name, status, f, recordCount, abandoned, elapsed));

@@ -3,6 +3,7 @@ package io.etl.core.internal.runtime;
 import io.etl.core.record.RecordMeta;
 import io.etl.core.source.SourceOutput;
 import io.etl.core.source.SourcePartition;
+import io.micrometer.core.instrument.Counter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -10,7 +11,8 @@ import java.util.Set;
 /**
  * The records of the last poll, in the order the source emitted them, and how far the pipeline thread has
  * pushed them through the chain. The source fills it as its {@link SourceOutput}; a record that could not
- * be decoded keeps its place as a {@link DecodeFailure}. Used on the pipeline thread only.
+ * be decoded keeps its place as a {@link DecodeFailure}. Every record it forgets before processing it is
+ * counted as unprocessed. Used on the pipeline thread only.
  */
 final class PollBuffer implements SourceOutput<Object> {
 
@@ -18,6 +20,12 @@ final class PollBuffer implements SourceOutput<Object> {
     private final ArrayList<Object> values = new ArrayList<>();
     private final ArrayList<RecordMeta> metas = new ArrayList<>();
     private int position;
+    private final Counter unprocessed;
+
+    /** @param unprocessed counts the records forgotten before they were processed */
+    PollBuffer(Counter unprocessed) {
+        this.unprocessed = unprocessed;
+    }
 
     /** A record the source could not decode, in its place in the buffer. */
     record DecodeFailure(Throwable cause) {}
@@ -59,6 +67,9 @@ final class PollBuffer implements SourceOutput<Object> {
 
     /** Forgets every record, processed or not. */
     void clear() {
+        if (position < values.size()) {
+            unprocessed.increment(values.size() - position);
+        }
         values.clear();
         metas.clear();
         position = 0;
@@ -79,6 +90,9 @@ final class PollBuffer implements SourceOutput<Object> {
                 metas.set(w, m);
                 w++;
             }
+        }
+        if (w < values.size()) {
+            unprocessed.increment(values.size() - w);
         }
         values.subList(w, values.size()).clear();
         metas.subList(w, metas.size()).clear();
