@@ -33,6 +33,7 @@ import io.etl.core.sink.Sink;
 import io.etl.core.source.PartitionListener;
 import io.etl.core.source.Source;
 import io.etl.core.source.SourceContext;
+import io.etl.core.source.SourceOutput;
 import io.etl.core.source.SourcePartition;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -95,6 +96,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
     private final Checkpointer checkpointer = new Checkpointer();
     private final TrackerLookup trackers = new TrackerLookup(checkpointer);
     private final PollBuffer buffer;
+    private final ProcessingOutput output = new ProcessingOutput();
     private final Counter recordsUnprocessed;
     private final Set<SourcePartition> assigned = ConcurrentHashMap.newKeySet();
     private final CommitScheduler commits;
@@ -348,7 +350,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
                     wait = sinks.capWait(wait, now);
                 }
                 int before = buffer.size();
-                source.poll(Duration.ofNanos(Math.max(0, wait)), buffer);
+                output.resume();
+                source.poll(Duration.ofNanos(Math.max(0, wait)), output);
                 int polled = buffer.size() - before;
                 if (polled > 0) {
                     recordsIn.increment(polled);
@@ -443,6 +446,39 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
             process(buffer.value(i), buffer.meta(i));
         }
         return true;
+    }
+
+    /**
+     * What the source polls into: each record goes into the buffer and, while nothing blocks the pipeline,
+     * through the chain at once, so the first records of a large poll are on their way to the sinks while the
+     * source is still decoding the rest (in order: the buffer is processed from its first unprocessed
+     * record). Once the pipeline is blocked, the rest of the poll only waits in the buffer.
+     */
+    private final class ProcessingOutput implements SourceOutput<Object> {
+        private boolean blocked;
+
+        /** Before each poll: try to process again. */
+        void resume() {
+            blocked = false;
+        }
+
+        @Override
+        public void emit(Object value, RecordMeta meta) {
+            buffer.emit(value, meta);
+            processNow();
+        }
+
+        @Override
+        public void decodeFailed(RecordMeta meta, Throwable cause) {
+            buffer.decodeFailed(meta, cause);
+            processNow();
+        }
+
+        private void processNow() {
+            if (!blocked && opened && !stopRequested && !signals.failed()) {
+                blocked = !processBuffer();
+            }
+        }
     }
 
     private void process(Object value, RecordMeta meta) {
