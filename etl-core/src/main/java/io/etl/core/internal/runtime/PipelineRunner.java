@@ -349,14 +349,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
                     }
                     wait = sinks.capWait(wait, now);
                 }
-                int before = buffer.size();
                 output.resume();
                 source.poll(Duration.ofNanos(Math.max(0, wait)), output);
-                int polled = buffer.size() - before;
-                if (polled > 0) {
-                    recordsIn.increment(polled);
-                    recordCount += polled;
-                }
                 now = System.nanoTime();
                 sinks.tick(now);
                 if (transactions != null) {
@@ -474,7 +468,10 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
             processNow();
         }
 
+        /** Counts the record just read (before it is processed, which may take a while), then processes. */
         private void processNow() {
+            recordsIn.increment();
+            recordCount++;
             if (!blocked && opened && !stopRequested && !signals.failed()) {
                 blocked = !processBuffer();
             }
