@@ -67,20 +67,10 @@ class PipelineLifecycleTest {
     void recordsStillBufferedAtTheStopAreCountedUnprocessedAndLeftUncommitted() throws Exception {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 1);
-            // one record per batch, one in flight and one queued: the third record finds the pool full
-            TestSink<String> out = driver.<String>sink(
-                            "out",
-                            PipelineTestDriver.DEFAULT_POOL
-                                    .withInflight(1)
-                                    .withQueue(1)
-                                    .withBatch(new BatchConfig(1, null, Duration.ofMillis(1))))
-                    .holdAcks();
+            TestSink<String> out = oneBatchAtATime(driver);
             RunningPipeline running =
                     driver.start(Pipeline.named("buffered").from(in).to(out));
-            for (int i = 0; i < 10; i++) {
-                in.send("k", "v" + i);
-            }
-            await().atMost(WAIT).until(in::isPaused);
+            sendTenAndAwaitBlocked(in);
 
             running.stop();
             out.releaseAcks();
@@ -99,18 +89,9 @@ class PipelineLifecycleTest {
     void bufferedRecordsOfARevokedPartitionAreCountedUnprocessedAndReadAgain() {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 1);
-            TestSink<String> out = driver.<String>sink(
-                            "out",
-                            PipelineTestDriver.DEFAULT_POOL
-                                    .withInflight(1)
-                                    .withQueue(1)
-                                    .withBatch(new BatchConfig(1, null, Duration.ofMillis(1))))
-                    .holdAcks();
+            TestSink<String> out = oneBatchAtATime(driver);
             driver.start(Pipeline.named("revoked").from(in).to(out));
-            for (int i = 0; i < 10; i++) {
-                in.send("k", "v" + i);
-            }
-            await().atMost(WAIT).until(in::isPaused);
+            sendTenAndAwaitBlocked(in);
 
             var revoked = in.revoke(0, Duration.ofMillis(200));
             out.releaseAcks();
@@ -271,6 +252,25 @@ class PipelineLifecycleTest {
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("split");
         }
+    }
+
+    /** One record per batch, one batch in flight (its ack held) and one queued: the third record blocks. */
+    private static TestSink<String> oneBatchAtATime(PipelineTestDriver driver) {
+        return driver.<String>sink(
+                        "out",
+                        PipelineTestDriver.DEFAULT_POOL
+                                .withInflight(1)
+                                .withQueue(1)
+                                .withBatch(new BatchConfig(1, null, Duration.ofMillis(1))))
+                .holdAcks();
+    }
+
+    /** Sends ten records and waits until the full pool paused the source with the rest buffered. */
+    private static void sendTenAndAwaitBlocked(TestSource<String> in) {
+        for (int i = 0; i < 10; i++) {
+            in.send("k", "v" + i);
+        }
+        await().atMost(WAIT).until(in::isPaused);
     }
 
     private static double unprocessed(PipelineTestDriver driver) {

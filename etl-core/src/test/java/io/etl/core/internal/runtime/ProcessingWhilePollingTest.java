@@ -7,15 +7,9 @@ import io.etl.core.Pipeline;
 import io.etl.core.RunningPipeline;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.record.RecordMeta;
-import io.etl.core.source.CommitCallback;
-import io.etl.core.source.Source;
-import io.etl.core.source.SourceContext;
-import io.etl.core.source.SourceOutput;
-import io.etl.core.source.SourcePartition;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.Test;
@@ -52,15 +46,22 @@ class ProcessingWhilePollingTest {
         assertThat(written).containsExactlyElementsOf(source.values());
     }
 
-    /** Emits {@value #RECORDS} records of one partition in one poll, noting how many the chain had seen before each. */
-    private static final class OnePollSource implements Source<String> {
+    /** {@value #RECORDS} records of one partition in one poll, noting how many the chain had seen before each. */
+    private static final class OnePollSource extends FixtureSource {
         private final List<String> seen;
         final List<Integer> seenBeforeEmit = new ArrayList<>();
-        private SourceContext context;
-        private boolean emitted;
 
         OnePollSource(List<String> seen) {
+            super(metas());
             this.seen = seen;
+        }
+
+        private static List<RecordMeta> metas() {
+            List<RecordMeta> metas = new ArrayList<>();
+            for (int i = 0; i < RECORDS; i++) {
+                metas.add(new RecordMeta("in", 0, i, -1L, null, List.of()));
+            }
+            return metas;
         }
 
         List<String> values() {
@@ -72,46 +73,8 @@ class ProcessingWhilePollingTest {
         }
 
         @Override
-        public String name() {
-            return "one-poll";
+        protected void beforeEmit(int index) {
+            seenBeforeEmit.add(seen.size());
         }
-
-        @Override
-        public Duration pollTimeout() {
-            return Duration.ofMillis(5);
-        }
-
-        @Override
-        public void open(SourceContext ctx) {
-            this.context = ctx;
-        }
-
-        @Override
-        public void poll(Duration timeout, SourceOutput<String> output) {
-            if (emitted) {
-                return;
-            }
-            emitted = true;
-            context.listener().onAssigned(List.of(new SourcePartition("in", 0)));
-            List<String> values = values();
-            for (int i = 0; i < RECORDS; i++) {
-                seenBeforeEmit.add(seen.size());
-                output.emit(values.get(i), new RecordMeta("in", 0, i, -1L, null, List.of()));
-            }
-        }
-
-        @Override
-        public void commit(Map<SourcePartition, Long> offsets, boolean sync, CommitCallback done) {
-            done.completed(offsets, null);
-        }
-
-        @Override
-        public void pause() {}
-
-        @Override
-        public void resume() {}
-
-        @Override
-        public void close(Duration timeout) {}
     }
 }

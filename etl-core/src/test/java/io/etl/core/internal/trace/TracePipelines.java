@@ -1,19 +1,13 @@
 package io.etl.core.internal.trace;
 
 import io.etl.core.internal.runtime.FixtureSink;
+import io.etl.core.internal.runtime.FixtureSource;
 import io.etl.core.record.Header;
 import io.etl.core.record.RecordMeta;
 import io.etl.core.record.TraceContext;
 import io.etl.core.sink.Encoder;
-import io.etl.core.source.CommitCallback;
-import io.etl.core.source.Source;
-import io.etl.core.source.SourceContext;
-import io.etl.core.source.SourceOutput;
-import io.etl.core.source.SourcePartition;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 
@@ -32,54 +26,11 @@ final class TracePipelines {
     /** What the sink's encoder was called with: the trace is null when the pipeline passed none. */
     record Encoded(String value, RecordMeta meta, int outputIndex, TraceContext trace) {}
 
-    static final class ListSource implements Source<String> {
-        private final List<RecordMeta> records;
-        private SourceContext context;
-        private boolean emitted;
-
+    /** The prepared records of partition 0 of {@link #TOPIC}, emitted in one poll. */
+    static final class ListSource extends FixtureSource {
         ListSource(List<RecordMeta> records) {
-            this.records = records;
+            super(records);
         }
-
-        @Override
-        public String name() {
-            return "list";
-        }
-
-        @Override
-        public Duration pollTimeout() {
-            return Duration.ofMillis(5);
-        }
-
-        @Override
-        public void open(SourceContext ctx) {
-            this.context = ctx;
-        }
-
-        @Override
-        public void poll(Duration timeout, SourceOutput<String> output) {
-            if (!emitted) {
-                emitted = true;
-                context.listener().onAssigned(List.of(new SourcePartition(TOPIC, 0)));
-                for (RecordMeta meta : records) {
-                    output.emit("v" + meta.offset(), meta);
-                }
-            }
-        }
-
-        @Override
-        public void commit(Map<SourcePartition, Long> offsets, boolean sync, CommitCallback done) {
-            done.completed(offsets, null);
-        }
-
-        @Override
-        public void pause() {}
-
-        @Override
-        public void resume() {}
-
-        @Override
-        public void close(Duration timeout) {}
     }
 
     /** Sink {@code out}: keeps what its encoder was given and what its writer wrote. */
