@@ -472,7 +472,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
         private void processNow() {
             recordsIn.increment();
             recordCount++;
-            if (!blocked && opened && !stopRequested && !signals.failed()) {
+            if (!blocked && !stopRequested && !signals.failed()) {
                 blocked = !processBuffer();
             }
         }
