@@ -22,6 +22,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -250,13 +251,21 @@ public final class PipelineService {
         }
     }
 
-    /** One readable line (what failed and why), then the detail. */
+    /**
+     * One readable line (what failed and why), then the stack trace; for configuration problems alone the
+     * line, which names every problem, is all (the trace is logged at DEBUG).
+     */
     private void printFailure(String what, Throwable cause) {
         if (cause == null) {
             err.println("error: " + what);
             return;
         }
         err.println("error: " + what + ": " + oneLine(cause));
+        if (cause instanceof ConfigException && cause.getSuppressed().length == 0) {
+            err.flush();
+            LOG.debug("{}", what, cause);
+            return;
+        }
         StringWriter trace = new StringWriter();
         cause.printStackTrace(new PrintWriter(trace));
         err.print(trace);
@@ -271,7 +280,13 @@ public final class PipelineService {
         err.flush();
     }
 
+    /** The message on one line; a configuration failure's problems separated by {@code ; }. */
     static String oneLine(Throwable t) {
+        if (t instanceof ConfigException config) {
+            String problems =
+                    config.problems().stream().map(ConfigProblem::toString).collect(Collectors.joining("; "));
+            return ("invalid configuration: " + problems).replaceAll("\\s*\\R\\s*", " ");
+        }
         String message = t.getMessage() == null ? t.getClass().getName() : t.getMessage();
         return message.replaceAll("\\s*\\R\\s*", " ");
     }

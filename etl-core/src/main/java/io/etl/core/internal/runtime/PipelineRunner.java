@@ -10,6 +10,7 @@ import io.etl.core.config.CheckpointConfig;
 import io.etl.core.config.Durations;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.ConfigException;
+import io.etl.core.error.ConfigProblem;
 import io.etl.core.error.DeadLetter;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.FatalException;
@@ -384,7 +385,9 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
     /**
      * Opens the sinks in the background and the source meanwhile on this thread: their connectivity checks,
      * client start-up and class loading overlap. Waits for every sink; a sink's failure is reported first (as
-     * if the sinks had opened before the source), a source's failure then.
+     * if the sinks had opened before the source), a source's failure then. When every failure is a
+     * configuration problem (a missing topic, a denied group), one {@link ConfigException} lists them all, so
+     * that a start names each problem at once.
      */
     private void open() {
         SinkOpening sinkOpening = SinkOpening.start(pools, name, run, registry);
@@ -402,7 +405,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
             if (sourceFailure != null) {
                 e.addSuppressed(sourceFailure);
             }
-            throw e;
+            throw configProblemsTogether(e);
         }
         if (sourceFailure instanceof Error error) {
             throw error;
@@ -410,6 +413,25 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
         if (sourceFailure != null) {
             throw (RuntimeException) sourceFailure;
         }
+    }
+
+    /**
+     * {@code failure} and the failures it suppresses as one {@link ConfigException} with every problem, in
+     * order, when each of them is one; otherwise {@code failure} as it is.
+     */
+    static RuntimeException configProblemsTogether(RuntimeException failure) {
+        Throwable[] others = failure.getSuppressed();
+        if (!(failure instanceof ConfigException first) || others.length == 0) {
+            return failure;
+        }
+        List<ConfigProblem> problems = new ArrayList<>(first.problems());
+        for (Throwable other : others) {
+            if (!(other instanceof ConfigException config)) {
+                return failure;
+            }
+            problems.addAll(config.problems());
+        }
+        return new ConfigException(problems, failure);
     }
 
     /**
