@@ -122,6 +122,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
     private boolean sourceOpened;
     /** Source and every sink open (pipeline thread). */
     private boolean opened;
+    /** How a stop reaches the opening. */
+    private final OpeningInterrupt openingInterrupt = new OpeningInterrupt();
 
     private long recordCount;
     private long startNanos;
@@ -261,6 +263,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
         }
         stopRequested = true;
         state.transition(PipelineState.DRAINING);
+        openingInterrupt.stop();
         signals.wake();
     }
 
@@ -301,7 +304,17 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
         startNanos = System.nanoTime();
         MDC.put("pipeline", name);
         try {
-            open();
+            try {
+                open();
+            } catch (RuntimeException e) {
+                if (!stopRequested) {
+                    throw e;
+                }
+                // stopped while opening: a stop, not a failure; nothing was read, so nothing is committed
+                LOG.info("pipeline '{}': stopped while starting", name);
+                LOG.debug("pipeline '{}': the interrupted opening ended with {}", name, e.toString());
+                return;
+            }
             opened = true;
             if (!assigned.isEmpty() && !stopRequested && !signals.failed()) {
                 // a source that took partitions while it opened runs only now that every sink is open
@@ -384,7 +397,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
 
     /**
      * Opens the sinks in the background and the source meanwhile on this thread: their connectivity checks,
-     * client start-up and class loading overlap. Waits for every sink; a sink's failure is reported first (as
+     * client start-up and class loading overlap; a stop requested meanwhile interrupts both ({@link
+     * OpeningInterrupt}). Waits for every sink; a sink's failure is reported first (as
      * if the sinks had opened before the source), a source's failure then. When every failure is a
      * configuration problem (a missing topic, a denied group), one {@link ConfigException} lists them all, so
      * that a start names each problem at once.
@@ -392,20 +406,25 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
     private void open() {
         SinkOpening sinkOpening = SinkOpening.start(pools, name, run, registry);
         Throwable sourceFailure = null;
+        openingInterrupt.begin(sinkOpening);
         try {
-            source.open(new SourceContext(
-                    name, this, registry, tags.and(EtlMetrics.TAG_SOURCE, source.name()), runId, run));
-            sourceOpened = true;
-        } catch (RuntimeException | Error e) {
-            sourceFailure = e;
-        }
-        try {
-            sinkOpening.await();
-        } catch (RuntimeException e) {
-            if (sourceFailure != null) {
-                e.addSuppressed(sourceFailure);
+            try {
+                source.open(new SourceContext(
+                        name, this, registry, tags.and(EtlMetrics.TAG_SOURCE, source.name()), runId, run));
+                sourceOpened = true;
+            } catch (RuntimeException | Error e) {
+                sourceFailure = e;
             }
-            throw configProblemsTogether(e);
+            try {
+                sinkOpening.await();
+            } catch (RuntimeException e) {
+                if (sourceFailure != null) {
+                    e.addSuppressed(sourceFailure);
+                }
+                throw configProblemsTogether(e);
+            }
+        } finally {
+            openingInterrupt.end();
         }
         if (sourceFailure instanceof Error error) {
             throw error;

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -67,7 +68,22 @@ final class SinkOpening {
         return sinks;
     }
 
-    /** Waits until every sink has opened or failed; throws the first failure in declaration order. */
+    /**
+     * Stops the opening: sinks that have not begun to open never do, and the threads opening the others are
+     * interrupted. {@link #await()} still waits for those, so that the pipeline knows which writers opened.
+     */
+    void cancel() {
+        for (Runnable notStarted : opener.shutdownNow()) {
+            if (notStarted instanceof Future<?> future) {
+                future.cancel(false);
+            }
+        }
+    }
+
+    /**
+     * Waits until every sink has opened, failed or was cancelled, even when the calling thread is interrupted
+     * (the interrupt is kept); throws the first failure in declaration order.
+     */
     void await() {
         RuntimeException first = null;
         for (Future<?> future : opening) {
@@ -84,21 +100,32 @@ final class SinkOpening {
     }
 
     private static RuntimeException outcome(Future<?> future) {
+        boolean interrupted = false;
         try {
-            future.get();
-            return null;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return new IllegalStateException("interrupted while opening sinks", e);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause();
-            if (cause instanceof RuntimeException runtime) {
-                return runtime;
+            while (true) {
+                try {
+                    future.get();
+                    return null;
+                } catch (InterruptedException e) {
+                    // a stop cancels the opening: the sink's own thread was interrupted too and ends soon
+                    interrupted = true;
+                } catch (CancellationException e) {
+                    return new IllegalStateException("not opened: the start was stopped", e);
+                } catch (ExecutionException e) {
+                    Throwable cause = e.getCause();
+                    if (cause instanceof RuntimeException runtime) {
+                        return runtime;
+                    }
+                    if (cause instanceof Error error) {
+                        throw error;
+                    }
+                    return new IllegalStateException(cause);
+                }
             }
-            if (cause instanceof Error error) {
-                throw error;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
             }
-            return new IllegalStateException(cause);
         }
     }
 }
