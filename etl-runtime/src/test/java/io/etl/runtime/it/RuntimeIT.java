@@ -10,6 +10,8 @@ import io.etl.runtime.it.CopyYaml.Section;
 import io.etl.testkit.EmbeddedKafka;
 import io.etl.testkit.KafkaTestCluster;
 import io.etl.testkit.TestRecord;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -151,6 +153,28 @@ class RuntimeIT {
                 .as("everything written was committed")
                 .isEqualTo(written);
         assertThat(child.err()).contains("SIGTERM received").doesNotContain("error:");
+    }
+
+    @Test
+    @Timeout(120)
+    void aSigtermWhileTheStartWaitsForBrokersThatDoNotAnswerStopsAtOnceWithExitZero() throws Exception {
+        String uid = UUID.randomUUID().toString().substring(0, 8);
+        String nobody;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            nobody = "127.0.0.1:" + free.getLocalPort(); // closed again: nothing listens there
+        }
+        // the checks would wait startup_timeout (30 s by default) for these brokers
+        ChildRuntime child = start(uid, yaml(uid, nobody, "in-" + uid, "out-" + uid), Map.of());
+        await("the sink's opening").atMost(START).until(() -> child.err().contains("writing topic"));
+
+        long signalled = System.nanoTime();
+        child.sigterm();
+        int exit = child.waitFor(Duration.ofSeconds(20));
+        Duration took = Duration.ofNanos(System.nanoTime() - signalled);
+
+        assertThat(exit).as("exit code; stderr:%n%s", child.err()).isEqualTo(ExitCodes.OK);
+        assertThat(took).as("from SIGTERM to exit").isLessThan(Duration.ofSeconds(10));
+        assertThat(child.err()).contains("stopped while starting").doesNotContain("error:");
     }
 
     @Test
