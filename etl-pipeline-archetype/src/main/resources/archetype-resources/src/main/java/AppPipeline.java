@@ -6,7 +6,7 @@ import io.etl.core.source.Source;
 import java.util.Locale;
 
 /**
- * The pipeline: every record of the input, through {@link #transform(String)}, to the output.
+ * The pipeline: every record of the input that has a value, through {@link #transform(String)}, to the output.
  *
  * <p>The chain takes its source and sink as parameters, so the same code runs on Kafka in production
  * ({@link AppPipelineFactory}) and on in-memory parts in a unit test ({@code AppPipelineTest}).
@@ -30,11 +30,15 @@ public final class AppPipeline {
     }
 ## end::transform[]
 
-    /** The chain from {@code input} through {@link #transform(String)} to {@code output}. */
+    /**
+     * The chain from {@code input} through {@link #transform(String)} to {@code output}. A tombstone (a record
+     * without a value, a delete in a compacted topic) has nothing to transform: it is dropped and counted.
+     */
 ## tag::define[]
     public static Pipeline define(Source<String> input, Sink<? super String, ?> output) {
         return Pipeline.named(NAME)
                 .from(input)
+                .filter("skip-tombstones", value -> value != null)
                 .map("transform", AppPipeline::transform)
                 .to(output);
     }

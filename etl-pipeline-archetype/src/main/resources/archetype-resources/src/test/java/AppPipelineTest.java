@@ -33,6 +33,23 @@ class AppPipelineTest {
     }
 
     @Test
+    void aTombstoneIsSkippedAndCommittedWithTheRest() {
+        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
+            TestSource<String> input = driver.source("input", 1);
+            TestSink<String> output = driver.sink("output");
+            driver.start(AppPipeline.define(input, output));
+
+            input.send("k1", "hello");
+            input.send("k2", null);
+            input.send("k3", "world");
+            driver.awaitCommitted(Duration.ofSeconds(10));
+
+            assertThat(output.values()).containsExactly("HELLO", "WORLD");
+            assertThat(driver.committedOffsets()).isEqualTo(input.endOffsets());
+        }
+    }
+
+    @Test
     void shippedConfigurationLoadsAndTheFactoryBuildsFromIt() {
         PipelineConfig config = PipelineConfig.load(Path.of("pipeline.yaml"));
 
