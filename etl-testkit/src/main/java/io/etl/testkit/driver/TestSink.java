@@ -61,6 +61,7 @@ public final class TestSink<T> implements Sink<T, TestSink.Received<T>> {
     private final AtomicReference<CompletableFuture<Void>> gate = new AtomicReference<>();
     private final List<CompletableFuture<Void>> held = new CopyOnWriteArrayList<>();
     private final AtomicReference<Error> crash = new AtomicReference<>();
+    private final AtomicReference<RuntimeException> openFailure = new AtomicReference<>();
     private volatile Duration ackDelay = Duration.ZERO;
     private volatile Predicate<? super T> rejected = v -> false;
     private volatile String rejectReason = RecordException.OVERSIZED;
@@ -72,6 +73,15 @@ public final class TestSink<T> implements Sink<T, TestSink.Received<T>> {
     }
 
     // ---- fault injection ----------------------------------------------------------------------------------
+
+    /**
+     * Makes the next opening of the writer throw {@code failure}, as a connector's start-up check does for a
+     * missing topic (a {@code ConfigException}) or unreachable brokers.
+     */
+    public TestSink<T> failOpening(RuntimeException failure) {
+        openFailure.set(Objects.requireNonNull(failure, "failure"));
+        return this;
+    }
 
     /** The next {@code n} batch writes fail with a {@link RetryableException}. */
     public TestSink<T> failRetryably(int n) {
@@ -189,6 +199,10 @@ public final class TestSink<T> implements Sink<T, TestSink.Received<T>> {
 
     @Override
     public SinkWriter<Received<T>> openWriter(SinkContext context) {
+        RuntimeException failure = openFailure.getAndSet(null);
+        if (failure != null) {
+            throw failure;
+        }
         return this::write;
     }
 

@@ -16,12 +16,14 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -45,6 +47,7 @@ public final class TestSource<T> implements Source<T> {
     private final AtomicInteger pauses = new AtomicInteger();
     private final AtomicInteger commitsToFail = new AtomicInteger();
     private final AtomicInteger commitRequests = new AtomicInteger();
+    private final AtomicReference<RuntimeException> openFailure = new AtomicReference<>();
     private final ConcurrentLinkedQueue<Runnable> onPollThread = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Runnable> commitOutcomes = new ConcurrentLinkedQueue<>();
     private final Set<Integer> assigned = ConcurrentHashMap.newKeySet();
@@ -125,6 +128,15 @@ public final class TestSource<T> implements Source<T> {
         return this;
     }
 
+    /**
+     * Makes the next opening throw {@code failure}, as a connector's start-up check does for a missing topic
+     * (a {@code ConfigException}) or unreachable brokers.
+     */
+    public TestSource<T> failOpening(RuntimeException failure) {
+        openFailure.set(Objects.requireNonNull(failure, "failure"));
+        return this;
+    }
+
     /** Makes every later poll return at most {@code records} records (500 unless set). */
     public TestSource<T> pollsAtMost(int records) {
         if (records < 1) {
@@ -193,6 +205,10 @@ public final class TestSource<T> implements Source<T> {
 
     @Override
     public void open(SourceContext context) {
+        RuntimeException failure = openFailure.getAndSet(null);
+        if (failure != null) {
+            throw failure;
+        }
         this.listener = context.listener();
         List<SourcePartition> all = new ArrayList<>();
         for (int p = 0; p < partitions; p++) {

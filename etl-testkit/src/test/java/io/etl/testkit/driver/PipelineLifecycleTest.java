@@ -14,11 +14,6 @@ import io.etl.core.config.PipelineConfig;
 import io.etl.core.config.SinkPoolConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.metrics.EtlMetrics;
-import io.etl.core.record.RecordMeta;
-import io.etl.core.sink.Encoder;
-import io.etl.core.sink.Sink;
-import io.etl.core.sink.SinkContext;
-import io.etl.core.sink.SinkWriter;
 import io.etl.core.source.SourcePartition;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
@@ -193,41 +188,32 @@ class PipelineLifecycleTest {
     }
 
     @Test
+    void aSourceThatCannotOpenFailsThePipelineWithItsProblem() {
+        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
+            TestSource<String> in = driver.<String>source("in", 1)
+                    .failOpening(ConfigException.of("source.in.kafka.topics", "topic 'in' not found"));
+            TestSink<String> out = driver.sink("out");
+            RunningPipeline running =
+                    driver.start(Pipeline.named("source-cannot-open").from(in).to(out));
+
+            PipelineResult result =
+                    running.result().orTimeout(10, TimeUnit.SECONDS).join();
+
+            assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
+            assertThat(result.failure())
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessageContaining("source.in.kafka.topics");
+            assertThat(out.writeAttempts()).isZero();
+        }
+    }
+
+    @Test
     void aSinkThatCannotOpenFailsThePipelineAtOnceWithoutWaitingForTheDrainTimeout() {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> ok = driver.sink("ok");
-            Sink<String, String> broken = new Sink<>() {
-                @Override
-                public String name() {
-                    return "broken";
-                }
-
-                @Override
-                public SinkPoolConfig pool() {
-                    return PipelineTestDriver.DEFAULT_POOL;
-                }
-
-                @Override
-                public Encoder<String, String> encoder() {
-                    return new Encoder<>() {
-                        @Override
-                        public String encode(String value, RecordMeta meta, int outputIndex) {
-                            return value;
-                        }
-
-                        @Override
-                        public long sizeOf(String message) {
-                            return message.length();
-                        }
-                    };
-                }
-
-                @Override
-                public SinkWriter<String> openWriter(SinkContext context) {
-                    throw ConfigException.of("sinks.broken.kafka.topic", "topic 'nope' does not exist");
-                }
-            };
+            TestSink<String> broken = driver.<String>sink("broken")
+                    .failOpening(ConfigException.of("sinks.broken.kafka.topic", "topic 'nope' does not exist"));
             RunningPipeline running = driver.start(Pipeline.named("cannot-open")
                     .from(in)
                     .split("s", s -> s.branch("a", v -> true, ok).otherwise(broken)));

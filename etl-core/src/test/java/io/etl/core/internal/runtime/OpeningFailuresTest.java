@@ -19,15 +19,9 @@ class OpeningFailuresTest {
     @Test
     void everyConnectorsConfigurationProblemIsReportedByOneStart() throws Exception {
         PipelineResult result = runWith(
-                () -> {
-                    throw ConfigException.of("source.in.kafka.topics", "topic 'in' not found");
-                },
-                () -> {
-                    throw ConfigException.of("sinks.eu.kafka.topic", "topic 'eu' does not exist");
-                },
-                () -> {
-                    throw ConfigException.of("sinks.us.kafka.topic", "topic 'us' does not exist");
-                });
+                missing("source.in.kafka.topics", "topic 'in' not found"),
+                missing("sinks.eu.kafka.topic", "topic 'eu' does not exist"),
+                missing("sinks.us.kafka.topic", "topic 'us' does not exist"));
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
         assertThat(result.failure()).isInstanceOf(ConfigException.class);
@@ -40,9 +34,7 @@ class OpeningFailuresTest {
     @Test
     void aFailureThatIsNoConfigurationProblemIsReportedAsItIsWithTheOthersSuppressed() throws Exception {
         PipelineResult result = runWith(
-                () -> {
-                    throw ConfigException.of("source.in.kafka.topics", "topic 'in' not found");
-                },
+                missing("source.in.kafka.topics", "topic 'in' not found"),
                 () -> {
                     throw new IllegalStateException("the eu writer broke");
                 },
@@ -61,6 +53,13 @@ class OpeningFailuresTest {
         ConfigException alone = ConfigException.of("sinks.eu.kafka.topic", "topic 'eu' does not exist");
 
         assertThat(PipelineRunner.configProblemsTogether(alone)).isSameAs(alone);
+    }
+
+    /** An opening that fails as a start-up check does for a missing topic. */
+    private static Supplier<Void> missing(String path, String message) {
+        return () -> {
+            throw ConfigException.of(path, message);
+        };
     }
 
     /**
