@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
  * {@link ConnectorConfigType#warmUp() warm-up} of its clients' classes. It starts either when a launcher asks for it
  * first thing ({@link #start()}), so that it overlaps with the launcher's own start, or once the connector types are
  * known. On a machine with a spare core the loading thread then finds that work done; without one it costs nothing
- * extra, because the same work would follow anyway.
+ * extra, because the same work would follow anyway. Logging is initialized on the thread that starts it, before the
+ * warm-up thread exists, so that no line is logged while SLF4J is still initializing.
  */
 final class StartupWarmUp {
 
@@ -54,6 +55,10 @@ final class StartupWarmUp {
         if (!STARTED.compareAndSet(false, true)) {
             return;
         }
+        // logging is set up here, before the warm-up thread exists: while one thread initializes SLF4J, every
+        // other thread gets a stand-in logger (and a stand-in logger factory), and the lines logged meanwhile
+        // are replayed later with a warning on stderr
+        LoggerFactory.getILoggerFactory();
         Thread thread = new Thread(() -> run(types), "etl-warm-up");
         thread.setDaemon(true);
         thread.setPriority(Thread.MIN_PRIORITY);
@@ -108,7 +113,7 @@ final class StartupWarmUp {
         }
     }
 
-    /** Looked up when used, so that starting the warm-up does not set up logging on the caller's thread. */
+    /** Looked up when used: the warm-up logs only at DEBUG, and only once it ran. */
     private static void debug(String format, Object... arguments) {
         LoggerFactory.getLogger(StartupWarmUp.class).debug(format, arguments);
     }
