@@ -282,12 +282,11 @@ public final class PipelineService {
 
     /** The message on one line; a configuration failure's problems separated by {@code ; }. */
     static String oneLine(Throwable t) {
-        if (t instanceof ConfigException config) {
-            String problems =
-                    config.problems().stream().map(ConfigProblem::toString).collect(Collectors.joining("; "));
-            return ("invalid configuration: " + problems).replaceAll("\\s*\\R\\s*", " ");
-        }
-        String message = t.getMessage() == null ? t.getClass().getName() : t.getMessage();
+        String message = t instanceof ConfigException config
+                ? config.problems().stream()
+                        .map(ConfigProblem::toString)
+                        .collect(Collectors.joining("; ", "invalid configuration: ", ""))
+                : t.getMessage() == null ? t.getClass().getName() : t.getMessage();
         return message.replaceAll("\\s*\\R\\s*", " ");
     }
 
