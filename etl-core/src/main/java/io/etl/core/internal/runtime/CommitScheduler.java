@@ -92,15 +92,20 @@ final class CommitScheduler {
     }
 
     /**
-     * Sends the watermarks that moved, if the previous commit completed and the floor has passed. A commit
-     * still in flight is first given the chance to complete: the source reports outcomes that arrived since
-     * its last poll, so the next commit need not wait for the end of a poll.
+     * Sends the watermarks that moved, if the floor has passed and the previous commit completed. Before the
+     * floor nothing is done: no commit could be sent yet, so the outcome of the one in flight can wait. Once it
+     * has passed, a commit still in flight is first given the chance to complete (the source reports outcomes
+     * that arrived since its last poll), so the next commit need not wait for the end of a poll. Asking only
+     * then keeps the source from reading its connections between every few hundred records.
      */
     void commitIfDue(long now) {
+        if (!due(now)) {
+            return;
+        }
         if (commitInFlight) {
             source.completeCommits();
         }
-        if (!commitInFlight && due(now)) {
+        if (!commitInFlight) {
             commitAsync(now);
         }
     }
