@@ -41,23 +41,32 @@ final class SplitNode extends Node {
         this.hits = new boolean[predicates.length];
     }
 
+    /**
+     * The value goes on through one call, whichever branch or the fallback takes it: the compiler then inlines
+     * the nodes after the split (a sink's pool and encoder) once into this method, not once per way out.
+     */
     @Override
     public void push(Object value) {
         if (allMatching) {
             pushToAllMatching(value);
             return;
         }
+        Node next = otherwise;
         for (int i = 0; i < predicates.length; i++) {
             Boolean hit = test(i, value);
             if (hit == null) {
                 return;
             }
             if (hit) {
-                branches[i].push(value);
-                return;
+                next = branches[i];
+                break;
             }
         }
-        pushUnmatched(false, value);
+        if (next != null) {
+            next.push(value);
+        } else {
+            unmatched.increment();
+        }
     }
 
     /**
