@@ -1,11 +1,14 @@
 package io.etl.bench;
 
+import io.etl.bench.impl.Contestant;
 import io.etl.bench.impl.RaceTopics;
 import io.etl.testkit.KafkaTestCluster;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * What both race modes that fork their contestants ({@link ProcessRace}, {@link LatencyRace}) take from the
@@ -16,16 +19,26 @@ import java.util.Map;
  * @param jvmArgs     every {@code --jvm-arg}, for every contestant
  * @param etlJar      {@code --etl-jar}: the example's runnable jar ({@value #DEFAULT_ETL_JAR})
  * @param appCds      {@code --appcds}: train an AppCDS archive per contestant before the timed runs
+ * @param etlArchive  the class archive etl is started with when a run brings none of its own: the one the build
+ *                    recorded next to the jar ({@code etl-examples.jsa}, as the README starts the service), unless
+ *                    {@code --no-etl-archive} or it is missing
  * @param out         {@code --out}: the Markdown file of the results; the logs go next to it
  */
 record ForkedRaceOptions(
-        List<ProcessContestant> contestants, int runs, List<String> jvmArgs, Path etlJar, boolean appCds, Path out) {
+        List<ProcessContestant> contestants,
+        int runs,
+        List<String> jvmArgs,
+        Path etlJar,
+        boolean appCds,
+        Optional<Path> etlArchive,
+        Path out) {
 
     /** Where {@code mvn -pl etl-examples -am package} puts the example's runnable jar. */
     static final String DEFAULT_ETL_JAR = "etl-examples/target/etl-examples.jar";
 
     /** Reads the shared options; {@code defaultOut} is the mode's own results file. */
     static ForkedRaceOptions of(RaceOptions options, Path defaultOut) {
+        Path etlJar = options.path("--etl-jar", Path.of(DEFAULT_ETL_JAR));
         return new ForkedRaceOptions(
                 options.list(
                         "--only",
@@ -37,9 +50,17 @@ record ForkedRaceOptions(
                                 ProcessContestant.parse("streams"))),
                 options.number("--runs", 3),
                 options.all("--jvm-arg"),
-                options.path("--etl-jar", Path.of(DEFAULT_ETL_JAR)),
+                etlJar,
                 options.isSet("--appcds"),
+                options.isSet("--no-etl-archive") ? Optional.empty() : shippedArchive(etlJar),
                 options.path("--out", defaultOut));
+    }
+
+    /** The class archive the build records next to a runnable jar: {@code NAME.jsa} beside {@code NAME.jar}. */
+    static Optional<Path> shippedArchive(Path jar) {
+        String name = jar.getFileName().toString().replaceFirst("\\.jar$", "") + ".jsa";
+        Path archive = jar.resolveSibling(name);
+        return Files.isRegularFile(archive) ? Optional.of(archive.toAbsolutePath()) : Optional.empty();
     }
 
     /** The broker of the race: {@code KAFKA_BROKERS} when set, else a forked broker JVM of its own. */
@@ -69,8 +90,23 @@ record ForkedRaceOptions(
         return flags;
     }
 
-    /** The command line that forks {@code contestant} on {@code topics} with {@code flags}. */
+    /**
+     * The command line that forks {@code contestant} on {@code topics} with {@code flags}; etl maps
+     * {@link #etlArchive} unless the flags already name an archive to map or to record.
+     */
     List<String> command(ProcessContestant contestant, String bootstrap, RaceTopics topics, List<String> flags) {
-        return contestant.command(bootstrap, topics, ProcessRace.etlCommand(etlJar), flags);
+        List<String> all = flags;
+        boolean ownArchive = concat(flags, contestant.jvmFlags()).stream()
+                .anyMatch(f -> f.startsWith("-XX:SharedArchiveFile=") || f.startsWith("-XX:ArchiveClassesAtExit="));
+        if (contestant.contestant() == Contestant.ETL && !ownArchive && etlArchive.isPresent()) {
+            all = concat(flags, List.of("-XX:SharedArchiveFile=" + etlArchive.get()));
+        }
+        return contestant.command(bootstrap, topics, ProcessRace.etlCommand(etlJar), all);
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 }

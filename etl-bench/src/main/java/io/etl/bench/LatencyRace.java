@@ -46,13 +46,14 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * }</pre>
  *
  * <p>Options: {@code --rate R} (20,000), {@code --warmup-seconds W} (10), {@code --seconds S} (20),
- * {@code --runs N} (3), {@code --only}, {@code --jvm-arg}, {@code --etl-jar}, {@code --appcds}, {@code --out} as in
- * {@link ProcessRace}.
+ * {@code --runs N} (3), {@code --only}, {@code --jvm-arg}, {@code --etl-jar}, {@code --appcds},
+ * {@code --no-etl-archive}, {@code --out} as in {@link ProcessRace}.
  */
 public final class LatencyRace {
 
     private static final String USAGE = "--mode latency [--rate R] [--warmup-seconds W] [--seconds S] [--runs N]"
-            + " [--only etl,clients,clients_flush,streams] [--jvm-arg ARG]... [--etl-jar FILE] [--appcds] [--out FILE]";
+            + " [--only etl,clients,clients_flush,streams] [--jvm-arg ARG]... [--etl-jar FILE] [--appcds] [--no-etl-archive]"
+            + " [--out FILE]";
 
     /** What the table shows, with the rate, the window's and the warm-up's seconds. */
     private static final String CAPTION = "Paced input at %,d orders/s; latency = output LogAppendTime minus input"

@@ -44,7 +44,9 @@ import org.apache.kafka.common.config.ConfigResource;
  * contestant), {@code --etl-jar FILE} ({@code etl-examples/target/etl-examples.jar}), {@code --outage-seconds S}
  * (a sink outage of S seconds a quarter into each run: the output topics refuse writes, and the
  * contestant's live heap is sampled with {@code jcmd}), {@code --appcds} (every contestant gets an AppCDS
- * archive of its own from a training run, see {@link #train}), {@code --out FILE}.
+ * archive of its own from a training run, see {@link #train}), {@code --no-etl-archive} (etl without the class
+ * archive the build records next to its jar, which it maps otherwise, as the README starts the service),
+ * {@code --out FILE}.
  */
 public final class ProcessRace {
 
@@ -57,11 +59,11 @@ public final class ProcessRace {
 
     private static final String USAGE =
             "--mode process [--records N] [--runs R] [--only etl,clients,clients_flush,streams]"
-                    + " [--jvm-arg ARG]... [--etl-jar FILE] [--outage-seconds S] [--appcds] [--out FILE]";
+                    + " [--jvm-arg ARG]... [--etl-jar FILE] [--outage-seconds S] [--appcds] [--no-etl-archive] [--out FILE]";
 
     /** What the table shows, with the orders, rounds, cores, Java version, broker and etl jar. */
     private static final String CAPTION = "%,d orders per run, every contestant forked and clocked from the fork,"
-            + " %d rounds interleaved, %d cores, Java %s, %s; etl = `java -jar %s kafka_to_kafka_split`";
+            + " %d rounds interleaved, %d cores, Java %s, %s; etl = `java %s kafka_to_kafka_split`";
 
     private ProcessRace() {}
 
@@ -163,7 +165,7 @@ public final class ProcessRace {
                 }
             }
         }
-        String table = table(results, records, runs, brokerKind, fork.jvmArgs(), etlJar, outageSeconds)
+        String table = table(results, records, runs, brokerKind, fork.jvmArgs(), etlStart(fork), outageSeconds)
                 + (fork.appCds()
                         ? "\nEvery contestant ran with an AppCDS archive of its own (`-XX:SharedArchiveFile`), recorded by"
                                 + " a training run on 20,000 orders with `-XX:ArchiveClassesAtExit`.\n"
@@ -172,6 +174,17 @@ public final class ProcessRace {
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, table, StandardCharsets.UTF_8);
         System.err.println("written to " + out.toAbsolutePath());
+    }
+
+    /**
+     * How the caption shows etl's start: the archive flag when etl maps the shipped archive (and no contestant
+     * brings its own), then the jar, e.g. {@code -XX:SharedArchiveFile=etl-examples.jsa etl-examples.jar}.
+     */
+    static String etlStart(ForkedRaceOptions fork) {
+        String archive = fork.appCds() || fork.etlArchive().isEmpty()
+                ? ""
+                : "-XX:SharedArchiveFile=" + fork.etlArchive().get().getFileName() + " ";
+        return archive + "-jar " + fork.etlJar().getFileName();
     }
 
     /** How the etl contestant is started: the example's runnable jar in service mode, no HTTP endpoint. */
@@ -382,7 +395,7 @@ public final class ProcessRace {
             int runs,
             String brokerKind,
             List<String> jvmArgs,
-            Path etlJar,
+            String etlStart,
             int outageSeconds) {
         StringBuilder sb = new StringBuilder(caption(
                 String.format(
@@ -393,7 +406,7 @@ public final class ProcessRace {
                         Runtime.getRuntime().availableProcessors(),
                         System.getProperty("java.version"),
                         brokerKind,
-                        etlJar.getFileName()),
+                        etlStart),
                 concat(COMMON_FLAGS, jvmArgs)));
         sb.append(
                 "| run | records/s from process start | elapsed (s) | first output (s) | records/s after first output"

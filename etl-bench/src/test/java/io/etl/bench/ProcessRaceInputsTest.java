@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etl.bench.impl.Contestant;
 import io.etl.bench.impl.RaceTopics;
-import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -60,7 +59,7 @@ class ProcessRaceInputsTest {
     @Test
     void theTableOpensWithWhatRacedAndTheJvmFlagsOfEveryContestant() {
         String table =
-                ProcessRace.table(List.of(), 1_000, 2, "forked broker JVM", List.of("-Xmx1g"), Path.of("x/etl.jar"), 0);
+                ProcessRace.table(List.of(), 1_000, 2, "forked broker JVM", List.of("-Xmx1g"), "-jar etl.jar", 0);
 
         assertThat(table)
                 .startsWith("*1,000 orders per run, every contestant forked and clocked from the fork, 2 rounds"
@@ -76,9 +75,8 @@ class ProcessRaceInputsTest {
         ProcessRace.Result loop = result("kafka-clients", 8_000);
         ProcessRace.Result flushing = result("kafka-clients-flush", 5_000);
 
-        String without = ProcessRace.table(List.of(etl, loop), 1_000_000, 1, "b", List.of(), Path.of("e.jar"), 0);
-        String with =
-                ProcessRace.table(List.of(etl, loop, flushing), 1_000_000, 1, "b", List.of(), Path.of("e.jar"), 0);
+        String without = ProcessRace.table(List.of(etl, loop), 1_000_000, 1, "b", List.of(), "-jar e.jar", 0);
+        String with = ProcessRace.table(List.of(etl, loop, flushing), 1_000_000, 1, "b", List.of(), "-jar e.jar", 0);
 
         assertThat(without).doesNotContain("vs kafka-clients-flush");
         assertThat(summaryRow(without, "etl")).startsWith("| etl | 100,000 | 0.80× | – |");

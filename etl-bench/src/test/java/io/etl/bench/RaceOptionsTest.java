@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etl.bench.impl.Contestant;
+import io.etl.bench.impl.RaceTopics;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** How a race mode reads its command line against its usage line. */
 class RaceOptionsTest {
@@ -80,5 +84,40 @@ class RaceOptionsTest {
                         .contestants())
                 .extracting(ProcessContestant::contestant)
                 .containsExactly(Contestant.ETL, Contestant.CLIENTS, Contestant.CLIENTS_FLUSH, Contestant.STREAMS);
+    }
+
+    @Test
+    void etlMapsTheArchiveBesideItsJarUnlessARunBringsOrRecordsOne(@TempDir Path dir) throws IOException {
+        Path jar = Files.createFile(dir.resolve("etl-examples.jar"));
+        String usage = "--mode forked [--only etl] [--etl-jar FILE] [--appcds] [--no-etl-archive]";
+        RaceTopics topics = RaceTopics.of("t");
+        ProcessContestant etl = ProcessContestant.parse("etl");
+        ProcessContestant clients = ProcessContestant.parse("clients");
+        ProcessContestant etlWithItsOwn = ProcessContestant.parse("etl:-XX:SharedArchiveFile=/x/own.jsa");
+        String[] args = {"--etl-jar", jar.toString()};
+
+        ForkedRaceOptions withoutArchive = ForkedRaceOptions.of(RaceOptions.parse(args, usage), dir.resolve("r.md"));
+        assertThat(withoutArchive.etlArchive()).isEmpty();
+        assertThat(withoutArchive.command(etl, "b:9092", topics, List.of()))
+                .noneMatch(a -> a.startsWith("-XX:SharedArchiveFile"));
+
+        Path archive = Files.createFile(dir.resolve("etl-examples.jsa"));
+        ForkedRaceOptions fork = ForkedRaceOptions.of(RaceOptions.parse(args, usage), dir.resolve("r.md"));
+        String mapped = "-XX:SharedArchiveFile=" + archive.toAbsolutePath();
+        assertThat(fork.command(etl, "b:9092", topics, List.of("-Xlog:gc")))
+                .containsSubsequence("-Xlog:gc", mapped, "-jar", jar.toString(), "kafka_to_kafka_split");
+        assertThat(ProcessRace.etlStart(fork))
+                .isEqualTo("-XX:SharedArchiveFile=etl-examples.jsa -jar etl-examples.jar");
+        assertThat(fork.command(clients, "b:9092", topics, List.of())).doesNotContain(mapped);
+        assertThat(fork.command(etl, "b:9092", topics, List.of("-XX:ArchiveClassesAtExit=/x/t.jsa")))
+                .doesNotContain(mapped);
+        assertThat(fork.command(etlWithItsOwn, "b:9092", topics, List.of()))
+                .contains("-XX:SharedArchiveFile=/x/own.jsa")
+                .doesNotContain(mapped);
+
+        String[] without = {"--etl-jar", jar.toString(), "--no-etl-archive"};
+        ForkedRaceOptions disabled = ForkedRaceOptions.of(RaceOptions.parse(without, usage), dir.resolve("r.md"));
+        assertThat(disabled.command(etl, "b:9092", topics, List.of())).doesNotContain(mapped);
+        assertThat(ProcessRace.etlStart(disabled)).isEqualTo("-jar etl-examples.jar");
     }
 }
