@@ -81,7 +81,7 @@ public final class ArchiveTraining {
             PipelineConfig config = PipelineConfig.parse(KafkaToKafkaSplit.defaultYaml(), env::get);
             String input = SplitTopics.input(config);
             SplitTopics.ensure(cluster, input, SplitTopics.outputs(config).values());
-            SampleOrders.write(cluster, input, ORDERS, err);
+            SampleOrders.write(cluster, input, ORDERS, new PrintStream(OutputStream.nullOutputStream()));
             int httpPort = freePort();
             ProcessBuilder builder = new ProcessBuilder(command(jarFile, archiveFile, httpPort))
                     .redirectErrorStream(true)
