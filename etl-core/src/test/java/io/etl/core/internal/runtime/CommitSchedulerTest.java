@@ -50,12 +50,9 @@ class CommitSchedulerTest {
     @Test
     void asksForTheOutcomeOfACommitInFlightOnlyOnceTheNextOneMayBeSent() {
         HeldCommits source = new HeldCommits();
-        Checkpointer checkpointer = new Checkpointer();
-        checkpointer.assigned(List.of(P0));
-        CommitScheduler commits = new CommitScheduler(
-                "p", toObjects(source), checkpointer, Duration.ofNanos(FLOOR), new SimpleMeterRegistry(), Tags.empty());
+        Checkpointer checkpointer = assignedP0();
+        CommitScheduler commits = startedAt0(source, checkpointer);
         long offset = 0;
-        commits.start(0);
 
         process(checkpointer, offset++);
         commits.commitIfDue(0);
@@ -80,11 +77,8 @@ class CommitSchedulerTest {
     @Test
     void keepsAskingAfterTheFloorUntilTheCommitInFlightCompletes() {
         HeldCommits source = new HeldCommits();
-        Checkpointer checkpointer = new Checkpointer();
-        checkpointer.assigned(List.of(P0));
-        CommitScheduler commits = new CommitScheduler(
-                "p", toObjects(source), checkpointer, Duration.ofNanos(FLOOR), new SimpleMeterRegistry(), Tags.empty());
-        commits.start(0);
+        Checkpointer checkpointer = assignedP0();
+        CommitScheduler commits = startedAt0(source, checkpointer);
         process(checkpointer, 0);
         commits.commitIfDue(0);
         Runnable late = source.outcomes.poll(); // its answer has not arrived yet
@@ -101,14 +95,24 @@ class CommitSchedulerTest {
         assertThat(source.commits).isEqualTo(2);
     }
 
+    private static Checkpointer assignedP0() {
+        Checkpointer checkpointer = new Checkpointer();
+        checkpointer.assigned(List.of(P0));
+        return checkpointer;
+    }
+
+    /** A scheduler with the floor {@link #FLOOR}, started at time 0: its first commit is due at once. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static CommitScheduler startedAt0(HeldCommits source, Checkpointer checkpointer) {
+        CommitScheduler commits = new CommitScheduler(
+                "p", (Source) source, checkpointer, Duration.ofNanos(FLOOR), new SimpleMeterRegistry(), Tags.empty());
+        commits.start(0);
+        return commits;
+    }
+
     private static void process(Checkpointer checkpointer, long offset) {
         PendingRecord record = new PendingRecord(offset);
         record.release(); // no output: done at once
         checkpointer.tracker(P0).processed(record);
-    }
-
-    @SuppressWarnings({"unchecked", "rawtypes"})
-    private static Source<Object> toObjects(FixtureSource source) {
-        return (Source) source;
     }
 }
