@@ -96,17 +96,11 @@ record ForkedRaceOptions(
      */
     List<String> command(ProcessContestant contestant, String bootstrap, RaceTopics topics, List<String> flags) {
         List<String> all = flags;
-        boolean ownArchive = concat(flags, contestant.jvmFlags()).stream()
+        boolean ownArchive = ProcessRace.concat(flags, contestant.jvmFlags()).stream()
                 .anyMatch(f -> f.startsWith("-XX:SharedArchiveFile=") || f.startsWith("-XX:ArchiveClassesAtExit="));
         if (contestant.contestant() == Contestant.ETL && !ownArchive && etlArchive.isPresent()) {
-            all = concat(flags, List.of("-XX:SharedArchiveFile=" + etlArchive.get()));
+            all = ProcessRace.concat(flags, List.of("-XX:SharedArchiveFile=" + etlArchive.get()));
         }
         return contestant.command(bootstrap, topics, ProcessRace.etlCommand(etlJar), all);
-    }
-
-    private static List<String> concat(List<String> a, List<String> b) {
-        List<String> all = new ArrayList<>(a);
-        all.addAll(b);
-        return all;
     }
 }

@@ -496,7 +496,8 @@ public final class ProcessRace {
         return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
     }
 
-    private static List<String> concat(List<String> a, List<String> b) {
+    /** {@code a} followed by {@code b}, in a new list. */
+    static List<String> concat(List<String> a, List<String> b) {
         List<String> all = new ArrayList<>(a);
         all.addAll(b);
         return all;
