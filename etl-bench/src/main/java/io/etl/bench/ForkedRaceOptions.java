@@ -21,7 +21,7 @@ import java.util.Optional;
  * @param appCds      {@code --appcds}: train an AppCDS archive per contestant before the timed runs
  * @param etlArchive  the class archive etl is started with when a run brings none of its own: the one the build
  *                    recorded next to the jar ({@code etl-examples.jsa}, as the README starts the service), unless
- *                    {@code --no-etl-archive} or it is missing
+ *                    {@code --no-etl-archive} or {@code --appcds} was given or it is missing
  * @param out         {@code --out}: the Markdown file of the results; the logs go next to it
  */
 record ForkedRaceOptions(
@@ -52,7 +52,10 @@ record ForkedRaceOptions(
                 options.all("--jvm-arg"),
                 etlJar,
                 options.isSet("--appcds"),
-                options.isSet("--no-etl-archive") ? Optional.empty() : shippedArchive(etlJar),
+                // with --appcds every contestant maps the archive of its own training run instead
+                options.isSet("--no-etl-archive") || options.isSet("--appcds")
+                        ? Optional.empty()
+                        : shippedArchive(etlJar),
                 options.path("--out", defaultOut));
     }
 

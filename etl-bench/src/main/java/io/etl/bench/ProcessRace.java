@@ -177,13 +177,12 @@ public final class ProcessRace {
     }
 
     /**
-     * How the caption shows etl's start: the archive flag when etl maps the shipped archive (and no contestant
-     * brings its own), then the jar, e.g. {@code -XX:SharedArchiveFile=etl-examples.jsa etl-examples.jar}.
+     * How the caption shows etl's start: the archive flag when etl maps the shipped archive, then the jar, e.g. {@code -XX:SharedArchiveFile=etl-examples.jsa etl-examples.jar}.
      */
     static String etlStart(ForkedRaceOptions fork) {
-        String archive = fork.appCds() || fork.etlArchive().isEmpty()
-                ? ""
-                : "-XX:SharedArchiveFile=" + fork.etlArchive().get().getFileName() + " ";
+        String archive = fork.etlArchive()
+                .map(a -> "-XX:SharedArchiveFile=" + a.getFileName() + " ")
+                .orElse("");
         return archive + "-jar " + fork.etlJar().getFileName();
     }
 

@@ -119,5 +119,12 @@ class RaceOptionsTest {
         ForkedRaceOptions disabled = ForkedRaceOptions.of(RaceOptions.parse(without, usage), dir.resolve("r.md"));
         assertThat(disabled.command(etl, "b:9092", topics, List.of())).doesNotContain(mapped);
         assertThat(ProcessRace.etlStart(disabled)).isEqualTo("-jar etl-examples.jar");
+
+        String[] ownArchives = {"--etl-jar", jar.toString(), "--appcds"};
+        ForkedRaceOptions appCds = ForkedRaceOptions.of(RaceOptions.parse(ownArchives, usage), dir.resolve("r.md"));
+        assertThat(appCds.etlArchive())
+                .as("with --appcds etl maps its own training run's archive")
+                .isEmpty();
+        assertThat(ProcessRace.etlStart(appCds)).isEqualTo("-jar etl-examples.jar");
     }
 }
