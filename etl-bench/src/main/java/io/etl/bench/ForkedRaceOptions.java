@@ -2,6 +2,7 @@ package io.etl.bench;
 
 import io.etl.bench.impl.Contestant;
 import io.etl.bench.impl.RaceTopics;
+import io.etl.examples.split.ClassArchiveFlags;
 import io.etl.testkit.KafkaTestCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,7 +19,7 @@ import java.util.Optional;
  * @param runs        {@code --runs} (3)
  * @param jvmArgs     every {@code --jvm-arg}, for every contestant
  * @param etlJar      {@code --etl-jar}: the example's runnable jar ({@value #DEFAULT_ETL_JAR})
- * @param appCds      {@code --appcds}: train an AppCDS archive per contestant before the timed runs
+ * @param appCds      {@code --appcds}: train a class archive (from JDK 25 an AOT cache) per contestant before the timed runs
  * @param etlArchive  the class archive etl is started with when a run brings none of its own: the one the build
  *                    recorded next to the jar ({@code etl-examples.jsa}, as the README starts the service), unless
  *                    {@code --no-etl-archive} or {@code --appcds} was given or it is missing
@@ -88,7 +89,7 @@ record ForkedRaceOptions(
         flags.addAll(jvmArgs);
         flags.addAll(own);
         if (archives.containsKey(contestant.label())) {
-            flags.add("-XX:SharedArchiveFile=" + archives.get(contestant.label()));
+            flags.add(ClassArchiveFlags.map(archives.get(contestant.label())));
         }
         return flags;
     }
@@ -99,10 +100,10 @@ record ForkedRaceOptions(
      */
     List<String> command(ProcessContestant contestant, String bootstrap, RaceTopics topics, List<String> flags) {
         List<String> all = flags;
-        boolean ownArchive = ProcessRace.concat(flags, contestant.jvmFlags()).stream()
-                .anyMatch(f -> f.startsWith("-XX:SharedArchiveFile=") || f.startsWith("-XX:ArchiveClassesAtExit="));
+        boolean ownArchive =
+                ProcessRace.concat(flags, contestant.jvmFlags()).stream().anyMatch(ClassArchiveFlags::namesArchive);
         if (contestant.contestant() == Contestant.ETL && !ownArchive && etlArchive.isPresent()) {
-            all = ProcessRace.concat(flags, List.of("-XX:SharedArchiveFile=" + etlArchive.get()));
+            all = ProcessRace.concat(flags, List.of(ClassArchiveFlags.map(etlArchive.get())));
         }
         return contestant.command(bootstrap, topics, ProcessRace.etlCommand(etlJar), all);
     }

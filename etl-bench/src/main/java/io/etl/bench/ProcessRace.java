@@ -3,6 +3,7 @@ package io.etl.bench;
 import io.etl.bench.impl.Contestant;
 import io.etl.bench.impl.RaceTopics;
 import io.etl.bench.orders.BenchOrders;
+import io.etl.examples.split.ClassArchiveFlags;
 import io.etl.testkit.ForkedKafkaCluster;
 import io.etl.testkit.KafkaTestCluster;
 import java.io.IOException;
@@ -49,6 +50,9 @@ import org.apache.kafka.common.config.ConfigResource;
  * {@code --out FILE}.
  */
 public final class ProcessRace {
+
+    /** Orders of each contestant's training run under {@code --appcds}: as many as the example's build trains on. */
+    static final int TRAINING_ORDERS = 200_000;
 
     /** Flags every forked contestant gets: the baselines' logging at WARN, a GC log for the peak heap. */
     public static final List<String> COMMON_FLAGS = List.of(
@@ -167,8 +171,13 @@ public final class ProcessRace {
         }
         String table = table(results, records, runs, brokerKind, fork.jvmArgs(), etlStart(fork), outageSeconds)
                 + (fork.appCds()
-                        ? "\nEvery contestant ran with an AppCDS archive of its own (`-XX:SharedArchiveFile`), recorded by"
-                                + " a training run on 20,000 orders with `-XX:ArchiveClassesAtExit`.\n"
+                        ? String.format(
+                                Locale.ROOT,
+                                "%nEvery contestant ran with a %s of its own (`-XX:SharedArchiveFile`), recorded by"
+                                        + " a training run on %,d orders with `%s`.%n",
+                                ClassArchiveFlags.kind(),
+                                TRAINING_ORDERS,
+                                ClassArchiveFlags.recordAtExit(Path.of("FILE")))
                         : "");
         System.out.println(table);
         Files.createDirectories(out.toAbsolutePath().getParent());
@@ -192,9 +201,10 @@ public final class ProcessRace {
     }
 
     /**
-     * The two-step AppCDS recipe of JDK 17 for every contestant: a training run on 20,000 orders with
-     * {@code -XX:ArchiveClassesAtExit} (the JVM writes the archive when it exits after SIGTERM); the timed
-     * runs map it with {@code -XX:SharedArchiveFile}. Returns the archive of each contestant's label.
+     * The archive recipe of the example's build for every contestant: a training run on {@value #TRAINING_ORDERS}
+     * orders with {@link ClassArchiveFlags#recordAtExit(Path)} (the JVM writes a dynamic CDS archive, or from JDK 25
+     * an AOT cache with method profiles, when it exits after SIGTERM); the timed runs map it with
+     * {@code -XX:SharedArchiveFile}. Returns the archive of each contestant's label.
      */
     static Map<String, Path> train(KafkaTestCluster cluster, ForkedRaceOptions fork, Path logs)
             throws IOException, InterruptedException {
@@ -207,15 +217,15 @@ public final class ProcessRace {
             Files.deleteIfExists(archive);
             String prefix = "train-" + Long.toString(System.nanoTime(), 36) + "-"
                     + contestant.contestant().name().toLowerCase(Locale.ROOT);
-            RaceTopics topics = RaceTopicsSetup.prepare(cluster, prefix, 20_000);
+            RaceTopics topics = RaceTopicsSetup.prepare(cluster, prefix, TRAINING_ORDERS);
             try {
-                List<String> flags = fork.flags(contestant, Map.of(), List.of("-XX:ArchiveClassesAtExit=" + archive));
+                List<String> flags = fork.flags(contestant, Map.of(), List.of(ClassArchiveFlags.recordAtExit(archive)));
                 runOne(
                         cluster,
                         -1,
                         contestant,
                         topics,
-                        20_000,
+                        TRAINING_ORDERS,
                         fork.command(contestant, cluster.bootstrapServers(), topics, flags),
                         logs.resolve(contestant.fileName() + "-training"),
                         0);
@@ -227,7 +237,8 @@ public final class ProcessRace {
                         "the training run of " + contestant.label() + " wrote no archive " + archive);
             }
             System.err.printf(
-                    "%s: AppCDS archive %s (%d MiB)%n", contestant.label(), archive, Files.size(archive) >> 20);
+                    "%s: %s %s (%d MiB)%n",
+                    contestant.label(), ClassArchiveFlags.kind(), archive, Files.size(archive) >> 20);
             archives.put(contestant.label(), archive);
         }
         return archives;

@@ -21,12 +21,14 @@ import java.util.concurrent.TimeUnit;
 /**
  * Records the class archive that ships next to the example's runnable jar ({@code etl-examples.jsa}), so that a
  * service started with {@code java -XX:SharedArchiveFile=etl-examples.jsa -jar etl-examples.jar
- * kafka_to_kafka_split} maps the classes its start needs instead of finding, reading and verifying each one.
+ * kafka_to_kafka_split} maps the classes its start needs instead of finding, reading and verifying each one. On
+ * JDK 25 and later the file is an AOT cache, which also carries the training run's method profiles, so the JIT
+ * compilers of a later start need not gather their own first ({@link ClassArchiveFlags}).
  *
  * <p>The archive is only as good as the run that records it: a start that never reached a broker leaves out the
  * Kafka clients' group, fetch and produce machinery. So this program starts a broker JVM of its own, writes
  * {@value #ORDERS} sample orders, and runs the jar exactly as a user runs the service mode, with
- * {@code -XX:ArchiveClassesAtExit} (JDK 17's two-step recipe), until the group has committed every order; it
+ * the flag that records an archive ({@link ClassArchiveFlags#recordAtExit(Path)}), until the group has committed every order; it
  * reads {@code /metrics} and {@code /health/ready} once, as a monitoring system would, then stops the service with
  * SIGTERM, which drains it, and the JVM writes the archive as it exits. The build runs it after packaging the jar:
  *
@@ -39,8 +41,11 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ArchiveTraining {
 
-    /** Orders the training service processes: enough for every per-record path to run many times. */
-    static final int ORDERS = 20_000;
+    /**
+     * Orders the training service processes: enough for the record path to reach the JIT's top tier, so that the
+     * method profiles an AOT cache keeps are those of a service at full speed, not of its first second.
+     */
+    static final int ORDERS = 200_000;
 
     private static final String GROUP = "etl-archive-training";
     private static final String LOOPBACK = "127.0.0.1";
@@ -107,7 +112,8 @@ public final class ArchiveTraining {
         }
         err.printf(
                 Locale.ROOT,
-                "class archive %s (%d MiB) recorded from a service run of %,d orders in %,d ms%n",
+                "%s %s (%d MiB) recorded from a service run of %,d orders in %,d ms%n",
+                ClassArchiveFlags.kind(),
                 archiveFile,
                 Files.size(archiveFile) >> 20,
                 ORDERS,
@@ -118,7 +124,7 @@ public final class ArchiveTraining {
     static List<String> command(Path jar, Path archive, int httpPort) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-XX:ArchiveClassesAtExit=" + archive);
+        command.add(ClassArchiveFlags.recordAtExit(archive));
         command.add("-jar");
         command.add(jar.toString());
         command.add("kafka_to_kafka_split");
