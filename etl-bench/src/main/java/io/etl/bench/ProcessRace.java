@@ -173,7 +173,7 @@ public final class ProcessRace {
                 + (fork.appCds()
                         ? String.format(
                                 Locale.ROOT,
-                                "%nEvery contestant ran with a %s of its own (`-XX:SharedArchiveFile`), recorded by"
+                                "%nEvery contestant ran with its own %s (`-XX:SharedArchiveFile`), recorded by"
                                         + " a training run on %,d orders with `%s`.%n",
                                 ClassArchiveFlags.kind(),
                                 TRAINING_ORDERS,
