@@ -4,12 +4,15 @@ import io.etl.bench.impl.Contestant;
 import io.etl.bench.impl.RaceTopics;
 import io.etl.examples.split.ClassArchiveFlags;
 import io.etl.testkit.KafkaTestCluster;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BiPredicate;
 
 /**
  * What both race modes that fork their contestants ({@link ProcessRace}, {@link LatencyRace}) take from the
@@ -22,7 +25,8 @@ import java.util.Optional;
  * @param appCds      {@code --appcds}: train a class archive (from JDK 25 an AOT cache) per contestant before the timed runs
  * @param etlArchive  the class archive etl is started with when a run brings none of its own: the one the build
  *                    recorded next to the jar ({@code etl-examples.jsa}, as the README starts the service), unless
- *                    {@code --no-etl-archive} or {@code --appcds} was given or it is missing
+ *                    {@code --no-etl-archive} or {@code --appcds} was given, it is missing, or the race's JVM would
+ *                    not map it (another JDK recorded it: the race says so)
  * @param out         {@code --out}: the Markdown file of the results; the logs go next to it
  */
 record ForkedRaceOptions(
@@ -39,6 +43,14 @@ record ForkedRaceOptions(
 
     /** Reads the shared options; {@code defaultOut} is the mode's own results file. */
     static ForkedRaceOptions of(RaceOptions options, Path defaultOut) {
+        return of(options, defaultOut, ForkedRaceOptions::mapsOnThisJvm);
+    }
+
+    /**
+     * Reads the shared options; the archive beside the jar is taken only when {@code fits} says this JVM maps it
+     * for that jar ({@code fits.test(archive, jar)}).
+     */
+    static ForkedRaceOptions of(RaceOptions options, Path defaultOut, BiPredicate<Path, Path> fits) {
         Path etlJar = options.path("--etl-jar", Path.of(DEFAULT_ETL_JAR));
         return new ForkedRaceOptions(
                 options.list(
@@ -56,7 +68,7 @@ record ForkedRaceOptions(
                 // with --appcds every contestant maps the archive of its own training run instead
                 options.isSet("--no-etl-archive") || options.isSet("--appcds")
                         ? Optional.empty()
-                        : shippedArchive(etlJar),
+                        : shippedArchive(etlJar).filter(archive -> fitsOrSaysWhy(archive, etlJar, fits)),
                 options.path("--out", defaultOut));
     }
 
@@ -65,6 +77,47 @@ record ForkedRaceOptions(
         String name = jar.getFileName().toString().replaceFirst("\\.jar$", "") + ".jsa";
         Path archive = jar.resolveSibling(name);
         return Files.isRegularFile(archive) ? Optional.of(archive.toAbsolutePath()) : Optional.empty();
+    }
+
+    private static boolean fitsOrSaysWhy(Path archive, Path jar, BiPredicate<Path, Path> fits) {
+        if (fits.test(archive, jar)) {
+            return true;
+        }
+        System.err.printf(
+                "warning: this JVM (%s) cannot map %s for %s (recorded by another JDK build or for another jar);"
+                        + " etl starts without it. Rebuild etl-examples with this JDK to race it with its archive.%n",
+                Runtime.version(), archive, jar.getFileName());
+        return false;
+    }
+
+    /**
+     * Whether the JVM running the race maps {@code archive} for {@code jar}: the check a start makes, asked with
+     * {@code -XX:+PrintSharedArchiveAndExit}, which exits 0 only for an archive it would use. An archive that does
+     * not fit only costs a start its speed, with one warning in a log nobody reads, so the race asks first.
+     */
+    static boolean mapsOnThisJvm(Path archive, Path jar) {
+        List<String> command = List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                ClassArchiveFlags.map(archive),
+                "-XX:+PrintSharedArchiveAndExit",
+                "-jar",
+                jar.toString());
+        try {
+            Process java = new ProcessBuilder(command)
+                    .redirectErrorStream(true)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            if (!java.waitFor(60, TimeUnit.SECONDS)) {
+                java.destroyForcibly();
+                return false;
+            }
+            return java.exitValue() == 0;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
     }
 
     /** The broker of the race: {@code KAFKA_BROKERS} when set, else a forked broker JVM of its own. */

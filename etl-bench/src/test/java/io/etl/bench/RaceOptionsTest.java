@@ -10,11 +10,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiPredicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** How a race mode reads its command line against its usage line. */
 class RaceOptionsTest {
+
+    /** Every archive fits: the archives of these tests are empty files. */
+    private static final BiPredicate<Path, Path> FITS = (archive, jar) -> true;
 
     private static final String USAGE =
             "--mode test [--records N] [--only etl,clients] [--jvm-arg ARG]... [--out FILE]" + " [--appcds]";
@@ -96,13 +100,14 @@ class RaceOptionsTest {
         ProcessContestant etlWithItsOwn = ProcessContestant.parse("etl:-XX:SharedArchiveFile=/x/own.jsa");
         String[] args = {"--etl-jar", jar.toString()};
 
-        ForkedRaceOptions withoutArchive = ForkedRaceOptions.of(RaceOptions.parse(args, usage), dir.resolve("r.md"));
+        ForkedRaceOptions withoutArchive =
+                ForkedRaceOptions.of(RaceOptions.parse(args, usage), dir.resolve("r.md"), FITS);
         assertThat(withoutArchive.etlArchive()).isEmpty();
         assertThat(withoutArchive.command(etl, "b:9092", topics, List.of()))
                 .noneMatch(a -> a.startsWith("-XX:SharedArchiveFile"));
 
         Path archive = Files.createFile(dir.resolve("etl-examples.jsa"));
-        ForkedRaceOptions fork = ForkedRaceOptions.of(RaceOptions.parse(args, usage), dir.resolve("r.md"));
+        ForkedRaceOptions fork = ForkedRaceOptions.of(RaceOptions.parse(args, usage), dir.resolve("r.md"), FITS);
         String mapped = "-XX:SharedArchiveFile=" + archive.toAbsolutePath();
         assertThat(fork.command(etl, "b:9092", topics, List.of("-Xlog:gc")))
                 .containsSubsequence("-Xlog:gc", mapped, "-jar", jar.toString(), "kafka_to_kafka_split");
@@ -116,15 +121,33 @@ class RaceOptionsTest {
                 .doesNotContain(mapped);
 
         String[] without = {"--etl-jar", jar.toString(), "--no-etl-archive"};
-        ForkedRaceOptions disabled = ForkedRaceOptions.of(RaceOptions.parse(without, usage), dir.resolve("r.md"));
+        ForkedRaceOptions disabled = ForkedRaceOptions.of(RaceOptions.parse(without, usage), dir.resolve("r.md"), FITS);
         assertThat(disabled.command(etl, "b:9092", topics, List.of())).doesNotContain(mapped);
         assertThat(ProcessRace.etlStart(disabled)).isEqualTo("-jar etl-examples.jar");
 
         String[] ownArchives = {"--etl-jar", jar.toString(), "--appcds"};
-        ForkedRaceOptions appCds = ForkedRaceOptions.of(RaceOptions.parse(ownArchives, usage), dir.resolve("r.md"));
+        ForkedRaceOptions appCds =
+                ForkedRaceOptions.of(RaceOptions.parse(ownArchives, usage), dir.resolve("r.md"), FITS);
         assertThat(appCds.etlArchive())
                 .as("with --appcds etl maps its own training run's archive")
                 .isEmpty();
         assertThat(ProcessRace.etlStart(appCds)).isEqualTo("-jar etl-examples.jar");
+    }
+
+    @Test
+    void anArchiveThisJvmWouldNotMapIsLeftOutSoEtlIsNotRacedWithoutItUnnoticed(@TempDir Path dir) throws IOException {
+        Path jar = Files.createFile(dir.resolve("etl-examples.jar"));
+        Path notAnArchive = Files.writeString(dir.resolve("etl-examples.jsa"), "recorded by no JVM");
+        String[] args = {"--etl-jar", jar.toString()};
+        String usage = "--mode forked [--etl-jar FILE] [--no-etl-archive]";
+
+        assertThat(ForkedRaceOptions.mapsOnThisJvm(notAnArchive.toAbsolutePath(), jar))
+                .isFalse();
+        assertThat(ForkedRaceOptions.of(RaceOptions.parse(args, usage), dir.resolve("r.md"))
+                        .etlArchive())
+                .isEmpty();
+        assertThat(ForkedRaceOptions.of(RaceOptions.parse(args, usage), dir.resolve("r.md"), FITS)
+                        .etlArchive())
+                .contains(notAnArchive.toAbsolutePath());
     }
 }
