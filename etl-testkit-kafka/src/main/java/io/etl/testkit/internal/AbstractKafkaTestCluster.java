@@ -121,10 +121,25 @@ public abstract class AbstractKafkaTestCluster implements KafkaTestCluster {
         for (int p = 0; p < partitions; p++) {
             latest.put(new TopicPartition(name, p), OffsetSpec.latest());
         }
+        // ListOffsets logs an ERROR for a topic the answering broker's metadata does not hold yet, where
+        // DescribeTopics only fails its future: ask the latter until every partition has a leader.
         Waits.until("every partition of " + name + " to have a leader serving requests", ADMIN_TIMEOUT, () -> {
+            if (!hasLeaders(name, partitions)) {
+                return false;
+            }
             admin().listOffsets(latest).all().get(5, TimeUnit.SECONDS);
             return true;
         });
+    }
+
+    private boolean hasLeaders(String topic, int partitions) throws Exception {
+        TopicDescription description = admin().describeTopics(List.of(topic))
+                .topicNameValues()
+                .get(topic)
+                .get(5, TimeUnit.SECONDS);
+        return description.partitions().size() == partitions
+                && description.partitions().stream()
+                        .allMatch(p -> p.leader() != null && !p.leader().isEmpty());
     }
 
     @Override
