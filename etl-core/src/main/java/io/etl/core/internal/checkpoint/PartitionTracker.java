@@ -25,17 +25,17 @@ public final class PartitionTracker {
     }
 
     /**
-     * Records that the chain has finished with {@code record}: it is tracked until done, or forgotten at
-     * once when it is already done and nothing before it is pending.
+     * Records that the chain has finished with {@code record}: it is tracked until {@link #watermark()} finds it
+     * done at the head. A record that is done already is queued too: whether it is depends on how far the sinks
+     * are behind, and a branch on that in the per-record path is one the JIT would compile for one load and
+     * deoptimize at the next.
      */
     public void processed(PendingRecord record) {
         if (first < 0) {
             first = record.offset();
         }
         next = record.offset() + 1;
-        if (!(record.isDone() && pending.isEmpty())) {
-            pending.addLast(record);
-        }
+        pending.addLast(record);
     }
 
     /**

@@ -108,7 +108,11 @@ class CheckpointerTest {
         Checkpointer checkpointer = assignedP0();
         PartitionTracker tracker = checkpointer.tracker(P0);
         doneRecords(tracker, 0, 10);
-        assertThat(tracker.pendingCount()).isZero();
+        assertThat(tracker.watermark()).isEqualTo(10L);
+        assertThat(tracker.pendingCount())
+                .as("done records leave once the watermark passes them")
+                .isZero();
+        assertThat(checkpointer.pendingRecords()).isZero();
         assertThat(commitAndConfirm(checkpointer)).containsEntry(P0, 10L);
     }
 
