@@ -4,6 +4,9 @@ import io.etl.testkit.ClusterSecurity;
 import io.etl.testkit.KafkaTestCluster;
 import io.etl.testkit.KafkaTestClusterException;
 import io.etl.testkit.TestRecord;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -300,18 +303,40 @@ public abstract class AbstractKafkaTestCluster implements KafkaTestCluster {
 
     /** Waits until {@code describeCluster} lists at least {@code brokers} brokers including {@code required}. */
     protected void awaitBrokers(Collection<Integer> required, int brokers, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        // an admin client logs a WARN for every refused connection: let a listener take one before it starts
+        Waits.until(
+                "a listener at " + bootstrapServers() + " to accept connections", timeout, this::anyListenerAccepts);
+        Duration left = Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
         Map<String, Object> config = clientConfig();
         config.put("request.timeout.ms", "3000");
         config.put("default.api.timeout.ms", "5000");
         config.put("reconnect.backoff.max.ms", "200");
         config.put("client.id", "etl-testkit-readiness");
         try (Admin probe = Admin.create(config)) {
-            Waits.until(brokers + " broker(s) at " + bootstrapServers() + " to answer", timeout, () -> {
+            Waits.until(brokers + " broker(s) at " + bootstrapServers() + " to answer", left, () -> {
                 var nodes = probe.describeCluster().nodes().get(5, TimeUnit.SECONDS);
                 var ids = nodes.stream().map(n -> n.id()).collect(Collectors.toSet());
                 return nodes.size() >= brokers && ids.containsAll(required);
             });
         }
+    }
+
+    private boolean anyListenerAccepts() {
+        for (String address : bootstrapServers().split(",")) {
+            int colon = address.lastIndexOf(':');
+            try (Socket socket = new Socket()) {
+                socket.connect(
+                        new InetSocketAddress(
+                                address.substring(0, colon).trim(),
+                                Integer.parseInt(address.substring(colon + 1).trim())),
+                        500);
+                return true;
+            } catch (IOException refused) {
+                // not listening yet: try the next address
+            }
+        }
+        return false;
     }
 
     @Override
