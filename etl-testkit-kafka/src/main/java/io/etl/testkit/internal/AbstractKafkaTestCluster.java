@@ -322,21 +322,41 @@ public abstract class AbstractKafkaTestCluster implements KafkaTestCluster {
         }
     }
 
+    /**
+     * Whether one of the bootstrap addresses takes a TCP connection; true as well for an address this cannot
+     * read, so that the admin client, not this pre-check, reports it.
+     */
     private boolean anyListenerAccepts() {
-        for (String address : bootstrapServers().split(",")) {
-            int colon = address.lastIndexOf(':');
+        for (String entry : bootstrapServers().split(",")) {
+            InetSocketAddress address;
+            try {
+                address = socketAddress(entry);
+            } catch (RuntimeException unreadable) {
+                return true;
+            }
             try (Socket socket = new Socket()) {
-                socket.connect(
-                        new InetSocketAddress(
-                                address.substring(0, colon).trim(),
-                                Integer.parseInt(address.substring(colon + 1).trim())),
-                        500);
+                socket.connect(address, 500);
                 return true;
             } catch (IOException refused) {
                 // not listening yet: try the next address
             }
         }
         return false;
+    }
+
+    /** {@code host:port}, {@code [v6]:port} or either after a {@code LISTENER://} prefix. */
+    static InetSocketAddress socketAddress(String entry) {
+        String address = entry.trim();
+        int scheme = address.indexOf("://");
+        if (scheme >= 0) {
+            address = address.substring(scheme + 3);
+        }
+        int colon = address.lastIndexOf(':');
+        String host = address.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        return new InetSocketAddress(host, Integer.parseInt(address.substring(colon + 1)));
     }
 
     @Override
