@@ -477,6 +477,10 @@ public final class ProcessRace {
                     rs.stream().mapToLong(Result::peakHeapMiB).max().orElse(0),
                     rs.size()));
         });
+        String rounds = RoundByRound.table(results, Contestant.CLIENTS.label());
+        if (!rounds.isEmpty()) {
+            sb.append('\n').append(rounds);
+        }
         return sb.toString();
     }
 

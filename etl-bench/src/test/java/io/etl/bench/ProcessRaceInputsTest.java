@@ -84,6 +84,7 @@ class ProcessRaceInputsTest {
         assertThat(summaryRow(with, "etl")).startsWith("| etl | 100,000 | 0.80× | 0.50× | – |");
         assertThat(summaryRow(with, "kafka-clients-flush"))
                 .startsWith("| kafka-clients-flush | 200,000 | 1.60× | 1.00× |");
+        assertThat(with).contains("| round by round against kafka-clients |", "| etl | 0.80× | 0.00 | 1.00× | 1 |");
     }
 
     /** One run of {@code label}: a million records in {@code elapsedMillis}. */
@@ -91,9 +92,10 @@ class ProcessRaceInputsTest {
         return new ProcessRace.Result(label, 1_000_000, elapsedMillis, 1_000, 9_000, 1_000, 300, 600, 1.0, List.of());
     }
 
-    /** The row of the summary table (the last one with {@code label}). */
+    /** The row of the summary table (the last one with {@code label} before the round-by-round table). */
     private static String summaryRow(String table, String label) {
         return table.lines()
+                .takeWhile(l -> !l.startsWith("| round by round"))
                 .filter(l -> l.startsWith("| " + label + " | "))
                 .reduce((first, second) -> second)
                 .orElseThrow();
