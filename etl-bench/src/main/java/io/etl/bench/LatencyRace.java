@@ -11,7 +11,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -320,17 +319,18 @@ public final class LatencyRace {
         }
         sb.append(
                 "\n| contestant | median p50 (ms) | median p99 (ms) | median p99.9 (ms) | runs |\n|---|---:|---:|---:|---:|\n");
-        Map<String, List<Result>> byLabel = new LinkedHashMap<>();
-        results.forEach(
-                r -> byLabel.computeIfAbsent(r.label(), k -> new ArrayList<>()).add(r));
-        byLabel.forEach((label, rs) -> sb.append(String.format(
-                Locale.ROOT,
-                "| %s | %.0f | %.0f | %.0f | %d |%n",
-                label,
-                ProcessRace.median(rs.stream().map(r -> (double) r.p50()).toList()),
-                ProcessRace.median(rs.stream().map(r -> (double) r.p99()).toList()),
-                ProcessRace.median(rs.stream().map(r -> (double) r.p999()).toList()),
-                rs.size())));
+        ProcessRace.byLabel(results, Result::label)
+                .forEach((label, rs) -> sb.append(String.format(
+                        Locale.ROOT,
+                        "| %s | %.0f | %.0f | %.0f | %d |%n",
+                        label,
+                        ProcessRace.median(
+                                rs.stream().map(r -> (double) r.p50()).toList()),
+                        ProcessRace.median(
+                                rs.stream().map(r -> (double) r.p99()).toList()),
+                        ProcessRace.median(
+                                rs.stream().map(r -> (double) r.p999()).toList()),
+                        rs.size())));
         return sb.toString();
     }
 }

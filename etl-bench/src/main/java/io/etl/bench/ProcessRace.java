@@ -20,8 +20,10 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -458,10 +460,7 @@ public final class ProcessRace {
                         + " | max peak heap (MiB) | runs |\n|---|---:|---:|")
                 .append(withFlushing ? "---:|" : "")
                 .append("---:|---:|---:|---:|---:|---:|\n");
-        Map<String, List<Result>> byLabel = new LinkedHashMap<>();
-        results.forEach(
-                r -> byLabel.computeIfAbsent(r.label(), k -> new ArrayList<>()).add(r));
-        byLabel.forEach((label, rs) -> {
+        byLabel(results, Result::label).forEach((label, rs) -> {
             double rate = median(rs.stream().map(Result::recordsPerSecond).toList());
             sb.append(String.format(
                     Locale.ROOT,
@@ -499,6 +498,11 @@ public final class ProcessRace {
 
     private static String ratio(double a, double b) {
         return Double.isNaN(b) || b == 0 ? "–" : String.format(Locale.ROOT, "%.2f×", a / b);
+    }
+
+    /** {@code runs} grouped by contestant, in the order each contestant first ran; each group in run order. */
+    static <R> Map<String, List<R>> byLabel(List<R> runs, Function<R, String> label) {
+        return runs.stream().collect(Collectors.groupingBy(label, LinkedHashMap::new, Collectors.toList()));
     }
 
     static double median(List<Double> values) {

@@ -1,7 +1,6 @@
 package io.etl.bench;
 
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -23,9 +22,7 @@ final class RoundByRound {
      * baseline did not run or no other contestant shares a round with it.
      */
     static String table(List<ProcessRace.Result> results, String baseline) {
-        Map<String, List<ProcessRace.Result>> byLabel = new LinkedHashMap<>();
-        results.forEach(
-                r -> byLabel.computeIfAbsent(r.label(), k -> new ArrayList<>()).add(r));
+        Map<String, List<ProcessRace.Result>> byLabel = ProcessRace.byLabel(results, ProcessRace.Result::label);
         List<ProcessRace.Result> base = byLabel.remove(baseline);
         if (base == null || byLabel.isEmpty()) {
             return "";
