@@ -3,9 +3,6 @@ package io.etl.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -57,20 +54,15 @@ class EmbeddedKafkaIT {
     }
 
     @Test
-    void createsTopicsWithoutTheAdminClientLoggingAnError(KafkaTestCluster kafka) {
-        PrintStream stderr = System.err;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
+    void createsTopicsWithoutTheAdminClientLoggingAnError(KafkaTestCluster kafka) throws Exception {
+        String logged = StandardError.during(() -> {
             for (int i = 0; i < 8; i++) {
                 kafka.createTopic("created-quietly-" + i, 6);
             }
-        } finally {
-            System.setErr(stderr);
-        }
+        });
 
         assertThat(kafka.endOffsets("created-quietly-7")).hasSize(6);
-        assertThat(captured.toString(StandardCharsets.UTF_8))
+        assertThat(logged)
                 .as("what the kit's clients logged while creating the topics")
                 .doesNotContain("ERROR")
                 .doesNotContain("unknown topic");

@@ -4,9 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.HashMap;
@@ -129,16 +126,9 @@ class ForkedSingleNodeIT {
         String shutdownLog = Files.readString(kafka.logFile(NODE)).substring((int) logSizeBefore);
         assertThat(shutdownLog).contains("shut down completed").doesNotContain("halting broker");
 
-        PrintStream stderr = System.err;
-        ByteArrayOutputStream captured = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
-        try {
-            kafka.restart(NODE);
-        } finally {
-            System.setErr(stderr);
-        }
+        String logged = StandardError.during(() -> kafka.restart(NODE));
 
-        assertThat(captured.toString(StandardCharsets.UTF_8))
+        assertThat(logged)
                 .as("what the kit's clients logged while the broker started again")
                 .doesNotContain("could not be established");
         assertThat(kafka.endOffsets("durable")).isEqualTo(endBefore);

@@ -3,22 +3,16 @@ package io.etl.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class FromEnvironmentIT {
 
-    private final PrintStream originalErr = System.err;
-
     @AfterEach
     void restore() {
         System.clearProperty("etl.test.kafka");
         System.clearProperty("etl.test.kafka.brokers");
-        System.setErr(originalErr);
     }
 
     @Test
@@ -39,20 +33,18 @@ class FromEnvironmentIT {
     }
 
     @Test
-    void fallsBackToTheEmbeddedBrokerWithAReasonWhenTestcontainersCannotRun() {
+    void fallsBackToTheEmbeddedBrokerWithAReasonWhenTestcontainersCannotRun() throws Exception {
         System.setProperty("etl.test.kafka", "testcontainers");
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-        try (KafkaTestCluster kafka = KafkaTestCluster.fromEnvironment(BrokerOptions.builder()
-                .security(BrokerSecurity.saslScram().build())
-                .build())) {
-            // security is something only the kit's own brokers offer, so this falls back everywhere
-            assertThat(kafka.kind()).isEqualTo(KafkaTestCluster.Kind.EMBEDDED);
-            assertThat(kafka.security()).isPresent();
-        } finally {
-            System.setErr(originalErr);
-        }
-        assertThat(err.toString(StandardCharsets.UTF_8))
+        String logged = StandardError.during(() -> {
+            try (KafkaTestCluster kafka = KafkaTestCluster.fromEnvironment(BrokerOptions.builder()
+                    .security(BrokerSecurity.saslScram().build())
+                    .build())) {
+                // security is something only the kit's own brokers offer, so this falls back everywhere
+                assertThat(kafka.kind()).isEqualTo(KafkaTestCluster.Kind.EMBEDDED);
+                assertThat(kafka.security()).isPresent();
+            }
+        });
+        assertThat(logged)
                 .contains("WARN")
                 .contains("testcontainers was asked for")
                 .contains("starting the embedded broker instead");
