@@ -45,8 +45,19 @@ class ValidateCommandTest {
         Run run = validate(file.toString());
 
         assertThat(run.err()).isEmpty();
-        assertThat(run.out().strip()).isEqualTo("ok: " + file);
+        assertThat(run.out().strip()).isEqualTo("ok: " + file + " (pipeline '" + KafkaToKafkaSplit.NAME + "')");
         assertThat(run.exit()).isZero();
+    }
+
+    @Test
+    void aFileWithoutTheSectionsOfTheSplitPipelineIsRejected() throws IOException {
+        Path file = dir.resolve("renamed.yaml");
+        Files.writeString(file, KafkaToKafkaSplit.defaultYaml().replaceFirst("(?m)^  orders:", "  order:"));
+
+        Run run = validate(file.toString());
+
+        assertThat(run.exit()).as(run.out()).isEqualTo(1);
+        assertThat(run.errLines()).singleElement().asString().startsWith("source.orders: no such source section");
     }
 
     @Test

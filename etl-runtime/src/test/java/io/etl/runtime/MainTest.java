@@ -130,15 +130,22 @@ class MainTest {
         }
     }
 
+    private Path copyYaml(String sourceName) throws Exception {
+        return Files.writeString(dir.resolve("copy-" + sourceName + ".yaml"), """
+                source: {%s: {kafka: {brokers: "127.0.0.1:9", topics: [a], group_id: g}}}
+                sinks: {out: {kafka: {brokers: "127.0.0.1:9", topic: b}}}
+                """.formatted(sourceName));
+    }
+
     @Test
-    void validateExitsZeroForAValidFileAndOneWithEveryProblemKeyPathFirst() throws Exception {
-        Path good = Files.writeString(dir.resolve("good.yaml"), "pipeline: {name: p}\n");
-        Run ok = run("validate", good.toString());
-        assertThat(ok.exit()).isZero();
-        assertThat(ok.out().strip()).isEqualTo("ok: " + good);
+    void validateBuildsTheChosenPipelineFromAValidFileAndPrintsEveryProblemKeyPathFirst() throws Exception {
+        Path good = copyYaml("in");
+        Run ok = run("validate", "--pipeline", "copy", good.toString());
+        assertThat(ok.exit()).as(ok.err()).isZero();
+        assertThat(ok.out().strip()).isEqualTo("ok: " + good + " (pipeline 'copy')");
 
         Path bad = Files.writeString(dir.resolve("bad.yaml"), "pipeline: {nmae: p}\ncheckpoint: {interval: soon}\n");
-        Run problems = run("validate", bad.toString());
+        Run problems = run("validate", "--pipeline", "copy", bad.toString());
         assertThat(problems.exit()).isEqualTo(ExitCodes.FAILED);
         assertThat(problems.err().lines().filter(l -> !l.isBlank()))
                 .anySatisfy(l -> assertThat(l).startsWith("pipeline.nmae:"))
@@ -147,17 +154,65 @@ class MainTest {
     }
 
     @Test
+    void validateRejectsAFileThatLacksASectionThePipelineReads() throws Exception {
+        Path renamed = copyYaml("input");
+        Run run = run("validate", "--pipeline", "copy", renamed.toString());
+        assertThat(run.exit()).isEqualTo(ExitCodes.FAILED);
+        assertThat(run.out()).isEmpty();
+        assertThat(run.err().strip())
+                .startsWith("source.in: no such source section")
+                .contains("input");
+
+        Path empty = Files.writeString(dir.resolve("empty.yaml"), "");
+        assertThat(run("validate", "--pipeline", "copy", empty.toString()).err())
+                .startsWith("source.in: no such source section");
+        assertThat(run(
+                                "validate",
+                                "--pipeline",
+                                FailingFactory.NAME,
+                                copyYaml("in").toString())
+                        .err())
+                .startsWith("source.missing: no such source section");
+    }
+
+    @Test
+    void validateChoosesThePipelineAsRunDoes() throws Exception {
+        Path file = copyYaml("in");
+        Run several = run("validate", file.toString());
+        assertThat(several.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(several.err()).contains("several pipelines found", "copy", FailingFactory.NAME, "--pipeline");
+
+        Run unknown = run("validate", "--pipeline", "nope", file.toString());
+        assertThat(unknown.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(unknown.err()).contains("unknown pipeline 'nope'");
+    }
+
+    @Test
+    void validateWithoutAFactoryChecksTheFileAloneAndSaysSo() throws Exception {
+        Path renamed = copyYaml("input");
+        Run run = WithoutFactories.call(() -> run("validate", renamed.toString()));
+        assertThat(run.exit()).isZero();
+        assertThat(run.out().lines())
+                .containsExactly(
+                        "ok: " + renamed,
+                        "note: no pipeline factory on the class path; the sections a pipeline reads were not matched"
+                                + " against the file");
+        Run unknown = WithoutFactories.call(() -> run("validate", "--pipeline", "copy", renamed.toString()));
+        assertThat(unknown.exit()).isEqualTo(ExitCodes.USAGE);
+        assertThat(unknown.err()).contains("no pipeline factory found on the class path");
+    }
+
+    @Test
     void validateWithTrainingRunAlsoPreloadsAndBuildsTheMetricsAfterAValidFileOnly() throws Exception {
-        Path good = Files.writeString(dir.resolve("good.yaml"), "pipeline: {name: p}\n");
-        Run ok = run("validate", "--training-run", good.toString());
+        Path good = copyYaml("in");
+        Run ok = run("validate", "--pipeline", "copy", "--training-run", good.toString());
         assertThat(ok.exit()).isZero();
         assertThat(ok.out().lines())
-                .startsWith("ok: " + good, "training run: configuration preload finished")
-                .anySatisfy(l -> assertThat(l).startsWith("training run: pipeline not built: "))
+                .startsWith("ok: " + good + " (pipeline 'copy')", "training run: configuration preload finished")
                 .anySatisfy(l -> assertThat(l).startsWith("training run: metrics registry with the JVM's meters"));
 
-        Path bad = Files.writeString(dir.resolve("bad.yaml"), "pipeline: {nmae: p}\n");
-        Run problems = run("validate", "--training-run", bad.toString());
+        Path bad = copyYaml("input");
+        Run problems = run("validate", "--pipeline", "copy", "--training-run", bad.toString());
         assertThat(problems.exit()).isEqualTo(ExitCodes.FAILED);
         assertThat(problems.out()).doesNotContain("training run");
     }
