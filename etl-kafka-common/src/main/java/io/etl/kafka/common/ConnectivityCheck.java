@@ -33,7 +33,8 @@ import org.slf4j.LoggerFactory;
  * A bounded startup check: can the client reach and authenticate to the brokers, and (for a sink) does
  * its topic exist? Without it a misconfigured client fails late and vaguely: a PLAINTEXT client against a
  * TLS listener just times out, a consumer logs "disconnected" forever. Every failure becomes a
- * {@link ConfigException} naming the brokers and the cause.
+ * {@link ConfigException} naming the brokers and the cause. Brokers that do not accept connections yet are
+ * waited for quietly, by plain TCP connection attempts, before any Kafka client is created.
  *
  * <pre>{@code
  * ConnectivityCheck.of(clientProperties, "sinks.eu.kafka")
@@ -135,7 +136,11 @@ public final class ConnectivityCheck {
     public Outcome run() {
         ConnectionFailures failures = ConnectionFailures.of(clientProperties, path, principal, timeout);
         long started = System.nanoTime();
-        failures = failures.withProbe(plaintextProbe(failures.brokers(), failures.protocol()));
+        if (!ListenerProbe.awaitAccepting(failures.brokers(), timeout)) {
+            throw failures.withProbe(new ListenerProbe.Result(ListenerProbe.Answer.UNREACHABLE, null))
+                    .unreachable(null);
+        }
+        failures = failures.withProbe(plaintextProbe(failures.brokers(), failures.protocol(), started));
         if (runId != null) {
             SharedClusterProbe shared;
             try {
@@ -191,12 +196,12 @@ public final class ConnectivityCheck {
      * For a client without TLS, asks the listener first: a TLS listener would make the admin client die of
      * OutOfMemoryError before it reports anything (KAFKA-4090).
      */
-    private ListenerProbe.Result plaintextProbe(String brokers, String protocolName) {
+    private ListenerProbe.Result plaintextProbe(String brokers, String protocolName, long started) {
         if (!protocolName.equalsIgnoreCase("PLAINTEXT") && !protocolName.equalsIgnoreCase("SASL_PLAINTEXT")) {
             return null;
         }
-        ListenerProbe.Result probe =
-                ListenerProbe.probe(brokers, timeout.compareTo(PROBE_TIMEOUT) < 0 ? timeout : PROBE_TIMEOUT);
+        ListenerProbe.Result probe = ListenerProbe.probe(
+                brokers, Duration.ofMillis(Math.min(PROBE_TIMEOUT.toMillis(), millisLeft(started))));
         if (probe.answer() == ListenerProbe.Answer.TLS) {
             throw ConfigException.of(
                     path + ".security",

@@ -111,7 +111,7 @@ public record ConnectionFailures(
             case SILENT ->
                 "; " + probe.address() + " accepts connections but does not answer plaintext Kafka"
                         + " requests: the listener probably expects TLS or SASL";
-            case UNREACHABLE -> "; none of them accepted a connection when the check began";
+            case UNREACHABLE -> "; none of them accepted a TCP connection";
             case TLS -> "";
         };
     }

@@ -10,7 +10,11 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
@@ -93,5 +97,66 @@ class ListenerProbeTest {
         assertThat(ListenerProbe.probe("127.0.0.1:" + port, Duration.ofMillis(300))
                         .answer())
                 .isEqualTo(ListenerProbe.Answer.UNREACHABLE);
+    }
+
+    private static int closedPort() throws IOException {
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return free.getLocalPort();
+        }
+    }
+
+    @Test
+    void awaitingBrokersThatNeverListenGivesUpAtTheBound() throws Exception {
+        long started = System.nanoTime();
+
+        boolean accepted = ListenerProbe.awaitAccepting("127.0.0.1:" + closedPort(), Duration.ofMillis(700));
+
+        assertThat(accepted).isFalse();
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(700));
+    }
+
+    @Test
+    void awaitingReturnsOnceABrokerStartsListening() throws Exception {
+        int port = closedPort();
+        ScheduledExecutorService later = Executors.newSingleThreadScheduledExecutor();
+        CompletableFuture<ServerSocket> listening = new CompletableFuture<>();
+        later.schedule(
+                () -> {
+                    try {
+                        listening.complete(new ServerSocket(port, 1, InetAddress.getLoopbackAddress()));
+                    } catch (IOException e) {
+                        listening.completeExceptionally(e);
+                    }
+                },
+                400,
+                TimeUnit.MILLISECONDS);
+        try {
+            assertThat(ListenerProbe.awaitAccepting(
+                            "127.0.0.1:" + closedPort() + ",127.0.0.1:" + port, Duration.ofSeconds(30)))
+                    .isTrue();
+            assertThat(listening)
+                    .as("it returned only once the listener was there")
+                    .isCompleted();
+        } finally {
+            later.shutdownNow();
+            listening.thenAccept(ListenerProbeTest::close);
+        }
+    }
+
+    @Test
+    void hostsThatDoNotResolveAreLeftToTheClientToReport() {
+        long started = System.nanoTime();
+
+        assertThat(ListenerProbe.awaitAccepting("nowhere.invalid:9092", Duration.ofSeconds(30)))
+                .isTrue();
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+    }
+
+    private static void close(ServerSocket socket) {
+        try {
+            socket.close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

@@ -66,7 +66,7 @@ class BrokersNotYetUpIT {
             StartupFailures.assertCopyFailsWithin(config, Duration.ofSeconds(20))
                     .hasMessageContaining(kafka.bootstrapServers())
                     .hasMessageContaining("within 3s")
-                    .hasMessageContaining("none of them accepted a connection");
+                    .hasMessageContaining("none of them accepted a TCP connection");
         } finally {
             kafka.restart(ForkedKafkaCluster.SINGLE_NODE_ID);
         }
