@@ -141,9 +141,10 @@ public final class HttpEndpoint implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
-    /** The address bound, as {@code host:port}. */
+    /** The address bound, as {@code host:port}, an IPv6 host in brackets ({@code [::1]:8080}) as in a URL. */
     public String address() {
-        return server.getAddress().getHostString() + ":" + port();
+        String host = server.getAddress().getHostString();
+        return (host.indexOf(':') >= 0 ? "[" + host + "]" : host) + ":" + port();
     }
 
     /** Stops serving at once. */

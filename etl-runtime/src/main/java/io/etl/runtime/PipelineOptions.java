@@ -29,6 +29,11 @@ final class PipelineOptions {
         return PipelineConfig.load(config);
     }
 
+    /** The {@code --config} file. */
+    Path file() {
+        return config;
+    }
+
     /** The factory {@code --pipeline} names among those on the class path, or the only one. */
     PipelineFactory factory() {
         return Factories.discover(Thread.currentThread().getContextClassLoader())

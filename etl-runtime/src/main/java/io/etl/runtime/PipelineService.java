@@ -14,15 +14,19 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
-import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -47,6 +51,7 @@ public final class PipelineService {
     private final PipelineConfig config;
     private int httpPort = HttpEndpoint.DEFAULT_PORT;
     private String httpHost = HttpEndpoint.DEFAULT_HOST;
+    private Path configFile;
     private StopSignal stop;
     private PrintStream err = System.err;
     private Consumer<RunningPipeline> onStarted = p -> {};
@@ -75,6 +80,12 @@ public final class PipelineService {
     /** The address the HTTP endpoint binds. Default {@link HttpEndpoint#DEFAULT_HOST}. */
     public PipelineService httpHost(String host) {
         this.httpHost = Objects.requireNonNull(host, "host");
+        return this;
+    }
+
+    /** The file the configuration was loaded from, named by the errors it causes. Default: none named. */
+    public PipelineService configFile(Path file) {
+        this.configFile = Objects.requireNonNull(file, "file");
         return this;
     }
 
@@ -252,20 +263,28 @@ public final class PipelineService {
     }
 
     /**
-     * One readable line (what failed and why), then the stack trace; for configuration problems alone the
-     * line, which names every problem, is all (the trace is logged at DEBUG).
+     * What failed and why, then the stack trace. A failure made of configuration problems alone (a section the
+     * connectors rejected at start, brokers that could not be reached) is printed without a trace, one line per
+     * problem (the trace is logged at DEBUG).
      */
     private void printFailure(String what, Throwable cause) {
         if (cause == null) {
             err.println("error: " + what);
             return;
         }
-        err.println("error: " + what + ": " + oneLine(cause));
-        if (cause instanceof ConfigException && cause.getSuppressed().length == 0) {
+        if (cause instanceof ConfigException config && cause.getSuppressed().length == 0) {
+            List<String> lines = problemLines(config);
+            if (lines.size() == 1) {
+                err.println("error: " + what + ": " + lines.get(0));
+            } else {
+                err.println("error: " + what + ":");
+                lines.forEach(line -> err.println("  " + line));
+            }
             err.flush();
             LOG.debug("{}", what, cause);
             return;
         }
+        err.println("error: " + what + ": " + oneLine(cause));
         StringWriter trace = new StringWriter();
         cause.printStackTrace(new PrintWriter(trace));
         err.print(trace);
@@ -273,19 +292,37 @@ public final class PipelineService {
     }
 
     private void printProblems(ConfigException e) {
-        err.println("error: invalid configuration");
+        err.println("error: invalid configuration" + (configFile == null ? "" : " in " + configFile));
         for (ConfigProblem problem : e.problems()) {
             err.println("  " + problem);
         }
         err.flush();
     }
 
+    /**
+     * The problems, one a line, key path first; problems with the same message (every section of one
+     * unreachable cluster, say) share one line that names all their paths.
+     */
+    static List<String> problemLines(ConfigException e) {
+        Map<String, List<String>> pathsByMessage = new LinkedHashMap<>();
+        for (ConfigProblem problem : e.problems()) {
+            pathsByMessage
+                    .computeIfAbsent(problem.message().replaceAll("\\s*\\R\\s*", " "), m -> new ArrayList<>())
+                    .add(problem.path());
+        }
+        List<String> lines = new ArrayList<>();
+        pathsByMessage.forEach((message, paths) -> {
+            String named =
+                    String.join(", ", paths.stream().filter(p -> !p.isEmpty()).toList());
+            lines.add(named.isEmpty() ? message : named + ": " + message);
+        });
+        return lines;
+    }
+
     /** The message on one line; a configuration failure's problems separated by {@code ; }. */
     static String oneLine(Throwable t) {
         String message = t instanceof ConfigException config
-                ? config.problems().stream()
-                        .map(ConfigProblem::toString)
-                        .collect(Collectors.joining("; ", "invalid configuration: ", ""))
+                ? String.join("; ", problemLines(config))
                 : t.getMessage() == null ? t.getClass().getName() : t.getMessage();
         return message.replaceAll("\\s*\\R\\s*", " ");
     }

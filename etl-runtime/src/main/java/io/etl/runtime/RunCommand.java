@@ -85,6 +85,7 @@ public final class RunCommand implements Callable<Integer> {
         }
         try (TraceExport traces = TraceExport.start(System.getenv())) {
             return PipelineService.of(factory, loaded)
+                    .configFile(pipeline.file())
                     .httpPort(httpPort)
                     .httpHost(httpHost)
                     .err(err)

@@ -5,12 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.etl.core.Pipeline;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.ConfigException;
+import io.etl.core.error.ConfigProblem;
 import io.etl.testkit.driver.PipelineTestDriver;
 import io.etl.testkit.driver.TestSink;
 import io.etl.testkit.driver.TestSource;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class FailureOutputTest {
@@ -20,9 +22,26 @@ class FailureOutputTest {
         String err = runFailing(ConfigException.of("source.in.kafka.topics", "topic 'in' not found"));
 
         assertThat(err.lines())
-                .singleElement()
-                .isEqualTo("error: pipeline 'failing' failed: invalid configuration: sinks.out.kafka.topic: topic"
-                        + " 'out' does not exist; source.in.kafka.topics: topic 'in' not found");
+                .containsExactly(
+                        "error: pipeline 'failing' failed:",
+                        "  sinks.out.kafka.topic: topic 'out' does not exist",
+                        "  source.in.kafka.topics: topic 'in' not found");
+    }
+
+    @Test
+    void problemsWithOneMessageShareALineNamingEveryPath() {
+        String unreachable = "could not reach brokers b:9092 within 1s";
+        String err = runFailing(new ConfigException(List.of(
+                new ConfigProblem("source.in.kafka.brokers", unreachable),
+                new ConfigProblem("sinks.eu.kafka.brokers", unreachable),
+                new ConfigProblem("sinks.us.kafka.topic", "topic 'us' does not exist"))));
+
+        assertThat(err.lines())
+                .containsExactly(
+                        "error: pipeline 'failing' failed:",
+                        "  sinks.out.kafka.topic: topic 'out' does not exist",
+                        "  source.in.kafka.brokers, sinks.eu.kafka.brokers: " + unreachable,
+                        "  sinks.us.kafka.topic: topic 'us' does not exist");
     }
 
     @Test
@@ -30,8 +49,7 @@ class FailureOutputTest {
         String err = runFailing(new IllegalStateException("the source broke"));
 
         assertThat(err.lines().findFirst())
-                .hasValue("error: pipeline 'failing' failed: invalid configuration: sinks.out.kafka.topic: topic"
-                        + " 'out' does not exist");
+                .hasValue("error: pipeline 'failing' failed: sinks.out.kafka.topic: topic 'out' does not exist");
         assertThat(err).contains("Suppressed: java.lang.IllegalStateException: the source broke", "\tat ");
     }
 

@@ -103,7 +103,7 @@ class MainTest {
         Path file = Files.writeString(dir.resolve("p.yaml"), "pipeline: {name: p}\n");
         Run run = run("run", "--config", file.toString(), "--pipeline", FailingFactory.NAME, "--http-port", "0");
         assertThat(run.exit()).isEqualTo(ExitCodes.USAGE);
-        assertThat(run.err()).contains("source.missing");
+        assertThat(run.err()).contains("error: invalid configuration in " + file, "  source.missing");
     }
 
     @Test
