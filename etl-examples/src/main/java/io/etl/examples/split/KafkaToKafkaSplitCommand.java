@@ -1,10 +1,13 @@
 package io.etl.examples.split;
 
+import io.etl.core.PipelineResult;
+import io.etl.core.RunningPipeline;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
 import io.etl.examples.EtlExamples;
 import io.etl.examples.ProgressLine;
+import io.etl.runtime.ExitCodes;
 import io.etl.runtime.HttpEndpoint;
 import io.etl.runtime.Logging;
 import io.etl.runtime.PipelineService;
@@ -63,8 +66,8 @@ import picocli.CommandLine.Option;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:every order accounted for (embedded) / drained after SIGTERM (KAFKA_BROKERS)",
-            "1:invalid configuration, failed pipeline, or missing orders",
-            "2:usage error",
+            "1:failed pipeline, or missing orders",
+            "2:usage error or invalid configuration; nothing was started",
             "3:KAFKA_BROKERS: the stop outlasted pipeline.shutdown_timeout",
             "130:stopped by a signal before the embedded run finished / a second signal while draining"
         })
@@ -132,14 +135,14 @@ public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
             yaml = config == null ? KafkaToKafkaSplit.defaultYaml() : Files.readString(config, StandardCharsets.UTF_8);
         } catch (IOException e) {
             err.println("error: cannot read " + config + ": " + e.getMessage());
-            return CommandLine.ExitCode.SOFTWARE;
+            return ExitCodes.USAGE;
         }
         String brokers = env.apply("KAFKA_BROKERS");
         boolean embedded = brokers == null || brokers.isBlank();
         // check the file before starting anything: a broker address stands in for the one not known yet
         PipelineConfig checked = valid(yaml, embedded ? withBrokers(env, "127.0.0.1:9092") : env, err);
         if (checked == null) {
-            return CommandLine.ExitCode.SOFTWARE;
+            return ExitCodes.USAGE;
         }
         if (!embedded) {
             return service(checked);
@@ -164,7 +167,7 @@ public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
             }
         } catch (ConfigException e) {
             printProblems(e, err);
-            return CommandLine.ExitCode.SOFTWARE;
+            return ExitCodes.USAGE;
         } finally {
             stop.finished();
         }
@@ -180,20 +183,29 @@ public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
             SampleOrders.writeTo(config, records, err);
         }
         long started = System.nanoTime();
-        return PipelineService.of(new KafkaToKafkaSplitFactory(), config)
-                .httpPort(metricsPort == null ? HttpEndpoint.DEFAULT_PORT : metricsPort)
+        PipelineService service = PipelineService.of(new KafkaToKafkaSplitFactory(), config);
+        if (this.config != null) {
+            service.configFile(this.config);
+        }
+        return service.httpPort(metricsPort == null ? HttpEndpoint.DEFAULT_PORT : metricsPort)
                 .httpHost(httpHost)
                 .err(err)
                 .onListening(http -> err.println("metrics and health: http://" + http.address()))
-                .onFinished(running -> printServiceSummary(config, running.meterRegistry(), started))
+                .onFinished(running -> printServiceSummary(running, config, started))
                 .run();
     }
 
     /**
      * The counts of a service run. Orders read but not processed before the stop are not part of its input:
-     * their offsets were not committed, so the next run reads them again.
+     * their offsets were not committed, so the next run reads them again. A run that failed before it read
+     * anything has nothing to count, and prints no summary: its error says what happened.
      */
-    private static void printServiceSummary(PipelineConfig config, MeterRegistry registry, long started) {
+    private static void printServiceSummary(RunningPipeline running, PipelineConfig config, long started) {
+        MeterRegistry registry = running.meterRegistry();
+        PipelineResult result = running.result().getNow(null);
+        if (result != null && !result.succeeded() && result.recordsIn() == 0) {
+            return;
+        }
         long unprocessed = SplitMeters.unprocessed(registry);
         if (unprocessed > 0) {
             System.out.printf(

@@ -81,9 +81,12 @@ public record SplitSummary(
         return false;
     }
 
-    /** Records per second over {@link #elapsedMs()}. */
+    /**
+     * Orders processed per second over {@link #elapsedMs()}: those accounted for, at most the input (duplicates
+     * are not counted twice), so that a run stopped early shows the rate it reached.
+     */
     public double recordsPerSecond() {
-        return elapsedMs <= 0 ? 0 : input * 1000.0 / elapsedMs;
+        return elapsedMs <= 0 ? 0 : Math.min(input, written() + dropped) * 1000.0 / elapsedMs;
     }
 
     /** The machine-readable last line. */

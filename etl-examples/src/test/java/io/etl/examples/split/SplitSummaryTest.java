@@ -49,6 +49,14 @@ class SplitSummaryTest {
     }
 
     @Test
+    void theRateCountsTheOrdersProcessedNotThoseLeftOrRepeated() {
+        assertThat(summary(10, 5).recordsPerSecond())
+                .as("a run stopped with 30 of 100 orders unprocessed")
+                .isEqualTo(280.0);
+        assertThat(summary(43, 5).recordsPerSecond()).as("3 duplicates").isEqualTo(400.0);
+    }
+
+    @Test
     void duplicatesAreReportedNotHidden() {
         SplitSummary s = summary(43, 5);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
