@@ -280,7 +280,9 @@ final class PipelineBinder {
         try {
             List<ConfigProblem> found = type.check(config, path);
             if (found != null) {
-                problems.addAll(found);
+                // a value the binding already rejected reads as missing to the check: say it once
+                problems.addAll(
+                        found.stream().filter(p -> !problems.touches(p.path())).toList());
             }
         } catch (RuntimeException e) {
             LOG.debug("check of {} failed", path, e);

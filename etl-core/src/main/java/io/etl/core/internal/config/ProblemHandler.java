@@ -124,9 +124,9 @@ final class ProblemHandler extends DeserializationProblemHandler {
         }
         String path = currentPath(scope, ctxt.getParser());
         if (!scope.problems().touches(path)) {
+            // a value type's own message names the value and what is allowed; the Java type would mean nothing
             boolean authored = cause instanceof IllegalArgumentException || cause instanceof IllegalStateException;
-            String reason = authored && cause.getMessage() != null ? ": " + cause.getMessage() : "";
-            scope.problems().add(path, "invalid " + instClass.getSimpleName() + reason);
+            scope.problems().add(path, authored && cause.getMessage() != null ? cause.getMessage() : "invalid value");
         }
         return null;
     }

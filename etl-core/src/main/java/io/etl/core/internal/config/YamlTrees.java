@@ -1,12 +1,16 @@
 package io.etl.core.internal.config;
 
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.etl.core.error.ConfigException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 
@@ -33,11 +37,23 @@ final class YamlTrees {
      * @param source the file name for problems, or empty for text
      */
     static JsonNode read(String yaml, String source) {
-        try {
-            JsonNode root = YAML.readTree(yaml);
+        try (JsonParser parser = YAML.createParser(yaml)) {
+            JsonNode root = YAML.readTree(parser);
+            JsonToken next = parser.nextToken();
+            if (next != null && next != JsonToken.VALUE_NULL) {
+                // a later document would be ignored without a word: one file, one pipeline, one document
+                throw ConfigException.of(
+                        source,
+                        "a second YAML document starts at line "
+                                + parser.currentTokenLocation().getLineNr()
+                                + " and would be ignored; a pipeline file holds one document: remove the '---'"
+                                + " and merge the sections");
+            }
             return root == null ? MissingNode.getInstance() : root;
         } catch (JsonProcessingException e) {
             throw ConfigException.of(source, "malformed YAML " + where(e) + ": " + reason(e));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

@@ -381,6 +381,16 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void aSecondDocumentIsAProblemNamingItsLineNotIgnored() {
+        assertThatThrownBy(() -> parse("pipeline: {name: first}\n---\ncheckpoint: {interval: 1s}\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("a second YAML document starts at line 3");
+        assertThat(parse("---\npipeline: {name: marked}\n---\n").pipeline().name())
+                .as("a document marker before the only document, and an empty one after it")
+                .isEqualTo("marked");
+    }
+
+    @Test
     void duplicateKeyIsMalformedYaml() {
         assertThatThrownBy(() -> parse("checkpoint: {interval: 1s}\ncheckpoint: {interval: 2s}\n"))
                 .isInstanceOf(ConfigException.class)
