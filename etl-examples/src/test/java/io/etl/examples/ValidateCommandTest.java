@@ -99,6 +99,32 @@ class ValidateCommandTest {
     }
 
     @Test
+    void aBadValueIsOneProblemInTheUsersTerms() throws IOException {
+        Path file = dir.resolve("values.yaml");
+        Files.writeString(file, """
+                sinks:
+                  eu:
+                    kafka:
+                      brokers: localhost:9092
+                      topic: orders-eu
+                      security:
+                        protocol: SASL_SSL
+                        sasl: {mechanism: SCRAM-SHA-1, username: u, password: p}
+                      producer: {ssl.key.password: {a: b}, retries: [1]}
+                """);
+
+        Run run = validate(file.toString());
+
+        assertThat(run.exit()).isEqualTo(1);
+        assertThat(run.errLines())
+                .containsExactlyInAnyOrder(
+                        "sinks.eu.kafka.producer.retries: expected a string",
+                        "sinks.eu.kafka.producer.ssl.key.password: expected a string",
+                        "sinks.eu.kafka.security.sasl.mechanism: unknown SASL mechanism 'SCRAM-SHA-1' (expected one"
+                                + " of PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER, GSSAPI, AWS_MSK_IAM)");
+    }
+
+    @Test
     void neverEchoesSecrets() throws IOException {
         Path file = dir.resolve("secret.yaml");
         Files.writeString(file, """

@@ -4,6 +4,8 @@ import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
 import jakarta.validation.Valid;
 import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -163,6 +165,7 @@ public record KafkaSecurityConfig(
         }
         if (oauth) {
             requireSet(path, "token_endpoint_url", sasl.tokenEndpointUrl(), problems);
+            endpointUrl(path + ".token_endpoint_url", sasl.tokenEndpointUrl(), problems);
             requireSet(path, "client_id", sasl.clientId(), problems);
             requireSet(path, "client_secret", sasl.clientSecret(), problems);
         } else {
@@ -210,6 +213,33 @@ public record KafkaSecurityConfig(
             rejectSet(path, "aws_sts_region", sasl.awsStsRegion(), problems);
             rejectSet(path, "aws_profile_name", sasl.awsProfileName(), problems);
         }
+    }
+
+    /**
+     * A token endpoint the OAuth login can call: an absolute {@code https}, {@code http} or {@code file} URL, with a
+     * host for the first two. The value is not echoed: a URL may carry credentials.
+     */
+    private static void endpointUrl(String path, String url, List<ConfigProblem> problems) {
+        if (url == null || url.isBlank()) {
+            return;
+        }
+        String problem;
+        try {
+            URI uri = new URI(url.strip());
+            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+            if (!scheme.equals("https") && !scheme.equals("http") && !scheme.equals("file")) {
+                problem = "expected an https (or http, or file) URL such as https://idp.example.com/oauth2/token";
+            } else if (!scheme.equals("file")
+                    && (uri.getHost() == null || uri.getHost().isEmpty())) {
+                problem = "expected an " + scheme + " URL with a host, such as " + scheme
+                        + "://idp.example.com/oauth2/token";
+            } else {
+                return;
+            }
+        } catch (URISyntaxException e) {
+            problem = "is not a valid URL (" + e.getReason() + " at index " + e.getIndex() + ")";
+        }
+        problems.add(new ConfigProblem(path, problem));
     }
 
     private static void readable(String path, String file, List<ConfigProblem> problems) {

@@ -9,6 +9,7 @@ import io.etl.core.error.ConfigProblem;
 import io.etl.kafka.common.internal.ClientProperties;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -109,6 +110,37 @@ class KafkaSecurityConfigTest {
                         "sinks.eu.kafka.security.sasl.username: is not used with mechanism OAUTHBEARER",
                         "sinks.eu.kafka.security.sasl.token_endpoint_url: is required with mechanism OAUTHBEARER",
                         "sinks.eu.kafka.security.sasl.client_secret: is required with mechanism OAUTHBEARER");
+    }
+
+    @Test
+    void theTokenEndpointMustBeAnAbsoluteUrlAndIsNotEchoed() {
+        Map<String, String> problemsByUrl = new LinkedHashMap<>();
+        for (String url :
+                List.of("idp.example.com/token", "https:///token", "ftp://idp/token", "https://idp/to ken?secret=x")) {
+            KafkaSecurityConfig config = new KafkaSecurityConfig(
+                    SecurityProtocol.SASL_SSL,
+                    null,
+                    sasl(
+                            SaslMechanism.OAUTHBEARER,
+                            Map.of("token_endpoint_url", url, "client_id", "etl", "client_secret", "s")));
+            problemsByUrl.put(url, String.join("\n", problems(config)));
+        }
+
+        assertThat(problemsByUrl.values())
+                .allSatisfy(p -> assertThat(p).startsWith("sinks.eu.kafka.security.sasl.token_endpoint_url: "))
+                .allSatisfy(p -> assertThat(p).doesNotContain("secret=x", "idp.example.com/token:"));
+        assertThat(problemsByUrl.get("https:///token")).contains("with a host");
+        assertThat(problemsByUrl.get("https://idp/to ken?secret=x")).contains("is not a valid URL");
+        for (String fine : List.of("https://idp/token", "http://localhost:8080/token", "file:/run/token.jwt")) {
+            assertThat(problems(new KafkaSecurityConfig(
+                            SecurityProtocol.SASL_SSL,
+                            null,
+                            sasl(
+                                    SaslMechanism.OAUTHBEARER,
+                                    Map.of("token_endpoint_url", fine, "client_id", "etl", "client_secret", "s")))))
+                    .as(fine)
+                    .isEmpty();
+        }
     }
 
     @Test
