@@ -1,13 +1,13 @@
 package io.etl.core.internal.config;
 
 import com.fasterxml.jackson.core.JsonLocation;
-import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import io.etl.core.error.ConfigException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -15,8 +15,9 @@ import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
 
 /**
- * Reads YAML text into a tree. Malformed YAML (including a key given twice) is a {@link ConfigException}
- * with line and column; its message leaves out the offending line, which may hold a secret.
+ * Reads YAML text into a tree, with anchors, aliases and merge keys resolved ({@link YamlTreeBuilder}). Malformed
+ * YAML (including a key given twice) is a {@link ConfigException} with line and column; its message leaves out the
+ * offending line, which may hold a secret. A file holds one document.
  */
 final class YamlTrees {
 
@@ -37,8 +38,9 @@ final class YamlTrees {
      * @param source the file name for problems, or empty for text
      */
     static JsonNode read(String yaml, String source) {
-        try (JsonParser parser = YAML.createParser(yaml)) {
-            JsonNode root = YAML.readTree(parser);
+        try (YAMLParser parser = (YAMLParser) YAML.createParser(yaml)) {
+            parser.nextToken();
+            JsonNode root = YamlTreeBuilder.document(parser, YAML, yaml, source);
             JsonToken next = parser.nextToken();
             if (next != null && next != JsonToken.VALUE_NULL) {
                 // a later document would be ignored without a word: one file, one pipeline, one document
@@ -49,7 +51,7 @@ final class YamlTrees {
                                 + " and would be ignored; a pipeline file holds one document: remove the '---'"
                                 + " and merge the sections");
             }
-            return root == null ? MissingNode.getInstance() : root;
+            return root == null || root.isNull() ? MissingNode.getInstance() : root;
         } catch (JsonProcessingException e) {
             throw ConfigException.of(source, "malformed YAML " + where(e) + ": " + reason(e));
         } catch (IOException e) {

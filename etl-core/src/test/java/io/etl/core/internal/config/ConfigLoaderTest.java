@@ -22,6 +22,7 @@ import io.etl.core.error.ErrorPolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -388,6 +389,56 @@ class ConfigLoaderTest {
         assertThat(parse("---\npipeline: {name: marked}\n---\n").pipeline().name())
                 .as("a document marker before the only document, and an empty one after it")
                 .isEqualTo("marked");
+    }
+
+    @Test
+    void anchorsAliasesAndMergeKeysAreResolved() {
+        assertThat(YamlTrees.read("""
+                        base: &base {a: 1, b: 2}
+                        more: &more {b: 20, c: 30}
+                        one: {<<: *base, a: 10}
+                        both: {<<: [*base, *more], d: 4}
+                        list: [*base, x]
+                        scalar: &s text
+                        again: *s
+                        number: &n 5
+                        numbers: [*n, '*n']
+                        quoted: &q "5"
+                        text: *q
+                        """, "").toString())
+                .contains(
+                        "\"one\":{\"a\":10,\"b\":2}",
+                        "\"both\":{\"d\":4,\"a\":1,\"b\":2,\"c\":30}",
+                        "\"list\":[{\"a\":1,\"b\":2},\"x\"]",
+                        "\"again\":\"text\"",
+                        "\"numbers\":[5,\"*n\"]",
+                        "\"text\":\"5\"");
+    }
+
+    @Test
+    void anAliasWithoutAnAnchorOrAMergeOfAScalarIsAProblem() {
+        assertThatThrownBy(() -> YamlTrees.read("a: 1\nb: *nowhere\n", "p.yaml"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("p.yaml: YAML alias *nowhere at line 2 has no anchor &nowhere before it");
+        assertThatThrownBy(() -> YamlTrees.read("early: *late\nlate: &late x\n", "p.yaml"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("YAML alias *late at line 1 has no anchor &late before it");
+        assertThatThrownBy(() -> YamlTrees.read("a: &a 1\nb: {<<: *a}\n", "p.yaml"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("merge key << at line 2 takes a mapping");
+    }
+
+    @Test
+    void aliasesThatMultiplyBeyondAnyRealFileAreRefused() {
+        StringBuilder yaml = new StringBuilder("l0: &l0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for (int i = 1; i < 9; i++) {
+            yaml.append("l").append(i).append(": &l").append(i).append(" [");
+            yaml.append(String.join(", ", Collections.nCopies(10, "*l" + (i - 1))));
+            yaml.append("]\n");
+        }
+        assertThatThrownBy(() -> YamlTrees.read(yaml.toString(), ""))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("aliases expand to more than");
     }
 
     @Test
