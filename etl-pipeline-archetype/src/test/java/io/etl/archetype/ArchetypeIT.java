@@ -93,6 +93,11 @@ class ArchetypeIT {
                         "-Dpackage=" + PACKAGE));
         Path project = WORK.resolve(ARTIFACT_ID);
         assertThat(project.resolve("pipeline.yaml")).exists();
+        for (Path doc : List.of(Path.of("..", "README.md"), Path.of("..", "docs", "your-own-pipeline.md"))) {
+            assertThat(Files.readString(doc))
+                    .as("%s tells users to run the generate goal this test runs", doc)
+                    .contains("mvn " + ARCHETYPE_PLUGIN + ":generate -DinteractiveMode=false");
+        }
         assertThat(project.resolve("README.md")).exists();
         assertThat(project.resolve("src/main/java/com/example/orders/AppPipelineFactory.java"))
                 .exists();

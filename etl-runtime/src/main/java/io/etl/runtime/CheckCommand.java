@@ -31,10 +31,11 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = {
-            "Checks, against the Kafka clusters, that they are ready for the pipeline: brokers reachable and",
-            "credentials accepted, topics present (partition counts), READ on source topics and group, WRITE on",
-            "sink topics, IDEMPOTENT_WRITE, topic max.message.bytes not below a sink's max_message_bytes.",
-            "One line per finding, key path first. Creates and changes nothing."
+            "Asks the Kafka clusters whether they are ready for the pipeline.",
+            "Checks that the brokers are reachable and accept the credentials, the topics exist (with their",
+            "partition counts), the principal may READ the source topics and group, WRITE the sink topics and",
+            "write idempotently, and no topic's max.message.bytes is below a sink's max_message_bytes.",
+            "Prints one line per finding, key path first. Creates and changes nothing."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {

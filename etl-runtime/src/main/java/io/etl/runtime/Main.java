@@ -21,7 +21,7 @@ import picocli.CommandLine.Command;
         name = "etl",
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
-        description = "Runs etl pipelines (Kafka to Kafka, at-least-once) as a service.",
+        description = "Runs etl pipelines (Kafka to Kafka, at-least-once or exactly-once) as a service.",
         subcommands = {RunCommand.class, ValidateCommand.class, CheckCommand.class, CommandLine.HelpCommand.class},
         synopsisSubcommandLabel = "COMMAND",
         footer = {"", "Run `etl COMMAND --help` for a command's options."})

@@ -31,9 +31,10 @@ import picocli.CommandLine.Parameters;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = {
-            "Checks a pipeline YAML file offline as `run` would before it connects, and prints every problem,",
-            "one a line, key path first. The connectors on the class path check their sections, and the",
-            "pipeline is built from the file, so a section it reads but the file lacks is a problem too."
+            "Checks a pipeline YAML file offline, as `run` would before it connects.",
+            "The connectors on the class path check their sections, then the pipeline is built from the file,",
+            "so a section it reads but the file lacks is a problem too. Prints every problem on its own line,",
+            "key path first."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the file is valid", "1:the file has problems", "2:usage error"})

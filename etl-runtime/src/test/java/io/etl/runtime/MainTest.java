@@ -61,6 +61,23 @@ class MainTest {
                         "130",
                         "pipeline.shutdown_timeout");
         assertThat(run("validate", "--help").out()).contains("FILE");
+        assertThat(help.out().replaceAll("\\s+", " "))
+                .contains(
+                        "OTEL_SERVICE_NAME",
+                        "OTEL_EXPORTER_OTLP_ENDPOINT",
+                        "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+                        "OTEL_TRACES_EXPORTER");
+    }
+
+    @Test
+    void theCommandListShowsEachCommandsFirstSentenceWhole() {
+        Main.commandLine().getSubcommands().forEach((name, command) -> {
+            String[] description = command.getCommandSpec().usageMessage().description();
+            if (description.length > 0) {
+                assertThat(description[0]).as(name).endsWith(".");
+            }
+        });
+        assertThat(run("--help").out()).contains("at-least-once or exactly-once");
     }
 
     @Test
