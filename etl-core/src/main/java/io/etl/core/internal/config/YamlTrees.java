@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.MissingNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import io.etl.core.error.ConfigException;
@@ -17,13 +18,16 @@ import org.yaml.snakeyaml.error.MarkedYAMLException;
 /**
  * Reads YAML text into a tree, with anchors, aliases and merge keys resolved ({@link YamlTreeBuilder}). Malformed
  * YAML (including a key given twice) is a {@link ConfigException} with line and column; its message leaves out the
- * offending line, which may hold a secret. A file holds one document.
+ * offending line, which may hold a secret. A file holds one document; its top-level {@code x-} keys are dropped.
  */
 final class YamlTrees {
 
     private static final YAMLMapper YAML = YAMLMapper.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .build();
+
+    /** Top-level keys with this prefix are not read: they hold blocks that anchors share. */
+    static final String EXTENSION_PREFIX = "x-";
 
     private YamlTrees() {}
 
@@ -50,6 +54,10 @@ final class YamlTrees {
                                 + parser.currentTokenLocation().getLineNr()
                                 + " and would be ignored; a pipeline file holds one document: remove the '---'"
                                 + " and merge the sections");
+            }
+            if (root instanceof ObjectNode sections) {
+                // x-anything holds blocks that anchors share, as in a Compose file: its aliases were copied
+                sections.properties().removeIf(section -> section.getKey().startsWith(EXTENSION_PREFIX));
             }
             return root == null || root.isNull() ? MissingNode.getInstance() : root;
         } catch (JsonProcessingException e) {

@@ -416,6 +416,22 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void topLevelExtensionKeysHoldSharedBlocksAndAreNotRead() {
+        PipelineConfig config = parse("""
+                x-checkpoint: &checkpoint {interval: 2s, drain_timeout: 5s}
+                checkpoint:
+                  <<: *checkpoint
+                  interval: 3s
+                """);
+
+        assertThat(config.checkpoint().interval()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(config.checkpoint().drainTimeout()).isEqualTo(Duration.ofSeconds(5));
+        assertThatThrownBy(() -> parse("defaults: {interval: 2s}\n"))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("defaults: unknown key");
+    }
+
+    @Test
     void anAliasWithoutAnAnchorOrAMergeOfAScalarIsAProblem() {
         assertThatThrownBy(() -> YamlTrees.read("a: 1\nb: *nowhere\n", "p.yaml"))
                 .isInstanceOf(ConfigException.class)
