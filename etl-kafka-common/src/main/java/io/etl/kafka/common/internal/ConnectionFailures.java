@@ -90,6 +90,14 @@ public record ConnectionFailures(
 
     /** The brokers did not answer within {@link #timeout()}. */
     public ConfigException unreachable(Throwable cause) {
+        if (probe != null && probe.answer() == ListenerProbe.Answer.UNREACHABLE) {
+            return ConfigException.of(
+                    path + ".brokers",
+                    "could not reach brokers " + brokers + " within " + Durations.format(timeout)
+                            + ": none of them accepted a TCP connection; check the addresses and that the brokers"
+                            + " are up",
+                    cause);
+        }
         return ConfigException.of(
                 path + ".brokers",
                 "could not reach brokers " + brokers + " within "
@@ -111,7 +119,7 @@ public record ConnectionFailures(
             case SILENT ->
                 "; " + probe.address() + " accepts connections but does not answer plaintext Kafka"
                         + " requests: the listener probably expects TLS or SASL";
-            case UNREACHABLE -> "; none of them accepted a TCP connection";
+            case UNREACHABLE -> "";
             case TLS -> "";
         };
     }
