@@ -50,7 +50,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 public final class LatencyRace {
 
-    private static final String USAGE = "--mode latency [--rate R] [--warmup-seconds W] [--seconds S] [--runs N]"
+    static final String USAGE = "--mode latency [--rate R] [--warmup-seconds W] [--seconds S] [--runs N]"
             + " [--only etl,clients,clients_flush,streams] [--jvm-arg ARG]... [--etl-jar FILE] [--appcds] [--no-etl-archive]"
             + " [--out FILE]";
 

@@ -63,9 +63,8 @@ public final class ProcessRace {
 
     private static final long WATCH_INTERVAL_MS = 20;
 
-    private static final String USAGE =
-            "--mode process [--records N] [--runs R] [--only etl,clients,clients_flush,streams]"
-                    + " [--jvm-arg ARG]... [--etl-jar FILE] [--outage-seconds S] [--appcds] [--no-etl-archive] [--out FILE]";
+    static final String USAGE = "--mode process [--records N] [--runs R] [--only etl,clients,clients_flush,streams]"
+            + " [--jvm-arg ARG]... [--etl-jar FILE] [--outage-seconds S] [--appcds] [--no-etl-archive] [--out FILE]";
 
     /** What the table shows, with the orders, rounds, cores, Java version, broker and etl jar. */
     private static final String CAPTION = "%,d orders per run, every contestant forked and clocked from the fork,"

@@ -51,6 +51,14 @@ public final class SplitRace {
 
     /** Entry point; see the class documentation for the options. */
     public static void main(String[] args) throws Exception {
+        if (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h")) {
+            System.out.println("usage: java -jar etl-bench.jar [--mode in-jvm|process|latency] [OPTIONS]");
+            System.out.println("  in-jvm (default): " + USAGE);
+            System.out.println("  process:          " + ProcessRace.USAGE);
+            System.out.println("  latency:          " + LatencyRace.USAGE);
+            System.out.println("docs/benchmarks.md describes each mode, its options and its tables.");
+            return;
+        }
         boolean modeGiven = args.length >= 2 && args[0].equals("--mode");
         String[] rest = modeGiven ? Arrays.copyOfRange(args, 2, args.length) : args;
         switch (modeGiven ? args[1] : "in-jvm") {
