@@ -108,10 +108,13 @@ class ArchetypeIT {
                 .contains("package " + PACKAGE + ";", "public static final String NAME = \"" + ARTIFACT_ID + "\";")
                 .doesNotContain("tag::", "end::");
 
-        // 2. build: compiles, runs the project's PipelineTestDriver test, shades one jar
-        run(project, "package", maven("package"));
+        // 2. build: compiles, runs the project's PipelineTestDriver test, shades one jar, then runs its
+        // integration test against a broker it starts itself
+        run(project, "verify", maven("verify"));
         assertThat(Files.readString(project.resolve("target/surefire-reports/" + PACKAGE + ".AppPipelineTest.txt")))
                 .contains("Failures: 0, Errors: 0, Skipped: 0");
+        assertThat(Files.readString(project.resolve("target/failsafe-reports/" + PACKAGE + ".AppPipelineIT.txt")))
+                .contains("Tests run: 1, Failures: 0, Errors: 0, Skipped: 0");
         Path jar = project.resolve("target/" + ARTIFACT_ID + ".jar");
         try (JarFile file = new JarFile(jar.toFile())) {
             assertThat(file.getManifest().getMainAttributes().getValue("Main-Class"))

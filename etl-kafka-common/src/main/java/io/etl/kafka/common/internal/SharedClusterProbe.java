@@ -109,6 +109,21 @@ public final class SharedClusterProbe {
         }
     }
 
+    /**
+     * Closes now every probe of run {@code runId} that no connector holds, instead of after {@link #IDLE}: called
+     * by a connector that closes, since the run is stopping and its brokers may go away with it.
+     */
+    public static void closeIdle(String runId) {
+        if (runId == null) {
+            return;
+        }
+        for (SharedClusterProbe probe : REGISTRY.values()) {
+            if (probe.key.runId().equals(runId)) {
+                probe.closeIfIdle();
+            }
+        }
+    }
+
     private void closeIfIdle() {
         synchronized (this) {
             if (leases > 0 || closed) {
@@ -116,6 +131,10 @@ public final class SharedClusterProbe {
             }
             closed = true;
             REGISTRY.remove(key, this);
+            if (idleClose != null) {
+                idleClose.cancel(false);
+                idleClose = null;
+            }
         }
         admin.close(Duration.ofSeconds(1));
     }

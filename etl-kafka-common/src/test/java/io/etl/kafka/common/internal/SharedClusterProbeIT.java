@@ -86,6 +86,33 @@ class SharedClusterProbeIT {
     }
 
     @Test
+    void aClosingConnectorClosesItsRunsIdleProbesAtOnceAndLeavesOtherRunsAlone(KafkaTestCluster kafka)
+            throws Exception {
+        String run = UUID.randomUUID().toString();
+        String other = UUID.randomUUID().toString();
+        SharedClusterProbe idle = SharedClusterProbe.lease(run, adminProperties(kafka.bootstrapServers()));
+        SharedClusterProbe held = SharedClusterProbe.lease(other, adminProperties(kafka.bootstrapServers()));
+        SharedClusterProbe otherIdle = SharedClusterProbe.lease(other, adminProperties(kafka.bootstrapServers()));
+        idle.nodes(Duration.ofSeconds(30));
+        idle.release();
+        otherIdle.release(); // `held` still holds the other run's probe
+
+        SharedClusterProbe.closeIdle(run);
+        SharedClusterProbe.closeIdle(other);
+
+        SharedClusterProbe again = SharedClusterProbe.lease(run, adminProperties(kafka.bootstrapServers()));
+        SharedClusterProbe otherAgain = SharedClusterProbe.lease(other, adminProperties(kafka.bootstrapServers()));
+        try {
+            assertThat(again).as("a new probe: the idle one was closed").isNotSameAs(idle);
+            assertThat(otherAgain).as("still open: a lease held it").isSameAs(held);
+        } finally {
+            again.release();
+            otherAgain.release();
+            held.release();
+        }
+    }
+
+    @Test
     void sharedChecksOfTheSameRunPassAndStillNameAMissingTopic(KafkaTestCluster kafka) {
         String run = UUID.randomUUID().toString();
         String topic = "shared-" + UUID.randomUUID();

@@ -14,6 +14,7 @@ import io.etl.core.sink.SinkWriter;
 import io.etl.kafka.common.ConnectivityCheck;
 import io.etl.kafka.common.internal.ClientProperties;
 import io.etl.kafka.common.internal.KafkaErrors;
+import io.etl.kafka.common.internal.SharedClusterProbe;
 import io.etl.kafka.sink.KafkaMessage;
 import io.etl.kafka.sink.KafkaSinkConfig;
 import io.micrometer.core.instrument.Tags;
@@ -510,6 +511,7 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
             }
         } finally {
             timer.shutdownNow();
+            SharedClusterProbe.closeIdle(context.runId());
         }
     }
 }

@@ -14,6 +14,7 @@ import io.etl.kafka.common.internal.ClientProperties;
 import io.etl.kafka.common.internal.ClusterUse;
 import io.etl.kafka.common.internal.KafkaClusterUser;
 import io.etl.kafka.common.internal.KafkaErrors;
+import io.etl.kafka.common.internal.SharedClusterProbe;
 import io.etl.kafka.source.Decoder;
 import io.etl.kafka.source.KafkaSource;
 import io.etl.kafka.source.KafkaSourceConfig;
@@ -93,6 +94,9 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
     private RebalanceHandler rebalance;
     private boolean paused;
     private boolean closing;
+    /** The pipeline run, whose shared cluster probes closing closes. */
+    private String runId;
+
     private final PendingFailures failures = new PendingFailures();
 
     /**
@@ -160,6 +164,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
 
     @Override
     public void open(SourceContext context) {
+        runId = context.runId();
         if (consumer != null) {
             throw new IllegalStateException("source '" + name + "' is already open");
         }
@@ -474,6 +479,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
             if (meters != null) {
                 meters.removeGauges();
             }
+            SharedClusterProbe.closeIdle(runId);
         }
     }
 
