@@ -32,9 +32,10 @@ import picocli.CommandLine.Option;
         versionProvider = Main.Version.class,
         description = {
             "Asks the Kafka clusters whether they are ready for the pipeline.",
-            "Checks that the brokers are reachable and accept the credentials, the topics exist (with their",
-            "partition counts), the principal may READ the source topics and group, WRITE the sink topics and",
-            "write idempotently, and no topic's max.message.bytes is below a sink's max_message_bytes.",
+            "Checks that the brokers are reachable and accept the credentials, the topics exist (with their"
+                    + " partition counts), the principal may READ the source topics and group, WRITE the sink topics"
+                    + " and write idempotently, and no topic's max.message.bytes is below a sink's"
+                    + " max_message_bytes.",
             "Prints one line per finding, key path first. Creates and changes nothing."
         },
         exitCodeListHeading = "%nExit codes:%n",

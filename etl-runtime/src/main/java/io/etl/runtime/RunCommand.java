@@ -22,8 +22,8 @@ import picocli.CommandLine.Option;
             "Runs a pipeline until SIGTERM or SIGINT, then drains, commits and exits.",
             "The pipeline comes from a PipelineFactory registered in META-INF/services on the class path.",
             "Serves /metrics, /health/live and /health/ready over HTTP while it runs.",
-            "Exports spans over OTLP when OTEL_SERVICE_NAME, OTEL_EXPORTER_OTLP_ENDPOINT,",
-            "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_TRACES_EXPORTER is set."
+            "Exports spans over OTLP when OTEL_SERVICE_NAME, OTEL_EXPORTER_OTLP_ENDPOINT,"
+                    + " OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or OTEL_TRACES_EXPORTER is set."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {

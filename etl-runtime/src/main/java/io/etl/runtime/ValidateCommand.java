@@ -32,9 +32,9 @@ import picocli.CommandLine.Parameters;
         versionProvider = Main.Version.class,
         description = {
             "Checks a pipeline YAML file offline, as `run` would before it connects.",
-            "The connectors on the class path check their sections, then the pipeline is built from the file,",
-            "so a section it reads but the file lacks is a problem too. Prints every problem on its own line,",
-            "key path first."
+            "The connectors on the class path check their sections, then the pipeline is built from the file,"
+                    + " so a section it reads but the file lacks is a problem too.",
+            "Prints every problem on its own line, key path first."
         },
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:the file is valid", "1:the file has problems", "2:usage error"})
@@ -52,11 +52,10 @@ public final class ValidateCommand implements Callable<Integer> {
 
     @Option(
             names = "--training-run",
-            description = {
-                "After a valid file, also do the rest of what `run` does before it connects (the configuration",
-                "preload, the metrics), then exit: the training run of a class archive, e.g.",
-                "java -XX:ArchiveClassesAtExit=app.jsa -jar pipeline.jar validate --training-run pipeline.yaml"
-            })
+            description = "After a valid file, also do the rest of what `run` does before it connects (the"
+                    + " configuration preload, the metrics), then exit: the training run of a class archive, e.g."
+                    + " java -XX:ArchiveClassesAtExit=app.jsa -jar pipeline.jar validate --training-run"
+                    + " pipeline.yaml")
     private boolean trainingRun;
 
     @CommandLine.Spec
