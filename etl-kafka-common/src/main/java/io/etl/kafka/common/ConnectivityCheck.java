@@ -177,7 +177,8 @@ public final class ConnectivityCheck {
     /** Lists the brokers, then describes the topic, turning every failure into one worded for the key path. */
     private Outcome ask(Admin admin, ClusterNodes nodes, ConnectionFailures failures, long started) {
         try {
-            Collection<Node> reached = nodes.within(timeout);
+            // what is left of the bound after waiting for a listener
+            Collection<Node> reached = nodes.within(Duration.ofMillis(millisLeft(started)));
             LOG.debug("{}: reached {} broker(s) at {}", path, reached.size(), failures.brokers());
             describeTopic(admin, started);
             return new Outcome(
