@@ -4,25 +4,35 @@ import io.etl.core.internal.checkpoint.PendingRecord;
 import io.etl.core.record.RecordMeta;
 import java.util.ArrayList;
 
-/** The batch a shard is filling, owned by the pipeline thread. */
+/**
+ * The batch a shard is filling, owned by the pipeline thread. Its lists start at the size of the batch sealed
+ * before it: under full load that is a full batch, so they never grow; at a moderate rate batches are sealed
+ * with a few records each, and a new batch does not allocate room for thousands.
+ */
 final class OpenBatch<M> {
 
+    /** The smallest starting capacity of a batch's lists. */
+    static final int MIN_CAPACITY = 16;
+
     private final int maxRecords;
+    private final int maxCapacity;
     private final long maxBytes;
     private ArrayList<M> messages;
     private ArrayList<PendingRecord> owners;
     private ArrayList<RecordMeta> sources;
     private long bytes;
     private long openedAtNanos;
+    private int capacity;
 
     OpenBatch(int maxRecords, long maxBytes) {
         this.maxRecords = maxRecords;
         this.maxBytes = maxBytes;
-        reset();
+        this.maxCapacity = Math.min(maxRecords, 4096);
+        reset(maxCapacity);
     }
 
-    private void reset() {
-        int capacity = Math.min(maxRecords, 4096);
+    private void reset(int lastSize) {
+        capacity = Math.max(MIN_CAPACITY, Math.min(lastSize, maxCapacity));
         messages = new ArrayList<>(capacity);
         owners = new ArrayList<>(capacity);
         sources = new ArrayList<>(capacity);
@@ -54,6 +64,11 @@ final class OpenBatch<M> {
         return openedAtNanos;
     }
 
+    /** The capacity the open batch's lists were given (for tests). */
+    int capacity() {
+        return capacity;
+    }
+
     Batch<M> seal(String sink, int shard, long sequence) {
         Batch<M> sealed = new Batch<>(
                 sink,
@@ -63,7 +78,7 @@ final class OpenBatch<M> {
                 owners.toArray(new PendingRecord[0]),
                 sources.toArray(new RecordMeta[0]),
                 bytes);
-        reset();
+        reset(owners.size());
         return sealed;
     }
 }

@@ -1,0 +1,51 @@
+package io.etl.core.internal.pool;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.etl.core.internal.checkpoint.PendingRecord;
+import io.etl.core.record.RecordMeta;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class OpenBatchTest {
+
+    private static final long NO_BYTE_LIMIT = Long.MAX_VALUE;
+
+    @Test
+    void aBatchStartsAtTheSizeOfTheOneSealedBeforeIt() {
+        OpenBatch<String> open = new OpenBatch<>(2000, NO_BYTE_LIMIT);
+        assertThat(open.capacity()).isEqualTo(2000);
+
+        fill(open, 3);
+        Batch<String> small = open.seal("s", 0, 1);
+        assertThat(small.messages()).containsExactly("m0", "m1", "m2");
+        assertThat(open.capacity()).isEqualTo(OpenBatch.MIN_CAPACITY);
+        assertThat(open.isEmpty()).isTrue();
+
+        fill(open, 700);
+        assertThat(open.seal("s", 0, 2).messages()).hasSize(700);
+        assertThat(open.capacity()).isEqualTo(700);
+
+        assertThat(fill(open, 2000)).isTrue();
+        assertThat(open.seal("s", 0, 3).messages()).hasSize(2000);
+        assertThat(open.capacity()).isEqualTo(2000);
+    }
+
+    @Test
+    void theStartingCapacityIsCapped() {
+        OpenBatch<String> open = new OpenBatch<>(100_000, NO_BYTE_LIMIT);
+        assertThat(open.capacity()).isEqualTo(4096);
+        fill(open, 5000);
+        assertThat(open.seal("s", 0, 1).messages()).hasSize(5000);
+        assertThat(open.capacity()).isEqualTo(4096);
+    }
+
+    /** Adds {@code n} messages; true when the last one filled the batch. */
+    private static boolean fill(OpenBatch<String> open, int n) {
+        boolean full = false;
+        for (int i = 0; i < n; i++) {
+            full = open.add("m" + i, 10, new PendingRecord(i), new RecordMeta("in", 0, i, -1L, null, List.of()), i);
+        }
+        return full;
+    }
+}
