@@ -148,15 +148,18 @@ record ForkedRaceOptions(
     }
 
     /**
-     * The command line that forks {@code contestant} on {@code topics} with {@code flags}; etl maps
-     * {@link #etlArchive} unless the flags already name an archive to map or to record.
+     * The command line that forks {@code contestant} on {@code topics} with {@code flags}; etl starts with
+     * {@link ProcessRace#ETL_JIT_FLAGS} first and maps {@link #etlArchive} unless the flags already name an archive
+     * to map or to record.
      */
     List<String> command(ProcessContestant contestant, String bootstrap, RaceTopics topics, List<String> flags) {
-        List<String> all = flags;
+        List<String> all = contestant.contestant() == Contestant.ETL
+                ? ProcessRace.concat(ProcessRace.ETL_JIT_FLAGS, flags)
+                : flags;
         boolean ownArchive =
                 ProcessRace.concat(flags, contestant.jvmFlags()).stream().anyMatch(ClassArchiveFlags::namesArchive);
         if (contestant.contestant() == Contestant.ETL && !ownArchive && etlArchive.isPresent()) {
-            all = ProcessRace.concat(flags, List.of(ClassArchiveFlags.map(etlArchive.get())));
+            all = ProcessRace.concat(all, List.of(ClassArchiveFlags.map(etlArchive.get())));
         }
         return contestant.command(bootstrap, topics, ProcessRace.etlCommand(etlJar), all);
     }

@@ -110,10 +110,19 @@ class RaceOptionsTest {
         ForkedRaceOptions fork = ForkedRaceOptions.of(RaceOptions.parse(args, usage), dir.resolve("r.md"), FITS);
         String mapped = "-XX:SharedArchiveFile=" + archive.toAbsolutePath();
         assertThat(fork.command(etl, "b:9092", topics, List.of("-Xlog:gc")))
-                .containsSubsequence("-Xlog:gc", mapped, "-jar", jar.toString(), "kafka_to_kafka_split");
+                .containsSubsequence(
+                        "-XX:CompileThresholdScaling=3",
+                        "-Xlog:gc",
+                        mapped,
+                        "-jar",
+                        jar.toString(),
+                        "kafka_to_kafka_split");
         assertThat(ProcessRace.etlStart(fork))
-                .isEqualTo("-XX:SharedArchiveFile=etl-examples.jsa -jar etl-examples.jar");
-        assertThat(fork.command(clients, "b:9092", topics, List.of())).doesNotContain(mapped);
+                .isEqualTo(
+                        "-XX:CompileThresholdScaling=3 -XX:SharedArchiveFile=etl-examples.jsa -jar etl-examples.jar");
+        assertThat(fork.command(clients, "b:9092", topics, List.of()))
+                .doesNotContain(mapped)
+                .doesNotContain("-XX:CompileThresholdScaling=3");
         assertThat(fork.command(etl, "b:9092", topics, List.of("-XX:ArchiveClassesAtExit=/x/t.jsa")))
                 .doesNotContain(mapped);
         assertThat(fork.command(etlWithItsOwn, "b:9092", topics, List.of()))
@@ -123,7 +132,7 @@ class RaceOptionsTest {
         String[] without = {"--etl-jar", jar.toString(), "--no-etl-archive"};
         ForkedRaceOptions disabled = ForkedRaceOptions.of(RaceOptions.parse(without, usage), dir.resolve("r.md"), FITS);
         assertThat(disabled.command(etl, "b:9092", topics, List.of())).doesNotContain(mapped);
-        assertThat(ProcessRace.etlStart(disabled)).isEqualTo("-jar etl-examples.jar");
+        assertThat(ProcessRace.etlStart(disabled)).isEqualTo("-XX:CompileThresholdScaling=3 -jar etl-examples.jar");
 
         String[] ownArchives = {"--etl-jar", jar.toString(), "--appcds"};
         ForkedRaceOptions appCds =
@@ -131,7 +140,7 @@ class RaceOptionsTest {
         assertThat(appCds.etlArchive())
                 .as("with --appcds etl maps its own training run's archive")
                 .isEmpty();
-        assertThat(ProcessRace.etlStart(appCds)).isEqualTo("-jar etl-examples.jar");
+        assertThat(ProcessRace.etlStart(appCds)).isEqualTo("-XX:CompileThresholdScaling=3 -jar etl-examples.jar");
     }
 
     @Test
