@@ -153,13 +153,14 @@ record ForkedRaceOptions(
      * to map or to record.
      */
     List<String> command(ProcessContestant contestant, String bootstrap, RaceTopics topics, List<String> flags) {
-        List<String> all = contestant.contestant() == Contestant.ETL
-                ? ProcessRace.concat(ProcessRace.ETL_JIT_FLAGS, flags)
-                : flags;
-        boolean ownArchive =
-                ProcessRace.concat(flags, contestant.jvmFlags()).stream().anyMatch(ClassArchiveFlags::namesArchive);
-        if (contestant.contestant() == Contestant.ETL && !ownArchive && etlArchive.isPresent()) {
-            all = ProcessRace.concat(all, List.of(ClassArchiveFlags.map(etlArchive.get())));
+        List<String> all = flags;
+        if (contestant.contestant() == Contestant.ETL) {
+            all = ProcessRace.concat(ProcessRace.ETL_JIT_FLAGS, flags);
+            boolean ownArchive =
+                    ProcessRace.concat(flags, contestant.jvmFlags()).stream().anyMatch(ClassArchiveFlags::namesArchive);
+            if (!ownArchive && etlArchive.isPresent()) {
+                all = ProcessRace.concat(all, List.of(ClassArchiveFlags.map(etlArchive.get())));
+            }
         }
         return contestant.command(bootstrap, topics, ProcessRace.etlCommand(etlJar), all);
     }
