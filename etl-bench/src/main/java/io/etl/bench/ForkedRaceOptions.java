@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BiPredicate;
+import java.util.regex.Pattern;
 
 /**
  * What both race modes that fork their contestants ({@link ProcessRace}, {@link LatencyRace}) take from the
@@ -40,6 +41,9 @@ record ForkedRaceOptions(
 
     /** Where {@code mvn -pl etl-examples -am package} puts the example's runnable jar. */
     static final String DEFAULT_ETL_JAR = "etl-examples/target/etl-examples.jar";
+
+    /** A flag that chooses the collector: {@code -XX:+UseG1GC}, {@code -XX:+UseParallelGC}, ... */
+    static final Pattern COLLECTOR = Pattern.compile("-XX:\\+Use\\w+GC");
 
     /** Reads the shared options; {@code defaultOut} is the mode's own results file. */
     static ForkedRaceOptions of(RaceOptions options, Path defaultOut) {
@@ -149,15 +153,17 @@ record ForkedRaceOptions(
 
     /**
      * The command line that forks {@code contestant} on {@code topics} with {@code flags}; etl starts with
-     * {@link ProcessRace#ETL_JIT_FLAGS} first and maps {@link #etlArchive} unless the flags already name an archive
-     * to map or to record.
+     * {@link ProcessRace#ETL_JVM_FLAGS} first (without {@link ProcessRace#ETL_GC_FLAGS} when the flags choose a
+     * collector) and maps {@link #etlArchive} unless the flags already name an archive to map or to record.
      */
     List<String> command(ProcessContestant contestant, String bootstrap, RaceTopics topics, List<String> flags) {
         List<String> all = flags;
         if (contestant.contestant() == Contestant.ETL) {
-            all = ProcessRace.concat(ProcessRace.ETL_JIT_FLAGS, flags);
-            boolean ownArchive =
-                    ProcessRace.concat(flags, contestant.jvmFlags()).stream().anyMatch(ClassArchiveFlags::namesArchive);
+            List<String> own = ProcessRace.concat(flags, contestant.jvmFlags());
+            boolean ownCollector =
+                    own.stream().anyMatch(f -> COLLECTOR.matcher(f).matches());
+            all = ProcessRace.concat(ownCollector ? ProcessRace.ETL_JIT_FLAGS : ProcessRace.ETL_JVM_FLAGS, flags);
+            boolean ownArchive = own.stream().anyMatch(ClassArchiveFlags::namesArchive);
             if (!ownArchive && etlArchive.isPresent()) {
                 all = ProcessRace.concat(all, List.of(ClassArchiveFlags.map(etlArchive.get())));
             }

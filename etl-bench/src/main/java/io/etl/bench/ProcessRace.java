@@ -57,11 +57,25 @@ public final class ProcessRace {
     static final int TRAINING_ORDERS = 200_000;
 
     /**
-     * The JIT setting etl is started with, as the README and the Docker recipe start it: the compilers' thresholds
-     * three times the default, so that on a small machine C1 and C2 compile less of the start and reach the record
-     * path sooner. First in etl's flags, so that {@code --jvm-arg} and a contestant's own flags override it.
+     * The collector etl is started with, as the README and the Docker recipe start it on a small machine: the serial
+     * one, with a young generation of half the heap and larger survivor spaces, so that records in flight die young
+     * instead of filling the old generation. Left out when a contestant's flags choose a collector of their own.
+     */
+    public static final List<String> ETL_GC_FLAGS =
+            List.of("-XX:+UseSerialGC", "-XX:NewRatio=1", "-XX:SurvivorRatio=4");
+
+    /**
+     * etl's JIT setting, likewise: the compilers' thresholds three times the default, so that C1 and C2 compile less
+     * of the start and reach the record path sooner.
      */
     public static final List<String> ETL_JIT_FLAGS = List.of("-XX:CompileThresholdScaling=3");
+
+    /**
+     * All of etl's start settings. They come first in its flags, so that {@code --jvm-arg} and a contestant's own
+     * flags override them ({@code etl:-XX:CompileThresholdScaling=1}); {@code etl:-XX:+UseG1GC} leaves out
+     * {@link #ETL_GC_FLAGS}.
+     */
+    public static final List<String> ETL_JVM_FLAGS = List.copyOf(concat(ETL_GC_FLAGS, ETL_JIT_FLAGS));
 
     /** Flags every forked contestant gets: the baselines' logging at WARN, a GC log for the peak heap. */
     public static final List<String> COMMON_FLAGS = List.of(
@@ -69,6 +83,9 @@ public final class ProcessRace {
             "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.streams.StreamsConfig=error");
 
     private static final long WATCH_INTERVAL_MS = 20;
+
+    /** One heap or generation in {@code GC.heap_info}: {@code garbage-first heap   total 397312K, used 17946K}. */
+    private static final Pattern HEAP_USED = Pattern.compile("total \\d+K, used (\\d+)K");
 
     static final String USAGE = "--mode process [--records N] [--runs R] [--only etl,clients,clients_flush,streams]"
             + " [--jvm-arg ARG]... [--etl-jar FILE] [--outage-seconds S] [--appcds] [--no-etl-archive] [--out FILE]";
@@ -194,14 +211,14 @@ public final class ProcessRace {
     }
 
     /**
-     * How the caption shows etl's start: its JIT setting, the archive flag when etl maps the shipped archive, then
-     * the jar, e.g. {@code -XX:CompileThresholdScaling=3 -XX:SharedArchiveFile=etl-examples.jsa -jar etl-examples.jar}.
+     * How the caption shows etl's start: its JVM settings, the archive flag when etl maps the shipped archive, then
+     * the jar, e.g. {@code -XX:+UseSerialGC ... -XX:CompileThresholdScaling=3 -XX:SharedArchiveFile=etl-examples.jsa -jar etl-examples.jar}.
      */
     static String etlStart(ForkedRaceOptions fork) {
         String archive = fork.etlArchive()
                 .map(a -> "-XX:SharedArchiveFile=" + a.getFileName() + " ")
                 .orElse("");
-        return String.join(" ", ETL_JIT_FLAGS) + " " + archive + "-jar "
+        return String.join(" ", ETL_JVM_FLAGS) + " " + archive + "-jar "
                 + fork.etlJar().getFileName();
     }
 
@@ -391,15 +408,28 @@ public final class ProcessRace {
         String jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd").toString();
         try {
             run(List.of(jcmd, Long.toString(pid), "GC.run"));
-            String info = run(List.of(jcmd, Long.toString(pid), "GC.heap_info"));
-            Matcher m = Pattern.compile("used (\\d+)K").matcher(info);
-            return m.find() ? Long.parseLong(m.group(1)) / 1024 : -1;
+            long used = usedHeapKiB(run(List.of(jcmd, Long.toString(pid), "GC.heap_info")));
+            return used < 0 ? -1 : used / 1024;
         } catch (IOException e) {
             return -1;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return -1;
         }
+    }
+
+    /**
+     * The heap in use as {@code GC.heap_info} prints it, in KiB, or -1 when it names no heap: the sum over the
+     * collector's heaps or generations (G1's one heap; Serial's and Parallel's young and old generation), without
+     * the metaspace, which it lists after them.
+     */
+    static long usedHeapKiB(String heapInfo) {
+        Matcher m = HEAP_USED.matcher(heapInfo);
+        long used = -1;
+        while (m.find()) {
+            used = Math.max(used, 0) + Long.parseLong(m.group(1));
+        }
+        return used;
     }
 
     private static String run(List<String> command) throws IOException, InterruptedException {

@@ -28,6 +28,36 @@ class ProcessRaceInputsTest {
     }
 
     @Test
+    void theLiveHeapIsEveryGenerationInUseWhicheverCollectorRuns() {
+        String g1 = """
+                 garbage-first heap   total 397312K, used 17946K [0x0000000687400000, 0x0000000800000000)
+                  region size 4096K, 4 young (16384K), 0 survivors (0K)
+                 Metaspace       used 8909K, committed 9088K, reserved 1114112K
+                  class space    used 1062K, committed 1152K, reserved 1048576K
+                """;
+        String serial = """
+                 def new generation   total 116160K, used 1593K [0x0000000687400000, 0x000000068f200000)
+                  eden space 103296K,   1% used [0x0000000687400000, 0x0000000688628700, 0x000000068d8e0000)
+                  from space 12864K,   0% used [0x000000068d8e0000, 0x000000068d8e0000, 0x000000068e570000)
+                  to   space 12864K,   0% used [0x000000068e570000, 0x000000068e570000, 0x000000068f200000)
+                 tenured generation   total 258048K, used 20509K [0x0000000704d50000, 0x0000000714950000)
+                   the space 258048K,   7% used [0x0000000704d50000, 0x0000000704d50000, 0x0000000714950000)
+                 Metaspace       used 8935K, committed 9088K, reserved 1114112K
+                  class space    used 1062K, committed 1152K, reserved 1048576K
+                """;
+        String parallel = """
+                 PSYoungGen      total 113152K, used 2048K [0x0000000782700000, 0x000000078a500000)
+                  eden space 97280K, 2% used [0x0000000782700000,0x0000000783a00338,0x0000000788600000)
+                 ParOldGen       total 258048K, used 30720K [0x0000000687400000, 0x0000000697000000)
+                 Metaspace       used 8905K, committed 9088K, reserved 1114112K
+                """;
+        assertThat(ProcessRace.usedHeapKiB(g1)).isEqualTo(17_946);
+        assertThat(ProcessRace.usedHeapKiB(serial)).isEqualTo(1_593 + 20_509);
+        assertThat(ProcessRace.usedHeapKiB(parallel)).isEqualTo(2_048 + 30_720);
+        assertThat(ProcessRace.usedHeapKiB("12345: Unable to open socket file")).isEqualTo(-1);
+    }
+
+    @Test
     void etlRunsFromItsRunnableJarAndTheBaselinesFromTheirOwnMain() {
         RaceTopics topics = RaceTopics.of("p");
         List<String> etl = ProcessContestant.parse("etl:-Xmx1g")

@@ -17,6 +17,10 @@ import org.junit.jupiter.api.io.TempDir;
 /** How a race mode reads its command line against its usage line. */
 class RaceOptionsTest {
 
+    /** etl's JVM settings as the README writes them. */
+    private static final String ETL_FLAGS =
+            "-XX:+UseSerialGC -XX:NewRatio=1 -XX:SurvivorRatio=4 -XX:CompileThresholdScaling=3";
+
     /** Every archive fits: the archives of these tests are empty files. */
     private static final BiPredicate<Path, Path> FITS = (archive, jar) -> true;
 
@@ -91,6 +95,25 @@ class RaceOptionsTest {
     }
 
     @Test
+    void etlStartsOnTheSerialCollectorUnlessItsFlagsChooseAnother(@TempDir Path dir) throws IOException {
+        Path jar = Files.createFile(dir.resolve("etl-examples.jar"));
+        String[] args = {"--etl-jar", jar.toString()};
+        ForkedRaceOptions fork = ForkedRaceOptions.of(
+                RaceOptions.parse(args, "--mode forked [--etl-jar FILE]"), dir.resolve("r.md"), FITS);
+        RaceTopics topics = RaceTopics.of("t");
+
+        assertThat(fork.command(ProcessContestant.parse("etl"), "b:9092", topics, List.of()))
+                .containsSubsequence(
+                        "-XX:+UseSerialGC", "-XX:NewRatio=1", "-XX:SurvivorRatio=4", "-XX:CompileThresholdScaling=3");
+        assertThat(fork.command(ProcessContestant.parse("etl:-XX:+UseG1GC"), "b:9092", topics, List.of()))
+                .contains("-XX:+UseG1GC", "-XX:CompileThresholdScaling=3")
+                .doesNotContain("-XX:+UseSerialGC", "-XX:NewRatio=1", "-XX:SurvivorRatio=4");
+        assertThat(fork.command(ProcessContestant.parse("etl"), "b:9092", topics, List.of("-XX:+UseParallelGC")))
+                .contains("-XX:+UseParallelGC")
+                .doesNotContain("-XX:+UseSerialGC", "-XX:NewRatio=1");
+    }
+
+    @Test
     void etlMapsTheArchiveBesideItsJarUnlessARunBringsOrRecordsOne(@TempDir Path dir) throws IOException {
         Path jar = Files.createFile(dir.resolve("etl-examples.jar"));
         String usage = "--mode forked [--only etl] [--etl-jar FILE] [--appcds] [--no-etl-archive]";
@@ -111,6 +134,9 @@ class RaceOptionsTest {
         String mapped = "-XX:SharedArchiveFile=" + archive.toAbsolutePath();
         assertThat(fork.command(etl, "b:9092", topics, List.of("-Xlog:gc")))
                 .containsSubsequence(
+                        "-XX:+UseSerialGC",
+                        "-XX:NewRatio=1",
+                        "-XX:SurvivorRatio=4",
                         "-XX:CompileThresholdScaling=3",
                         "-Xlog:gc",
                         mapped,
@@ -118,11 +144,11 @@ class RaceOptionsTest {
                         jar.toString(),
                         "kafka_to_kafka_split");
         assertThat(ProcessRace.etlStart(fork))
-                .isEqualTo(
-                        "-XX:CompileThresholdScaling=3 -XX:SharedArchiveFile=etl-examples.jsa -jar etl-examples.jar");
+                .isEqualTo(ETL_FLAGS + " -XX:SharedArchiveFile=etl-examples.jsa -jar etl-examples.jar");
         assertThat(fork.command(clients, "b:9092", topics, List.of()))
                 .doesNotContain(mapped)
-                .doesNotContain("-XX:CompileThresholdScaling=3");
+                .doesNotContain("-XX:CompileThresholdScaling=3")
+                .doesNotContain("-XX:+UseSerialGC");
         assertThat(fork.command(etl, "b:9092", topics, List.of("-XX:ArchiveClassesAtExit=/x/t.jsa")))
                 .doesNotContain(mapped);
         assertThat(fork.command(etlWithItsOwn, "b:9092", topics, List.of()))
@@ -132,7 +158,7 @@ class RaceOptionsTest {
         String[] without = {"--etl-jar", jar.toString(), "--no-etl-archive"};
         ForkedRaceOptions disabled = ForkedRaceOptions.of(RaceOptions.parse(without, usage), dir.resolve("r.md"), FITS);
         assertThat(disabled.command(etl, "b:9092", topics, List.of())).doesNotContain(mapped);
-        assertThat(ProcessRace.etlStart(disabled)).isEqualTo("-XX:CompileThresholdScaling=3 -jar etl-examples.jar");
+        assertThat(ProcessRace.etlStart(disabled)).isEqualTo(ETL_FLAGS + " -jar etl-examples.jar");
 
         String[] ownArchives = {"--etl-jar", jar.toString(), "--appcds"};
         ForkedRaceOptions appCds =
@@ -140,7 +166,7 @@ class RaceOptionsTest {
         assertThat(appCds.etlArchive())
                 .as("with --appcds etl maps its own training run's archive")
                 .isEmpty();
-        assertThat(ProcessRace.etlStart(appCds)).isEqualTo("-XX:CompileThresholdScaling=3 -jar etl-examples.jar");
+        assertThat(ProcessRace.etlStart(appCds)).isEqualTo(ETL_FLAGS + " -jar etl-examples.jar");
     }
 
     @Test
