@@ -425,11 +425,13 @@ public final class ProcessRace {
      */
     static long usedHeapKiB(String heapInfo) {
         Matcher m = HEAP_USED.matcher(heapInfo);
-        long used = -1;
+        long used = 0;
+        boolean found = false;
         while (m.find()) {
-            used = Math.max(used, 0) + Long.parseLong(m.group(1));
+            used += Long.parseLong(m.group(1));
+            found = true;
         }
-        return used;
+        return found ? used : -1;
     }
 
     private static String run(List<String> command) throws IOException, InterruptedException {
