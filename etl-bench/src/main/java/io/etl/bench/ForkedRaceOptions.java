@@ -162,7 +162,12 @@ record ForkedRaceOptions(
             List<String> own = ProcessRace.concat(flags, contestant.jvmFlags());
             boolean ownCollector =
                     own.stream().anyMatch(f -> COLLECTOR.matcher(f).matches());
-            all = ProcessRace.concat(ownCollector ? ProcessRace.ETL_JIT_FLAGS : ProcessRace.ETL_JVM_FLAGS, flags);
+            List<String> etlFlags = ownCollector
+                    ? ProcessRace.ETL_JVM_FLAGS.stream()
+                            .filter(f -> !ProcessRace.ETL_GC_FLAGS.contains(f))
+                            .toList()
+                    : ProcessRace.ETL_JVM_FLAGS;
+            all = ProcessRace.concat(etlFlags, flags);
             boolean ownArchive = own.stream().anyMatch(ClassArchiveFlags::namesArchive);
             if (!ownArchive && etlArchive.isPresent()) {
                 all = ProcessRace.concat(all, List.of(ClassArchiveFlags.map(etlArchive.get())));

@@ -19,7 +19,8 @@ class RaceOptionsTest {
 
     /** etl's JVM settings as the README writes them. */
     private static final String ETL_FLAGS =
-            "-XX:+UseSerialGC -XX:NewRatio=1 -XX:SurvivorRatio=4 -XX:CompileThresholdScaling=3";
+            "-XX:+UseSerialGC -XX:NewRatio=1 -XX:SurvivorRatio=4 -XX:CompileThresholdScaling=3"
+                    + " -XX:+UseTransparentHugePages";
 
     /** Every archive fits: the archives of these tests are empty files. */
     private static final BiPredicate<Path, Path> FITS = (archive, jar) -> true;
@@ -104,9 +105,13 @@ class RaceOptionsTest {
 
         assertThat(fork.command(ProcessContestant.parse("etl"), "b:9092", topics, List.of()))
                 .containsSubsequence(
-                        "-XX:+UseSerialGC", "-XX:NewRatio=1", "-XX:SurvivorRatio=4", "-XX:CompileThresholdScaling=3");
+                        "-XX:+UseSerialGC",
+                        "-XX:NewRatio=1",
+                        "-XX:SurvivorRatio=4",
+                        "-XX:CompileThresholdScaling=3",
+                        "-XX:+UseTransparentHugePages");
         assertThat(fork.command(ProcessContestant.parse("etl:-XX:+UseG1GC"), "b:9092", topics, List.of()))
-                .contains("-XX:+UseG1GC", "-XX:CompileThresholdScaling=3")
+                .contains("-XX:+UseG1GC", "-XX:CompileThresholdScaling=3", "-XX:+UseTransparentHugePages")
                 .doesNotContain("-XX:+UseSerialGC", "-XX:NewRatio=1", "-XX:SurvivorRatio=4");
         assertThat(fork.command(ProcessContestant.parse("etl"), "b:9092", topics, List.of("-XX:+UseParallelGC")))
                 .contains("-XX:+UseParallelGC")
@@ -138,6 +143,7 @@ class RaceOptionsTest {
                         "-XX:NewRatio=1",
                         "-XX:SurvivorRatio=4",
                         "-XX:CompileThresholdScaling=3",
+                        "-XX:+UseTransparentHugePages",
                         "-Xlog:gc",
                         mapped,
                         "-jar",
@@ -148,6 +154,7 @@ class RaceOptionsTest {
         assertThat(fork.command(clients, "b:9092", topics, List.of()))
                 .doesNotContain(mapped)
                 .doesNotContain("-XX:CompileThresholdScaling=3")
+                .doesNotContain("-XX:+UseTransparentHugePages")
                 .doesNotContain("-XX:+UseSerialGC");
         assertThat(fork.command(etl, "b:9092", topics, List.of("-XX:ArchiveClassesAtExit=/x/t.jsa")))
                 .doesNotContain(mapped);
