@@ -3,12 +3,14 @@ package io.etl.testkit;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
 /**
- * How to start a test broker: extra broker properties, optional security and a startup timeout.
+ * How to start a test broker: extra broker properties, optional security, a startup timeout and, for forked
+ * brokers, the broker JVMs' flags.
  *
  * <pre>{@code
  * BrokerOptions options = BrokerOptions.builder()
@@ -25,12 +27,15 @@ import java.util.Optional;
  * @param security         how the client listener is secured, or {@code null} for plaintext
  * @param startupTimeout   how long to wait for the broker to become ready
  * @param kerberos         an extra GSSAPI listener (forked brokers only), or {@code null}
+ * @param jvmOptions       the forked broker JVMs' flags in place of the kit's small, quick-starting ones
+ *                         ({@code -Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 ...}); empty for the kit's
  */
 public record BrokerOptions(
         Map<String, String> brokerProperties,
         BrokerSecurity security,
         Duration startupTimeout,
-        KerberosListener kerberos) {
+        KerberosListener kerberos,
+        List<String> jvmOptions) {
 
     /** Default time to wait for a broker to answer {@code describeCluster}. */
     public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(60);
@@ -40,6 +45,16 @@ public record BrokerOptions(
         brokerProperties = Collections.unmodifiableMap(
                 new LinkedHashMap<>(brokerProperties == null ? Map.of() : brokerProperties));
         startupTimeout = startupTimeout == null ? DEFAULT_STARTUP_TIMEOUT : startupTimeout;
+        jvmOptions = jvmOptions == null ? List.of() : List.copyOf(jvmOptions);
+    }
+
+    /** Options whose forked brokers run with the kit's JVM flags. */
+    public BrokerOptions(
+            Map<String, String> brokerProperties,
+            BrokerSecurity security,
+            Duration startupTimeout,
+            KerberosListener kerberos) {
+        this(brokerProperties, security, startupTimeout, kerberos, List.of());
     }
 
     /** Options without a Kerberos listener. */
@@ -72,7 +87,7 @@ public record BrokerOptions(
     public BrokerOptions withBrokerProperty(String key, String value) {
         Map<String, String> copy = new LinkedHashMap<>(brokerProperties);
         copy.put(key, value);
-        return new BrokerOptions(copy, security, startupTimeout, kerberos);
+        return new BrokerOptions(copy, security, startupTimeout, kerberos, jvmOptions);
     }
 
     /** Builds {@link BrokerOptions}. */
@@ -81,6 +96,7 @@ public record BrokerOptions(
         private BrokerSecurity security;
         private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
         private KerberosListener kerberos;
+        private List<String> jvmOptions = List.of();
 
         private Builder() {}
 
@@ -140,9 +156,21 @@ public record BrokerOptions(
             return this;
         }
 
+        /**
+         * Starts forked broker JVMs with these flags instead of the kit's, which favour a quick start over
+         * throughput (a benchmark's broker wants those of a production broker).
+         *
+         * @param options JVM flags such as {@code -Xmx1g}
+         * @return this builder
+         */
+        public Builder jvmOptions(List<String> options) {
+            this.jvmOptions = List.copyOf(Objects.requireNonNull(options, "options"));
+            return this;
+        }
+
         /** @return the options */
         public BrokerOptions build() {
-            return new BrokerOptions(brokerProperties, security, startupTimeout, kerberos);
+            return new BrokerOptions(brokerProperties, security, startupTimeout, kerberos, jvmOptions);
         }
     }
 }

@@ -19,7 +19,8 @@ import java.util.List;
  * <p>Node ids: a single node ({@link KafkaTestCluster#forkedSingle()}) is {@value #SINGLE_NODE_ID}; in
  * a cluster the controller is {@value #CONTROLLER_NODE_ID} and the brokers are 1..n. Each node writes
  * its output to {@link #logFile(int)}. The children run with {@code -Xmx384m -XX:+UseSerialGC
- * -XX:TieredStopAtLevel=1} and halt on their own when this JVM dies.
+ * -XX:TieredStopAtLevel=1} unless {@link BrokerOptions#jvmOptions()} names other flags, and halt on their own
+ * when this JVM dies.
  */
 public interface ForkedKafkaCluster extends KafkaTestCluster {
 

@@ -3,8 +3,11 @@ package io.etl.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -30,14 +33,31 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
-/** One forked broker+controller JVM, shared by the tests of this class, which run in order. */
+/**
+ * One forked broker+controller JVM, shared by the tests of this class, which run in order. It starts with JVM
+ * flags of its own ({@link BrokerOptions#jvmOptions()}): a smaller heap than the kit's.
+ */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ForkedSingleNodeIT {
 
     private static final int NODE = ForkedKafkaCluster.SINGLE_NODE_ID;
 
+    private static final List<String> FLAGS = List.of("-Xmx320m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
+
     @AutoClose
-    private static final ForkedKafkaCluster kafka = KafkaTestCluster.forkedSingle();
+    private static final ForkedKafkaCluster kafka = KafkaTestCluster.forkedSingle(
+            BrokerOptions.builder().jvmOptions(FLAGS).build());
+
+    @Test
+    @Order(0)
+    void startsTheBrokerJvmWithTheFlagsItWasGivenInPlaceOfTheKits() throws Exception {
+        // the whole command line: ProcessHandle.Info leaves out the arguments of one as long as the broker's
+        Path cmdline = Path.of("/proc", Long.toString(kafka.pid(NODE)), "cmdline");
+        assumeTrue(Files.isReadable(cmdline), "reads the command line from /proc (Linux)");
+        List<String> arguments = List.of(new String(Files.readAllBytes(cmdline), StandardCharsets.UTF_8).split("\0"));
+
+        assertThat(arguments).containsSubsequence(FLAGS).doesNotContain("-Xmx384m");
+    }
 
     @Test
     @Order(1)

@@ -227,7 +227,7 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
     private void launch(Node node) {
         List<String> command = new ArrayList<>();
         command.add(Paths.get(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(JVM_OPTIONS);
+        command.addAll(options.jvmOptions().isEmpty() ? JVM_OPTIONS : options.jvmOptions());
         command.add("-Dorg.slf4j.simpleLogger.defaultLogLevel=info");
         command.add("-Dorg.slf4j.simpleLogger.showDateTime=true");
         String level = System.getProperty(KafkaLogging.LEVEL_PROPERTY);
