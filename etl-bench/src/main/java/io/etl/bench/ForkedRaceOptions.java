@@ -3,6 +3,7 @@ package io.etl.bench;
 import io.etl.bench.impl.Contestant;
 import io.etl.bench.impl.RaceTopics;
 import io.etl.examples.split.ClassArchiveFlags;
+import io.etl.testkit.BrokerOptions;
 import io.etl.testkit.KafkaTestCluster;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -29,6 +30,11 @@ import java.util.regex.Pattern;
  *                    {@code --no-etl-archive} or {@code --appcds} was given, it is missing, or the race's JVM would
  *                    not map it (another JDK recorded it: the race says so)
  * @param out         {@code --out}: the Markdown file of the results; the logs go next to it
+ * @param brokerWarmUp {@code --broker-warmup N}: orders run through the broker before the first round
+ *                    ({@value #DEFAULT_BROKER_WARM_UP}; 0 for none), see {@link BrokerWarmUp}
+ * @param kitBroker   {@code --kit-broker}: the forked broker runs with the test kit's quick-starting flags (C1
+ *                    only, serial collector, 384 MiB), as every race did before 2026-12-04, instead of
+ *                    {@link #BROKER_JVM_FLAGS}
  */
 record ForkedRaceOptions(
         List<ProcessContestant> contestants,
@@ -37,7 +43,27 @@ record ForkedRaceOptions(
         Path etlJar,
         boolean appCds,
         Optional<Path> etlArchive,
-        Path out) {
+        Path out,
+        int brokerWarmUp,
+        boolean kitBroker) {
+
+    /**
+     * The race's broker JVM flags: those Kafka's own start script gives a broker ({@code KAFKA_HEAP_OPTS} and
+     * {@code KAFKA_JVM_PERFORMANCE_OPTS} of {@code kafka-server-start.sh}), so the broker costs every contestant
+     * what a production broker would.
+     */
+    static final List<String> BROKER_JVM_FLAGS = List.of(
+            "-Xmx1G",
+            "-Xms1G",
+            "-server",
+            "-XX:+UseG1GC",
+            "-XX:MaxGCPauseMillis=20",
+            "-XX:InitiatingHeapOccupancyPercent=35",
+            "-XX:+ExplicitGCInvokesConcurrent",
+            "-Djava.awt.headless=true");
+
+    /** Orders run through the broker before the first round unless {@code --broker-warmup} says otherwise. */
+    static final int DEFAULT_BROKER_WARM_UP = 1_000_000;
 
     /** Where {@code mvn -pl etl-examples -am package} puts the example's runnable jar. */
     static final String DEFAULT_ETL_JAR = "etl-examples/target/etl-examples.jar";
@@ -73,7 +99,9 @@ record ForkedRaceOptions(
                 options.isSet("--no-etl-archive") || options.isSet("--appcds")
                         ? Optional.empty()
                         : shippedArchive(etlJar).filter(archive -> fitsOrSaysWhy(archive, etlJar, fits)),
-                options.path("--out", defaultOut));
+                options.path("--out", defaultOut),
+                options.number("--broker-warmup", DEFAULT_BROKER_WARM_UP),
+                options.isSet("--kit-broker"));
     }
 
     /** The class archive the build records next to a runnable jar: {@code NAME.jsa} beside {@code NAME.jar}. */
@@ -124,12 +152,22 @@ record ForkedRaceOptions(
         }
     }
 
-    /** The broker of the race: {@code KAFKA_BROKERS} when set, else a forked broker JVM of its own. */
-    static KafkaTestCluster cluster() {
+    /**
+     * The broker of the race: {@code KAFKA_BROKERS} when set, else a forked broker JVM of its own, started with
+     * {@link #brokerOptions()}.
+     */
+    KafkaTestCluster cluster() {
         String external = System.getenv("KAFKA_BROKERS");
         return external == null || external.isBlank()
-                ? KafkaTestCluster.forkedSingle()
+                ? KafkaTestCluster.forkedSingle(brokerOptions())
                 : KafkaTestCluster.external(external);
+    }
+
+    /** How the race's forked broker starts: {@link #BROKER_JVM_FLAGS}, or the kit's own with {@code --kit-broker}. */
+    BrokerOptions brokerOptions() {
+        return kitBroker
+                ? BrokerOptions.defaults()
+                : BrokerOptions.builder().jvmOptions(BROKER_JVM_FLAGS).build();
     }
 
     /** The folder beside {@link #out} for the contestants' logs (and archives). */

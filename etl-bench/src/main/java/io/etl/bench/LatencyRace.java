@@ -51,7 +51,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 public final class LatencyRace {
 
     static final String USAGE = "--mode latency [--rate R] [--warmup-seconds W] [--seconds S] [--runs N]"
-            + " [--only etl,clients,clients_flush,streams] [--jvm-arg ARG]... [--etl-jar FILE] [--appcds] [--no-etl-archive]"
+            + " [--only etl,clients,clients_flush,streams] [--jvm-arg ARG]... [--etl-jar FILE] [--appcds] [--no-etl-archive] [--broker-warmup N] [--kit-broker]"
             + " [--out FILE]";
 
     /** What the table shows, with the rate, the window's and the warm-up's seconds. */
@@ -94,7 +94,8 @@ public final class LatencyRace {
         Files.createDirectories(logs);
         List<Result> results = new ArrayList<>();
         String runId = Long.toString(System.currentTimeMillis(), 36);
-        try (KafkaTestCluster cluster = ForkedRaceOptions.cluster()) {
+        try (KafkaTestCluster cluster = fork.cluster()) {
+            BrokerWarmUp.run(cluster, fork.brokerWarmUp());
             Map<String, Path> archives = fork.appCds() ? ProcessRace.train(cluster, fork, logs) : Map.of();
             for (int run = 1; run <= runs; run++) {
                 for (ProcessContestant contestant : fork.contestants()) {

@@ -36,7 +36,8 @@ import org.apache.kafka.common.config.ConfigResource;
  * fork (JVM start, configuration, connectivity checks, group join and the whole run, until every output
  * is written and the input's end offsets are committed). etl is the example's runnable jar in service
  * mode; the baselines are {@link io.etl.bench.impl.ContestantMain} programs. The broker is a forked JVM
- * of its own (or {@code KAFKA_BROKERS}), so its CPU is measured too. Contestants run interleaved.
+ * of its own with Kafka's start-script flags ({@link ForkedRaceOptions#BROKER_JVM_FLAGS}; or {@code
+ * KAFKA_BROKERS}), so its CPU is measured too. Contestants run interleaved.
  *
  * <pre>{@code
  * java -jar etl-bench/target/etl-bench.jar --mode process --records 1000000 --runs 3
@@ -96,7 +97,7 @@ public final class ProcessRace {
     private static final Pattern HEAP_USED = Pattern.compile("total \\d+K, used (\\d+)K");
 
     static final String USAGE = "--mode process [--records N] [--runs R] [--only etl,clients,clients_flush,streams]"
-            + " [--jvm-arg ARG]... [--etl-jar FILE] [--outage-seconds S] [--appcds] [--no-etl-archive] [--out FILE]";
+            + " [--jvm-arg ARG]... [--etl-jar FILE] [--outage-seconds S] [--appcds] [--no-etl-archive] [--broker-warmup N] [--kit-broker] [--out FILE]";
 
     /** What the table shows, with the orders, rounds, cores, Java version, broker and etl jar. */
     private static final String CAPTION = "%,d orders per run, every contestant forked and clocked from the fork,"
@@ -156,9 +157,14 @@ public final class ProcessRace {
         List<Result> results = new ArrayList<>();
         String runId = Long.toString(System.currentTimeMillis(), 36);
         String brokerKind;
-        try (KafkaTestCluster cluster = ForkedRaceOptions.cluster()) {
+        try (KafkaTestCluster cluster = fork.cluster()) {
+            BrokerWarmUp.run(cluster, fork.brokerWarmUp());
             long brokerPid = cluster instanceof ForkedKafkaCluster f ? f.pid(ForkedKafkaCluster.SINGLE_NODE_ID) : -1;
-            brokerKind = brokerPid > 0 ? "forked broker JVM" : "external " + cluster.bootstrapServers();
+            brokerKind = brokerPid > 0
+                    ? (fork.kitBroker()
+                            ? "forked broker JVM (the test kit's flags)"
+                            : "forked broker JVM (Kafka's flags)")
+                    : "external " + cluster.bootstrapServers();
             Map<String, Path> archives = fork.appCds() ? train(cluster, fork, logs) : Map.of();
             for (int run = 1; run <= runs; run++) {
                 for (ProcessContestant contestant : fork.contestants()) {

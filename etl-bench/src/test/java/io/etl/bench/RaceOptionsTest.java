@@ -96,6 +96,24 @@ class RaceOptionsTest {
     }
 
     @Test
+    void theRacesBrokerRunsWithKafkasFlagsAfterAWarmUpUnlessToldOtherwise() {
+        String usage = "--mode forked [--broker-warmup N] [--kit-broker]";
+
+        ForkedRaceOptions fork = ForkedRaceOptions.of(RaceOptions.parse(new String[0], usage), Path.of("r.md"));
+        ForkedRaceOptions kit = ForkedRaceOptions.of(
+                RaceOptions.parse(new String[] {"--kit-broker", "--broker-warmup", "0"}, usage), Path.of("r.md"));
+
+        assertThat(fork.brokerWarmUp())
+                .isEqualTo(ForkedRaceOptions.DEFAULT_BROKER_WARM_UP)
+                .isPositive();
+        assertThat(fork.brokerOptions().jvmOptions())
+                .containsExactlyElementsOf(ForkedRaceOptions.BROKER_JVM_FLAGS)
+                .contains("-Xmx1G", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20");
+        assertThat(kit.brokerWarmUp()).isZero();
+        assertThat(kit.brokerOptions().jvmOptions()).isEmpty();
+    }
+
+    @Test
     void etlStartsOnTheSerialCollectorUnlessItsFlagsChooseAnother(@TempDir Path dir) throws IOException {
         Path jar = Files.createFile(dir.resolve("etl-examples.jar"));
         String[] args = {"--etl-jar", jar.toString()};
