@@ -154,20 +154,25 @@ record ForkedRaceOptions(
 
     /**
      * The broker of the race: {@code KAFKA_BROKERS} when set, else a forked broker JVM of its own, started with
-     * {@link #brokerOptions()}.
+     * {@link #brokerOptions(List)}.
      */
-    KafkaTestCluster cluster() {
+    KafkaTestCluster cluster(List<String> moreBrokerFlags) {
         String external = System.getenv("KAFKA_BROKERS");
         return external == null || external.isBlank()
-                ? KafkaTestCluster.forkedSingle(brokerOptions())
+                ? KafkaTestCluster.forkedSingle(brokerOptions(moreBrokerFlags))
                 : KafkaTestCluster.external(external);
     }
 
-    /** How the race's forked broker starts: {@link #BROKER_JVM_FLAGS}, or the kit's own with {@code --kit-broker}. */
-    BrokerOptions brokerOptions() {
+    /**
+     * How the race's forked broker starts: {@link #BROKER_JVM_FLAGS} and {@code moreBrokerFlags} (a GC log, say),
+     * or with {@code --kit-broker} the kit's own flags alone.
+     */
+    BrokerOptions brokerOptions(List<String> moreBrokerFlags) {
         return kitBroker
                 ? BrokerOptions.defaults()
-                : BrokerOptions.builder().jvmOptions(BROKER_JVM_FLAGS).build();
+                : BrokerOptions.builder()
+                        .jvmOptions(ProcessRace.concat(BROKER_JVM_FLAGS, moreBrokerFlags))
+                        .build();
     }
 
     /** The folder beside {@link #out} for the contestants' logs (and archives). */

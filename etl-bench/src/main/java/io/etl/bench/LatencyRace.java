@@ -8,6 +8,10 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -59,16 +63,35 @@ public final class LatencyRace {
             + " send time, orders sent in a %d s window after the first output and a %d s warm-up; every contestant"
             + " forked";
 
+    /**
+     * Every forked JVM's collections and safepoints, with wall-clock times to set beside the time the slowest
+     * order was sent; followed by the file and its decorations.
+     */
+    static final String PAUSE_LOG = "-Xlog:gc,safepoint:file=";
+
     private LatencyRace() {}
 
     /** The latency figures of one run, milliseconds. */
     record Result(
-            String label, long orders, double achievedRate, long p50, long p99, long p999, long max, double load) {
+            String label,
+            long orders,
+            double achievedRate,
+            long p50,
+            long p99,
+            long p999,
+            long max,
+            double load,
+            long worstSentAtMillis) {
 
-        /** The progress line's account of the run. */
+        /** The progress line's account of the run, with when the slowest order was sent (to match with GC logs). */
         String summary() {
             return String.format(
-                    "p50 %d ms, p99 %d ms, p99.9 %d ms, max %d ms over %,d orders at %,.0f/s, load %.1f", figures());
+                            "p50 %d ms, p99 %d ms, p99.9 %d ms, max %d ms over %,d orders at %,.0f/s, load %.1f",
+                            figures())
+                    + ", slowest sent at "
+                    + DateTimeFormatter.ISO_LOCAL_TIME.format(
+                            LocalTime.ofInstant(Instant.ofEpochMilli(worstSentAtMillis), ZoneOffset.UTC))
+                    + "Z";
         }
 
         /** The run's cells in the table, after its name. */
@@ -94,7 +117,7 @@ public final class LatencyRace {
         Files.createDirectories(logs);
         List<Result> results = new ArrayList<>();
         String runId = Long.toString(System.currentTimeMillis(), 36);
-        try (KafkaTestCluster cluster = fork.cluster()) {
+        try (KafkaTestCluster cluster = fork.cluster(List.of(PAUSE_LOG + logs.resolve("broker-gc.log") + ":time"))) {
             BrokerWarmUp.run(cluster, fork.brokerWarmUp());
             Map<String, Path> archives = fork.appCds() ? ProcessRace.train(cluster, fork, logs) : Map.of();
             for (int run = 1; run <= runs; run++) {
@@ -109,13 +132,15 @@ public final class LatencyRace {
                                 topic, RaceTopics.PARTITIONS, -1, Map.of("message.timestamp.type", "LogAppendTime"));
                     }
                     try {
-                        List<String> flags = fork.flags(contestant, archives, List.of());
+                        Path base = logs.resolve(contestant.fileName() + "-r" + run);
+                        List<String> flags =
+                                fork.flags(contestant, archives, List.of(PAUSE_LOG + base + "-gc.log:time"));
                         Result r = runOne(
                                 cluster,
                                 contestant,
                                 topics,
                                 fork.command(contestant, cluster.bootstrapServers(), topics, flags),
-                                logs.resolve(contestant.fileName() + "-r" + run + ".log"),
+                                Path.of(base + ".log"),
                                 rate,
                                 warmupSeconds,
                                 seconds);
@@ -185,7 +210,8 @@ public final class LatencyRace {
                     Thread.sleep(20); // the pacing of a watcher
                 }
                 load = Math.max(load, ProcStat.loadAverage());
-                long[] latencies = latencies(cluster.bootstrapServers(), topics, sentAtMillis, from, to, expected);
+                Measured measured = latencies(cluster.bootstrapServers(), topics, sentAtMillis, from, to, expected);
+                long[] latencies = measured.latencies();
                 Arrays.sort(latencies);
                 return new Result(
                         contestant.label(),
@@ -195,7 +221,8 @@ public final class LatencyRace {
                         percentile(latencies, 99),
                         percentile(latencies, 99.9),
                         latencies[latencies.length - 1],
-                        load);
+                        load,
+                        measured.worstSentAtMillis());
             }
         } finally {
             limit.set(0);
@@ -266,8 +293,11 @@ public final class LatencyRace {
         }
     }
 
+    /** The latencies of a window's outputs, and when the order with the longest was sent. */
+    private record Measured(long[] latencies, long worstSentAtMillis) {}
+
     /** Append time minus send time of every output whose order was sent in [from, to). */
-    private static long[] latencies(
+    private static Measured latencies(
             String bootstrap, RaceTopics topics, long[] sentAtMillis, int from, int to, long expected) {
         Map<String, Object> props = new HashMap<>();
         props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
@@ -277,6 +307,8 @@ public final class LatencyRace {
         long[] result = new long[to - from];
         int n = 0;
         long read = 0;
+        long worst = 0;
+        long worstSentAt = 0;
         try (KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.assign(partitions);
@@ -290,7 +322,12 @@ public final class LatencyRace {
                     }
                     int index = Integer.parseInt(new String(r.key(), StandardCharsets.UTF_8).substring(4));
                     if (index >= from && index < to && n < result.length) {
-                        result[n++] = r.timestamp() - sentAtMillis[index];
+                        long latency = r.timestamp() - sentAtMillis[index];
+                        if (n == 0 || latency > worst) {
+                            worst = latency;
+                            worstSentAt = sentAtMillis[index];
+                        }
+                        result[n++] = latency;
                     }
                 }
             }
@@ -298,7 +335,7 @@ public final class LatencyRace {
         if (n == 0) {
             throw new IllegalStateException("no output of the measured window found");
         }
-        return Arrays.copyOf(result, n);
+        return new Measured(Arrays.copyOf(result, n), worstSentAt);
     }
 
     private static long percentile(long[] sorted, double p) {

@@ -157,7 +157,7 @@ public final class ProcessRace {
         List<Result> results = new ArrayList<>();
         String runId = Long.toString(System.currentTimeMillis(), 36);
         String brokerKind;
-        try (KafkaTestCluster cluster = fork.cluster()) {
+        try (KafkaTestCluster cluster = fork.cluster(List.of())) {
             BrokerWarmUp.run(cluster, fork.brokerWarmUp());
             long brokerPid = cluster instanceof ForkedKafkaCluster f ? f.pid(ForkedKafkaCluster.SINGLE_NODE_ID) : -1;
             brokerKind = brokerPid > 0

@@ -106,11 +106,14 @@ class RaceOptionsTest {
         assertThat(fork.brokerWarmUp())
                 .isEqualTo(ForkedRaceOptions.DEFAULT_BROKER_WARM_UP)
                 .isPositive();
-        assertThat(fork.brokerOptions().jvmOptions())
+        assertThat(fork.brokerOptions(List.of()).jvmOptions())
                 .containsExactlyElementsOf(ForkedRaceOptions.BROKER_JVM_FLAGS)
                 .contains("-Xmx1G", "-XX:+UseG1GC", "-XX:MaxGCPauseMillis=20");
+        assertThat(fork.brokerOptions(List.of("-Xlog:gc")).jvmOptions())
+                .startsWith("-Xmx1G")
+                .endsWith("-Djava.awt.headless=true", "-Xlog:gc");
         assertThat(kit.brokerWarmUp()).isZero();
-        assertThat(kit.brokerOptions().jvmOptions()).isEmpty();
+        assertThat(kit.brokerOptions(List.of("-Xlog:gc")).jvmOptions()).isEmpty();
     }
 
     @Test
