@@ -50,7 +50,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *
  * <p>Options: {@code --rate R} (20,000), {@code --warmup-seconds W} (10), {@code --seconds S} (20),
  * {@code --runs N} (3), {@code --only}, {@code --jvm-arg}, {@code --etl-jar}, {@code --appcds},
- * {@code --no-etl-archive}, {@code --out} as in {@link ProcessRace}.
+ * {@code --no-etl-archive}, {@code --broker-warmup}, {@code --kit-broker}, {@code --out} as in {@link ProcessRace}.
  */
 public final class LatencyRace {
 
