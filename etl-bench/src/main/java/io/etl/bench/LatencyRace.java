@@ -64,10 +64,12 @@ public final class LatencyRace {
             + " forked";
 
     /**
-     * Every forked JVM's collections and safepoints, with wall-clock times to set beside the time the slowest
-     * order was sent; followed by the file and its decorations.
+     * The flag that has a forked JVM log its collections and safepoints to {@code file}, with wall-clock times to
+     * set beside the time the slowest order was sent.
      */
-    static final String PAUSE_LOG = "-Xlog:gc,safepoint:file=";
+    static String pauseLog(Path file) {
+        return "-Xlog:gc,safepoint:file=" + file + ":time";
+    }
 
     private LatencyRace() {}
 
@@ -117,7 +119,7 @@ public final class LatencyRace {
         Files.createDirectories(logs);
         List<Result> results = new ArrayList<>();
         String runId = Long.toString(System.currentTimeMillis(), 36);
-        try (KafkaTestCluster cluster = fork.cluster(List.of(PAUSE_LOG + logs.resolve("broker-gc.log") + ":time"))) {
+        try (KafkaTestCluster cluster = fork.cluster(List.of(pauseLog(logs.resolve("broker-gc.log"))))) {
             BrokerWarmUp.run(cluster, fork.brokerWarmUp());
             Map<String, Path> archives = fork.appCds() ? ProcessRace.train(cluster, fork, logs) : Map.of();
             for (int run = 1; run <= runs; run++) {
@@ -134,7 +136,7 @@ public final class LatencyRace {
                     try {
                         Path base = logs.resolve(contestant.fileName() + "-r" + run);
                         List<String> flags =
-                                fork.flags(contestant, archives, List.of(PAUSE_LOG + base + "-gc.log:time"));
+                                fork.flags(contestant, archives, List.of(pauseLog(Path.of(base + "-gc.log"))));
                         Result r = runOne(
                                 cluster,
                                 contestant,

@@ -50,8 +50,9 @@ import org.apache.kafka.common.config.ConfigResource;
  * contestant's live heap is sampled with {@code jcmd}), {@code --appcds} (every contestant gets an AppCDS
  * archive of its own from a training run, see {@link #train}), {@code --no-etl-archive} (etl without the class
  * archive the build records next to its jar, which it maps otherwise, as the README starts the service),
- * {@code --broker-warmup N} (orders run through the broker before the first round, 1,000,000; see
- * {@link BrokerWarmUp}), {@code --kit-broker} (the broker on the test kit's flags), {@code --out FILE}.
+ * {@code --broker-warmup N} (orders run through the broker before the first round,
+ * {@value ForkedRaceOptions#DEFAULT_BROKER_WARM_UP}; see {@link BrokerWarmUp}), {@code --kit-broker} (the broker on
+ * the test kit's flags), {@code --out FILE}.
  */
 public final class ProcessRace {
 
