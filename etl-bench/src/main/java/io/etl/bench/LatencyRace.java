@@ -48,20 +48,23 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * java -jar etl-bench/target/etl-bench.jar --mode latency --rate 20000 --seconds 20 --runs 3
  * }</pre>
  *
- * <p>Options: {@code --rate R} (20,000), {@code --warmup-seconds W} (10), {@code --seconds S} (20),
+ * <p>Options: {@code --rate R} (20,000), {@code --pace-micros P} (how often the paced producer sends the orders then
+ * due: 200 µs), {@code --warmup-seconds W} (10), {@code --seconds S} (20),
  * {@code --runs N} (3), {@code --only}, {@code --jvm-arg}, {@code --etl-jar}, {@code --appcds},
  * {@code --no-etl-archive}, {@code --broker-warmup}, {@code --kit-broker}, {@code --out} as in {@link ProcessRace}.
  */
 public final class LatencyRace {
 
-    static final String USAGE = "--mode latency [--rate R] [--warmup-seconds W] [--seconds S] [--runs N]"
-            + " [--only etl,clients,clients_flush,streams] [--jvm-arg ARG]... [--etl-jar FILE] [--appcds] [--no-etl-archive] [--broker-warmup N] [--kit-broker]"
-            + " [--out FILE]";
+    static final String USAGE =
+            "--mode latency [--rate R] [--pace-micros P] [--warmup-seconds W] [--seconds S] [--runs N]"
+                    + " [--only etl,clients,clients_flush,streams] [--jvm-arg ARG]... [--etl-jar FILE] [--appcds] [--no-etl-archive] [--broker-warmup N] [--kit-broker]"
+                    + " [--out FILE]";
 
     /** What the table shows, with the rate, the window's and the warm-up's seconds. */
-    private static final String CAPTION = "Paced input at %,d orders/s; latency = output LogAppendTime minus input"
-            + " send time, orders sent in a %d s window after the first output and a %d s warm-up; every contestant"
-            + " forked";
+    private static final String CAPTION =
+            "Paced input at %,d orders/s (the orders then due sent every %d µs); latency = output LogAppendTime minus input"
+                    + " send time, orders sent in a %d s window after the first output and a %d s warm-up; every contestant"
+                    + " forked";
 
     /**
      * The flag that has a forked JVM log its collections and safepoints to {@code file}, with wall-clock times to
@@ -70,6 +73,9 @@ public final class LatencyRace {
     static String pauseLog(Path file) {
         return "-Xlog:gc,safepoint:file=" + file + ":time";
     }
+
+    /** How often the paced producer sends the orders then due, by default: every 0.2 ms. */
+    static final int DEFAULT_PACE_MICROS = 200;
 
     private LatencyRace() {}
 
@@ -83,7 +89,8 @@ public final class LatencyRace {
             long p999,
             long max,
             double load,
-            long worstSentAtMillis) {
+            long worstSentAtMillis,
+            TailBySecond bySecond) {
 
         /** The progress line's account of the run, with when the slowest order was sent (to match with GC logs). */
         String summary() {
@@ -91,14 +98,25 @@ public final class LatencyRace {
                             "p50 %d ms, p99 %d ms, p99.9 %d ms, max %d ms over %,d orders at %,.0f/s, load %.1f",
                             figures())
                     + ", slowest sent at "
-                    + DateTimeFormatter.ISO_LOCAL_TIME.format(
-                            LocalTime.ofInstant(Instant.ofEpochMilli(worstSentAtMillis), ZoneOffset.UTC))
+                    + clock(worstSentAtMillis)
+                    + String.format(
+                            Locale.ROOT,
+                            "; p99 by second: median %d ms, worst %d ms (the second from %s)",
+                            bySecond.medianP99(),
+                            bySecond.worstP99(),
+                            clock(bySecond.worstSecondAt()));
+        }
+
+        private static String clock(long epochMillis) {
+            return DateTimeFormatter.ISO_LOCAL_TIME.format(
+                            LocalTime.ofInstant(Instant.ofEpochMilli(epochMillis), ZoneOffset.UTC))
                     + "Z";
         }
 
         /** The run's cells in the table, after its name. */
         String cells() {
-            return String.format(Locale.ROOT, "%d | %d | %d | %d | %,d | %,.0f/s | %.1f", figures());
+            return String.format(Locale.ROOT, "%d | %d | %d | %d | %,d | %,.0f/s | %.1f", figures())
+                    + String.format(Locale.ROOT, " | %d | %d", bySecond.medianP99(), bySecond.worstP99());
         }
 
         /** The figures in the order that both the progress line and the table show them. */
@@ -112,6 +130,10 @@ public final class LatencyRace {
         RaceOptions options = RaceOptions.parse(args, USAGE);
         ForkedRaceOptions fork = ForkedRaceOptions.of(options, Path.of("etl-bench/target/latency-race.md"));
         int rate = options.number("--rate", 20_000);
+        int paceMicros = options.number("--pace-micros", DEFAULT_PACE_MICROS);
+        if (paceMicros < 1) {
+            throw new IllegalArgumentException("--pace-micros must be at least 1, not " + paceMicros);
+        }
         int warmupSeconds = options.number("--warmup-seconds", 10);
         int seconds = options.number("--seconds", 20);
         int runs = fork.runs();
@@ -144,6 +166,7 @@ public final class LatencyRace {
                                 fork.command(contestant, cluster.bootstrapServers(), topics, flags),
                                 Path.of(base + ".log"),
                                 rate,
+                                paceMicros,
                                 warmupSeconds,
                                 seconds);
                         System.err.printf("run %d/%d %s: %s%n", run, runs, r.label(), r.summary());
@@ -154,7 +177,7 @@ public final class LatencyRace {
                 }
             }
         }
-        String table = table(results, rate, warmupSeconds, seconds, fork.jvmArgs());
+        String table = table(results, rate, paceMicros, warmupSeconds, seconds, fork.jvmArgs());
         System.out.println(table);
         Files.writeString(fork.out(), table, StandardCharsets.UTF_8);
         System.err.println("written to " + fork.out().toAbsolutePath());
@@ -167,6 +190,7 @@ public final class LatencyRace {
             List<String> command,
             Path log,
             int rate,
+            int paceMicros,
             int warmupSeconds,
             int seconds)
             throws IOException, InterruptedException {
@@ -180,7 +204,7 @@ public final class LatencyRace {
         double load = ProcStat.loadAverage();
         Process process = builder.start();
         Thread pacer = new Thread(
-                () -> pace(cluster.bootstrapServers(), topics.input(), rate, sentAtMillis, sent, limit),
+                () -> pace(cluster.bootstrapServers(), topics.input(), rate, paceMicros, sentAtMillis, sent, limit),
                 "paced-producer");
         try {
             Map<TopicPartition, OffsetSpec> outputSpecs = RaceRunner.latest(topics.outputs());
@@ -213,18 +237,19 @@ public final class LatencyRace {
                 }
                 load = Math.max(load, ProcStat.loadAverage());
                 Measured measured = latencies(cluster.bootstrapServers(), topics, sentAtMillis, from, to, expected);
-                long[] latencies = measured.latencies();
+                long[] latencies = measured.latencies().clone();
                 Arrays.sort(latencies);
                 return new Result(
                         contestant.label(),
                         latencies.length,
                         achieved,
-                        percentile(latencies, 50),
-                        percentile(latencies, 99),
-                        percentile(latencies, 99.9),
+                        TailBySecond.percentile(latencies, 50),
+                        TailBySecond.percentile(latencies, 99),
+                        TailBySecond.percentile(latencies, 99.9),
                         latencies[latencies.length - 1],
                         load,
-                        measured.worstSentAtMillis());
+                        measured.worstSentAtMillis(),
+                        TailBySecond.of(measured.latencies(), measured.sentAtMillis()));
             }
         } finally {
             limit.set(0);
@@ -264,9 +289,18 @@ public final class LatencyRace {
         }
     }
 
-    /** Sends order after order at {@code rate}/s, each stamped with (and remembering) its send time. */
+    /**
+     * Sends order after order at {@code rate}/s, each stamped with (and remembering) its send time: every
+     * {@code paceMicros}, the orders then due.
+     */
     private static void pace(
-            String bootstrap, String topic, int rate, long[] sentAtMillis, AtomicInteger sent, AtomicInteger limit) {
+            String bootstrap,
+            String topic,
+            int rate,
+            int paceMicros,
+            long[] sentAtMillis,
+            AtomicInteger sent,
+            AtomicInteger limit) {
         Map<String, Object> props = new HashMap<>();
         props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
         props.put(ProducerConfig.LINGER_MS_CONFIG, 0);
@@ -289,14 +323,14 @@ public final class LatencyRace {
                     i++;
                     sent.set(i);
                 }
-                LockSupport.parkNanos(200_000); // the pacing of the producer
+                LockSupport.parkNanos(paceMicros * 1_000L); // the pacing of the producer
             }
             producer.flush();
         }
     }
 
-    /** The latencies of a window's outputs, and when the order with the longest was sent. */
-    private record Measured(long[] latencies, long worstSentAtMillis) {}
+    /** The latencies of a window's outputs, each order's send time beside it, and when the slowest was sent. */
+    private record Measured(long[] latencies, long[] sentAtMillis, long worstSentAtMillis) {}
 
     /** Append time minus send time of every output whose order was sent in [from, to). */
     private static Measured latencies(
@@ -307,6 +341,7 @@ public final class LatencyRace {
         List<TopicPartition> partitions =
                 List.copyOf(RaceRunner.latest(topics.outputs()).keySet());
         long[] result = new long[to - from];
+        long[] sentAt = new long[to - from];
         int n = 0;
         long read = 0;
         long worst = 0;
@@ -329,6 +364,7 @@ public final class LatencyRace {
                             worst = latency;
                             worstSentAt = sentAtMillis[index];
                         }
+                        sentAt[n] = sentAtMillis[index];
                         result[n++] = latency;
                     }
                 }
@@ -337,32 +373,28 @@ public final class LatencyRace {
         if (n == 0) {
             throw new IllegalStateException("no output of the measured window found");
         }
-        return new Measured(Arrays.copyOf(result, n), worstSentAt);
+        return new Measured(Arrays.copyOf(result, n), Arrays.copyOf(sentAt, n), worstSentAt);
     }
 
-    private static long percentile(long[] sorted, double p) {
-        int index = (int) Math.ceil(p / 100.0 * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, index))];
-    }
-
-    private static String table(List<Result> results, int rate, int warmupSeconds, int seconds, List<String> jvmArgs) {
+    private static String table(
+            List<Result> results, int rate, int paceMicros, int warmupSeconds, int seconds, List<String> jvmArgs) {
         StringBuilder sb = new StringBuilder(ProcessRace.caption(
-                String.format(Locale.ROOT, CAPTION, rate, seconds, warmupSeconds),
+                String.format(Locale.ROOT, CAPTION, rate, paceMicros, seconds, warmupSeconds),
                 jvmArgs.isEmpty() ? ProcessRace.COMMON_FLAGS : jvmArgs));
-        sb.append(
-                "| run | p50 (ms) | p99 (ms) | p99.9 (ms) | max (ms) | orders measured | achieved rate | load avg |\n");
-        sb.append("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        sb.append("| run | p50 (ms) | p99 (ms) | p99.9 (ms) | max (ms) | orders measured | achieved rate | load avg"
+                + " | p99 by second, median (ms) | p99 by second, worst (ms) |\n");
+        sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         Map<String, Integer> round = new HashMap<>();
         for (Result r : results) {
             sb.append(String.format(
                     Locale.ROOT, "| %s #%d | %s |%n", r.label(), round.merge(r.label(), 1, Integer::sum), r.cells()));
         }
-        sb.append(
-                "\n| contestant | median p50 (ms) | median p99 (ms) | median p99.9 (ms) | runs |\n|---|---:|---:|---:|---:|\n");
+        sb.append("\n| contestant | median p50 (ms) | median p99 (ms) | median p99.9 (ms) | median p99 by second (ms)"
+                + " | runs |\n|---|---:|---:|---:|---:|---:|\n");
         ProcessRace.byLabel(results, Result::label)
                 .forEach((label, rs) -> sb.append(String.format(
                         Locale.ROOT,
-                        "| %s | %.0f | %.0f | %.0f | %d |%n",
+                        "| %s | %.0f | %.0f | %.0f | %.0f | %d |%n",
                         label,
                         ProcessRace.median(
                                 rs.stream().map(r -> (double) r.p50()).toList()),
@@ -370,6 +402,9 @@ public final class LatencyRace {
                                 rs.stream().map(r -> (double) r.p99()).toList()),
                         ProcessRace.median(
                                 rs.stream().map(r -> (double) r.p999()).toList()),
+                        ProcessRace.median(rs.stream()
+                                .map(r -> (double) r.bySecond().medianP99())
+                                .toList()),
                         rs.size())));
         return sb.toString();
     }
