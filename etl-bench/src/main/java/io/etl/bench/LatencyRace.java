@@ -93,7 +93,6 @@ public final class LatencyRace {
             long p999,
             long max,
             double load,
-            long worstSentAtMillis,
             TailBySecond bySecond) {
 
         /** The progress line's account of the run, with when the slowest order was sent (to match with GC logs). */
@@ -102,7 +101,7 @@ public final class LatencyRace {
                             "p50 %d ms, p99 %d ms, p99.9 %d ms, max %d ms over %,d orders at %,.0f/s, load %.1f",
                             figures())
                     + ", slowest sent at "
-                    + clock(worstSentAtMillis)
+                    + clock(bySecond.slowestSentAt())
                     + String.format(
                             Locale.ROOT,
                             "; p99 by second: median %d ms, worst %d ms (the second from %s)",
@@ -252,7 +251,6 @@ public final class LatencyRace {
                         TailBySecond.percentile(latencies, 99.9),
                         latencies[latencies.length - 1],
                         load,
-                        measured.worstSentAtMillis(),
                         TailBySecond.of(measured.latencies(), measured.sentAtMillis()));
             }
         } finally {
@@ -333,8 +331,8 @@ public final class LatencyRace {
         }
     }
 
-    /** The latencies of a window's outputs, each order's send time beside it, and when the slowest was sent. */
-    private record Measured(long[] latencies, long[] sentAtMillis, long worstSentAtMillis) {}
+    /** The latencies of a window's outputs, each order's send time beside it. */
+    private record Measured(long[] latencies, long[] sentAtMillis) {}
 
     /** Append time minus send time of every output whose order was sent in [from, to). */
     private static Measured latencies(
@@ -348,8 +346,6 @@ public final class LatencyRace {
         long[] sentAt = new long[to - from];
         int n = 0;
         long read = 0;
-        long worst = 0;
-        long worstSentAt = 0;
         try (KafkaConsumer<byte[], byte[]> consumer =
                 new KafkaConsumer<>(props, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
             consumer.assign(partitions);
@@ -363,13 +359,8 @@ public final class LatencyRace {
                     }
                     int index = Integer.parseInt(new String(r.key(), StandardCharsets.UTF_8).substring(4));
                     if (index >= from && index < to && n < result.length) {
-                        long latency = r.timestamp() - sentAtMillis[index];
-                        if (n == 0 || latency > worst) {
-                            worst = latency;
-                            worstSentAt = sentAtMillis[index];
-                        }
                         sentAt[n] = sentAtMillis[index];
-                        result[n++] = latency;
+                        result[n++] = r.timestamp() - sentAtMillis[index];
                     }
                 }
             }
@@ -377,7 +368,7 @@ public final class LatencyRace {
         if (n == 0) {
             throw new IllegalStateException("no output of the measured window found");
         }
-        return new Measured(Arrays.copyOf(result, n), Arrays.copyOf(sentAt, n), worstSentAt);
+        return new Measured(Arrays.copyOf(result, n), Arrays.copyOf(sentAt, n));
     }
 
     private static String table(

@@ -3,6 +3,7 @@ package io.etl.bench;
 import java.util.Arrays;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.LongStream;
 
 /**
  * The p99 latency of each second of a latency window, grouped by the second each order was sent in. A window's
@@ -13,8 +14,9 @@ import java.util.TreeMap;
  * @param medianP99     the median over those seconds of each second's p99, milliseconds
  * @param worstP99      the largest second's p99, milliseconds
  * @param worstSecondAt the start of that second, epoch milliseconds
+ * @param slowestSentAt when the order with the longest latency of all was sent, epoch milliseconds
  */
-record TailBySecond(int seconds, long medianP99, long worstP99, long worstSecondAt) {
+record TailBySecond(int seconds, long medianP99, long worstP99, long worstSecondAt, long slowestSentAt) {
 
     /**
      * Groups {@code latencies[i]} by the second {@code sentAtMillis[i]} falls in.
@@ -26,24 +28,21 @@ record TailBySecond(int seconds, long medianP99, long worstP99, long worstSecond
             throw new IllegalArgumentException("need one send time per latency, and at least one: " + latencies.length
                     + " latencies, " + sentAtMillis.length + " send times");
         }
-        Map<Long, Integer> counts = new TreeMap<>();
-        for (long sentAt : sentAtMillis) {
-            counts.merge(Math.floorDiv(sentAt, 1000L), 1, Integer::sum);
-        }
-        Map<Long, long[]> bySecond = new TreeMap<>();
-        counts.forEach((second, n) -> bySecond.put(second, new long[n]));
-        for (int i = latencies.length - 1; i >= 0; i--) {
-            long second = Math.floorDiv(sentAtMillis[i], 1000L);
-            bySecond.get(second)[counts.merge(second, -1, Integer::sum)] = latencies[i];
+        Map<Long, LongStream.Builder> bySecond = new TreeMap<>();
+        int slowest = 0;
+        for (int i = 0; i < latencies.length; i++) {
+            bySecond.computeIfAbsent(Math.floorDiv(sentAtMillis[i], 1000L), s -> LongStream.builder())
+                    .add(latencies[i]);
+            if (latencies[i] > latencies[slowest]) {
+                slowest = i;
+            }
         }
         long[] p99s = new long[bySecond.size()];
         int i = 0;
         long worst = Long.MIN_VALUE;
         long worstAt = 0;
-        for (Map.Entry<Long, long[]> second : bySecond.entrySet()) {
-            long[] values = second.getValue();
-            Arrays.sort(values);
-            long p99 = percentile(values, 99);
+        for (Map.Entry<Long, LongStream.Builder> second : bySecond.entrySet()) {
+            long p99 = percentile(second.getValue().build().sorted().toArray(), 99);
             p99s[i++] = p99;
             if (p99 > worst) {
                 worst = p99;
@@ -51,7 +50,7 @@ record TailBySecond(int seconds, long medianP99, long worstP99, long worstSecond
             }
         }
         Arrays.sort(p99s);
-        return new TailBySecond(p99s.length, p99s[(p99s.length - 1) / 2], worst, worstAt);
+        return new TailBySecond(p99s.length, p99s[(p99s.length - 1) / 2], worst, worstAt, sentAtMillis[slowest]);
     }
 
     /** The nearest-rank percentile {@code p} (0-100) of {@code sorted}. */

@@ -29,6 +29,7 @@ class TailBySecondTest {
         assertEquals(14, tail.medianP99());
         assertEquals(347, tail.worstP99());
         assertEquals(T0 + 3000, tail.worstSecondAt());
+        assertEquals(T0 + 3000 + 199 * 5, tail.slowestSentAt());
     }
 
     @Test
@@ -42,6 +43,7 @@ class TailBySecondTest {
         assertEquals(9, tail.medianP99()); // the seconds' p99s are 40, 7 and 9
         assertEquals(40, tail.worstP99());
         assertEquals(T0, tail.worstSecondAt());
+        assertEquals(T0 + 999, tail.slowestSentAt());
     }
 
     @Test
