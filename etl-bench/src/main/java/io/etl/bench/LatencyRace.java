@@ -148,7 +148,7 @@ public final class LatencyRace {
             BrokerWarmUp.run(cluster, fork.brokerWarmUp());
             Map<String, Path> archives = fork.appCds() ? ProcessRace.train(cluster, fork, logs) : Map.of();
             for (int run = 1; run <= runs; run++) {
-                for (ProcessContestant contestant : fork.contestants()) {
+                for (ProcessContestant contestant : RoundOrder.of(fork.contestants(), run)) {
                     String prefix = "lat-" + runId + "-"
                             + contestant.contestant().name().toLowerCase(Locale.ROOT) + "-" + results.size() + "-r"
                             + run;

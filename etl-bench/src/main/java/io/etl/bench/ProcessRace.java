@@ -169,7 +169,7 @@ public final class ProcessRace {
                     : "external " + cluster.bootstrapServers();
             Map<String, Path> archives = fork.appCds() ? train(cluster, fork, logs) : Map.of();
             for (int run = 1; run <= runs; run++) {
-                for (ProcessContestant contestant : fork.contestants()) {
+                for (ProcessContestant contestant : RoundOrder.of(fork.contestants(), run)) {
                     String prefix = "proc-" + runId + "-"
                             + contestant.contestant().name().toLowerCase(Locale.ROOT) + "-" + results.size() + "-r"
                             + run;

@@ -92,7 +92,7 @@ public final class SplitRace {
         try (KafkaTestCluster cluster = KafkaTestCluster.fromEnvironment()) {
             brokerKind = cluster.kind().name().toLowerCase(Locale.ROOT) + " " + cluster.bootstrapServers();
             for (int run = 1; run <= runs; run++) {
-                for (Contestant contestant : contestants) {
+                for (Contestant contestant : RoundOrder.of(contestants, run)) {
                     String prefix = "race-" + runId + "-" + contestant.name().toLowerCase(Locale.ROOT) + "-r" + run;
                     System.err.printf(
                             "run %d/%d %s: preparing %,d + %,d warm-up orders%n",

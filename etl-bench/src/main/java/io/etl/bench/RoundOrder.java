@@ -1,0 +1,34 @@
+package io.etl.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The order the contestants run in within one round: the {@code --only} order rotated by one place per round, so
+ * that over the rounds every contestant runs first, second, ... equally often. A fixed order would give the same
+ * contestant every round's first run (the one that follows the previous round's topic deletion and, in round one,
+ * meets the harness and broker freshest) and the same neighbour before it.
+ */
+final class RoundOrder {
+
+    private RoundOrder() {}
+
+    /**
+     * {@code contestants} rotated left by {@code round - 1} places: round 1 runs them as listed, round 2 starts with
+     * the second, and so on.
+     *
+     * @param round 1 for the first round
+     * @throws IllegalArgumentException when {@code round} is below 1
+     */
+    static <T> List<T> of(List<T> contestants, int round) {
+        if (round < 1) {
+            throw new IllegalArgumentException("round must be 1 or more, not " + round);
+        }
+        int n = contestants.size();
+        List<T> order = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            order.add(contestants.get((i + round - 1) % n));
+        }
+        return order;
+    }
+}
