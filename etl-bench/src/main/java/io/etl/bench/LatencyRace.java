@@ -50,13 +50,14 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *
  * <p>Options: {@code --rate R} (20,000), {@code --pace-micros P} (how often the paced producer sends the orders then
  * due: 1,000 µs), {@code --warmup-seconds W} (10), {@code --seconds S} (20),
- * {@code --runs N} (3), {@code --only}, {@code --jvm-arg}, {@code --etl-jar}, {@code --appcds},
+ * {@code --runs N} (3), {@code --warmup-runs N} (untimed runs of the first contestant before the first round: 1),
+ * {@code --only}, {@code --jvm-arg}, {@code --etl-jar}, {@code --appcds},
  * {@code --no-etl-archive}, {@code --broker-warmup}, {@code --kit-broker}, {@code --out} as in {@link ProcessRace}.
  */
 public final class LatencyRace {
 
     static final String USAGE =
-            "--mode latency [--rate R] [--pace-micros P] [--warmup-seconds W] [--seconds S] [--runs N]"
+            "--mode latency [--rate R] [--pace-micros P] [--warmup-seconds W] [--seconds S] [--runs N] [--warmup-runs N]"
                     + " [--only etl,clients,clients_flush,streams] [--jvm-arg ARG]... [--etl-jar FILE] [--appcds] [--no-etl-archive] [--broker-warmup N] [--kit-broker]"
                     + " [--out FILE]";
 
@@ -64,7 +65,7 @@ public final class LatencyRace {
     private static final String CAPTION =
             "Paced input at %,d orders/s (the orders then due sent every %d µs); latency = output LogAppendTime minus input"
                     + " send time, orders sent in a %d s window after the first output and a %d s warm-up; every contestant"
-                    + " forked";
+                    + " forked; %d untimed run(s) at the paced rate before the first round";
 
     /**
      * The flag that has a forked JVM log its collections and safepoints to {@code file}, with wall-clock times to
@@ -80,6 +81,14 @@ public final class LatencyRace {
      * contestant and the broker share with them.
      */
     static final int DEFAULT_PACE_MICROS = 1_000;
+
+    /**
+     * Untimed runs of the first contestant at the paced rate before the first round, by default. The broker's warm-up
+     * runs at full speed; after it, the broker's collector still resizes its young generation for the paced load, and
+     * in the first run after it collected about every two seconds instead of every four to six (2026-12-05). Whichever
+     * contestant ran first paid for that alone.
+     */
+    static final int DEFAULT_WARMUP_RUNS = 1;
 
     private LatencyRace() {}
 
@@ -140,6 +149,10 @@ public final class LatencyRace {
         int warmupSeconds = options.number("--warmup-seconds", 10);
         int seconds = options.number("--seconds", 20);
         int runs = fork.runs();
+        int warmupRuns = options.number("--warmup-runs", DEFAULT_WARMUP_RUNS);
+        if (warmupRuns < 0) {
+            throw new IllegalArgumentException("--warmup-runs must be 0 or more, not " + warmupRuns);
+        }
         Path logs = fork.logs("latency-race-logs");
         Files.createDirectories(logs);
         List<Result> results = new ArrayList<>();
@@ -147,43 +160,88 @@ public final class LatencyRace {
         try (KafkaTestCluster cluster = fork.cluster(List.of(pauseLog(logs.resolve("broker-gc.log"))))) {
             BrokerWarmUp.run(cluster, fork.brokerWarmUp());
             Map<String, Path> archives = fork.appCds() ? ProcessRace.train(cluster, fork, logs) : Map.of();
+            Paced paced = new Paced(cluster, fork, archives, logs, runId, rate, paceMicros, warmupSeconds, seconds);
+            ProcessContestant first = fork.contestants().get(0);
+            for (int w = 1; w <= warmupRuns; w++) {
+                Result r = paced.run(first, "warmup" + w);
+                System.err.printf("warm-up run %d/%d %s (not counted): %s%n", w, warmupRuns, r.label(), r.summary());
+            }
             for (int run = 1; run <= runs; run++) {
                 for (ProcessContestant contestant : RoundOrder.of(fork.contestants(), run)) {
-                    String prefix = "lat-" + runId + "-"
-                            + contestant.contestant().name().toLowerCase(Locale.ROOT) + "-" + results.size() + "-r"
-                            + run;
-                    RaceTopics topics = RaceTopics.of(prefix);
-                    cluster.createTopic(topics.input(), RaceTopics.PARTITIONS);
-                    for (String topic : topics.outputs()) {
-                        cluster.createTopic(
-                                topic, RaceTopics.PARTITIONS, -1, Map.of("message.timestamp.type", "LogAppendTime"));
-                    }
-                    try {
-                        Path base = logs.resolve(contestant.fileName() + "-r" + run);
-                        List<String> flags =
-                                fork.flags(contestant, archives, List.of(pauseLog(Path.of(base + "-gc.log"))));
-                        Result r = runOne(
-                                cluster,
-                                contestant,
-                                topics,
-                                fork.command(contestant, cluster.bootstrapServers(), topics, flags),
-                                Path.of(base + ".log"),
-                                rate,
-                                paceMicros,
-                                warmupSeconds,
-                                seconds);
-                        System.err.printf("run %d/%d %s: %s%n", run, runs, r.label(), r.summary());
-                        results.add(r);
-                    } finally {
-                        RaceTopicsSetup.delete(cluster, topics);
-                    }
+                    Result r = paced.run(contestant, "r" + run);
+                    System.err.printf("run %d/%d %s: %s%n", run, runs, r.label(), r.summary());
+                    results.add(r);
                 }
             }
         }
-        String table = table(results, rate, paceMicros, warmupSeconds, seconds, fork.jvmArgs());
+        String table = table(results, rate, paceMicros, warmupSeconds, seconds, warmupRuns, fork.jvmArgs());
         System.out.println(table);
         Files.writeString(fork.out(), table, StandardCharsets.UTF_8);
         System.err.println("written to " + fork.out().toAbsolutePath());
+    }
+
+    /** One sitting's fixed parts: a paced run of any contestant on fresh topics, logged under a name of its own. */
+    private static final class Paced {
+        private final KafkaTestCluster cluster;
+        private final ForkedRaceOptions fork;
+        private final Map<String, Path> archives;
+        private final Path logs;
+        private final String runId;
+        private final int rate;
+        private final int paceMicros;
+        private final int warmupSeconds;
+        private final int seconds;
+        /** Runs started so far: part of each run's topic names, which two variants of one contestant share otherwise. */
+        private int started;
+
+        Paced(
+                KafkaTestCluster cluster,
+                ForkedRaceOptions fork,
+                Map<String, Path> archives,
+                Path logs,
+                String runId,
+                int rate,
+                int paceMicros,
+                int warmupSeconds,
+                int seconds) {
+            this.cluster = cluster;
+            this.fork = fork;
+            this.archives = archives;
+            this.logs = logs;
+            this.runId = runId;
+            this.rate = rate;
+            this.paceMicros = paceMicros;
+            this.warmupSeconds = warmupSeconds;
+            this.seconds = seconds;
+        }
+
+        /** Runs {@code contestant} once on topics of its own, deleted afterwards; {@code name} tells its logs apart. */
+        Result run(ProcessContestant contestant, String name) throws IOException, InterruptedException {
+            String prefix = "lat-" + runId + "-"
+                    + contestant.contestant().name().toLowerCase(Locale.ROOT) + "-" + started++ + "-" + name;
+            RaceTopics topics = RaceTopics.of(prefix);
+            cluster.createTopic(topics.input(), RaceTopics.PARTITIONS);
+            for (String topic : topics.outputs()) {
+                cluster.createTopic(
+                        topic, RaceTopics.PARTITIONS, -1, Map.of("message.timestamp.type", "LogAppendTime"));
+            }
+            try {
+                Path base = logs.resolve(contestant.fileName() + "-" + name);
+                List<String> flags = fork.flags(contestant, archives, List.of(pauseLog(Path.of(base + "-gc.log"))));
+                return runOne(
+                        cluster,
+                        contestant,
+                        topics,
+                        fork.command(contestant, cluster.bootstrapServers(), topics, flags),
+                        Path.of(base + ".log"),
+                        rate,
+                        paceMicros,
+                        warmupSeconds,
+                        seconds);
+            } finally {
+                RaceTopicsSetup.delete(cluster, topics);
+            }
+        }
     }
 
     private static Result runOne(
@@ -372,9 +430,15 @@ public final class LatencyRace {
     }
 
     private static String table(
-            List<Result> results, int rate, int paceMicros, int warmupSeconds, int seconds, List<String> jvmArgs) {
+            List<Result> results,
+            int rate,
+            int paceMicros,
+            int warmupSeconds,
+            int seconds,
+            int warmupRuns,
+            List<String> jvmArgs) {
         StringBuilder sb = new StringBuilder(ProcessRace.caption(
-                String.format(Locale.ROOT, CAPTION, rate, paceMicros, seconds, warmupSeconds),
+                String.format(Locale.ROOT, CAPTION, rate, paceMicros, seconds, warmupSeconds, warmupRuns),
                 jvmArgs.isEmpty() ? ProcessRace.COMMON_FLAGS : jvmArgs));
         sb.append("| run | p50 (ms) | p99 (ms) | p99.9 (ms) | max (ms) | orders measured | achieved rate | load avg"
                 + " | p99 by second, median (ms) | p99 by second, worst (ms) |\n");
