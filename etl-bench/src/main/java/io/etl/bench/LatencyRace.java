@@ -65,7 +65,7 @@ public final class LatencyRace {
     private static final String CAPTION =
             "Paced input at %,d orders/s (the orders then due sent every %d µs); latency = output LogAppendTime minus input"
                     + " send time, orders sent in a %d s window after the first output and a %d s warm-up; every contestant"
-                    + " forked; %d untimed run(s) at the paced rate before the first round";
+                    + " forked; %s before the first round";
 
     /**
      * The flag that has a forked JVM log its collections and safepoints to {@code file}, with wall-clock times to
@@ -85,7 +85,7 @@ public final class LatencyRace {
     /**
      * Untimed runs of the first contestant at the paced rate before the first round, by default. The broker's warm-up
      * runs at full speed; after it, the broker's collector still resizes its young generation for the paced load, and
-     * in the first run after it collected about every two seconds instead of every four to six (2026-12-05). Whichever
+     * in the first run after it collected about every 1.3 s instead of every four to six (2026-12-05). Whichever
      * contestant ran first paid for that alone.
      */
     static final int DEFAULT_WARMUP_RUNS = 1;
@@ -429,6 +429,15 @@ public final class LatencyRace {
         return new Measured(Arrays.copyOf(result, n), Arrays.copyOf(sentAt, n));
     }
 
+    /** How the caption names the untimed runs before the first round. */
+    private static String warmUpRuns(int runs) {
+        return switch (runs) {
+            case 0 -> "no untimed run";
+            case 1 -> "one untimed run of the first contestant at the paced rate";
+            default -> runs + " untimed runs of the first contestant at the paced rate";
+        };
+    }
+
     private static String table(
             List<Result> results,
             int rate,
@@ -438,7 +447,7 @@ public final class LatencyRace {
             int warmupRuns,
             List<String> jvmArgs) {
         StringBuilder sb = new StringBuilder(ProcessRace.caption(
-                String.format(Locale.ROOT, CAPTION, rate, paceMicros, seconds, warmupSeconds, warmupRuns),
+                String.format(Locale.ROOT, CAPTION, rate, paceMicros, seconds, warmupSeconds, warmUpRuns(warmupRuns)),
                 jvmArgs.isEmpty() ? ProcessRace.COMMON_FLAGS : jvmArgs));
         sb.append("| run | p50 (ms) | p99 (ms) | p99.9 (ms) | max (ms) | orders measured | achieved rate | load avg"
                 + " | p99 by second, median (ms) | p99 by second, worst (ms) |\n");

@@ -5,9 +5,11 @@ import java.util.List;
 
 /**
  * The order the contestants run in within one round: the {@code --only} order rotated by one place per round, so
- * that over the rounds every contestant runs first, second, ... equally often. A fixed order would give the same
- * contestant every round's first run (the one that follows the previous round's topic deletion and, in round one,
- * meets the harness and broker freshest) and the same neighbour before it.
+ * that over as many rounds as there are contestants each runs first, second, ... once. A fixed order gives one
+ * contestant the first place of every round, and whatever a round's first run meets (the broker's work left over
+ * from the round before, a drift in load across the round) falls on that contestant alone. Round one keeps the
+ * listed order: the run that opens a sitting is the warm-ups' business ({@link BrokerWarmUp}, and the latency
+ * race's untimed run).
  */
 final class RoundOrder {
 
