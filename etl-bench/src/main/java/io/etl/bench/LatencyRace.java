@@ -162,13 +162,14 @@ public final class LatencyRace {
             Map<String, Path> archives = fork.appCds() ? ProcessRace.train(cluster, fork, logs) : Map.of();
             Paced paced = new Paced(cluster, fork, archives, logs, runId, rate, paceMicros, warmupSeconds, seconds);
             ProcessContestant first = fork.contestants().get(0);
+            int started = 0;
             for (int w = 1; w <= warmupRuns; w++) {
-                Result r = paced.run(first, "warmup" + w);
+                Result r = paced.run(first, "warmup" + w, started++);
                 System.err.printf("warm-up run %d/%d %s (not counted): %s%n", w, warmupRuns, r.label(), r.summary());
             }
             for (int run = 1; run <= runs; run++) {
                 for (ProcessContestant contestant : RoundOrder.of(fork.contestants(), run)) {
-                    Result r = paced.run(contestant, "r" + run);
+                    Result r = paced.run(contestant, "r" + run, started++);
                     System.err.printf("run %d/%d %s: %s%n", run, runs, r.label(), r.summary());
                     results.add(r);
                 }
@@ -181,44 +182,24 @@ public final class LatencyRace {
     }
 
     /** One sitting's fixed parts: a paced run of any contestant on fresh topics, logged under a name of its own. */
-    private static final class Paced {
-        private final KafkaTestCluster cluster;
-        private final ForkedRaceOptions fork;
-        private final Map<String, Path> archives;
-        private final Path logs;
-        private final String runId;
-        private final int rate;
-        private final int paceMicros;
-        private final int warmupSeconds;
-        private final int seconds;
-        /** Runs started so far: part of each run's topic names, which two variants of one contestant share otherwise. */
-        private int started;
+    private record Paced(
+            KafkaTestCluster cluster,
+            ForkedRaceOptions fork,
+            Map<String, Path> archives,
+            Path logs,
+            String runId,
+            int rate,
+            int paceMicros,
+            int warmupSeconds,
+            int seconds) {
 
-        Paced(
-                KafkaTestCluster cluster,
-                ForkedRaceOptions fork,
-                Map<String, Path> archives,
-                Path logs,
-                String runId,
-                int rate,
-                int paceMicros,
-                int warmupSeconds,
-                int seconds) {
-            this.cluster = cluster;
-            this.fork = fork;
-            this.archives = archives;
-            this.logs = logs;
-            this.runId = runId;
-            this.rate = rate;
-            this.paceMicros = paceMicros;
-            this.warmupSeconds = warmupSeconds;
-            this.seconds = seconds;
-        }
-
-        /** Runs {@code contestant} once on topics of its own, deleted afterwards; {@code name} tells its logs apart. */
-        Result run(ProcessContestant contestant, String name) throws IOException, InterruptedException {
+        /**
+         * Runs {@code contestant} once on topics of its own, deleted afterwards; {@code name} tells its logs apart,
+         * {@code sequence} (the runs started before it) its topics from those of another variant of the contestant.
+         */
+        Result run(ProcessContestant contestant, String name, int sequence) throws IOException, InterruptedException {
             String prefix = "lat-" + runId + "-"
-                    + contestant.contestant().name().toLowerCase(Locale.ROOT) + "-" + started++ + "-" + name;
+                    + contestant.contestant().name().toLowerCase(Locale.ROOT) + "-" + sequence + "-" + name;
             RaceTopics topics = RaceTopics.of(prefix);
             cluster.createTopic(topics.input(), RaceTopics.PARTITIONS);
             for (String topic : topics.outputs()) {
