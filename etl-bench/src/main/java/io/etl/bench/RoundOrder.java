@@ -1,6 +1,7 @@
 package io.etl.bench;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -26,11 +27,8 @@ final class RoundOrder {
         if (round < 1) {
             throw new IllegalArgumentException("round must be 1 or more, not " + round);
         }
-        int n = contestants.size();
-        List<T> order = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            order.add(contestants.get((i + round - 1) % n));
-        }
+        List<T> order = new ArrayList<>(contestants);
+        Collections.rotate(order, -(round - 1));
         return order;
     }
 }
