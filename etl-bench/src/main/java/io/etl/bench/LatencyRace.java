@@ -157,6 +157,7 @@ public final class LatencyRace {
         Files.createDirectories(logs);
         List<Result> results = new ArrayList<>();
         String runId = Long.toString(System.currentTimeMillis(), 36);
+        String table;
         try (KafkaTestCluster cluster = fork.cluster(List.of(pauseLog(logs.resolve("broker-gc.log"))))) {
             BrokerWarmUp.run(cluster, fork.brokerWarmUp());
             Map<String, Path> archives = fork.appCds() ? ProcessRace.train(cluster, fork, logs) : Map.of();
@@ -174,8 +175,8 @@ public final class LatencyRace {
                     results.add(r);
                 }
             }
+            table = table(results, paced, warmupRuns, fork.jvmArgs());
         }
-        String table = table(results, rate, paceMicros, warmupSeconds, seconds, warmupRuns, fork.jvmArgs());
         System.out.println(table);
         Files.writeString(fork.out(), table, StandardCharsets.UTF_8);
         System.err.println("written to " + fork.out().toAbsolutePath());
@@ -210,33 +211,25 @@ public final class LatencyRace {
                 Path base = logs.resolve(contestant.fileName() + "-" + name);
                 List<String> flags = fork.flags(contestant, archives, List.of(pauseLog(Path.of(base + "-gc.log"))));
                 return runOne(
-                        cluster,
+                        this,
                         contestant,
                         topics,
                         fork.command(contestant, cluster.bootstrapServers(), topics, flags),
-                        Path.of(base + ".log"),
-                        rate,
-                        paceMicros,
-                        warmupSeconds,
-                        seconds);
+                        Path.of(base + ".log"));
             } finally {
                 RaceTopicsSetup.delete(cluster, topics);
             }
         }
     }
 
+    /** One paced run of {@code contestant} with {@code sitting}'s rate, pacing and seconds. */
     private static Result runOne(
-            KafkaTestCluster cluster,
-            ProcessContestant contestant,
-            RaceTopics topics,
-            List<String> command,
-            Path log,
-            int rate,
-            int paceMicros,
-            int warmupSeconds,
-            int seconds)
+            Paced sitting, ProcessContestant contestant, RaceTopics topics, List<String> command, Path log)
             throws IOException, InterruptedException {
-        int capacity = rate * (warmupSeconds + seconds + 120);
+        KafkaTestCluster cluster = sitting.cluster();
+        int rate = sitting.rate();
+        int paceMicros = sitting.paceMicros();
+        int capacity = rate * (sitting.warmupSeconds() + sitting.seconds() + 120);
         long[] sentAtMillis = new long[capacity];
         AtomicInteger sent = new AtomicInteger();
         AtomicInteger limit = new AtomicInteger(capacity);
@@ -262,10 +255,10 @@ public final class LatencyRace {
                     check(process, contestant, log, giveUp);
                     Thread.sleep(20); // the pacing of a watcher
                 }
-                Thread.sleep(TimeUnit.SECONDS.toMillis(warmupSeconds)); // warm-up at the paced rate
+                Thread.sleep(TimeUnit.SECONDS.toMillis(sitting.warmupSeconds())); // warm-up at the paced rate
                 int from = sent.get();
                 long windowStart = System.nanoTime();
-                Thread.sleep(TimeUnit.SECONDS.toMillis(seconds)); // the measured window
+                Thread.sleep(TimeUnit.SECONDS.toMillis(sitting.seconds())); // the measured window
                 int to = sent.get();
                 limit.set(to);
                 double achieved = (to - from) * 1e9 / (System.nanoTime() - windowStart);
@@ -419,16 +412,16 @@ public final class LatencyRace {
         };
     }
 
-    private static String table(
-            List<Result> results,
-            int rate,
-            int paceMicros,
-            int warmupSeconds,
-            int seconds,
-            int warmupRuns,
-            List<String> jvmArgs) {
+    private static String table(List<Result> results, Paced sitting, int warmupRuns, List<String> jvmArgs) {
         StringBuilder sb = new StringBuilder(ProcessRace.caption(
-                String.format(Locale.ROOT, CAPTION, rate, paceMicros, seconds, warmupSeconds, warmUpRuns(warmupRuns)),
+                String.format(
+                        Locale.ROOT,
+                        CAPTION,
+                        sitting.rate(),
+                        sitting.paceMicros(),
+                        sitting.seconds(),
+                        sitting.warmupSeconds(),
+                        warmUpRuns(warmupRuns)),
                 jvmArgs.isEmpty() ? ProcessRace.COMMON_FLAGS : jvmArgs));
         sb.append("| run | p50 (ms) | p99 (ms) | p99.9 (ms) | max (ms) | orders measured | achieved rate | load avg"
                 + " | p99 by second, median (ms) | p99 by second, worst (ms) |\n");
