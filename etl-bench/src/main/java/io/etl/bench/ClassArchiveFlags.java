@@ -1,10 +1,10 @@
-package io.etl.examples.split;
+package io.etl.bench;
 
 import java.nio.file.Path;
 
 /**
  * The JVM flags that record a class archive in a training run and map it in later starts, for the JVM that runs
- * this code.
+ * this code: what {@code --appcds} gives every contestant alike ({@link ProcessRace#train}).
  *
  * <p>From JDK 25 on, a training run records an ahead-of-time cache ({@code -XX:AOTCacheOutput}, JEP 514): the
  * classes loaded and linked, and the method profiles of the run (JEP 515), so that the JIT compilers of a later
@@ -13,7 +13,7 @@ import java.nio.file.Path;
  * {@code -XX:SharedArchiveFile}, so a start command need not know which JDK recorded it; an archive serves only the
  * JVM build that recorded it.
  */
-public final class ClassArchiveFlags {
+final class ClassArchiveFlags {
 
     /** The first JDK whose training run records an AOT cache with method profiles in one step. */
     static final int FIRST_AOT_CACHE_FEATURE = 25;
@@ -21,7 +21,7 @@ public final class ClassArchiveFlags {
     private ClassArchiveFlags() {}
 
     /** The flag that makes this JVM's training run write {@code archive} as it exits. */
-    public static String recordAtExit(Path archive) {
+    static String recordAtExit(Path archive) {
         return recordAtExit(Runtime.version().feature(), archive);
     }
 
@@ -31,12 +31,12 @@ public final class ClassArchiveFlags {
     }
 
     /** The flag that maps {@code archive}, whichever of the two kinds it is. */
-    public static String map(Path archive) {
+    static String map(Path archive) {
         return "-XX:SharedArchiveFile=" + archive;
     }
 
     /** Whether {@code flag} maps or records an archive, so that a start given it must not get another. */
-    public static boolean namesArchive(String flag) {
+    static boolean namesArchive(String flag) {
         return flag.startsWith("-XX:SharedArchiveFile=")
                 || flag.startsWith("-XX:ArchiveClassesAtExit=")
                 || flag.startsWith("-XX:AOTCache=")
@@ -45,7 +45,7 @@ public final class ClassArchiveFlags {
     }
 
     /** What this JVM's training run records, for messages: {@code "AOT cache"} or {@code "class archive"}. */
-    public static String kind() {
+    static String kind() {
         return Runtime.version().feature() >= FIRST_AOT_CACHE_FEATURE ? "AOT cache" : "class archive";
     }
 }

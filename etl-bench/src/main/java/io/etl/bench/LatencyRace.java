@@ -51,15 +51,15 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * <p>Options: {@code --rate R} (20,000), {@code --pace-micros P} (how often the paced producer sends the orders then
  * due: 1,000 µs), {@code --warmup-seconds W} (10), {@code --seconds S} (20),
  * {@code --runs N} (3), {@code --warmup-runs N} (untimed runs of the first contestant before the first round: 1),
- * {@code --only}, {@code --jvm-arg}, {@code --etl-jar}, {@code --appcds},
- * {@code --no-etl-archive}, {@code --broker-warmup}, {@code --kit-broker}, {@code --out} as in {@link ProcessRace}.
+ * {@code --only}, {@code --jvm-flags}, {@code --etl-jar}, {@code --appcds}, {@code --broker-warmup},
+ * {@code --kit-broker}, {@code --out} as in {@link ProcessRace}.
  */
 public final class LatencyRace {
 
     static final String USAGE =
             "--mode latency [--rate R] [--pace-micros P] [--warmup-seconds W] [--seconds S] [--runs N] [--warmup-runs N]"
-                    + " [--only etl,clients,clients_flush,streams] [--jvm-arg ARG]... [--etl-jar FILE] [--appcds] [--no-etl-archive] [--broker-warmup N] [--kit-broker]"
-                    + " [--out FILE]";
+                    + " [--only etl,clients,clients_flush,streams] [--jvm-flags FLAGS] [--etl-jar FILE] [--appcds]"
+                    + " [--broker-warmup N] [--kit-broker] [--out FILE]";
 
     /** What the table shows, with the rate, the window's and the warm-up's seconds. */
     private static final String CAPTION =
@@ -175,7 +175,8 @@ public final class LatencyRace {
                     results.add(r);
                 }
             }
-            table = table(results, paced, warmupRuns, fork.jvmArgs());
+            table = table(results, paced, warmupRuns, fork.jvmFlags())
+                    + (fork.appCds() ? ProcessRace.appCdsNote() : "");
         }
         System.out.println(table);
         Files.writeString(fork.out(), table, StandardCharsets.UTF_8);
@@ -412,7 +413,7 @@ public final class LatencyRace {
         };
     }
 
-    private static String table(List<Result> results, Paced sitting, int warmupRuns, List<String> jvmArgs) {
+    private static String table(List<Result> results, Paced sitting, int warmupRuns, JvmFlags jvmFlags) {
         StringBuilder sb = new StringBuilder(ProcessRace.caption(
                 String.format(
                         Locale.ROOT,
@@ -422,7 +423,7 @@ public final class LatencyRace {
                         sitting.seconds(),
                         sitting.warmupSeconds(),
                         warmUpRuns(warmupRuns)),
-                jvmArgs.isEmpty() ? ProcessRace.COMMON_FLAGS : jvmArgs));
+                jvmFlags));
         sb.append("| run | p50 (ms) | p99 (ms) | p99.9 (ms) | max (ms) | orders measured | achieved rate | load avg"
                 + " | p99 by second, median (ms) | p99 by second, worst (ms) |\n");
         sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");

@@ -1,4 +1,4 @@
-package io.etl.examples.split;
+package io.etl.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
