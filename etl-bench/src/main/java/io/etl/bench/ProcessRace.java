@@ -134,7 +134,7 @@ public final class ProcessRace {
         String brokerKind;
         try (KafkaTestCluster cluster = fork.cluster(List.of())) {
             BrokerWarmUp.run(cluster, fork.brokerWarmUp());
-            long brokerPid = cluster instanceof ForkedKafkaCluster f ? f.pid(ForkedKafkaCluster.SINGLE_NODE_ID) : -1;
+            long brokerPid = brokerPid(cluster);
             brokerKind = brokerPid > 0
                     ? (fork.kitBroker()
                             ? "forked broker JVM (the test kit's flags)"
@@ -189,6 +189,11 @@ public final class ProcessRace {
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, table, StandardCharsets.UTF_8);
         System.err.println("written to " + out.toAbsolutePath());
+    }
+
+    /** The process id of the race's forked broker, or -1 for a broker the race did not start. */
+    static long brokerPid(KafkaTestCluster cluster) {
+        return cluster instanceof ForkedKafkaCluster f ? f.pid(ForkedKafkaCluster.SINGLE_NODE_ID) : -1;
     }
 
     /** The line under a table whose contestants each mapped a class archive of their own ({@code --appcds}). */

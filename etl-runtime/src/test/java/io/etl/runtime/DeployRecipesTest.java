@@ -279,7 +279,9 @@ class DeployRecipesTest {
         Matcher training = Pattern.compile("-XX:ArchiveClassesAtExit=\\S+ -jar /app/pipeline\\.jar ([^\\n\\\\]+?) "
                         + "/app/training\\.yaml")
                 .matcher(dockerfile);
-        assertThat(training.find()).as("the training RUN of class-archive.Dockerfile").isTrue();
+        assertThat(training.find())
+                .as("the training RUN of class-archive.Dockerfile")
+                .isTrue();
         Path yaml = Files.writeString(dir.resolve("training.yaml"), archetypePipelineYaml());
         List<String> args = new ArrayList<>(List.of(training.group(1).split(" ")));
         args.add(yaml.toString());
