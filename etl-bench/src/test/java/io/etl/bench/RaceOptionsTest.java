@@ -83,7 +83,7 @@ class RaceOptionsTest {
                         "-Xmx512m",
                         "-Xlog:gc");
         assertThat(fork.command(fork.contestants().get(0), "b:9092", topics, List.of()))
-                .endsWith("-jar", "etl-examples/target/etl-examples.jar", "kafka_to_kafka_split");
+                .endsWith("-jar", "etl-examples/target/etl-examples.jar", "kafka_to_kafka_split", "--http-port", "0");
     }
 
     @Test
