@@ -1,6 +1,6 @@
 package io.etl.bench;
 
-import io.etl.kafka.common.ConnectivityCheck;
+import io.etl.kafka.common.internal.ConnectivityCheck;
 import io.etl.kafka.common.internal.SharedClusterProbe;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -3,7 +3,7 @@ package io.etl.kafka.source.internal;
 import io.etl.core.config.Durations;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.FatalException;
-import io.etl.kafka.common.ConnectivityCheck;
+import io.etl.kafka.common.internal.ConnectivityCheck;
 import io.etl.kafka.common.internal.SharedClusterProbe;
 import io.etl.kafka.source.KafkaSourceConfig;
 import java.util.ArrayList;

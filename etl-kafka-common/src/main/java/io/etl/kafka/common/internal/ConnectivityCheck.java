@@ -1,9 +1,6 @@
-package io.etl.kafka.common;
+package io.etl.kafka.common.internal;
 
 import io.etl.core.error.ConfigException;
-import io.etl.kafka.common.internal.ConnectionFailures;
-import io.etl.kafka.common.internal.ListenerProbe;
-import io.etl.kafka.common.internal.SharedClusterProbe;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
