@@ -11,10 +11,13 @@ import io.etl.core.record.Header;
 import io.etl.core.sink.SealedBatch;
 import io.etl.core.sink.SinkContext;
 import io.etl.core.sink.SinkWriter;
+import io.etl.kafka.common.internal.AdminSettings;
+import io.etl.kafka.common.internal.ClientPrincipal;
 import io.etl.kafka.common.internal.ClientProperties;
 import io.etl.kafka.common.internal.ConnectivityCheck;
 import io.etl.kafka.common.internal.KafkaErrors;
 import io.etl.kafka.common.internal.SharedClusterProbe;
+import io.etl.kafka.common.internal.TopicProbe;
 import io.etl.kafka.sink.KafkaMessage;
 import io.etl.kafka.sink.KafkaSinkConfig;
 import io.micrometer.core.instrument.Tags;
@@ -23,6 +26,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
+import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -31,8 +35,7 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -40,7 +43,6 @@ import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.errors.AuthenticationException;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.TimeoutException;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -60,7 +62,6 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
 
     private static final long MAX_SEND_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
     private static final Duration TOPIC_CHECK_TIMEOUT = Duration.ofSeconds(5);
-    private static final Pattern JAAS_USERNAME = Pattern.compile("username=\"([^\"]*)\"");
 
     private final KafkaSinkConfig config;
     private final String path;
@@ -109,7 +110,7 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
         Map<String, Object> connection = ProducerSettings.connection(config, path);
         Map<String, Object> props =
                 ProducerSettings.producer(config, path, "etl-" + context.pipeline() + "-" + context.sink());
-        String principal = principal(config);
+        String principal = ClientPrincipal.of(config.security(), config.producer());
         LOG.info("sink '{}': writing topic '{}' at {}", context.sink(), config.topic(), config.brokers());
         LOG.debug("sink '{}': producer properties {}", context.sink(), ClientProperties.redacted(props));
         if (!config.topics().isEmpty()) {
@@ -154,20 +155,6 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
     /** The topic's effective {@code max.message.bytes}, read once at start-up; empty when it could not be read. */
     OptionalLong topicMaxMessageBytes() {
         return topicMaxMessageBytes;
-    }
-
-    private static String principal(KafkaSinkConfig config) {
-        if (config.security() != null && config.security().principal().isPresent()) {
-            return config.security().principal().get();
-        }
-        String jaas = config.producer().get("sasl.jaas.config");
-        if (jaas != null) {
-            Matcher m = JAAS_USERNAME.matcher(jaas);
-            if (m.find()) {
-                return "User:" + m.group(1);
-            }
-        }
-        return null;
     }
 
     /** The producer's own meters are per producer, which several sinks may share: no {@code sink} tag. */
@@ -469,16 +456,16 @@ final class KafkaSinkWriter implements SinkWriter<KafkaMessage> {
         future.completeExceptionally(outcome);
     }
 
+    /** Whether the brokers still know the topic; anything but a clear "unknown topic" counts as yes. */
     private boolean topicExists() {
-        try {
-            ConnectivityCheck.of(connection, path)
-                    .timeout(TOPIC_CHECK_TIMEOUT)
-                    .topic(topic)
-                    .run();
+        Properties props = AdminSettings.properties(connection, TOPIC_CHECK_TIMEOUT, "etl-check-" + path);
+        try (Admin admin = Admin.create(props)) {
+            return !TopicProbe.of(admin, TOPIC_CHECK_TIMEOUT).describe(topic).missing();
+        } catch (KafkaException e) {
             return true;
-        } catch (ConfigException e) {
-            boolean missing = e.getCause() instanceof UnknownTopicOrPartitionException;
-            return !missing;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return true;
         }
     }
 
