@@ -96,8 +96,9 @@ public final class StartupChecks {
                     .run();
         }
         ConnectivityCheck.of(connection, "source.orders.kafka").run();
-        try (Admin admin = Admin.create(new HashMap<>(connection))) {
-            admin.describeTopics(List.of(SOURCE_TOPIC)).allTopicNames().get(30, TimeUnit.SECONDS);
+        try (Admin admin = Admin.create(
+                AdminSettings.properties(connection, Duration.ofSeconds(30), "etl-check-source.orders.kafka"))) {
+            TopicProbe.of(admin, Duration.ofSeconds(30)).describe(List.of(SOURCE_TOPIC), false);
         }
         return System.nanoTime() - started;
     }
