@@ -52,43 +52,38 @@ class SecurityPropertiesTest {
     private static List<KafkaSaslConfig> saslWithoutSideEffects() {
         return Arrays.asList(
                 null,
-                new KafkaSaslConfig(
-                        null, "u", "p", null, null, null, null, null, null, null, null, null, null, null, null),
+                withoutMechanism(),
                 KafkaSaslConfig.plain("etl", "pw"),
                 KafkaSaslConfig.scramSha256("etl", "pw"),
                 KafkaSaslConfig.scramSha512("etl", null),
-                new KafkaSaslConfig(
-                        SaslMechanism.OAUTHBEARER,
-                        null,
-                        null,
-                        "https://idp/token",
-                        "etl",
-                        "s",
-                        "kafka",
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null),
-                new KafkaSaslConfig(
-                        SaslMechanism.OAUTHBEARER,
-                        null,
-                        null,
-                        "https://idp/token",
-                        "etl",
-                        "s",
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null,
-                        null));
+                oauth("kafka"),
+                oauth(null));
+    }
+
+    /** A section that names no mechanism (which the check refuses). */
+    private static KafkaSaslConfig withoutMechanism() {
+        return new KafkaSaslConfig(
+                null, "u", "p", null, null, null, null, null, null, null, null, null, null, null, null);
+    }
+
+    /** OAUTHBEARER with client credentials and {@code scope} (null for none). */
+    private static KafkaSaslConfig oauth(String scope) {
+        return new KafkaSaslConfig(
+                SaslMechanism.OAUTHBEARER,
+                null,
+                null,
+                "https://idp/token",
+                "etl",
+                "s",
+                scope,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null);
     }
 
     @Test
