@@ -1,12 +1,8 @@
-package io.etl.kafka.common;
+package io.etl.kafka.common.internal;
 
 import io.etl.core.error.ConfigException;
-import io.etl.kafka.common.internal.ConnectionFailures;
-import io.etl.kafka.common.internal.ListenerProbe;
-import io.etl.kafka.common.internal.SharedClusterProbe;
 import java.time.Duration;
 import java.util.Collection;
-import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -15,17 +11,9 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.Config;
-import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
-import org.apache.kafka.clients.admin.DescribeConfigsOptions;
-import org.apache.kafka.clients.admin.DescribeTopicsOptions;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.Node;
-import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.common.config.TopicConfig;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -157,7 +145,7 @@ public final class ConnectivityCheck {
         try (Admin admin = Admin.create(adminProperties())) {
             return ask(
                     admin,
-                    t -> admin.describeCluster(new DescribeClusterOptions().timeoutMs(millis(t)))
+                    t -> admin.describeCluster(new DescribeClusterOptions().timeoutMs(AdminSettings.millis(t)))
                             .nodes()
                             .get(t.toMillis(), TimeUnit.MILLISECONDS),
                     failures,
@@ -180,9 +168,19 @@ public final class ConnectivityCheck {
             // what is left of the bound after waiting for a listener
             Collection<Node> reached = nodes.within(Duration.ofMillis(millisLeft(started)));
             LOG.debug("{}: reached {} broker(s) at {}", path, reached.size(), failures.brokers());
-            describeTopic(admin, started);
-            return new Outcome(
-                    readMaxMessageBytes && topic != null ? maxMessageBytes(admin, started) : OptionalLong.empty());
+            if (topic == null) {
+                return new Outcome(OptionalLong.empty());
+            }
+            TopicProbe probe = TopicProbe.of(admin, started + timeout.toNanos());
+            TopicProbe.Topic described = probe.describe(topic);
+            if (described.timedOut()) {
+                throw failures.unreachable(described.failure());
+            }
+            if (!described.exists()) {
+                throw failures.translate(described.failure(), topic);
+            }
+            LOG.debug("{}: topic '{}' has {} partition(s)", path, topic, described.partitions());
+            return new Outcome(readMaxMessageBytes ? maxMessageBytes(probe) : OptionalLong.empty());
         } catch (ExecutionException e) {
             throw failures.translate(e.getCause() == null ? e : e.getCause(), topic);
         } catch (TimeoutException e) {
@@ -213,53 +211,33 @@ public final class ConnectivityCheck {
         return probe;
     }
 
-    private void describeTopic(Admin admin, long started)
-            throws ExecutionException, InterruptedException, TimeoutException {
-        if (topic == null) {
-            return;
-        }
-        long left = millisLeft(started);
-        Map<String, TopicDescription> topics = admin.describeTopics(
-                        List.of(topic), new DescribeTopicsOptions().timeoutMs(millis(Duration.ofMillis(left))))
-                .allTopicNames()
-                .get(left, TimeUnit.MILLISECONDS);
-        LOG.debug(
-                "{}: topic '{}' has {} partition(s)",
-                path,
-                topic,
-                topics.get(topic).partitions().size());
-    }
-
     /** The topic's effective {@code max.message.bytes}, or empty when it cannot be read in the time left. */
-    private OptionalLong maxMessageBytes(Admin admin, long started) {
-        long left = millisLeft(started);
-        ConfigResource resource = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+    private OptionalLong maxMessageBytes(TopicProbe probe) {
+        TopicProbe.MessageLimit limit;
         try {
-            Config config = admin.describeConfigs(
-                            List.of(resource), new DescribeConfigsOptions().timeoutMs(millis(Duration.ofMillis(left))))
-                    .all()
-                    .get(left, TimeUnit.MILLISECONDS)
-                    .get(resource);
-            ConfigEntry entry = config == null ? null : config.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
-            if (entry == null || entry.value() == null) {
-                return OptionalLong.empty();
-            }
-            long value = Long.parseLong(entry.value());
-            LOG.debug("{}: topic '{}' max.message.bytes = {} ({})", path, topic, value, entry.source());
-            return OptionalLong.of(value);
-        } catch (ExecutionException | TimeoutException | RuntimeException e) {
-            Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
-            LOG.info(
-                    "{}: cannot read max.message.bytes of topic '{}' ({}: {})",
-                    path,
-                    topic,
-                    cause.getClass().getSimpleName(),
-                    cause.getMessage());
-            return OptionalLong.empty();
+            limit = probe.maxMessageBytes(topic);
+        } catch (RuntimeException e) {
+            limit = new TopicProbe.MessageLimit(topic, OptionalLong.empty(), null, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return OptionalLong.empty();
         }
+        if (limit.failure() != null) {
+            LOG.info(
+                    "{}: cannot read max.message.bytes of topic '{}' ({}: {})",
+                    path,
+                    topic,
+                    limit.failure().getClass().getSimpleName(),
+                    limit.failure().getMessage());
+        } else if (limit.bytes().isPresent()) {
+            LOG.debug(
+                    "{}: topic '{}' max.message.bytes = {} ({})",
+                    path,
+                    topic,
+                    limit.bytes().getAsLong(),
+                    limit.source());
+        }
+        return limit.bytes();
     }
 
     /** What is left of this check's timeout since {@code started} ({@link System#nanoTime()}), at least 1 ms. */
@@ -268,22 +246,6 @@ public final class ConnectivityCheck {
     }
 
     private Properties adminProperties() {
-        Properties props = new Properties();
-        Map<String, ?> source = clientProperties;
-        for (String key : AdminClientConfig.configNames()) {
-            Object value = source.get(key);
-            if (value != null) {
-                props.put(key, value);
-            }
-        }
-        int ms = millis(timeout);
-        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, ms);
-        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, ms);
-        props.putIfAbsent(AdminClientConfig.CLIENT_ID_CONFIG, "etl-check-" + path);
-        return props;
-    }
-
-    private static int millis(Duration d) {
-        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, d.toMillis()));
+        return AdminSettings.properties(clientProperties, timeout, "etl-check-" + path);
     }
 }

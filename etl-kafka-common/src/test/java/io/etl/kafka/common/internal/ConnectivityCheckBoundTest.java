@@ -1,4 +1,4 @@
-package io.etl.kafka.common;
+package io.etl.kafka.common.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

@@ -1,4 +1,4 @@
-package io.etl.kafka.common;
+package io.etl.kafka.common.internal;
 
 import io.etl.core.error.ConfigException;
 import java.io.File;
@@ -20,12 +20,13 @@ import org.slf4j.LoggerFactory;
 /**
  * The JVM-wide side of Kerberos. The JDK reads its Kerberos configuration from one place per JVM, the system
  * property {@value #KRB5_CONF_PROPERTY}, so two sections naming different files cannot both be honoured: the
- * second is refused with a clear error instead of silently using the first.
+ * second is refused with a clear error instead of silently using the first. A login is checked once per principal
+ * and keytab version.
  */
-final class KerberosSupport {
+public final class KerberosSupport {
 
     /** The system property the JDK's Kerberos reads its configuration file from. */
-    static final String KRB5_CONF_PROPERTY = "java.security.krb5.conf";
+    public static final String KRB5_CONF_PROPERTY = "java.security.krb5.conf";
 
     private static final Logger LOG = LoggerFactory.getLogger(KerberosSupport.class);
     private static final String LOGIN_MODULE = "com.sun.security.auth.module.Krb5LoginModule";
@@ -35,7 +36,7 @@ final class KerberosSupport {
     private KerberosSupport() {}
 
     /** Why {@code file} cannot be this JVM's Kerberos configuration, or empty when it can. */
-    static Optional<String> conflict(String file) {
+    public static Optional<String> conflict(String file) {
         String current = System.getProperty(KRB5_CONF_PROPERTY);
         if (current == null || sameFile(current, file)) {
             return Optional.empty();

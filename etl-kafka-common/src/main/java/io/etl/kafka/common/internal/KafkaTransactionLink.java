@@ -1,4 +1,4 @@
-package io.etl.kafka.common;
+package io.etl.kafka.common.internal;
 
 import java.util.Optional;
 import java.util.function.Supplier;
