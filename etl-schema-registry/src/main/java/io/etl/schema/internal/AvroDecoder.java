@@ -47,7 +47,9 @@ public final class AvroDecoder<T> extends FramedDecoder<T, DatumReader<T>> {
     /** Instances of a generated {@code SpecificRecord} class, resolved to its schema. */
     public static <T> AvroDecoder<T> specific(Class<T> type) {
         SpecificData data = SpecificData.getForClass(type);
-        return new AvroDecoder<>(data.getSchema(type), data);
+        Schema schema = data.getSchema(type);
+        AvroTrust.trust(schema);
+        return new AvroDecoder<>(schema, data);
     }
 
     /** The Avro schema in {@code text}, parsed once. */

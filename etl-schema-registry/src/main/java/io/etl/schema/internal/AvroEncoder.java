@@ -1,5 +1,8 @@
 package io.etl.schema.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Arrays;
@@ -22,6 +25,9 @@ import org.apache.avro.specific.SpecificRecord;
  * @param <T> value type
  */
 public final class AvroEncoder<T extends GenericContainer> extends FramedEncoder<T, Schema, DatumWriter<T>> {
+
+    private static final String JAVA_STRING = "avro.java.string";
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Schema known;
     private final Buffer out = new Buffer();
@@ -47,9 +53,30 @@ public final class AvroEncoder<T extends GenericContainer> extends FramedEncoder
         return value.getSchema();
     }
 
+    /**
+     * The schema's JSON without the {@code avro.java.string} properties that generated classes carry: they say
+     * how Java represents strings, not what is written, and a registry compares schema texts.
+     */
     @Override
     protected SchemaText textOf(Schema schema) {
-        return new SchemaText(SchemaText.AVRO, schema.toString());
+        String text = schema.toString();
+        if (text.contains(JAVA_STRING)) {
+            try {
+                JsonNode tree = JSON.readTree(text);
+                strip(tree);
+                text = new Schema.Parser().parse(tree.toString()).toString();
+            } catch (IOException e) {
+                throw new IllegalStateException("cannot read the JSON of an Avro schema", e);
+            }
+        }
+        return new SchemaText(SchemaText.AVRO, text);
+    }
+
+    private static void strip(JsonNode node) {
+        if (node instanceof ObjectNode object) {
+            object.remove(JAVA_STRING);
+        }
+        node.forEach(AvroEncoder::strip);
     }
 
     @Override
@@ -64,7 +91,8 @@ public final class AvroEncoder<T extends GenericContainer> extends FramedEncoder
 
     @Override
     protected boolean sameSchema(SchemaText registered, Schema own) {
-        return SchemaText.AVRO.equals(registered.type()) && AvroDecoder.parse(registered.schema()).equals(own);
+        return SchemaText.AVRO.equals(registered.type())
+                && AvroDecoder.parse(registered.schema()).equals(AvroDecoder.parse(textOf(own).schema()));
     }
 
     @Override

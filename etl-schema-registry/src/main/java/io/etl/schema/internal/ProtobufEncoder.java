@@ -33,6 +33,11 @@ public final class ProtobufEncoder<T extends Message> extends FramedEncoder<T, D
                 schema, d -> new SchemaText(SchemaText.PROTOBUF, ProtoPrinter.print(d.getFile())));
     }
 
+    /** The {@code .proto} text registered for messages of {@code type}. */
+    public static String schemaText(Descriptor type) {
+        return ProtoPrinter.print(type.getFile());
+    }
+
     @Override
     protected String nameOf(Descriptor schema) {
         return schema.getFullName();
