@@ -72,6 +72,13 @@ public final class AvroEncoder<T extends GenericContainer> extends FramedEncoder
         return new SchemaText(SchemaText.AVRO, text);
     }
 
+    /** The schema's JSON as it is, when it has the properties {@link #textOf} leaves out. */
+    @Override
+    protected SchemaText alternativeTextOf(Schema schema) {
+        String text = schema.toString();
+        return text.contains(JAVA_STRING) ? new SchemaText(SchemaText.AVRO, text) : null;
+    }
+
     private static void strip(JsonNode node) {
         if (node instanceof ObjectNode object) {
             object.remove(JAVA_STRING);

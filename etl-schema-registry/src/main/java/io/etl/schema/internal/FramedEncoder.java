@@ -75,6 +75,14 @@ public abstract class FramedEncoder<T, S, W> implements SchemaEncoder<T> {
         return registered.schema().equals(textOf(own).schema());
     }
 
+    /**
+     * Another text under which the schema may have been registered (by a producer that kept properties this
+     * module leaves out), tried when a lookup by {@link #textOf} finds nothing; null when there is none.
+     */
+    protected SchemaText alternativeTextOf(S schema) {
+        return null;
+    }
+
     /** A schema known before the first value, resolved when the sink opens; null when there is none. */
     protected S knownSchema() {
         return null;
@@ -228,7 +236,15 @@ public abstract class FramedEncoder<T, S, W> implements SchemaEncoder<T> {
             if (config.autoRegister()) {
                 return client.register(subject, text);
             }
-            return client.idOf(subject, text);
+            try {
+                return client.idOf(subject, text);
+            } catch (RegistryException e) {
+                SchemaText alternative = alternativeTextOf(schema);
+                if (alternative == null || !e.notFound()) {
+                    throw e;
+                }
+                return client.idOf(subject, alternative);
+            }
         } catch (RegistryException e) {
             if (e.unavailable()) {
                 throw e;
