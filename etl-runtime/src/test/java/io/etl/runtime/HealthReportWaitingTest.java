@@ -107,6 +107,7 @@ class HealthReportWaitingTest {
         HealthReport health = new HealthReport(() -> new Waiting(null), Duration.ofSeconds(60));
 
         assertThat(health.ready().status()).isEqualTo(200);
-        assertThat(JSON.readTree(health.ready().body()).get("waiting_for").isNull()).isTrue();
+        assertThat(JSON.readTree(health.ready().body()).get("waiting_for").isNull())
+                .isTrue();
     }
 }

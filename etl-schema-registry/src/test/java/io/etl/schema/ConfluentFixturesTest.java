@@ -93,7 +93,8 @@ class ConfluentFixturesTest {
 
     @Test
     void shouldResolveVersionOneAndTwoThroughTheVersionTwoReader() throws Exception {
-        Schema reader = new Schema.Parser().parse(Fixtures.meta("avro-payment-v2").get("schema").asText());
+        Schema reader = new Schema.Parser()
+                .parse(Fixtures.meta("avro-payment-v2").get("schema").asText());
         SchemaDecoder<GenericRecord> decoder = Avro.decoder(reader);
         decoder.open(Fixtures.context(config, "payments", meters));
 

@@ -22,8 +22,10 @@ import org.junit.jupiter.api.Test;
 /** What decoders and encoders do with bad input, a refusing registry and one that does not answer. */
 class FormatErrorsTest {
 
-    private static final Schema V1 = new Schema.Parser().parse(Fixtures.meta("avro-payment-v1").get("schema").asText());
-    private static final Schema V2 = new Schema.Parser().parse(Fixtures.meta("avro-payment-v2").get("schema").asText());
+    private static final Schema V1 = new Schema.Parser()
+            .parse(Fixtures.meta("avro-payment-v1").get("schema").asText());
+    private static final Schema V2 = new Schema.Parser()
+            .parse(Fixtures.meta("avro-payment-v2").get("schema").asText());
 
     private final SchemaRegistryServer registry = SchemaRegistryServer.start();
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
@@ -53,7 +55,8 @@ class FormatErrorsTest {
     void shouldCallAnIdTheRegistryDoesNotHaveARecordError() {
         SchemaDecoder<GenericRecord> decoder = openDecoder();
 
-        assertThatThrownBy(() -> decoder.decode(Fixtures.bytes("avro-payment-v1"), Fixtures.meta("payments", null, null)))
+        assertThatThrownBy(
+                        () -> decoder.decode(Fixtures.bytes("avro-payment-v1"), Fixtures.meta("payments", null, null)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("schema id 1 is not in the schema registry");
     }
@@ -64,7 +67,8 @@ class FormatErrorsTest {
         SchemaDecoder<GenericRecord> decoder = openDecoder();
         registry.stop();
 
-        assertThatThrownBy(() -> decoder.decode(Fixtures.bytes("avro-payment-v1"), Fixtures.meta("payments", null, null)))
+        assertThatThrownBy(
+                        () -> decoder.decode(Fixtures.bytes("avro-payment-v1"), Fixtures.meta("payments", null, null)))
                 .isInstanceOf(RetryableException.class)
                 .hasMessageContaining("did not answer");
 
@@ -85,7 +89,8 @@ class FormatErrorsTest {
             assertThat(decoder.decode(Fixtures.bytes("avro-payment-v1"), Fixtures.meta("payments", null, null)))
                     .isNotNull();
         }
-        assertThat(meters.counter("etl.schema.cache.lookups", "cache", "id", "result", "hit").count())
+        assertThat(meters.counter("etl.schema.cache.lookups", "cache", "id", "result", "hit")
+                        .count())
                 .isEqualTo(3.0);
     }
 
@@ -98,15 +103,16 @@ class FormatErrorsTest {
         SchemaDecoder<GenericRecord> decoder = Avro.decoder(reader);
         decoder.open(Fixtures.context(config, "payments", meters));
 
-        assertThatThrownBy(() -> decoder.decode(Fixtures.bytes("avro-payment-v1"), Fixtures.meta("payments", null, null)))
+        assertThatThrownBy(
+                        () -> decoder.decode(Fixtures.bytes("avro-payment-v1"), Fixtures.meta("payments", null, null)))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("cannot be read with reader schema io.etl.fixtures.Payment");
     }
 
     @Test
     void shouldRequireTheSchemaRegistryBlock() {
-        FormatContext without =
-                new FormatContext("source 'payments'", "source.payments.kafka", List.of("payments"), null, meters, null);
+        FormatContext without = new FormatContext(
+                "source 'payments'", "source.payments.kafka", List.of("payments"), null, meters, null);
 
         assertThatThrownBy(() -> Avro.decoder().open(without))
                 .isInstanceOf(ConfigException.class)
@@ -149,7 +155,8 @@ class FormatErrorsTest {
         record.put("amount", 5L);
         record.put("currency", "EUR");
 
-        byte[] value = encoder.encode(record, Fixtures.meta("payments", null, null)).value();
+        byte[] value =
+                encoder.encode(record, Fixtures.meta("payments", null, null)).value();
 
         assertThat(value[0]).isZero();
         assertThat(registry.schema(value[4])).contains("Payment");
@@ -170,7 +177,8 @@ class FormatErrorsTest {
         other.put("amount", 5L);
         other.put("currency", "EUR");
 
-        assertThat(encoder.encode(ok, Fixtures.meta("payments", null, null)).value()[4]).isEqualTo((byte) v1);
+        assertThat(encoder.encode(ok, Fixtures.meta("payments", null, null)).value()[4])
+                .isEqualTo((byte) v1);
         assertThatThrownBy(() -> encoder.encode(other, Fixtures.meta("payments", null, null)))
                 .isInstanceOf(RecordException.class)
                 .hasMessageContaining("is not version 1 (the latest) of subject 'ledger-value'");
@@ -192,7 +200,8 @@ class FormatErrorsTest {
         });
         restarter.start();
 
-        byte[] value = encoder.encode(record, Fixtures.meta("payments", null, null)).value();
+        byte[] value =
+                encoder.encode(record, Fixtures.meta("payments", null, null)).value();
 
         restarter.join();
         assertThat(value).startsWith(0, 0, 0, 0, 1);

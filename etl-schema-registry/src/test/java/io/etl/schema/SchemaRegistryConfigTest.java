@@ -18,14 +18,15 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 class SchemaRegistryConfigTest {
 
     private static PipelineConfig parse(String sourceRegistry, String sinkRegistry) {
-        return PipelineConfig.parse("""
+        return PipelineConfig.parse(
+                """
                 source:
                   in:
                     kafka:
@@ -41,7 +42,9 @@ class SchemaRegistryConfigTest {
                       topic: ledger
                       schema_registry:
                 %s
-                """.formatted(sourceRegistry.indent(8).stripTrailing(), sinkRegistry.indent(8).stripTrailing()),
+                """.formatted(
+                                sourceRegistry.indent(8).stripTrailing(),
+                                sinkRegistry.indent(8).stripTrailing()),
                 Map.of("REGISTRY_PASSWORD", "s3cret-pw", "REGISTRY_TOKEN", "t0ken")::get);
     }
 
@@ -57,10 +60,13 @@ class SchemaRegistryConfigTest {
 
         SchemaRegistryConfig source =
                 config.source("in").connector(KafkaSourceConfig.class).schemaRegistry();
-        SchemaRegistryConfig sink = config.sink("out").connector(KafkaSinkConfig.class).schemaRegistry();
+        SchemaRegistryConfig sink =
+                config.sink("out").connector(KafkaSinkConfig.class).schemaRegistry();
 
         assertThat(source.url()).containsExactly("http://registry:8081");
-        assertThat(source.autoRegister()).isEqualTo(SchemaRegistryConfig.DEFAULT_AUTO_REGISTER).isFalse();
+        assertThat(source.autoRegister())
+                .isEqualTo(SchemaRegistryConfig.DEFAULT_AUTO_REGISTER)
+                .isFalse();
         assertThat(source.subjectStrategy()).isEqualTo(SubjectStrategy.TOPIC);
         assertThat(source.requestTimeout()).isEqualTo(SchemaRegistryConfig.DEFAULT_REQUEST_TIMEOUT);
         assertThat(sink.url()).containsExactly("https://a:8081", "https://b:8081");
@@ -86,13 +92,15 @@ class SchemaRegistryConfigTest {
 
         SchemaRegistryConfig source =
                 config.source("in").connector(KafkaSourceConfig.class).schemaRegistry();
-        SchemaRegistryConfig sink = config.sink("out").connector(KafkaSinkConfig.class).schemaRegistry();
+        SchemaRegistryConfig sink =
+                config.sink("out").connector(KafkaSinkConfig.class).schemaRegistry();
 
         assertThat(source.basicAuth().password()).isEqualTo("s3cret-pw");
         assertThat(source.toString()).contains("user=etl").doesNotContain("s3cret-pw");
         assertThat(sink.bearerToken()).isEqualTo("t0ken");
         assertThat(sink.toString()).doesNotContain("t0ken");
-        assertThat(config.source("in").connector(KafkaSourceConfig.class).toString()).doesNotContain("s3cret-pw");
+        assertThat(config.source("in").connector(KafkaSourceConfig.class).toString())
+                .doesNotContain("s3cret-pw");
     }
 
     @Test

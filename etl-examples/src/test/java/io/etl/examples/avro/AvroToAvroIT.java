@@ -69,8 +69,10 @@ class AvroToAvroIT {
                 if (i >= 20) {
                     p.put("note", "invoice " + i);
                 }
-                input.add(TestRecord.of(null, producer.encode(p, new RecordMeta("t", 0, 0L, 0L, null, List.of()))
-                        .value()));
+                input.add(TestRecord.of(
+                        null,
+                        producer.encode(p, new RecordMeta("t", 0, 0L, 0L, null, List.of()))
+                                .value()));
             }
             input.add(TestRecord.of("bad", "{\"id\":\"p-json\"}"));
             kafka.produce("payments-" + uid, input);
@@ -80,8 +82,8 @@ class AvroToAvroIT {
             RunningPipeline running = AvroToAvro.pipeline(config).start(config, new SimpleMeterRegistry());
             try {
                 await().atMost(Duration.ofSeconds(60))
-                        .until(() -> running.state().isTerminal()
-                                || kafka.committedTotal("avro-" + uid) >= input.size());
+                        .until(() ->
+                                running.state().isTerminal() || kafka.committedTotal("avro-" + uid) >= input.size());
             } finally {
                 running.stopAndWait(Duration.ofSeconds(30));
             }
@@ -95,8 +97,10 @@ class AvroToAvroIT {
                 GenericRecord e = reader.decode(r.value(), new RecordMeta("t", 0, 0L, 0L, null, List.of()));
                 entries.add(e.get("payment_id") + "/" + e.get("debit_cents") + "/" + e.get("memo"));
             }
-            assertThat(entries).hasSize(39).contains("p-3/301/", "p-25/2501/invoice 25").noneMatch(e -> e.startsWith(
-                    "p-5/"));
+            assertThat(entries)
+                    .hasSize(39)
+                    .contains("p-3/301/", "p-25/2501/invoice 25")
+                    .noneMatch(e -> e.startsWith("p-5/"));
             List<TestRecord> letters = kafka.readAll("dlt-" + uid);
             assertThat(letters).singleElement().satisfies(l -> {
                 assertThat(l.valueAsString()).isEqualTo("{\"id\":\"p-json\"}");

@@ -11,7 +11,8 @@ import jakarta.validation.constraints.NotNull;
  * @param user     the user name (for Confluent Cloud, the API key)
  * @param password the password (for Confluent Cloud, the API secret)
  */
-public record SchemaRegistryBasicAuth(@NotBlank String user, @NotNull String password) {
+public record SchemaRegistryBasicAuth(
+        @NotBlank String user, @NotNull String password) {
 
     @Override
     public String toString() {

@@ -11,7 +11,9 @@ import jakarta.validation.constraints.Min;
  * @param byId     schemas kept by id (what decoders look up)
  * @param bySchema ids kept by subject and schema (what encoders look up)
  */
-public record SchemaRegistryCacheConfig(@Min(1) @Max(1_000_000) Integer byId, @Min(1) @Max(1_000_000) Integer bySchema) {
+public record SchemaRegistryCacheConfig(
+        @Min(1) @Max(1_000_000) Integer byId,
+        @Min(1) @Max(1_000_000) Integer bySchema) {
 
     public static final int DEFAULT_BY_ID = 1000;
     public static final int DEFAULT_BY_SCHEMA = 1000;

@@ -41,7 +41,9 @@ import java.util.Set;
  * @param requestTimeout   bound of one HTTP request to one URL
  */
 public record SchemaRegistryConfig(
-        @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY) List<@NotBlank String> url,
+        @JsonFormat(with = JsonFormat.Feature.ACCEPT_SINGLE_VALUE_AS_ARRAY)
+        List<@NotBlank String> url,
+
         @Valid SchemaRegistryBasicAuth basicAuth,
         String bearerToken,
         @Valid KafkaTlsConfig tls,

@@ -99,7 +99,8 @@ public final class AvroEncoder<T extends GenericContainer> extends FramedEncoder
     @Override
     protected boolean sameSchema(SchemaText registered, Schema own) {
         return SchemaText.AVRO.equals(registered.type())
-                && AvroDecoder.parse(registered.schema()).equals(AvroDecoder.parse(textOf(own).schema()));
+                && AvroDecoder.parse(registered.schema())
+                        .equals(AvroDecoder.parse(textOf(own).schema()));
     }
 
     @Override

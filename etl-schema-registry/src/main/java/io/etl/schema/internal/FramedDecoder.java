@@ -95,8 +95,8 @@ public abstract class FramedDecoder<T, R> implements SchemaDecoder<T> {
             return read(reader, id, bytes, WireFormat.HEADER_SIZE);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(
-                    format + " payload of " + (keys ? "key" : "value") + " with schema id " + id
-                            + " does not decode: " + e,
+                    format + " payload of " + (keys ? "key" : "value") + " with schema id " + id + " does not decode: "
+                            + e,
                     e);
         }
     }
@@ -110,8 +110,8 @@ public abstract class FramedDecoder<T, R> implements SchemaDecoder<T> {
             }
             if (e.notFound()) {
                 throw new IllegalArgumentException(
-                        "schema id " + id + " is not in the schema registry " + registry.client().urls() + " ("
-                                + e.getMessage() + ")",
+                        "schema id " + id + " is not in the schema registry "
+                                + registry.client().urls() + " (" + e.getMessage() + ")",
                         e);
             }
             throw new IllegalArgumentException("cannot get schema id " + id + ": " + e.getMessage(), e);
@@ -121,8 +121,8 @@ public abstract class FramedDecoder<T, R> implements SchemaDecoder<T> {
     /** Fails unless {@code writer} is of {@code type}. */
     protected final void requireType(int id, SchemaText writer, String type) {
         if (!type.equals(writer.type())) {
-            throw new IllegalArgumentException("schema id " + id + " is a " + writer.type() + " schema, not "
-                    + type + ": this source decodes " + format);
+            throw new IllegalArgumentException("schema id " + id + " is a " + writer.type() + " schema, not " + type
+                    + ": this source decodes " + format);
         }
     }
 

@@ -171,8 +171,13 @@ public abstract class FramedEncoder<T, S, W> implements SchemaEncoder<T> {
         System.arraycopy(indexes, 0, prefix, WireFormat.HEADER_SIZE, indexes.length);
         Framing<W> framing = new Framing<>(id, prefix, writerOf(schema));
         if (keys || framings.isEmpty()) {
-            LOG.info("{}: writes {} {} with schema id {} of subject '{}'", registry.connector(), format,
-                    keys ? "keys" : "values", id, subject);
+            LOG.info(
+                    "{}: writes {} {} with schema id {} of subject '{}'",
+                    registry.connector(),
+                    format,
+                    keys ? "keys" : "values",
+                    id,
+                    subject);
         }
         return framing;
     }
@@ -210,8 +215,10 @@ public abstract class FramedEncoder<T, S, W> implements SchemaEncoder<T> {
                     Thread.sleep(backoff);
                 } catch (InterruptedException interrupted) {
                     Thread.currentThread().interrupt();
-                    throw new FatalException(registry.connector() + ": interrupted while waiting for the schema"
-                            + " registry: " + e.getMessage(), e);
+                    throw new FatalException(
+                            registry.connector() + ": interrupted while waiting for the schema" + " registry: "
+                                    + e.getMessage(),
+                            e);
                 }
                 backoff = Math.min(MAX_BACKOFF_MILLIS, backoff * 2);
             }
@@ -263,7 +270,8 @@ public abstract class FramedEncoder<T, S, W> implements SchemaEncoder<T> {
             return "subject '" + subject + "' does not exist and auto_register is false: register " + what
                     + " first, or set auto_register: true";
         }
-        if (e.errorCode() == RegistryException.SCHEMA_NOT_FOUND || e.errorCode() == RegistryException.VERSION_NOT_FOUND
+        if (e.errorCode() == RegistryException.SCHEMA_NOT_FOUND
+                || e.errorCode() == RegistryException.VERSION_NOT_FOUND
                 || e.notFound()) {
             return what + " is not registered under subject '" + subject + "'" + latestVersion(subject)
                     + " and auto_register is false: register it first, or set auto_register: true";
@@ -274,7 +282,8 @@ public abstract class FramedEncoder<T, S, W> implements SchemaEncoder<T> {
     /** {@code " (latest version N)"}, or nothing when that cannot be told. */
     private String latestVersion(String subject) {
         try {
-            return " (latest version " + registry.client().version(subject, "latest").version() + ")";
+            return " (latest version "
+                    + registry.client().version(subject, "latest").version() + ")";
         } catch (RegistryException e) {
             return "";
         }

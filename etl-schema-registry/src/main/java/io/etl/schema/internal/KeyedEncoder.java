@@ -39,7 +39,8 @@ public final class KeyedEncoder<T, K> implements MessageEncoder<T> {
     /** The encoder of {@link Keyed} values. */
     public static <K, V> MessageEncoder<Keyed<K, V>> of(SchemaEncoder<K> keys, SchemaEncoder<V> values) {
         if (!(values instanceof FramedEncoder<V, ?, ?> v)) {
-            throw new IllegalArgumentException("a value encoder comes from Avro, Protobuf or JsonSchema; got " + values);
+            throw new IllegalArgumentException(
+                    "a value encoder comes from Avro, Protobuf or JsonSchema; got " + values);
         }
         KeyedEncoder<V, K> inner = withKey(v, unused -> null, keys);
         return new MessageEncoder<>() {

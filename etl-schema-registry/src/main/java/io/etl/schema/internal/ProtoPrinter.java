@@ -25,7 +25,9 @@ final class ProtoPrinter {
         StringBuilder out = new StringBuilder();
         String syntax = file.toProto().getSyntax();
         boolean proto3 = "proto3".equals(syntax);
-        out.append("syntax = \"").append(proto3 ? "proto3" : syntax.isEmpty() ? "proto2" : syntax).append("\";\n");
+        out.append("syntax = \"")
+                .append(proto3 ? "proto3" : syntax.isEmpty() ? "proto2" : syntax)
+                .append("\";\n");
         if (!file.getPackage().isEmpty()) {
             out.append("package ").append(file.getPackage()).append(";\n");
         }
@@ -34,7 +36,9 @@ final class ProtoPrinter {
         }
         var options = file.getOptions();
         if (options.hasJavaPackage()) {
-            out.append("option java_package = \"").append(options.getJavaPackage()).append("\";\n");
+            out.append("option java_package = \"")
+                    .append(options.getJavaPackage())
+                    .append("\";\n");
         }
         if (options.hasJavaOuterClassname()) {
             out.append("option java_outer_classname = \"")
@@ -42,7 +46,9 @@ final class ProtoPrinter {
                     .append("\";\n");
         }
         if (options.hasJavaMultipleFiles()) {
-            out.append("option java_multiple_files = ").append(options.getJavaMultipleFiles()).append(";\n");
+            out.append("option java_multiple_files = ")
+                    .append(options.getJavaMultipleFiles())
+                    .append(";\n");
         }
         for (Descriptor message : file.getMessageTypes()) {
             out.append('\n');
@@ -85,7 +91,8 @@ final class ProtoPrinter {
         out.append(indent).append("}\n");
     }
 
-    private static void field(StringBuilder out, FieldDescriptor field, String indent, boolean proto3, boolean inOneof) {
+    private static void field(
+            StringBuilder out, FieldDescriptor field, String indent, boolean proto3, boolean inOneof) {
         out.append(indent);
         if (field.isMapField()) {
             Descriptor entry = field.getMessageType();

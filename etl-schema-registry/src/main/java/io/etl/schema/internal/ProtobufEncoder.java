@@ -29,8 +29,7 @@ public final class ProtobufEncoder<T extends Message> extends FramedEncoder<T, D
 
     @Override
     protected SchemaText textOf(Descriptor schema) {
-        return TEXTS.computeIfAbsent(
-                schema, d -> new SchemaText(SchemaText.PROTOBUF, ProtoPrinter.print(d.getFile())));
+        return TEXTS.computeIfAbsent(schema, d -> new SchemaText(SchemaText.PROTOBUF, ProtoPrinter.print(d.getFile())));
     }
 
     /** The {@code .proto} text registered for messages of {@code type}. */

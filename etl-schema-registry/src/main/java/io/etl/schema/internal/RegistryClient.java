@@ -69,8 +69,7 @@ public final class RegistryClient {
         this.http = builder.build();
         if (config.basicAuth() != null) {
             String pair = config.basicAuth().user() + ":" + config.basicAuth().password();
-            this.authorization =
-                    "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8));
+            this.authorization = "Basic " + Base64.getEncoder().encodeToString(pair.getBytes(StandardCharsets.UTF_8));
         } else if (config.bearerToken() != null) {
             this.authorization = "Bearer " + config.bearerToken();
         } else {
@@ -130,8 +129,7 @@ public final class RegistryClient {
 
     /** Version {@code version} ({@code "latest"} or a number) of {@code subject}. */
     public SubjectVersion version(String subject, String version) {
-        JsonNode answer =
-                send("version", "GET", "subjects/" + encode(subject) + "/versions/" + encode(version), null);
+        JsonNode answer = send("version", "GET", "subjects/" + encode(subject) + "/versions/" + encode(version), null);
         SubjectVersion v = versionOf(subject, answer, null);
         byId.put(v.id(), v.schema());
         return v;
@@ -227,9 +225,8 @@ public final class RegistryClient {
         for (int attempt = 0; attempt < urls.size(); attempt++) {
             int index = (first + attempt) % urls.size();
             URI uri = urls.get(index).resolve(relative);
-            HttpRequest.Builder request = HttpRequest.newBuilder(uri)
-                    .timeout(timeout)
-                    .header("Accept", CONTENT_TYPE + ", application/json");
+            HttpRequest.Builder request =
+                    HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", CONTENT_TYPE + ", application/json");
             if (authorization != null) {
                 request.header("Authorization", authorization);
             }
@@ -279,7 +276,9 @@ public final class RegistryClient {
             String message = error.path("message").asText(response.body());
             boolean denied = status == 401 || status == 403;
             metrics.request(
-                    operation, denied ? "unavailable" : status == 404 ? "not_found" : "error", System.nanoTime() - start);
+                    operation,
+                    denied ? "unavailable" : status == 404 ? "not_found" : "error",
+                    System.nanoTime() - start);
             throw new RegistryException(
                     "schema registry " + urls.get(index) + " answered " + method + " /" + relative + " with HTTP "
                             + status + (code != status ? " (error code " + code + ")" : "") + ": " + message

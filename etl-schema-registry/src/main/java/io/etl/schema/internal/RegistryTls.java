@@ -34,8 +34,8 @@ import javax.net.ssl.TrustManagerFactory;
  */
 final class RegistryTls {
 
-    private static final Pattern PEM = Pattern.compile(
-            "-----BEGIN ([A-Z ]+)-----([A-Za-z0-9+/=\\s]+)-----END \\1-----");
+    private static final Pattern PEM =
+            Pattern.compile("-----BEGIN ([A-Z ]+)-----([A-Za-z0-9+/=\\s]+)-----END \\1-----");
     private static final char[] NO_PASSWORD = new char[0];
 
     private RegistryTls() {}
@@ -60,7 +60,9 @@ final class RegistryTls {
             if (tls.certFile() != null && tls.keyFile() != null) {
                 KeyStore keys = emptyStore();
                 List<Certificate> chain = certificates(tls.certFile(), path + ".cert_file");
-                char[] password = tls.keyPassword() == null ? NO_PASSWORD : tls.keyPassword().toCharArray();
+                char[] password = tls.keyPassword() == null
+                        ? NO_PASSWORD
+                        : tls.keyPassword().toCharArray();
                 keys.setKeyEntry(
                         "client",
                         privateKey(tls.keyFile(), tls.keyPassword(), path + ".key_file"),

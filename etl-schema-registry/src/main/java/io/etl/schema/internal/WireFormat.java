@@ -40,7 +40,9 @@ public final class WireFormat {
                     "unknown magic byte 0x%02x: not the schema registry wire format (magic byte 0x00)",
                     payload[0] & 0xff));
         }
-        return ((payload[1] & 0xff) << 24) | ((payload[2] & 0xff) << 16) | ((payload[3] & 0xff) << 8)
+        return ((payload[1] & 0xff) << 24)
+                | ((payload[2] & 0xff) << 16)
+                | ((payload[3] & 0xff) << 8)
                 | (payload[4] & 0xff);
     }
 

@@ -15,8 +15,8 @@ import org.junit.jupiter.api.Test;
 
 class RegistryClientTest {
 
-    private static final String PAYMENT = "{\"type\":\"record\",\"name\":\"Payment\",\"fields\":"
-            + "[{\"name\":\"id\",\"type\":\"string\"}]}";
+    private static final String PAYMENT =
+            "{\"type\":\"record\",\"name\":\"Payment\",\"fields\":" + "[{\"name\":\"id\",\"type\":\"string\"}]}";
     private static final String PAYMENT_V2 = "{\"type\":\"record\",\"name\":\"Payment\",\"fields\":"
             + "[{\"name\":\"id\",\"type\":\"string\"},{\"name\":\"n\",\"type\":\"int\",\"default\":0}]}";
     private static final String PAYMENT_BROKEN = "{\"type\":\"record\",\"name\":\"Payment\",\"fields\":"
@@ -44,7 +44,8 @@ class RegistryClientTest {
         }
 
         assertThat(registry.requests("/schemas/ids/")).isEqualTo(1);
-        assertThat(meters.counter(RegistryMetrics.REQUESTS, "operation", "schema_by_id", "outcome", "ok").count())
+        assertThat(meters.counter(RegistryMetrics.REQUESTS, "operation", "schema_by_id", "outcome", "ok")
+                        .count())
                 .isEqualTo(1.0);
     }
 
@@ -62,24 +63,27 @@ class RegistryClientTest {
         RegistryClient client = client(SchemaRegistryConfig.of("http://127.0.0.1:" + freePort()));
 
         assertThatThrownBy(() -> client.schemaById(1))
-                .isInstanceOfSatisfying(RegistryException.class, e -> assertThat(e.unavailable()).isTrue())
+                .isInstanceOfSatisfying(
+                        RegistryException.class,
+                        e -> assertThat(e.unavailable()).isTrue())
                 .hasMessageContaining("schema registry did not answer GET /schemas/ids/1");
     }
 
     @Test
     void shouldCallA5xxUnavailableAndA404NotFound() {
         RegistryClient client = client(SchemaRegistryConfig.of(registry.url()));
-        assertThatThrownBy(() -> client.schemaById(99))
-                .isInstanceOfSatisfying(RegistryException.class, e -> {
-                    assertThat(e.notFound()).isTrue();
-                    assertThat(e.unavailable()).isFalse();
-                    assertThat(e.errorCode()).isEqualTo(RegistryException.SCHEMA_NOT_FOUND);
-                });
+        assertThatThrownBy(() -> client.schemaById(99)).isInstanceOfSatisfying(RegistryException.class, e -> {
+            assertThat(e.notFound()).isTrue();
+            assertThat(e.unavailable()).isFalse();
+            assertThat(e.errorCode()).isEqualTo(RegistryException.SCHEMA_NOT_FOUND);
+        });
 
         registry.forceStatus(503);
 
         assertThatThrownBy(() -> client.schemaById(99))
-                .isInstanceOfSatisfying(RegistryException.class, e -> assertThat(e.unavailable()).isTrue());
+                .isInstanceOfSatisfying(
+                        RegistryException.class,
+                        e -> assertThat(e.unavailable()).isTrue());
     }
 
     @Test
@@ -90,7 +94,8 @@ class RegistryClientTest {
 
         assertThat(right.subjects()).isEmpty();
         assertThatThrownBy(wrong::subjects)
-                .isInstanceOfSatisfying(RegistryException.class, e -> assertThat(e.status()).isEqualTo(401))
+                .isInstanceOfSatisfying(
+                        RegistryException.class, e -> assertThat(e.status()).isEqualTo(401))
                 .hasMessageContaining("basic_auth")
                 .hasMessageNotContaining("nope");
     }
@@ -125,7 +130,9 @@ class RegistryClientTest {
                     .withRequestTimeout(Duration.ofMillis(300)));
 
             assertThatThrownBy(() -> client.schemaById(1))
-                    .isInstanceOfSatisfying(RegistryException.class, e -> assertThat(e.unavailable()).isTrue());
+                    .isInstanceOfSatisfying(
+                            RegistryException.class,
+                            e -> assertThat(e.unavailable()).isTrue());
         }
     }
 

@@ -71,9 +71,8 @@ final class SchemaPipelines {
                         statistics_interval: 0s
                     checkpoint:
                       interval: 50ms
-                    """
-                    .formatted(uid, kafka.bootstrapServers(), input, group, registryUrl, output, sourceOnError,
-                            deadLetters);
+                    """.formatted(
+                    uid, kafka.bootstrapServers(), input, group, registryUrl, output, sourceOnError, deadLetters);
             return PipelineConfig.parse(yaml);
         }
     }

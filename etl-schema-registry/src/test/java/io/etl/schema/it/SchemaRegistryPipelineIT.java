@@ -83,7 +83,8 @@ class SchemaRegistryPipelineIT {
     }
 
     private static byte[] framed(SchemaEncoder<GenericRecord> encoder, GenericRecord value) {
-        return encoder.encode(value, new RecordMeta("t", 0, 0L, 0L, null, List.of())).value();
+        return encoder.encode(value, new RecordMeta("t", 0, 0L, 0L, null, List.of()))
+                .value();
     }
 
     static GenericRecord payment(Schema schema, int i) {
@@ -143,9 +144,8 @@ class SchemaRegistryPipelineIT {
         PipelineConfig config = t.config(kafka, registry.url(), "fail");
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
-        PipelineResult result =
-                SchemaPipelines.runUntilCaughtUp(kafka, avroToLedger(t, config, V1).start(config, meters), t,
-                        Duration.ofSeconds(60));
+        PipelineResult result = SchemaPipelines.runUntilCaughtUp(
+                kafka, avroToLedger(t, config, V1).start(config, meters), t, Duration.ofSeconds(60));
 
         assertThat(result.status()).as("%s", result).isEqualTo(PipelineResult.Status.COMPLETED);
         List<String> notes = ledgerNotes(kafka, t);
@@ -154,7 +154,8 @@ class SchemaRegistryPipelineIT {
         assertThat(out).allSatisfy(r -> assertThat(new String(r.key())).startsWith("k"));
         // one schema in, one out: one lookup by id, one registration, however many records
         assertThat(registry.requests("/schemas/ids/1")).isEqualTo(1);
-        assertThat(registry.requests("/subjects/" + t.output() + "-value/versions")).isEqualTo(1);
+        assertThat(registry.requests("/subjects/" + t.output() + "-value/versions"))
+                .isEqualTo(1);
         assertThat(meters.find("etl.schema.cache.lookups").tag("result", "hit").counters().stream()
                         .mapToDouble(Counter::count)
                         .sum())
@@ -171,7 +172,11 @@ class SchemaRegistryPipelineIT {
 
         Pipeline pipeline = Pipeline.named(t.uid())
                 .from(KafkaSource.from(config.source("in")).with(Avro.decoder(Payment.class)))
-                .map("refund", p -> Payment.newBuilder(p).setNote("refund of " + p.getId()).build())
+                .map(
+                        "refund",
+                        p -> Payment.newBuilder(p)
+                                .setNote("refund of " + p.getId())
+                                .build())
                 .to(KafkaSink.from(config.sink("out")).with(Avro.<Payment>encoder()));
         PipelineResult result = SchemaPipelines.runUntilCaughtUp(
                 kafka, pipeline.start(config, new SimpleMeterRegistry()), t, Duration.ofSeconds(60));
@@ -232,10 +237,12 @@ class SchemaRegistryPipelineIT {
             String prefix = "p-" + i + ":";
             assertThat(notes).as("output of p-%d", i).anyMatch(n -> n.startsWith(prefix));
         }
-        assertThat(meters.find(EtlMetrics.RECORDS_DROPPED).counters()).allSatisfy(c -> assertThat(c.count())
-                .isZero());
+        assertThat(meters.find(EtlMetrics.RECORDS_DROPPED).counters())
+                .allSatisfy(c -> assertThat(c.count()).isZero());
         assertThat(kafka.readAll(t.deadLetters())).isEmpty();
-        assertThat(meters.find("etl.schema.registry.requests").tag("outcome", "unavailable").counters())
+        assertThat(meters.find("etl.schema.registry.requests")
+                        .tag("outcome", "unavailable")
+                        .counters())
                 .isNotEmpty();
     }
 
@@ -247,8 +254,9 @@ class SchemaRegistryPipelineIT {
         produceAvro(kafka, t, V1, 0, 10);
         byte[] json = "{\"id\":\"p-x\"}".getBytes();
         byte[] unknownId = {0, 0, 0, 3, (byte) 0xe7, 2, 0x41};
-        kafka.produce(t.input(), List.of(TestRecord.of("bad-1".getBytes(), json), TestRecord.of("bad-2".getBytes(),
-                unknownId)));
+        kafka.produce(
+                t.input(),
+                List.of(TestRecord.of("bad-1".getBytes(), json), TestRecord.of("bad-2".getBytes(), unknownId)));
         produceAvro(kafka, t, V1, 10, 20);
         PipelineConfig config = t.config(kafka, registry.url(), "dead_letter");
 
@@ -265,7 +273,9 @@ class SchemaRegistryPipelineIT {
         assertThat(letters.get(1).value()).isEqualTo(unknownId);
         assertThat(letters.get(1).headerAsString(DeadLetter.ERROR_HEADER))
                 .contains("schema id 999 is not in the schema registry");
-        assertThat(letters).allSatisfy(l -> assertThat(l.headerAsString(DeadLetter.STAGE_HEADER)).isEqualTo("decode"));
+        assertThat(letters)
+                .allSatisfy(l ->
+                        assertThat(l.headerAsString(DeadLetter.STAGE_HEADER)).isEqualTo("decode"));
         assertThat(kafka.committedOffsets(t.group())).containsEntry(new TopicPartition(t.input(), 0), 22L);
     }
 
@@ -283,8 +293,10 @@ class SchemaRegistryPipelineIT {
         SchemaEncoder<Order> in = producerEncoder(JsonSchema.encoder(ORDER_SCHEMA), t.input());
         List<TestRecord> records = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
-            records.add(TestRecord.of(null, in.encode(new Order("o-" + i, i), new RecordMeta("t", 0, 0L, 0L, null,
-                    List.of())).value()));
+            records.add(TestRecord.of(
+                    null,
+                    in.encode(new Order("o-" + i, i), new RecordMeta("t", 0, 0L, 0L, null, List.of()))
+                            .value()));
         }
         kafka.produce(t.input(), records);
         PipelineConfig config = t.config(kafka, registry.url(), "fail");
@@ -307,24 +319,33 @@ class SchemaRegistryPipelineIT {
         Topics t = Topics.create(kafka, "protobuf", 1);
         Descriptor shipment = shipmentDescriptor();
         SchemaEncoder<DynamicMessage> in = producerEncoder(Protobuf.encoder(), t.input());
-        registry.register(t.input() + "-value", "PROTOBUF", io.etl.schema.internal.ProtobufEncoder.schemaText(shipment));
+        registry.register(
+                t.input() + "-value", "PROTOBUF", io.etl.schema.internal.ProtobufEncoder.schemaText(shipment));
         List<TestRecord> records = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
             DynamicMessage m = DynamicMessage.newBuilder(shipment)
                     .setField(shipment.findFieldByName("id"), "s-" + i)
                     .setField(shipment.findFieldByName("weight"), i)
                     .build();
-            records.add(TestRecord.of(null, in.encode(m, new RecordMeta("t", 0, 0L, 0L, null, List.of())).value()));
+            records.add(TestRecord.of(
+                    null,
+                    in.encode(m, new RecordMeta("t", 0, 0L, 0L, null, List.of()))
+                            .value()));
         }
         kafka.produce(t.input(), records);
         PipelineConfig config = t.config(kafka, registry.url(), "fail");
 
         Pipeline pipeline = Pipeline.named(t.uid())
                 .from(KafkaSource.from(config.source("in"))
-                        .with(Protobuf.decoder(DynamicMessage.getDefaultInstance(shipment).getParserForType())))
-                .map("heavier", m -> m.toBuilder()
-                        .setField(shipment.findFieldByName("weight"), (Integer) m.getField(shipment.findFieldByName("weight")) + 1000)
-                        .build())
+                        .with(Protobuf.decoder(
+                                DynamicMessage.getDefaultInstance(shipment).getParserForType())))
+                .map(
+                        "heavier",
+                        m -> m.toBuilder()
+                                .setField(
+                                        shipment.findFieldByName("weight"),
+                                        (Integer) m.getField(shipment.findFieldByName("weight")) + 1000)
+                                .build())
                 .to(KafkaSink.from(config.sink("out")).with(Protobuf.<DynamicMessage>encoder()));
         PipelineResult result = SchemaPipelines.runUntilCaughtUp(
                 kafka, pipeline.start(config, new SimpleMeterRegistry()), t, Duration.ofSeconds(60));
@@ -335,8 +356,10 @@ class SchemaRegistryPipelineIT {
                 t.output(),
                 Protobuf.decoder(DynamicMessage.getDefaultInstance(shipment).getParserForType()),
                 registry.url());
-        assertThat(out).hasSize(30).allSatisfy(m -> assertThat((Integer) m.getField(shipment.findFieldByName("weight")))
-                .isGreaterThanOrEqualTo(1000));
+        assertThat(out)
+                .hasSize(30)
+                .allSatisfy(m -> assertThat((Integer) m.getField(shipment.findFieldByName("weight")))
+                        .isGreaterThanOrEqualTo(1000));
         // the second message of its file: message indexes [1]
         assertThat(kafka.readAll(t.output()).get(0).value()).startsWith(0, 0, 0, 0, 1, 2, 2);
     }
@@ -346,8 +369,9 @@ class SchemaRegistryPipelineIT {
                 .setName("shipment.proto")
                 .setPackage("io.etl.it")
                 .setSyntax("proto3")
-                .addMessageType(DescriptorProto.newBuilder().setName("Address").addField(field("city", 1,
-                        FieldDescriptorProto.Type.TYPE_STRING)))
+                .addMessageType(DescriptorProto.newBuilder()
+                        .setName("Address")
+                        .addField(field("city", 1, FieldDescriptorProto.Type.TYPE_STRING)))
                 .addMessageType(DescriptorProto.newBuilder()
                         .setName("Shipment")
                         .addField(field("id", 1, FieldDescriptorProto.Type.TYPE_STRING))

@@ -143,8 +143,8 @@ public final class SchemaRegistryServer implements AutoCloseable {
 
     /** Requires HTTP basic authentication with these credentials from now on. */
     public void requireBasicAuth(String user, String password) {
-        authorization = "Basic "
-                + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+        authorization =
+                "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
     }
 
     /** Registers {@code schema} of {@code type} ({@code AVRO}, {@code PROTOBUF}, {@code JSON}) under {@code subject}. */
@@ -212,7 +212,10 @@ public final class SchemaRegistryServer implements AutoCloseable {
             }
         }
         int n = parts.size();
-        if (method.equals("GET") && n == 3 && parts.get(0).equals("schemas") && parts.get(1).equals("ids")) {
+        if (method.equals("GET")
+                && n == 3
+                && parts.get(0).equals("schemas")
+                && parts.get(1).equals("ids")) {
             return schemaById(parts.get(2));
         }
         if (method.equals("GET") && n == 1 && parts.get(0).equals("subjects")) {
@@ -252,9 +255,15 @@ public final class SchemaRegistryServer implements AutoCloseable {
                 return lookup(subject, type, schema);
             }
         }
-        if (method.equals("POST") && n == 5 && parts.get(0).equals("compatibility") && parts.get(1).equals("subjects")) {
+        if (method.equals("POST")
+                && n == 5
+                && parts.get(0).equals("compatibility")
+                && parts.get(1).equals("subjects")) {
             JsonNode request = JSON.readTree(body);
-            return compatibilityCheck(parts.get(2), request.path("schemaType").asText("AVRO"), request.path("schema").asText(""));
+            return compatibilityCheck(
+                    parts.get(2),
+                    request.path("schemaType").asText("AVRO"),
+                    request.path("schema").asText(""));
         }
         return error(404, 404, "HTTP 404 Not Found: " + method + " " + rawPath);
     }
@@ -373,12 +382,15 @@ public final class SchemaRegistryServer implements AutoCloseable {
 
     /** BACKWARD: a reader of the new schema can read what the latest version wrote (Avro only). */
     private boolean compatible(Stored candidate, Stored latest) {
-        if (compatibility.equals("NONE") || !candidate.type().equals("AVRO") || !latest.type().equals("AVRO")) {
+        if (compatibility.equals("NONE")
+                || !candidate.type().equals("AVRO")
+                || !latest.type().equals("AVRO")) {
             return true;
         }
         Schema reader = new Schema.Parser().parse(candidate.schema());
         Schema writer = new Schema.Parser().parse(latest.schema());
-        return SchemaCompatibility.checkReaderWriterCompatibility(reader, writer).getType()
+        return SchemaCompatibility.checkReaderWriterCompatibility(reader, writer)
+                        .getType()
                 == SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE;
     }
 
@@ -405,7 +417,8 @@ public final class SchemaRegistryServer implements AutoCloseable {
     }
 
     private static Answer error(int status, int code, String message) {
-        return new Answer(status, JSON.createObjectNode().put("error_code", code).put("message", message));
+        return new Answer(
+                status, JSON.createObjectNode().put("error_code", code).put("message", message));
     }
 
     /** Runs a registry until the process is stopped: {@code --port <port>} (default 8081). */

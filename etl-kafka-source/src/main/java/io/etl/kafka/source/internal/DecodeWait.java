@@ -88,9 +88,7 @@ final class DecodeWait {
 
     /** A record was decoded: ends the wait when it is the one that waited (or a later one of its partition). */
     void decoded(String topic, int partitionNumber, long recordOffset, long nowNanos) {
-        if (partition.partition() == partitionNumber
-                && partition.topic().equals(topic)
-                && recordOffset >= offset) {
+        if (partition.partition() == partitionNumber && partition.topic().equals(topic) && recordOffset >= offset) {
             LOG.info(
                     "source '{}': decoding again after {} ms and {} attempt(s)",
                     source,

@@ -344,7 +344,8 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
      * passed. {@link ConsumerRecords} iterates its partitions in the order {@link ConsumerRecords#partitions()}
      * lists them, so the partitions listed before {@code failed}'s were handed over whole.
      */
-    private void waitToDecode(ConsumerRecords<byte[], byte[]> records, ConsumerRecord<byte[], byte[]> failed, RetryableException e) {
+    private void waitToDecode(
+            ConsumerRecords<byte[], byte[]> records, ConsumerRecord<byte[], byte[]> failed, RetryableException e) {
         TopicPartition at = new TopicPartition(failed.topic(), failed.partition());
         boolean after = false;
         for (TopicPartition tp : records.partitions()) {
