@@ -105,7 +105,7 @@ public abstract class FramedEncoder<T, S, W> implements SchemaEncoder<T> {
         S known = knownSchema();
         if (known != null) {
             try {
-                framingOf(known, false);
+                framings.put(known, framingOf(known, false));
             } catch (SchemaRefused e) {
                 throw ConfigException.of(registry.path(), e.getMessage(), e);
             } catch (RegistryException e) {
@@ -170,15 +170,14 @@ public abstract class FramedEncoder<T, S, W> implements SchemaEncoder<T> {
         WireFormat.writeHeader(prefix, id);
         System.arraycopy(indexes, 0, prefix, WireFormat.HEADER_SIZE, indexes.length);
         Framing<W> framing = new Framing<>(id, prefix, writerOf(schema));
-        if (keys || framings.isEmpty()) {
-            LOG.info(
-                    "{}: writes {} {} with schema id {} of subject '{}'",
-                    registry.connector(),
-                    format,
-                    keys ? "keys" : "values",
-                    id,
-                    subject);
-        }
+        // one line per schema put to use: rare, and what an operator looks for after a deployment
+        LOG.info(
+                "{}: writes {} {} with schema id {} of subject '{}'",
+                registry.connector(),
+                format,
+                keys ? "keys" : "values",
+                id,
+                subject);
         return framing;
     }
 

@@ -122,7 +122,7 @@ class SchemaRegistryPipelineIT {
         return records;
     }
 
-    private static Pipeline avroToLedger(Topics t, PipelineConfig config, Schema reader) {
+    static Pipeline avroToLedger(Topics t, PipelineConfig config, Schema reader) {
         return Pipeline.named(t.uid())
                 .from(KafkaSource.from(config.source("in")).with(Avro.decoder(reader)))
                 .map("to-ledger", SchemaRegistryPipelineIT::entry)
