@@ -86,7 +86,10 @@ final class DecodeWait {
         dueNanos = nowNanos + Duration.ofMillis(backoff).toNanos();
     }
 
-    /** A record was decoded: ends the wait when it is the one that waited (or a later one of its partition). */
+    /**
+     * A record was decoded, or failed for good: ends the wait when it is the one that waited (or a later one of
+     * its partition).
+     */
     void decoded(String topic, int partitionNumber, long recordOffset, long nowNanos) {
         if (partition.partition() == partitionNumber && partition.topic().equals(topic) && recordOffset >= offset) {
             LOG.info(

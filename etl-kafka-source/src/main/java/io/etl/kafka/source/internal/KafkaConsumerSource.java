@@ -328,6 +328,10 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
                 waitToDecode(records, r, e);
                 return;
             } catch (Exception e) {
+                if (decodeWait.waiting()) {
+                    // the record that waited has its answer now, even if it is a record error
+                    decodeWait.decoded(r.topic(), r.partition(), r.offset(), clock.getAsLong());
+                }
                 output.decodeFailed(meta, e);
                 continue;
             }
