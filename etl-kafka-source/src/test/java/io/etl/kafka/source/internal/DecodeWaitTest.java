@@ -32,7 +32,9 @@ class DecodeWaitTest {
         long[] expected = {100, 200, 400, 800, 1600, 3200, 5000, 5000};
         for (long backoff : expected) {
             wait.failed(TP, 7, new RetryableException("down"), now);
-            assertThat(wait.due(now + (backoff - 1) * MS)).as("before %d ms", backoff).isFalse();
+            assertThat(wait.due(now + (backoff - 1) * MS))
+                    .as("before %d ms", backoff)
+                    .isFalse();
             assertThat(wait.due(now + backoff * MS)).as("after %d ms", backoff).isTrue();
             now += backoff * MS;
         }

@@ -41,6 +41,7 @@ class KafkaConsumerSourceDecodeWaitTest {
     private final AtomicLong now = new AtomicLong(1);
     /** Values starting with "new" need a registry that is down while this is true. */
     private boolean registryDown = true;
+
     private KafkaConsumerSource<String> source;
 
     private final SourceOutput<String> output = new SourceOutput<>() {
@@ -82,8 +83,8 @@ class KafkaConsumerSourceDecodeWaitTest {
     }
 
     private void add(TopicPartition tp, long offset, String value) {
-        consumer.addRecord(new ConsumerRecord<>(
-                tp.topic(), tp.partition(), offset, null, value.getBytes(StandardCharsets.UTF_8)));
+        consumer.addRecord(
+                new ConsumerRecord<>(tp.topic(), tp.partition(), offset, null, value.getBytes(StandardCharsets.UTF_8)));
     }
 
     @Test
@@ -98,7 +99,8 @@ class KafkaConsumerSourceDecodeWaitTest {
         assertThat(emitted).doesNotContain("new-b", "c");
         assertThat(consumer.position(P0)).isEqualTo(1);
         assertThat(consumer.paused()).contains(P0, P1);
-        assertThat(source.waitingFor()).hasValueSatisfying(why -> assertThat(why).contains("payments-0@1"));
+        assertThat(source.waitingFor())
+                .hasValueSatisfying(why -> assertThat(why).contains("payments-0@1"));
 
         source.pause();
         source.resume(); // the pipeline's own resume does not end the wait
