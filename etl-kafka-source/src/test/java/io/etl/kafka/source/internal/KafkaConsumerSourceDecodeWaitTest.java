@@ -52,7 +52,7 @@ class KafkaConsumerSourceDecodeWaitTest {
 
         @Override
         public void decodeFailed(RecordMeta meta, Throwable cause) {
-            failed.add(new String(meta.value(), StandardCharsets.UTF_8));
+            failed.add(new String(meta.payload(), StandardCharsets.UTF_8));
         }
     };
 
