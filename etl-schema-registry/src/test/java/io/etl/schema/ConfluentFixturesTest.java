@@ -10,6 +10,7 @@ import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
 import com.google.protobuf.DynamicMessage;
 import io.etl.core.record.RecordMeta;
+import io.etl.fixtures.Payment;
 import io.etl.kafka.common.SchemaRegistryConfig;
 import io.etl.kafka.sink.KafkaMessage;
 import io.etl.testkit.schema.SchemaRegistryServer;
@@ -109,10 +110,10 @@ class ConfluentFixturesTest {
 
     @Test
     void shouldDecodeIntoTheGeneratedSpecificRecord() throws Exception {
-        SchemaDecoder<io.etl.fixtures.Payment> decoder = Avro.decoder(io.etl.fixtures.Payment.class);
+        SchemaDecoder<Payment> decoder = Avro.decoder(Payment.class);
         decoder.open(Fixtures.context(config, "payments", meters));
 
-        io.etl.fixtures.Payment payment = decoder.decode(Fixtures.bytes("avro-payment-v1"), meta());
+        Payment payment = decoder.decode(Fixtures.bytes("avro-payment-v1"), meta());
 
         assertThat(payment.getId()).isEqualTo("p-1");
         assertThat(payment.getAmount()).isEqualTo(1250L);
@@ -137,13 +138,13 @@ class ConfluentFixturesTest {
 
     @Test
     void shouldWriteTheSameBytesForAGeneratedRecord() {
-        io.etl.fixtures.Payment payment = io.etl.fixtures.Payment.newBuilder()
+        Payment payment = Payment.newBuilder()
                 .setId("p-2")
                 .setAmount(990L)
                 .setCurrency("USD")
                 .setNote("refund")
                 .build();
-        SchemaEncoder<io.etl.fixtures.Payment> encoder = Avro.encoder();
+        SchemaEncoder<Payment> encoder = Avro.encoder();
         encoder.open(Fixtures.context(config, "payments", meters));
 
         assertThat(encoder.encode(payment, meta()).value()).isEqualTo(Fixtures.bytes("avro-payment-v2"));

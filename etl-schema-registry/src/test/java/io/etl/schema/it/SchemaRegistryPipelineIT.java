@@ -25,6 +25,7 @@ import io.etl.schema.Avro;
 import io.etl.schema.JsonSchema;
 import io.etl.schema.Protobuf;
 import io.etl.schema.SchemaEncoder;
+import io.etl.schema.internal.ProtobufEncoder;
 import io.etl.schema.it.SchemaPipelines.Topics;
 import io.etl.testkit.EmbeddedKafka;
 import io.etl.testkit.KafkaTestCluster;
@@ -319,8 +320,7 @@ class SchemaRegistryPipelineIT {
         Topics t = Topics.create(kafka, "protobuf", 1);
         Descriptor shipment = shipmentDescriptor();
         SchemaEncoder<DynamicMessage> in = producerEncoder(Protobuf.encoder(), t.input());
-        registry.register(
-                t.input() + "-value", "PROTOBUF", io.etl.schema.internal.ProtobufEncoder.schemaText(shipment));
+        registry.register(t.input() + "-value", "PROTOBUF", ProtobufEncoder.schemaText(shipment));
         List<TestRecord> records = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
             DynamicMessage m = DynamicMessage.newBuilder(shipment)
