@@ -35,7 +35,11 @@ import org.junit.jupiter.api.io.TempDir;
 @EmbeddedKafka(shared = true)
 class AvroCrashIT {
 
-    private static final int PAYMENTS = 20_000;
+    private static final int PAYMENTS = 40_000;
+    /** Records produced per chunk, and chunks per second: the input arrives at 5,000 records/s while the copies run. */
+    private static final int CHUNK = 500;
+
+    private static final long CHUNK_PAUSE_MILLIS = 100;
 
     @Test
     @Timeout(240)
@@ -61,14 +65,15 @@ class AvroCrashIT {
                         encoder.encode(p, new RecordMeta("t", 0, 0L, 0L, null, List.of()))
                                 .value()));
             }
-            kafka.produce(t.input(), input);
             Path yaml = writeYaml(t, kafka, registry, dir);
+            Thread producer = new Thread(() -> produceAtARate(kafka, t.input(), input), "avro-crash-producer");
+            producer.start();
 
             Process first = start(yaml, dir.resolve("first.log"));
             try {
                 await().atMost(Duration.ofSeconds(90))
                         .pollInterval(Duration.ofMillis(20))
-                        .until(() -> kafka.committedTotal(t.group()) >= PAYMENTS / 3 || !first.isAlive());
+                        .until(() -> kafka.committedTotal(t.group()) >= PAYMENTS / 4 || !first.isAlive());
                 assertThat(first.isAlive())
                         .as(Files.readString(dir.resolve("first.log")))
                         .isTrue();
@@ -78,6 +83,9 @@ class AvroCrashIT {
             long committedAtKill = kafka.committedTotal(t.group());
             assertThat(committedAtKill).isLessThan(PAYMENTS);
 
+            assertThat(kafka.endTotal(t.input()))
+                    .as("killed while input still arrives")
+                    .isLessThan(PAYMENTS);
             Process second = start(yaml, dir.resolve("second.log"));
             try {
                 await().atMost(Duration.ofSeconds(120))
@@ -89,6 +97,7 @@ class AvroCrashIT {
             } finally {
                 second.destroy();
                 second.waitFor();
+                producer.join();
             }
 
             Map<String, Integer> counts = new HashMap<>();
@@ -108,6 +117,19 @@ class AvroCrashIT {
                     PAYMENTS);
             assertThat(missing).as("payments missing from the ledger").isEmpty();
             assertThat(kafka.committedTotal(t.group())).isEqualTo(PAYMENTS);
+        }
+    }
+
+    /** Produces {@code records} in chunks, pausing between them so the pipeline is mid-run when it is killed. */
+    private static void produceAtARate(KafkaTestCluster kafka, String topic, List<TestRecord> records) {
+        for (int from = 0; from < records.size(); from += CHUNK) {
+            kafka.produce(topic, records.subList(from, Math.min(records.size(), from + CHUNK)));
+            try {
+                Thread.sleep(CHUNK_PAUSE_MILLIS); // pacing the input, not waiting for a condition
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
         }
     }
 
