@@ -4,6 +4,7 @@ import io.etl.core.config.SinkPoolConfig;
 import io.etl.core.sink.Encoder;
 import io.etl.core.sink.SinkContext;
 import io.etl.core.sink.SinkWriter;
+import io.etl.kafka.common.FormatContext;
 import io.etl.kafka.common.internal.ClusterUse;
 import io.etl.kafka.common.internal.KafkaClusterUser;
 import io.etl.kafka.sink.KafkaMessage;
@@ -71,6 +72,13 @@ final class KafkaSinkImpl<T> implements KafkaSink<T>, KafkaClusterUser {
 
     @Override
     public SinkWriter<KafkaMessage> openWriter(SinkContext context) {
+        guard.open(new FormatContext(
+                "sink '" + name + "'",
+                path,
+                List.of(config.topic()),
+                config.schemaRegistry(),
+                context.meterRegistry(),
+                context.tags()));
         KafkaSinkOpener.Opened opened = KafkaSinkOpener.open(config, path, context);
         OptionalLong topicLimit = opened.topicMaxMessageBytes();
         if (topicLimit.isPresent() && guard.limitToTopic(topicLimit.getAsLong())) {

@@ -101,6 +101,9 @@ public final class ProducerSettings {
             problems.addAll(config.security()
                     .check(path + ".security", config.producer().keySet()));
         }
+        if (config.schemaRegistry() != null) {
+            problems.addAll(config.schemaRegistry().check(path + ".schema_registry"));
+        }
         if (config.deliveryTimeout().compareTo(Duration.ofSeconds(1)) < 0) {
             problems.add(new ConfigProblem(path + ".delivery_timeout", "must be at least 1s"));
         }

@@ -73,6 +73,9 @@ final class SourceConfigCheck {
             problems.addAll(config.security()
                     .check(path + ".security", config.consumer().keySet()));
         }
+        if (config.schemaRegistry() != null) {
+            problems.addAll(config.schemaRegistry().check(path + ".schema_registry"));
+        }
         return problems;
     }
 
