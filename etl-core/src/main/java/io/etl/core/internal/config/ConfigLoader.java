@@ -71,7 +71,9 @@ public final class ConfigLoader {
         Interpolator interpolator = new Interpolator(env, problems);
         JsonNode interpolated = interpolator.interpolate(tree);
         SectionBinder binder = new SectionBinder(problems, interpolator.variablesByPath());
-        PipelineConfig config = new PipelineBinder(problems, binder, connectors).bind(interpolated);
+        // the records' constructors leave their checks to this binding, which reports every problem at once
+        PipelineConfig config =
+                ConfigBinding.run(() -> new PipelineBinder(problems, binder, connectors).bind(interpolated));
         problems.throwIfAny();
         return config;
     }

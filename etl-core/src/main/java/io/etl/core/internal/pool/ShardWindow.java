@@ -2,8 +2,6 @@ package io.etl.core.internal.pool;
 
 import io.etl.core.error.FatalException;
 import io.etl.core.error.RetryableException;
-import io.etl.core.internal.checkpoint.PendingRecord;
-import io.etl.core.record.RecordMeta;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -20,29 +18,26 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One shard of a sink pool. The pipeline thread fills the open batch and hands sealed batches over a
- * bounded queue; the shard's own worker thread writes them with at most {@code inflight} unacknowledged
- * at a time, in order. After a retryable failure the worker waits for the whole window, backs off, and
- * writes the failed batch and every later one again in their original order, so a key's last write is
- * always its newest value.
+ * The writing half of a sink shard: its bounded queue of sealed batches, the write window of at most
+ * {@code inflight} unacknowledged attempts in order, retries and the circuit breaker. Its worker thread takes
+ * batches from the queue and calls the writer. After a retryable failure it waits for the whole window, backs
+ * off, and writes the failed batch and every later one again in their original order (go-back-N), so a key's
+ * last write is always its newest value. The pipeline thread's half, {@link ShardBatcher}, hands batches over
+ * through {@link #offer} and reads {@link #hasRoom()}; everything else runs on the worker.
  */
-final class Shard<M> implements Runnable {
+final class ShardWindow<M> implements Runnable {
 
-    private static final Logger LOG = LoggerFactory.getLogger(Shard.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ShardWindow.class);
     private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final SinkPool<?, M> pool;
     private final int index;
-    private final OpenBatch<M> open;
-    private final ArrayDeque<Batch<M>> overflow = new ArrayDeque<>();
     private final ArrayBlockingQueue<Batch<M>> queue;
     private final ArrayDeque<Attempt<M>> window = new ArrayDeque<>();
     private final ArrayDeque<Batch<M>> resend = new ArrayDeque<>();
     private final int inflight;
-    private final int overflowLimit;
     private final CircuitBreaker breaker;
     private final Backoff backoff;
-    private long nextSequence;
 
     private volatile Thread worker;
     private volatile boolean closing;
@@ -51,136 +46,40 @@ final class Shard<M> implements Runnable {
     private volatile int windowSize;
     private volatile int resendSize;
 
-    Shard(SinkPool<?, M> pool, int index, CircuitBreaker breaker) {
+    ShardWindow(SinkPool<?, M> pool, int index, CircuitBreaker breaker) {
         this.pool = pool;
         this.index = index;
         var config = pool.config();
-        this.open = new OpenBatch<>(
-                config.batch().maxRecords(), config.batch().maxBytes().bytes());
         this.queue = new ArrayBlockingQueue<>(config.queue());
         this.inflight = config.inflight();
-        this.overflowLimit = config.queue();
         this.breaker = breaker;
         this.backoff = new Backoff(config.retry());
     }
 
-    // ---- pipeline thread -------------------------------------------------------------------------------
+    // ---- pipeline thread ---------------------------------------------------------------------------------
 
-    void append(M message, long size, PendingRecord owner, RecordMeta source, long nowNanos) {
-        if (open.wouldOverflow(size)) {
-            seal();
-        }
-        if (open.add(message, size, owner, source, nowNanos)) {
-            seal();
-        }
-    }
-
-    void seal() {
-        if (!open.isEmpty()) {
-            overflow.addLast(open.seal(pool.name(), index, nextSequence++));
-            if (!flush() && overflow.size() > overflowLimit) {
-                awaitRoom();
-            }
-        }
+    /** Queues a sealed batch if the queue has room; the caller wakes the worker once it queued what it could. */
+    boolean offer(Batch<M> batch) {
+        return queue.offer(batch);
     }
 
     /**
-     * The pipeline checks backpressure between source records, but one record may make many batches (a
-     * large flatMap fan-out): past {@code queue} sealed batches waiting, the pipeline thread waits here for
-     * the worker to take some, so memory stays bounded by configuration.
+     * Whether a batch queued now would be written at once: nothing is queued, none waits for a retry, and fewer
+     * than {@code inflight} are unacknowledged. Reads the queue before the window: the worker counts a batch into
+     * the window before taking it.
      */
-    private void awaitRoom() {
-        while (overflow.size() > overflowLimit && !finished && !aborting) {
-            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(1));
-            flush();
-        }
+    boolean hasRoom() {
+        return queue.isEmpty() && resendSize == 0 && windowSize < inflight;
     }
 
-    /**
-     * Adaptive batching: seals the open batch at once when the shard's write window has room for it (the
-     * worker would write it now: waiting would only add latency), otherwise once it has lingered for
-     * {@code lingerNanos}. Under load the window stays full, so batches grow while earlier ones are in flight.
-     */
-    void sealIfLingered(long nowNanos, long lingerNanos) {
-        if (!open.isEmpty() && (windowHasRoom() || nowNanos - open.openedAtNanos() >= lingerNanos)) {
-            seal();
-        }
+    /** Whether the worker thread has ended. */
+    boolean ended() {
+        return finished;
     }
 
-    /**
-     * Seals the open batch when the worker has nothing at all to write (nothing queued, waiting or in
-     * flight): between two polls the pipeline may push many records, and an idle writer should not wait for
-     * all of them. A busy writer is left alone, so batches still grow under load.
-     */
-    void sealIfIdle() {
-        if (!open.isEmpty() && windowSize == 0 && windowHasRoom()) {
-            seal();
-        }
-    }
-
-    /**
-     * Nanosecond time at which the open batch must be sealed (its opening time when the write window has
-     * room), or Long.MAX_VALUE when it is empty.
-     */
-    long lingerDeadline(long lingerNanos) {
-        if (open.isEmpty()) {
-            return Long.MAX_VALUE;
-        }
-        return windowHasRoom() ? open.openedAtNanos() : open.openedAtNanos() + lingerNanos;
-    }
-
-    /**
-     * Whether a batch sealed now would be written at once: no sealed batch of this shard waits or is queued,
-     * none waits for a retry, and fewer than {@code inflight} are unacknowledged. Reads the queue before the
-     * window: the worker counts a batch into the window before taking it.
-     */
-    private boolean windowHasRoom() {
-        return overflow.isEmpty() && queue.isEmpty() && resendSize == 0 && windowSize < inflight;
-    }
-
-    /** Moves sealed batches into the queue as far as it has room; true when nothing is left waiting. */
-    boolean flush() {
-        Batch<M> b;
-        boolean moved = false;
-        while ((b = overflow.peekFirst()) != null && queue.offer(b)) {
-            overflow.pollFirst();
-            moved = true;
-        }
-        if (moved) {
-            wake();
-        }
-        return overflow.isEmpty();
-    }
-
-    /** Counts batches that never reached the queue as abandoned; pipeline thread, after the worker stopped. */
-    void abandonOverflow() {
-        int batches = overflow.size();
-        long records = 0;
-        for (Batch<M> b : overflow) {
-            records += b.size();
-        }
-        overflow.clear();
-        if (batches > 0) {
-            pool.metrics().abandoned(batches);
-            pool.events().batchesAbandoned(pool.name(), index, batches, records);
-        }
-    }
-
-    /** Whether sealed batches wait for room in the queue (the pipeline must stop feeding). */
-    boolean blocked() {
-        return !overflow.isEmpty();
-    }
-
-    /** Seals the open batch and moves everything into the queue, waiting for room until the deadline. */
-    boolean flushAll(long deadlineNanos) {
-        seal();
-        while (!flush()) {
-            if (System.nanoTime() >= deadlineNanos || finished) {
-                return false;
-            }
-            LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(1));
-        }
-        return true;
+    /** Whether the worker thread has ended or was told to stop now. */
+    boolean endedOrAborting() {
+        return finished || aborting;
     }
 
     // ---- lifecycle ---------------------------------------------------------------------------------------
@@ -220,7 +119,7 @@ final class Shard<M> implements Runnable {
         }
     }
 
-    private void wake() {
+    void wake() {
         Thread t = worker;
         if (t != null) {
             LockSupport.unpark(t);
