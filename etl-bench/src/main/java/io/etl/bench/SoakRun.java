@@ -2,7 +2,6 @@ package io.etl.bench;
 
 import io.etl.bench.impl.RaceTopics;
 import io.etl.bench.orders.BenchOrders;
-import io.etl.examples.split.ClassArchiveFlags;
 import io.etl.examples.split.KafkaToKafkaSplit;
 import io.etl.testkit.BrokerOptions;
 import io.etl.testkit.ForkedKafkaCluster;
@@ -23,7 +22,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
@@ -58,13 +56,13 @@ public final class SoakRun {
 
     static final String USAGE = "--mode soak [--seconds S] [--rate R] [--kill-every S] [--outage-at S]"
             + " [--outage-seconds S] [--sample-every S] [--calibration-records N] [--retention-seconds S]"
-            + " [--jvm-arg ARG]... [--etl-jar FILE] [--no-etl-archive] [--out DIR]";
+            + " [--jvm-flags FLAGS] [--etl-jar FILE] [--out DIR]";
 
     /**
-     * How etl's JVM is sized: as the Kubernetes recipe sizes it (a 768 MiB limit, the heap 75 % of it and half of it
-     * from the start), exiting on an OutOfMemoryError so that the supervisor restarts it.
+     * How etl's JVM is sized: as the container image and the Kubernetes recipe size it (a 768 MiB limit, the heap at
+     * most 75 % of it), exiting on an OutOfMemoryError so that the supervisor restarts it.
      */
-    static final List<String> DEPLOYED_HEAP_FLAGS = List.of("-Xmx576m", "-Xms384m", "-XX:+ExitOnOutOfMemoryError");
+    static final List<String> DEPLOYED_HEAP_FLAGS = List.of("-Xmx576m", "-XX:+ExitOnOutOfMemoryError");
 
     private static final int SLICES = 12;
 
@@ -80,9 +78,8 @@ public final class SoakRun {
             int sampleEvery,
             int calibrationRecords,
             int retentionSeconds,
-            List<String> jvmArgs,
+            JvmFlags jvmFlags,
             Path etlJar,
-            boolean archive,
             Path out) {
 
         static Options parse(String[] args) {
@@ -96,9 +93,8 @@ public final class SoakRun {
                     o.number("--sample-every", 10),
                     o.number("--calibration-records", 1_000_000),
                     o.number("--retention-seconds", 600),
-                    o.all("--jvm-arg"),
+                    JvmFlags.of(o),
                     o.path("--etl-jar", Path.of(ForkedRaceOptions.DEFAULT_ETL_JAR)),
-                    !o.isSet("--no-etl-archive"),
                     o.path("--out", Path.of("etl-bench/target/soak")));
             if (options.seconds < 10 || options.sampleEvery < 1 || options.killEvery < 1) {
                 throw new IllegalArgumentException(
@@ -162,19 +158,16 @@ public final class SoakRun {
         return yaml.substring(0, sinks) + moved + yaml.substring(after);
     }
 
-    /** The example's jar as the README starts it, sized as the Kubernetes recipe sizes it. */
+    /**
+     * The example's jar as the README starts it, sized as the container recipe sizes it, with {@code --jvm-flags}
+     * after that.
+     */
     static List<String> etlCommand(Options options, Path yaml) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(ProcessRace.ETL_JVM_FLAGS);
         command.addAll(DEPLOYED_HEAP_FLAGS);
         command.addAll(ProcessRace.COMMON_FLAGS);
-        command.addAll(options.jvmArgs());
-        Optional<Path> archive = options.archive()
-                ? ForkedRaceOptions.shippedArchive(options.etlJar())
-                        .filter(a -> ForkedRaceOptions.mapsOnThisJvm(a, options.etlJar()))
-                : Optional.empty();
-        archive.ifPresent(a -> command.add(ClassArchiveFlags.map(a)));
+        command.addAll(options.jvmFlags().forContestant("etl"));
         command.addAll(
                 List.of("-jar", options.etlJar().toString(), "kafka_to_kafka_split", "--config", yaml.toString()));
         return command;

@@ -1,6 +1,5 @@
 package io.etl.runtime;
 
-import io.etl.core.config.PipelineConfig;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -32,7 +31,6 @@ public final class Main implements Runnable {
 
     /** Runs the command line and exits the JVM with the command's exit code. */
     public static void main(String[] args) {
-        PipelineConfig.preload();
         int code = execute(args);
         System.out.flush();
         System.err.flush();

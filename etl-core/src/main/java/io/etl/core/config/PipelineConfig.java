@@ -3,9 +3,7 @@ package io.etl.core.config;
 import io.etl.core.error.ConfigException;
 import io.etl.core.internal.config.ConfigLoader;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 
@@ -65,25 +63,6 @@ public record PipelineConfig(
     /** Defaults everywhere and no source or sink sections: for pipelines built entirely in code. */
     public static PipelineConfig defaults() {
         return new PipelineConfig(null, null, null, null, null);
-    }
-
-    /**
-     * Starts, once per JVM and on a background daemon thread, what loading a configuration will need: the YAML
-     * parser, the validator, the section records' readers and the connector types on the class path with their
-     * clients' classes. A launcher calls it first thing, so that this overlaps with its own start (parsing its
-     * command line, setting up logging); loading works the same without it, only later.
-     */
-    public static void preload() {
-        ConfigLoader.preload();
-    }
-
-    /**
-     * Starts {@link #preload()} unless it started, and waits up to {@code timeout} for it to finish; returns whether
-     * it did. For a training run whose JVM records a class archive
-     * ({@code -XX:ArchiveClassesAtExit}): the archive then holds everything the preload loads.
-     */
-    public static boolean awaitPreload(Duration timeout) {
-        return ConfigLoader.awaitPreload(Objects.requireNonNull(timeout, "timeout"));
     }
 
     /** Loads a YAML file, interpolating from the process environment. */

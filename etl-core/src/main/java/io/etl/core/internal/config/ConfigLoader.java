@@ -9,7 +9,6 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
 
@@ -28,16 +27,6 @@ import java.util.function.Function;
 public final class ConfigLoader {
 
     private ConfigLoader() {}
-
-    /** See {@link PipelineConfig#preload()}. */
-    public static void preload() {
-        StartupWarmUp.start();
-    }
-
-    /** See {@link PipelineConfig#awaitPreload(Duration)}. */
-    public static boolean awaitPreload(Duration timeout) {
-        return StartupWarmUp.await(timeout);
-    }
 
     /** Loads {@code file} with the discovered connector types. */
     public static PipelineConfig load(Path file, Function<String, String> env) {

@@ -273,6 +273,11 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
     }
 
     @Override
+    public Optional<String> waitingFor() {
+        return source.waitingFor();
+    }
+
+    @Override
     public MeterRegistry meterRegistry() {
         return registry;
     }
