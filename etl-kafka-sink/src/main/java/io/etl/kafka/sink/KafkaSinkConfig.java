@@ -6,6 +6,7 @@ import io.etl.core.config.RenamedFrom;
 import io.etl.core.config.Secrets;
 import io.etl.kafka.common.KafkaSecurityConfig;
 import io.etl.kafka.common.SchemaRegistryConfig;
+import io.etl.kafka.common.internal.ClientConnection;
 import io.etl.kafka.sink.internal.KafkaSinkConfigType;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
@@ -133,6 +134,17 @@ public record KafkaSinkConfig(
     /** A copy with envelope annotations. */
     public KafkaSinkConfig withAnnotations(Map<String, String> value) {
         return copy(b -> b.annotations = value);
+    }
+
+    /**
+     * The properties a Kafka client needs to reach this sink's cluster as its producer does: the brokers, the
+     * typed {@code security} section and the {@code security.*}, {@code ssl.*} and {@code sasl.*} keys of the
+     * producer passthrough. For tools that share the pipeline's connection, such as an admin client.
+     *
+     * @param path the section's key path, e.g. {@code sinks.eu.kafka}, named by errors in the security settings
+     */
+    public Map<String, Object> connectionProperties(String path) {
+        return ClientConnection.properties(brokers, security, producer, path);
     }
 
     /**
