@@ -53,6 +53,14 @@ public final class EtlMetrics {
      */
     public static final String CHECKPOINT_REPLAY_WINDOW = "etl.checkpoint.replay.window.records";
 
+    /**
+     * {@code etl_route_records_total{sink,topic}}: messages a route wrote to each topic, counted when their batch
+     * was acknowledged (a batch written again counts again).
+     */
+    public static final String ROUTE_RECORDS = "etl.route.records";
+    /** {@code etl_route_topics{sink}}: topics a route has open (at most its {@code max_topics}). */
+    public static final String ROUTE_TOPICS = "etl.route.topics";
+
     /** Tag names. */
     public static final String TAG_PIPELINE = "pipeline";
 

@@ -43,6 +43,7 @@ final class PipelineYaml {
     private String checkpointInterval = "250ms";
     private String drainTimeout = "15s";
     private String deadLetterTopic;
+    private final Map<String, String> routes = new LinkedHashMap<>();
 
     private PipelineYaml(String name, String brokers, String inputTopic, String groupId) {
         this.name = name;
@@ -59,6 +60,15 @@ final class PipelineYaml {
 
     PipelineYaml sink(String sinkName, String topic) {
         sinks.put(sinkName, topic);
+        return this;
+    }
+
+    /**
+     * A sink entry that is a route's template: no topic, and the {@code route} block {@code inlineYaml}, e.g.
+     * {@code {topic_pattern: "routed-.*", create: {partitions: 2}}}; it gets every sink's keys too.
+     */
+    PipelineYaml routeTemplate(String sinkName, String inlineYaml) {
+        routes.put(sinkName, inlineYaml);
         return this;
     }
 
@@ -160,6 +170,13 @@ final class PipelineYaml {
             y.append("  ").append(sink).append(":\n    kafka:\n");
             y.append("      brokers: ").append(quoted(sinkBrokers)).append('\n');
             y.append("      topic: ").append(topic).append('\n');
+            keys(y, "      ", eachSink);
+            passthrough(y, "producer", producer);
+        });
+        routes.forEach((sink, route) -> {
+            y.append("  ").append(sink).append(":\n    kafka:\n");
+            y.append("      brokers: ").append(quoted(sinkBrokers)).append('\n');
+            y.append("      route: ").append(route).append('\n');
             keys(y, "      ", eachSink);
             passthrough(y, "producer", producer);
         });
