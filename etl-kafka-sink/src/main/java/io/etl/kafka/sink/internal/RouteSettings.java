@@ -1,6 +1,7 @@
 package io.etl.kafka.sink.internal;
 
 import io.etl.core.config.PipelineConfig;
+import io.etl.core.config.RetrySection;
 import io.etl.core.error.ConfigProblem;
 import io.etl.kafka.sink.KafkaSinkConfig;
 import io.etl.kafka.sink.RouteConfig;
@@ -16,9 +17,6 @@ import java.util.regex.PatternSyntaxException;
  */
 final class RouteSettings {
 
-    /** The top-level section whose Kafka writer writes the retry topics. */
-    static final String RETRY_SECTION = "retry";
-
     private RouteSettings() {}
 
     static List<ConfigProblem> check(KafkaSinkConfig config, String path) {
@@ -28,7 +26,7 @@ final class RouteSettings {
             problems.add(new ConfigProblem(path + ".topic", "must not be blank"));
         }
         RouteConfig route = config.route();
-        if (path.startsWith(RETRY_SECTION + ".")) {
+        if (path.startsWith(RetrySection.NAME + ".")) {
             if (hasTopic) {
                 problems.add(new ConfigProblem(
                         path + ".topic",

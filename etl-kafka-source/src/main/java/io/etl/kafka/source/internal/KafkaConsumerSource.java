@@ -1,10 +1,12 @@
 package io.etl.kafka.source.internal;
 
+import io.etl.core.config.RetryTopicsConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.FatalException;
 import io.etl.core.error.RetryableException;
+import io.etl.core.metrics.EtlMetrics;
 import io.etl.core.record.RecordMeta;
 import io.etl.core.source.CommitCallback;
 import io.etl.core.source.SourceContext;
@@ -20,6 +22,7 @@ import io.etl.kafka.common.internal.SharedClusterProbe;
 import io.etl.kafka.source.Decoder;
 import io.etl.kafka.source.KafkaSource;
 import io.etl.kafka.source.KafkaSourceConfig;
+import io.micrometer.core.instrument.Gauge;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -89,6 +92,8 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
     private final ConsumerErrorClassifier errors;
     /** Monotonic time in nanoseconds; a test replaces it to simulate a frozen JVM. */
     LongSupplier clock = System::nanoTime;
+    /** Wall-clock time in milliseconds, which the due times of retry records are in. */
+    LongSupplier wallClock = System::currentTimeMillis;
 
     private final SessionWatch watch;
 
@@ -104,6 +109,8 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
     private final PendingFailures failures = new PendingFailures();
     /** A record the decoder could not decode yet (a schema registry that does not answer), and its backoff. */
     private final DecodeWait decodeWait;
+    /** The retry topics read besides the source's own, when the pipeline has some; null otherwise. */
+    private RetryDelays retries;
 
     /**
      * @param consumerFactory makes the consumer from its properties ({@code KafkaConsumer::new} in production)
@@ -200,9 +207,30 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
                             + " (group.consumer.*); session_timeout is not used",
                     name);
         }
+        RetryTopicsConfig retry = context.run().find(RetryTopicsConfig.class).orElse(null);
+        if (retry != null && config.topics().isEmpty()) {
+            throw ConfigException.of(
+                    path + ".topic_pattern",
+                    "a pipeline with retry topics needs its topics listed (topics: [...]): the retry topics are named"
+                            + " after them and read with them");
+        }
         consumer = startupCheck
                 ? checkedConsumer(props, context.runId(), !consumerProtocol && buildsOffline(props))
                 : newConsumer(props);
+        if (retry != null) {
+            retries = new RetryDelays(name, RetryTopicSetup.names(config, retry));
+            if (startupCheck) {
+                try {
+                    RetryTopicSetup.ensure(config, retry, ConsumerSettings.connection(config, path), path, runId);
+                } catch (RuntimeException e) {
+                    consumer.close(CloseOptions.timeout(Duration.ZERO));
+                    throw e;
+                }
+            }
+            Gauge.builder(EtlMetrics.SOURCE_RETRY_WAITING, retries, RetryDelays::size)
+                    .tags(context.tags())
+                    .register(context.meterRegistry());
+        }
         meters = SourceMeters.register(context, name, config, consumer, assigned);
         resets = new OffsetResets(name, config, consumer, meters);
         rebalance = new RebalanceHandler(
@@ -224,7 +252,17 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
                     .computeIfAbsent(KafkaTransactionLink.class, KafkaTransactionLink::new)
                     .attach(c::groupMetadata, config.groupInstanceId());
         }
-        if (config.topics().isEmpty()) {
+        if (retries != null) {
+            List<String> all = new ArrayList<>(config.topics());
+            all.addAll(retries.topics());
+            consumer.subscribe(all, rebalance);
+            LOG.info(
+                    "source '{}': group '{}' subscribed to {} and their retry topics {}",
+                    name,
+                    config.groupId(),
+                    config.topics(),
+                    retries.topics());
+        } else if (config.topics().isEmpty()) {
             consumer.subscribe(Pattern.compile(config.topicPattern()), rebalance);
             LOG.info(
                     "source '{}': group '{}' subscribed to topics matching /{}/",
@@ -296,6 +334,9 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
         if (decodeWait.waiting()) {
             retryDecodeWhenDue();
         }
+        if (retries != null && retries.size() > 0) {
+            resumeDueRetries();
+        }
         ConsumerRecords<byte[], byte[]> records;
         try {
             records = consumer.poll(timeout);
@@ -316,7 +357,11 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
             rejoinBeforeProcessing(records, now);
             return;
         }
+        long nowMillis = retries == null ? 0 : wallClock.getAsLong();
         for (ConsumerRecord<byte[], byte[]> r : records) {
+            if (retries != null && retries.holdsBack(r, consumer, nowMillis)) {
+                continue;
+            }
             // the value bytes ride along by reference, so any stage can dead-letter the record as it was read
             RecordMeta meta = new RecordMeta(
                     r.topic(),
@@ -380,10 +425,26 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
             return;
         }
         if (!paused) {
-            Collection<TopicPartition> p = consumer.paused();
-            if (!p.isEmpty()) {
-                consumer.resume(p);
-            }
+            resumePaused();
+        }
+    }
+
+    /** Resumes the retry-topic partitions whose next record is due, unless something else keeps them paused. */
+    private void resumeDueRetries() {
+        List<TopicPartition> due = retries.due(wallClock.getAsLong(), assigned.topicPartitions());
+        if (!due.isEmpty() && !paused && !decodeWait.holding()) {
+            consumer.resume(due);
+        }
+    }
+
+    /** Resumes every paused partition but the retry-topic partitions whose next record is not due yet. */
+    private void resumePaused() {
+        Collection<TopicPartition> p = consumer.paused();
+        if (retries != null) {
+            p = retries.resumable(p);
+        }
+        if (!p.isEmpty()) {
+            consumer.resume(p);
         }
     }
 
@@ -534,10 +595,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
         if (decodeWait.holding()) {
             return; // a record waits to be decoded: the partitions resume when its backoff has passed
         }
-        Collection<TopicPartition> p = consumer.paused();
-        if (!p.isEmpty()) {
-            consumer.resume(p);
-        }
+        resumePaused();
     }
 
     // ---- close ---------------------------------------------------------------------------------------------
