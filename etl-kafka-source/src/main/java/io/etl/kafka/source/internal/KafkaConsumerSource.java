@@ -199,6 +199,18 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
             // exactly-once pipelines chain: read only what an upstream transaction committed, unless told otherwise
             props.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         }
+        RetryTopicsConfig retry = context.run().find(RetryTopicsConfig.class).orElse(null);
+        if (retry != null && config.topics().isEmpty()) {
+            throw ConfigException.of(
+                    path + ".topic_pattern",
+                    "a pipeline with retry topics needs its topics listed (topics: [...]): the retry topics are named"
+                            + " after them and read with them");
+        }
+        if (retry != null) {
+            // a retry partition resumes when its record is due: a fetch in flight for the others must not delay it
+            props.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int)
+                    Math.min(500, config.pollTimeout().toMillis()));
+        }
         LOG.debug("source '{}': consumer properties {}", name, ClientProperties.redacted(props));
         boolean consumerProtocol = ConsumerSettings.usesConsumerProtocol(config);
         if (consumerProtocol) {
@@ -206,13 +218,6 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
                     "source '{}': group.protocol=consumer: session timeout and assignment strategy are the broker's"
                             + " (group.consumer.*); session_timeout is not used",
                     name);
-        }
-        RetryTopicsConfig retry = context.run().find(RetryTopicsConfig.class).orElse(null);
-        if (retry != null && config.topics().isEmpty()) {
-            throw ConfigException.of(
-                    path + ".topic_pattern",
-                    "a pipeline with retry topics needs its topics listed (topics: [...]): the retry topics are named"
-                            + " after them and read with them");
         }
         consumer = startupCheck
                 ? checkedConsumer(props, context.runId(), !consumerProtocol && buildsOffline(props))

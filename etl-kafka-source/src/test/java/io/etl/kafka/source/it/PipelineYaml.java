@@ -44,6 +44,8 @@ final class PipelineYaml {
     private String drainTimeout = "15s";
     private String deadLetterTopic;
     private final Map<String, String> routes = new LinkedHashMap<>();
+    private String retryLevels;
+    private String retryThen;
 
     private PipelineYaml(String name, String brokers, String inputTopic, String groupId) {
         this.name = name;
@@ -69,6 +71,16 @@ final class PipelineYaml {
      */
     PipelineYaml routeTemplate(String sinkName, String inlineYaml) {
         routes.put(sinkName, inlineYaml);
+        return this;
+    }
+
+    /**
+     * A top-level {@code retry} section with these levels, e.g. {@code [{after: 2s}, {after: 3s}]}, and {@code then}
+     * (null for the default), written by a Kafka section on the sink brokers.
+     */
+    PipelineYaml retry(String levels, String then) {
+        retryLevels = levels;
+        retryThen = then;
         return this;
     }
 
@@ -184,6 +196,17 @@ final class PipelineYaml {
             y.append("dead_letter:\n  kafka:\n");
             y.append("    brokers: ").append(quoted(sinkBrokers)).append('\n');
             y.append("    topic: ").append(deadLetterTopic).append('\n');
+            y.append("    statistics_interval: 0s\n");
+            y.append("    batch: {linger: ").append(linger).append("}\n");
+            y.append("    retry: {initial_backoff: 100ms, max_backoff: 1s}\n");
+        }
+        if (retryLevels != null) {
+            y.append("retry:\n  topics: ").append(retryLevels).append('\n');
+            if (retryThen != null) {
+                y.append("  then: ").append(retryThen).append('\n');
+            }
+            y.append("  kafka:\n");
+            y.append("    brokers: ").append(quoted(sinkBrokers)).append('\n');
             y.append("    statistics_interval: 0s\n");
             y.append("    batch: {linger: ").append(linger).append("}\n");
             y.append("    retry: {initial_backoff: 100ms, max_backoff: 1s}\n");
