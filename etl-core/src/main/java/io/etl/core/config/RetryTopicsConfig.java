@@ -39,9 +39,9 @@ public record RetryTopicsConfig(@NotEmpty List<@Valid RetryLevel> topics, ErrorP
      *
      * @throws ConfigException when a setting is out of range, naming each one
      */
-    public RetryTopicsConfig {
-        topics = topics == null ? List.of() : List.copyOf(topics);
-        then = then == null ? DEFAULT_THEN : then;
+    public RetryTopicsConfig(List<RetryLevel> topics, ErrorPolicy then) {
+        this.topics = topics == null ? List.of() : List.copyOf(topics);
+        this.then = then == null ? DEFAULT_THEN : then;
         ConfigValidation.checkConstructed(this, RetryTopicsConfig::rules);
     }
 
