@@ -13,7 +13,6 @@ import io.etl.runtime.internal.RegistryUses;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -1,8 +1,10 @@
 package io.etl.kafka.sink;
 
 import io.etl.core.error.DeadLetter;
+import io.etl.core.error.RetryLetter;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -37,12 +39,14 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * Replays the records of a dead-letter topic, once the cause is fixed: each dead letter's original key, value and
- * headers (without its {@code etl.dlq.*} headers) is written again to a topic, by default the one it was first read
- * from (its {@value DeadLetter#SOURCE_HEADER} header), with {@value #REDRIVEN_FROM_HEADER} and
- * {@value #REDRIVE_COUNT_HEADER} added. Filters pick dead letters by stage ({@code operator:parse}, or a pattern such
- * as {@code produce:*}) and by reason ({@code decode}, {@code operator}, ...). The topic is read from its beginning to
- * the end it had when the redrive started; {@link #plan()} only reads, {@link #execute()} writes too, with an
- * idempotent {@code acks=all} producer.
+ * headers (without its {@code etl.dlq.*} headers, nor the {@code etl.retry.*} headers of a record that went through
+ * retry topics: it starts afresh) is written again to a topic, by default the one it was first read from (its
+ * {@value RetryLetter#TOPIC_HEADER} header when it came through retry topics, else its
+ * {@value DeadLetter#SOURCE_HEADER}), with {@value #REDRIVEN_FROM_HEADER} and {@value #REDRIVE_COUNT_HEADER} added.
+ * Filters pick dead letters by stage ({@code operator:parse}, or a pattern such as {@code produce:*}), by reason
+ * ({@code decode}, {@code operator}, ...) and by when they were rejected ({@link #since}, {@link #until}). The topic is
+ * read from its beginning to the end it had when the redrive started; {@link #plan()} only reads, {@link #execute()}
+ * writes too, with an idempotent {@code acks=all} producer.
  *
  * <pre>{@code
  * DeadLetterRedrive redrive = DeadLetterRedrive.from(Map.of("bootstrap.servers", "kafka-1:9092"), "orders-dlq")
@@ -72,6 +76,8 @@ public final class DeadLetterRedrive {
     private final List<String> stagePatterns = new ArrayList<>();
     private final List<String> reasons = new ArrayList<>();
     private String target;
+    private Instant since;
+    private Instant until;
     private long limit = Long.MAX_VALUE;
     private Duration timeout = DEFAULT_TIMEOUT;
     private Consumer<Letter> onEach = letter -> {};
@@ -112,6 +118,21 @@ public final class DeadLetterRedrive {
         return this;
     }
 
+    /**
+     * Only dead letters rejected at or after {@code instant} ({@value DeadLetter#TIMESTAMP_HEADER}, or the dead
+     * letter's own timestamp when it has none).
+     */
+    public DeadLetterRedrive since(Instant instant) {
+        this.since = Objects.requireNonNull(instant, "since");
+        return this;
+    }
+
+    /** Only dead letters rejected before {@code instant} (see {@link #since}). */
+    public DeadLetterRedrive until(Instant instant) {
+        this.until = Objects.requireNonNull(instant, "until");
+        return this;
+    }
+
     /** Writes every dead letter to {@code topic} instead of the topic it was first read from. */
     public DeadLetterRedrive to(String topic) {
         this.target = Objects.requireNonNull(topic, "topic");
@@ -149,9 +170,17 @@ public final class DeadLetterRedrive {
      * @param error    {@value DeadLetter#ERROR_HEADER}, or null
      * @param target   the topic it is (or would be) written to, or null when it has none
      * @param problem  why it cannot be redriven (no target, value not kept), or null
+     * @param rejected when it was rejected ({@value DeadLetter#TIMESTAMP_HEADER}, else the dead letter's timestamp)
      */
     public record Letter(
-            String position, String source, String stage, String reason, String error, String target, String problem) {
+            String position,
+            String source,
+            String stage,
+            String reason,
+            String error,
+            String target,
+            String problem,
+            Instant rejected) {
 
         /** Whether it is (or would be) written. */
         public boolean redrivable() {
@@ -295,7 +324,9 @@ public final class DeadLetterRedrive {
     private Letter letter(ConsumerRecord<byte[], byte[]> record) {
         Headers headers = record.headers();
         String source = text(headers, DeadLetter.SOURCE_HEADER);
-        String sourceTopic = source == null ? null : topicOf(source);
+        // a record that went through retry topics was rejected in one of them: it belongs to the topic it came from
+        String firstTopic = text(headers, RetryLetter.TOPIC_HEADER);
+        String sourceTopic = firstTopic != null ? firstTopic : source == null ? null : topicOf(source);
         String to = target != null ? target : sourceTopic;
         String problem = null;
         if (to == null) {
@@ -311,7 +342,21 @@ public final class DeadLetterRedrive {
                 text(headers, DeadLetter.REASON_HEADER),
                 text(headers, DeadLetter.ERROR_HEADER),
                 to,
-                problem);
+                problem,
+                Instant.ofEpochMilli(rejectedAt(headers, record.timestamp())));
+    }
+
+    /** {@value DeadLetter#TIMESTAMP_HEADER}, or {@code fallback} when it is missing or not a number. */
+    private static long rejectedAt(Headers headers, long fallback) {
+        String text = text(headers, DeadLetter.TIMESTAMP_HEADER);
+        if (text != null) {
+            try {
+                return Long.parseLong(text.trim());
+            } catch (NumberFormatException e) {
+                // the record's own timestamp then
+            }
+        }
+        return fallback;
     }
 
     private boolean matches(Letter letter) {
@@ -320,15 +365,22 @@ public final class DeadLetterRedrive {
                         && stages.stream()
                                 .anyMatch(p -> p.matcher(letter.stage()).matches()));
         boolean reasonMatches = reasons.isEmpty() || (letter.reason() != null && reasons.contains(letter.reason()));
-        return stageMatches && reasonMatches;
+        boolean timeMatches = (since == null || !letter.rejected().isBefore(since))
+                && (until == null || letter.rejected().isBefore(until));
+        return stageMatches && reasonMatches && timeMatches;
     }
 
-    /** The original record again: its key, value and headers without {@code etl.dlq.*}, plus the redrive headers. */
+    /**
+     * The original record again: its key, value and headers without {@code etl.dlq.*} and {@code etl.retry.*}, plus
+     * the redrive headers.
+     */
     private static ProducerRecord<byte[], byte[]> redriven(ConsumerRecord<byte[], byte[]> record, Letter letter) {
         RecordHeaders headers = new RecordHeaders();
         int count = 1;
         for (Header h : record.headers()) {
-            if (h.key().startsWith(DeadLetter.HEADER_PREFIX) || h.key().equals(REDRIVEN_FROM_HEADER)) {
+            if (h.key().startsWith(DeadLetter.HEADER_PREFIX)
+                    || h.key().startsWith(RetryLetter.HEADER_PREFIX)
+                    || h.key().equals(REDRIVEN_FROM_HEADER)) {
                 continue;
             }
             if (h.key().equals(REDRIVE_COUNT_HEADER)) {
@@ -413,6 +465,8 @@ public final class DeadLetterRedrive {
     public String toString() {
         return "DeadLetterRedrive[" + deadLetterTopic + " -> " + (target == null ? "source topics" : target)
                 + (stagePatterns.isEmpty() ? "" : ", stages " + stagePatterns)
-                + (reasons.isEmpty() ? "" : ", reasons " + reasons) + "]";
+                + (reasons.isEmpty() ? "" : ", reasons " + reasons)
+                + (since == null ? "" : ", since " + since)
+                + (until == null ? "" : ", until " + until) + "]";
     }
 }

@@ -11,6 +11,7 @@ import io.etl.testkit.EmbeddedKafka;
 import io.etl.testkit.KafkaTestCluster;
 import io.etl.testkit.TestRecord;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +44,11 @@ class DeadLetterRedriveIT {
 
     /** A dead letter of {@code orders} at offset {@code offset}, with the headers the pipeline writes. */
     private TestRecord letter(long offset, String key, String value, String stage, String reason) {
+        return letter(offset, key, value, stage, reason, 2L);
+    }
+
+    /** {@link #letter(long, String, String, String, String)} rejected at {@code rejectedAt}, epoch milliseconds. */
+    private TestRecord letter(long offset, String key, String value, String stage, String reason, long rejectedAt) {
         RecordMeta meta = new RecordMeta(
                 orders,
                 0,
@@ -53,7 +59,7 @@ class DeadLetterRedriveIT {
                 value.getBytes(StandardCharsets.UTF_8));
         RecordException error = RecordException.at(meta, stage, reason, "it broke", new IllegalStateException("x"));
         TestRecord record = TestRecord.of(key, value);
-        for (Header h : new DeadLetter("orders-pipeline", stage, meta, error, 1, 2L).headers()) {
+        for (Header h : new DeadLetter("orders-pipeline", stage, meta, error, 1, rejectedAt).headers()) {
             record = record.withHeader(h.key(), h.value());
         }
         return record;
@@ -153,6 +159,33 @@ class DeadLetterRedriveIT {
                 .filteredOn(l -> !l.redrivable())
                 .singleElement()
                 .satisfies(l -> assertThat(l.problem()).contains("2000000 bytes", orders + "-1@9"));
+    }
+
+    @Test
+    void aTimeWindowKeepsOnlyTheDeadLettersRejectedInIt() {
+        String window = SinkIts.unique("window-dlq");
+        kafka.createTopic(window, 1);
+        String stage = DeadLetter.operatorStage("parse");
+        kafka.produce(
+                window,
+                List.of(
+                        letter(10, "a", "{}", stage, RecordException.OPERATOR, 1_000L),
+                        letter(11, "b", "{}", stage, RecordException.OPERATOR, 2_000L),
+                        letter(12, "c", "{}", stage, RecordException.OPERATOR, 3_000L)));
+        List<DeadLetterRedrive.Letter> seen = new ArrayList<>();
+
+        DeadLetterRedrive.Report plan = DeadLetterRedrive.from(client(), window)
+                .since(Instant.ofEpochMilli(2_000L))
+                .until(Instant.ofEpochMilli(3_000L))
+                .onEach(seen::add)
+                .plan();
+
+        assertThat(plan.read()).isEqualTo(3);
+        assertThat(plan.matched()).isEqualTo(1);
+        assertThat(seen).singleElement().satisfies(l -> {
+            assertThat(l.rejected()).isEqualTo(Instant.ofEpochMilli(2_000L));
+            assertThat(l.position()).isEqualTo(window + "-0@1");
+        });
     }
 
     @Test

@@ -5,6 +5,8 @@ import io.etl.kafka.sink.DeadLetterRedrive;
 import io.etl.runtime.ExitCodes;
 import io.etl.runtime.Main;
 import java.io.PrintWriter;
+import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -14,8 +16,8 @@ import picocli.CommandLine.Option;
 
 /**
  * {@code dead-letters redrive}: replays a dead-letter topic ({@link DeadLetterRedrive}): each dead letter's original
- * key, value and headers, written again to the topic it came from, or to {@code --to}; filtered by stage and reason;
- * only says what it would do unless {@code --execute}.
+ * key, value and headers, written again to the topic it came from, or to {@code --to}; filtered by stage, reason and
+ * when it was rejected; only says what it would do unless {@code --execute}.
  */
 @Command(
         name = "dead-letters",
@@ -86,6 +88,19 @@ public final class DeadLettersCommand implements Runnable {
         private List<String> reasons = new ArrayList<>();
 
         @Option(
+                names = "--since",
+                paramLabel = "TIME",
+                description = "Only dead letters rejected at or after TIME: 2026-12-07T10:15:00Z, 2026-12-07T10:15"
+                        + " (local time), 2026-12-07, or a time ago such as -2h.")
+        private String since;
+
+        @Option(
+                names = "--until",
+                paramLabel = "TIME",
+                description = "Only dead letters rejected before TIME (same forms as --since).")
+        private String until;
+
+        @Option(
                 names = {"-n", "--max"},
                 paramLabel = "N",
                 description = "At most N dead letters.")
@@ -105,6 +120,11 @@ public final class DeadLettersCommand implements Runnable {
         int run(PrintWriter out, PrintWriter err) {
             if (max != null && max < 1) {
                 throw usage("--max must be at least 1, got " + max);
+            }
+            Instant from = time("--since", since);
+            Instant to = time("--until", until);
+            if (from != null && to != null && !from.isBefore(to)) {
+                throw usage("--since (" + from + ") must be before --until (" + to + ")");
             }
             PipelineConfig pipeline = cluster.pipeline();
             KafkaSection section = null;
@@ -128,8 +148,14 @@ public final class DeadLettersCommand implements Runnable {
                         DeadLetterRedrive.from(c.properties(), topic).timeout(c.timeout());
                 stages.forEach(redrive::stage);
                 reasons.forEach(redrive::reason);
+                if (from != null) {
+                    redrive.since(from);
+                }
                 if (to != null) {
-                    redrive.to(to);
+                    redrive.until(to);
+                }
+                if (this.to != null) {
+                    redrive.to(this.to);
                 }
                 if (max != null) {
                     redrive.limit(max);
@@ -153,13 +179,25 @@ public final class DeadLettersCommand implements Runnable {
             }
         }
 
+        private Instant time(String option, String text) {
+            if (text == null) {
+                return null;
+            }
+            try {
+                return DateTimes.parse(text, Clock.systemDefaultZone());
+            } catch (IllegalArgumentException e) {
+                throw usage(option + ": " + e.getMessage());
+            }
+        }
+
         private boolean hasSectionOption() {
             return spec.commandLine().getParseResult().hasMatchedOption("--section");
         }
 
         private static String line(DeadLetterRedrive.Letter letter) {
             return letter.position() + "  stage=" + letter.stage() + "  reason=" + letter.reason()
-                    + (letter.redrivable() ? "  -> " + letter.target() : "  cannot be redriven: " + letter.problem());
+                    + (letter.redrivable() ? "  -> " + letter.target() : "  cannot be redriven: " + letter.problem())
+                    + "  (rejected " + letter.rejected() + ")";
         }
 
         private int summary(DeadLetterRedrive.Report report, String topic, PrintWriter out) {

@@ -11,19 +11,21 @@ import io.etl.core.error.DeadLetter;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.RetryLetter;
 import io.etl.core.metrics.EtlMetrics;
+import io.etl.kafka.sink.DeadLetterRedrive;
 import io.etl.kafka.sink.KafkaSink;
 import io.etl.kafka.source.KafkaSource;
 import io.etl.testkit.EmbeddedKafka;
 import io.etl.testkit.KafkaTestCluster;
+import io.etl.testkit.TestRecord;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -48,7 +50,7 @@ class RetryTopicsIT {
     private static final Duration FIRST = Duration.ofSeconds(2);
     private static final Duration SECOND = Duration.ofSeconds(3);
     /** How late an attempt may come after its due time: polls, fetches and a loaded machine. */
-    private static final Duration LATE = Duration.ofMillis(2_500);
+    private static final Duration LATE = Duration.ofMillis(1_000);
 
     /** Orders whose call fails on the first two attempts. */
     private static boolean flaky(int i) {
@@ -61,8 +63,10 @@ class RetryTopicsIT {
     }
 
     @Test
-    @Timeout(90)
-    void retriesEachFailedCallWhenDueWithoutHoldingUpTheRestAndDeadLettersWhatNeverSucceeds(KafkaTestCluster kafka) {
+    @Timeout(120)
+    void retriesEachFailedCallWhenDueWithoutHoldingUpTheRestAndDeadLettersWhatNeverSucceedsUntilRedriven(
+            KafkaTestCluster kafka) {
+        long started = System.currentTimeMillis();
         String uid = Delivery.unique("retry");
         String input = "in-" + uid;
         String out = "out-" + uid;
@@ -88,6 +92,8 @@ class RetryTopicsIT {
         MeterRegistry registry = new SimpleMeterRegistry();
         RunningPipeline running = pipeline.start(config, registry);
         long[] inputCommittedAt = {0};
+        DeadLetterRedrive.Report plan;
+        DeadLetterRedrive.Report redriven;
         try {
             await().atMost(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofMillis(20))
@@ -102,20 +108,49 @@ class RetryTopicsIT {
                     .pollInterval(Duration.ofMillis(200))
                     .until(() -> caughtUpOnRetryTopics(kafka, group, input)
                             || running.result().isDone());
+            assertThat(running.result()).as("still running").isNotDone();
+
+            // the cause is fixed: a redrive of the dead-letter topic sends the records back to their first topic
+            calls.fixAll();
+            Instant windowEnd = Instant.now().plusSeconds(1);
+            plan = DeadLetterRedrive.from(kafka.clientProperties(), dlt)
+                    .stage("operator:call")
+                    .since(Instant.ofEpochMilli(started))
+                    .until(windowEnd)
+                    .plan();
+            redriven = DeadLetterRedrive.from(kafka.clientProperties(), dlt)
+                    .since(Instant.ofEpochMilli(started))
+                    .until(windowEnd)
+                    .execute();
+            await().atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> (Delivery.caughtUp(kafka, group, input)
+                                    && Delivery.idCounts(kafka, out).size() == ORDERS)
+                            || running.result().isDone());
         } finally {
             PipelineResult result = running.stopAndWait(Duration.ofSeconds(20));
             assertThat(result.status()).as("%s", result).isEqualTo(PipelineResult.Status.COMPLETED);
         }
+        assertThat(plan.matched()).isEqualTo(doomedCount());
+        assertThat(plan.sent()).as("a plan writes nothing").isZero();
+        assertThat(plan.byTarget()).isEqualTo(Map.of(input, (long) doomedCount()));
+        assertThat(redriven.sent()).isEqualTo(doomedCount());
 
-        // every order that can succeed is in the output, the flaky ones after three calls
-        Map<String, Integer> written = Delivery.idCounts(kafka, out);
-        List<String> missing = new ArrayList<>();
-        for (int i = 0; i < ORDERS; i++) {
-            if (!doomed(i) && !written.containsKey(Orders.id(i))) {
-                missing.add(Orders.id(i));
+        // every order is in the output: the flaky ones after three calls, the doomed ones after the redrive
+        assertThat(Delivery.missing(Delivery.idCounts(kafka, out), ORDERS))
+                .as("orders missing from the output")
+                .isEmpty();
+        for (ConsumerRecord<byte[], byte[]> r : readAll(kafka, out)) {
+            String id = Orders.idOf(TestRecord.of(r.key(), r.value()));
+            if (doomed(Integer.parseInt(id.substring(2)))) {
+                assertThat(text(r, DeadLetterRedrive.REDRIVE_COUNT_HEADER))
+                        .as("redrive count of %s", id)
+                        .isEqualTo("1");
+                assertThat(all(r, RetryLetter.HISTORY_HEADER))
+                        .as("a redriven record starts afresh")
+                        .isEmpty();
             }
         }
-        assertThat(missing).as("orders missing from the output").isEmpty();
         long firstRetry = Long.MAX_VALUE;
         for (int i = 0; i < ORDERS; i++) {
             List<Long> at = calls.of(Orders.id(i));
@@ -125,7 +160,9 @@ class RetryTopicsIT {
                 assertDue(Orders.id(i), at.get(1), at.get(2), SECOND);
                 firstRetry = Math.min(firstRetry, at.get(1));
             } else if (doomed(i)) {
-                assertThat(at).as("calls of %s", Orders.id(i)).hasSize(3);
+                assertThat(at)
+                        .as("calls of %s: three failures, then the redriven one", Orders.id(i))
+                        .hasSize(4);
             } else {
                 assertThat(at).as("calls of %s", Orders.id(i)).hasSize(1);
             }
@@ -228,21 +265,21 @@ class RetryTopicsIT {
     /** The service the {@code call} stage calls: down for the flaky orders' first two calls, always for the doomed. */
     static final class Calls {
         private final Map<String, List<Long>> at = new ConcurrentHashMap<>();
-        private final Set<String> fixed = ConcurrentHashMap.newKeySet();
+        private volatile boolean fixed;
 
         Orders.Order call(Orders.Order order) {
             List<Long> times = at.computeIfAbsent(order.id(), k -> new CopyOnWriteArrayList<>());
             times.add(System.currentTimeMillis());
             int i = Integer.parseInt(order.id().substring(2));
-            if ((flaky(i) && times.size() <= 2) || (doomed(i) && !fixed.contains(order.id()))) {
+            if ((flaky(i) && times.size() <= 2) || (doomed(i) && !fixed)) {
                 throw new IllegalStateException("service down for " + order.id());
             }
             return order;
         }
 
-        /** The service no longer fails for {@code id}. */
-        void fix(String id) {
-            fixed.add(id);
+        /** The service no longer fails. */
+        void fixAll() {
+            fixed = true;
         }
 
         List<Long> of(String id) {
