@@ -6,7 +6,6 @@ import io.etl.core.error.ConfigProblem;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.FatalException;
 import io.etl.core.error.RetryableException;
-import io.etl.core.metrics.EtlMetrics;
 import io.etl.core.record.RecordMeta;
 import io.etl.core.source.CommitCallback;
 import io.etl.core.source.SourceContext;
@@ -22,7 +21,6 @@ import io.etl.kafka.common.internal.SharedClusterProbe;
 import io.etl.kafka.source.Decoder;
 import io.etl.kafka.source.KafkaSource;
 import io.etl.kafka.source.KafkaSourceConfig;
-import io.micrometer.core.instrument.Gauge;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -199,18 +197,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
             // exactly-once pipelines chain: read only what an upstream transaction committed, unless told otherwise
             props.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         }
-        RetryTopicsConfig retry = context.run().find(RetryTopicsConfig.class).orElse(null);
-        if (retry != null && config.topics().isEmpty()) {
-            throw ConfigException.of(
-                    path + ".topic_pattern",
-                    "a pipeline with retry topics needs its topics listed (topics: [...]): the retry topics are named"
-                            + " after them and read with them");
-        }
-        if (retry != null) {
-            // a retry partition resumes when its record is due: a fetch in flight for the others must not delay it
-            props.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int)
-                    Math.min(500, config.pollTimeout().toMillis()));
-        }
+        RetryTopicsConfig retry = RetryTopicSetup.prepare(context, config, path, props);
         LOG.debug("source '{}': consumer properties {}", name, ClientProperties.redacted(props));
         boolean consumerProtocol = ConsumerSettings.usesConsumerProtocol(config);
         if (consumerProtocol) {
@@ -223,18 +210,12 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
                 ? checkedConsumer(props, context.runId(), !consumerProtocol && buildsOffline(props))
                 : newConsumer(props);
         if (retry != null) {
-            retries = new RetryDelays(name, RetryTopicSetup.names(config, retry));
-            if (startupCheck) {
-                try {
-                    RetryTopicSetup.ensure(config, retry, ConsumerSettings.connection(config, path), path, runId);
-                } catch (RuntimeException e) {
-                    consumer.close(CloseOptions.timeout(Duration.ZERO));
-                    throw e;
-                }
+            try {
+                retries = RetryTopicSetup.open(name, config, retry, path, context, startupCheck);
+            } catch (RuntimeException e) {
+                consumer.close(CloseOptions.timeout(Duration.ZERO));
+                throw e;
             }
-            Gauge.builder(EtlMetrics.SOURCE_RETRY_WAITING, retries, RetryDelays::size)
-                    .tags(context.tags())
-                    .register(context.meterRegistry());
         }
         meters = SourceMeters.register(context, name, config, consumer, assigned);
         resets = new OffsetResets(name, config, consumer, meters);
@@ -257,17 +238,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
                     .computeIfAbsent(KafkaTransactionLink.class, KafkaTransactionLink::new)
                     .attach(c::groupMetadata, config.groupInstanceId());
         }
-        if (retries != null) {
-            List<String> all = new ArrayList<>(config.topics());
-            all.addAll(retries.topics());
-            consumer.subscribe(all, rebalance);
-            LOG.info(
-                    "source '{}': group '{}' subscribed to {} and their retry topics {}",
-                    name,
-                    config.groupId(),
-                    config.topics(),
-                    retries.topics());
-        } else if (config.topics().isEmpty()) {
+        if (config.topics().isEmpty()) {
             consumer.subscribe(Pattern.compile(config.topicPattern()), rebalance);
             LOG.info(
                     "source '{}': group '{}' subscribed to topics matching /{}/",
@@ -275,8 +246,9 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
                     config.groupId(),
                     config.topicPattern());
         } else {
-            consumer.subscribe(config.topics(), rebalance);
-            LOG.info("source '{}': group '{}' subscribed to {}", name, config.groupId(), config.topics());
+            List<String> topics = retries == null ? config.topics() : retries.withRetryTopics(config.topics());
+            consumer.subscribe(topics, rebalance);
+            LOG.info("source '{}': group '{}' subscribed to {}", name, config.groupId(), topics);
         }
     }
 

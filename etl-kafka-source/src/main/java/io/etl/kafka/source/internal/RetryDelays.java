@@ -29,17 +29,21 @@ final class RetryDelays {
 
     private final String source;
     private final Set<String> topics;
+    private final List<String> retryTopics;
     /** Partitions paused until their next record is due, epoch milliseconds. */
     private final Map<TopicPartition, Long> waiting = new ConcurrentHashMap<>();
 
-    RetryDelays(String source, Collection<String> retryTopics) {
+    RetryDelays(String source, List<String> retryTopics) {
         this.source = source;
         this.topics = Set.copyOf(retryTopics);
+        this.retryTopics = List.copyOf(retryTopics);
     }
 
-    /** The retry topics, which the source subscribes to besides its own. */
-    Set<String> topics() {
-        return topics;
+    /** {@code own} and then the retry topics, which the source subscribes to besides its own. */
+    List<String> withRetryTopics(List<String> own) {
+        List<String> all = new ArrayList<>(own);
+        all.addAll(retryTopics);
+        return all;
     }
 
     /**

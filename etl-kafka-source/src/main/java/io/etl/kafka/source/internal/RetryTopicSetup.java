@@ -4,11 +4,14 @@ import io.etl.core.config.RetrySection;
 import io.etl.core.config.RetryTopicsConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.FatalException;
+import io.etl.core.metrics.EtlMetrics;
+import io.etl.core.source.SourceContext;
 import io.etl.kafka.common.internal.AdminSettings;
 import io.etl.kafka.common.internal.SharedClusterProbe;
 import io.etl.kafka.common.internal.TopicCreator;
 import io.etl.kafka.common.internal.TopicProbe;
 import io.etl.kafka.source.KafkaSourceConfig;
+import io.micrometer.core.instrument.Gauge;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -19,6 +22,7 @@ import java.util.Properties;
 import java.util.Set;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 
 /**
  * The retry topics of a source's topics: named after each topic by the {@code retry} section's levels, they are read by
@@ -29,6 +33,54 @@ import org.apache.kafka.clients.admin.NewTopic;
 final class RetryTopicSetup {
 
     private RetryTopicSetup() {}
+
+    /**
+     * The run's retry levels, when its pipeline has retry topics, and the consumer settings they need: a retry
+     * partition resumes when its record is due, so a fetch in flight for the other partitions must not hold it back for
+     * long ({@code fetch.max.wait.ms} lowered to {@code poll_timeout} unless the passthrough sets it).
+     *
+     * @return null without retry topics
+     * @throws ConfigException for a source subscribed by pattern: retry topics are named after the topics listed
+     */
+    static RetryTopicsConfig prepare(
+            SourceContext context, KafkaSourceConfig config, String path, Map<String, Object> consumerProperties) {
+        RetryTopicsConfig retry = context.run().find(RetryTopicsConfig.class).orElse(null);
+        if (retry == null) {
+            return null;
+        }
+        if (config.topics().isEmpty()) {
+            throw ConfigException.of(
+                    path + ".topic_pattern",
+                    "a pipeline with retry topics needs its topics listed (topics: [...]): the retry topics are named"
+                            + " after them and read with them");
+        }
+        consumerProperties.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, (int)
+                Math.min(500, config.pollTimeout().toMillis()));
+        return retry;
+    }
+
+    /**
+     * The retry topics of {@code config}'s topics, created first when missing if {@code create}, with the gauge of
+     * their partitions that wait.
+     *
+     * @throws ConfigException naming a retry topic that cannot be described or created
+     */
+    static RetryDelays open(
+            String source,
+            KafkaSourceConfig config,
+            RetryTopicsConfig retry,
+            String path,
+            SourceContext context,
+            boolean create) {
+        if (create) {
+            ensure(config, retry, ConsumerSettings.connection(config, path), path, context.runId());
+        }
+        RetryDelays delays = new RetryDelays(source, names(config, retry));
+        Gauge.builder(EtlMetrics.SOURCE_RETRY_WAITING, delays, RetryDelays::size)
+                .tags(context.tags())
+                .register(context.meterRegistry());
+        return delays;
+    }
 
     /** The retry topics of {@code config}'s topics, in order. */
     static List<String> names(KafkaSourceConfig config, RetryTopicsConfig retry) {

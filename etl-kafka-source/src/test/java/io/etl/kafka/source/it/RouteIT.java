@@ -48,7 +48,7 @@ class RouteIT {
     @Timeout(150)
     void routesEveryOrderToATopicCreatedOnDemandAndDeadLettersTheOnesOutsideThePatternAcrossASigkill(
             KafkaTestCluster kafka, @TempDir Path dir) throws Exception {
-        Run run = new Run(kafka, "route-kill", 20_000);
+        Run run = new Run(kafka, "route-kill", 12_000);
         Path yaml = run.yaml(kafka).groupInstanceId("route-kill-instance").write(dir);
 
         children.start("route", yaml, run.uid + "-0");
@@ -88,7 +88,7 @@ class RouteIT {
     @Test
     @Timeout(150)
     void writesEveryOrderExactlyOnceToItsRoutedTopicAcrossASigkill(KafkaTestCluster kafka, @TempDir Path dir) {
-        Run run = new Run(kafka, "route-eos", 15_000);
+        Run run = new Run(kafka, "route-eos", 10_000);
         Path yaml = run.yaml(kafka)
                 .pipeline("delivery", "exactly_once")
                 .groupInstanceId("route-eos-instance")
