@@ -121,10 +121,10 @@ public final class DeadLettersCommand implements Runnable {
             if (max != null && max < 1) {
                 throw usage("--max must be at least 1, got " + max);
             }
-            Instant from = time("--since", since);
-            Instant to = time("--until", until);
-            if (from != null && to != null && !from.isBefore(to)) {
-                throw usage("--since (" + from + ") must be before --until (" + to + ")");
+            Instant rejectedSince = time("--since", since);
+            Instant rejectedUntil = time("--until", until);
+            if (rejectedSince != null && rejectedUntil != null && !rejectedSince.isBefore(rejectedUntil)) {
+                throw usage("--since (" + rejectedSince + ") must be before --until (" + rejectedUntil + ")");
             }
             PipelineConfig pipeline = cluster.pipeline();
             KafkaSection section = null;
@@ -148,14 +148,14 @@ public final class DeadLettersCommand implements Runnable {
                         DeadLetterRedrive.from(c.properties(), topic).timeout(c.timeout());
                 stages.forEach(redrive::stage);
                 reasons.forEach(redrive::reason);
-                if (from != null) {
-                    redrive.since(from);
+                if (rejectedSince != null) {
+                    redrive.since(rejectedSince);
+                }
+                if (rejectedUntil != null) {
+                    redrive.until(rejectedUntil);
                 }
                 if (to != null) {
-                    redrive.until(to);
-                }
-                if (this.to != null) {
-                    redrive.to(this.to);
+                    redrive.to(to);
                 }
                 if (max != null) {
                     redrive.limit(max);
