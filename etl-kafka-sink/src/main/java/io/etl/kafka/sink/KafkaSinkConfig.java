@@ -38,7 +38,8 @@ import java.util.function.Consumer;
  * {@code KafkaSinkConfig.custom().brokers("localhost:9092").topic("orders-eu").build()}.
  *
  * @param brokers            bootstrap servers, comma-separated (required)
- * @param topic              the one topic this sink writes (required)
+ * @param topic              the one topic this sink writes; required, except in a route's template section, which
+ *                           has {@code route} instead
  * @param deliveryTimeout    producer {@code delivery.timeout.ms}; also bounds how long a batch waits for its
  *                           delivery reports
  * @param maxMessageBytes    largest message (key + value + headers) accepted; larger ones are record errors
@@ -54,10 +55,11 @@ import java.util.function.Consumer;
  *                           {@code "annotations": {...}} (other encoders do not use them)
  * @param schemaRegistry     the schema registry the sink's Avro, Protobuf or JSON Schema encoder registers or
  *                           looks schemas up in (module {@code etl-schema-registry}); absent when none is used
+ * @param route              in a route's template section (no {@code topic}): the topics the route may write
  */
 public record KafkaSinkConfig(
         @NotBlank String brokers,
-        @NotBlank String topic,
+        String topic,
         Duration deliveryTimeout,
         DataSize maxMessageBytes,
         Duration statisticsInterval,
@@ -68,7 +70,8 @@ public record KafkaSinkConfig(
         @Valid KafkaSecurityConfig security,
         Map<String, String> producer,
         Map<String, String> annotations,
-        @Valid SchemaRegistryConfig schemaRegistry) {
+        @Valid SchemaRegistryConfig schemaRegistry,
+        @Valid RouteConfig route) {
 
     public static final Duration DEFAULT_DELIVERY_TIMEOUT = Duration.ofSeconds(30);
     /** 1MB, decimal: 1,000,000 bytes. */
@@ -93,7 +96,13 @@ public record KafkaSinkConfig(
 
     /** Defaults for everything but the brokers and the topic. */
     public static KafkaSinkConfig of(String brokers, String topic) {
-        return new KafkaSinkConfig(brokers, topic, null, null, null, null, null, null, null, null, null, null, null);
+        return new KafkaSinkConfig(
+                brokers, topic, null, null, null, null, null, null, null, null, null, null, null, null);
+    }
+
+    /** Defaults for everything but the brokers, and a route's template section with {@code route}. */
+    public static KafkaSinkConfig routeTemplate(String brokers, RouteConfig route) {
+        return of(brokers, null).withRoute(Objects.requireNonNull(route, "route"));
     }
 
     /** A copy with another passthrough map. */
@@ -129,6 +138,14 @@ public record KafkaSinkConfig(
     /** A copy with another {@code schema_registry} block. */
     public KafkaSinkConfig withSchemaRegistry(SchemaRegistryConfig value) {
         return copy(b -> b.schemaRegistry = value);
+    }
+
+    /** A copy that is a route's template: no topic, and {@code value}. */
+    public KafkaSinkConfig withRoute(RouteConfig value) {
+        return copy(b -> {
+            b.topic = null;
+            b.route = value;
+        });
     }
 
     /** A copy with envelope annotations. */
@@ -187,6 +204,7 @@ public record KafkaSinkConfig(
         private Map<String, String> producer;
         private Map<String, String> annotations;
         private SchemaRegistryConfig schemaRegistry;
+        private RouteConfig route;
 
         private Builder(KafkaSinkConfig base) {
             brokers = base.brokers();
@@ -202,6 +220,7 @@ public record KafkaSinkConfig(
             producer = base.producer();
             annotations = base.annotations();
             schemaRegistry = base.schemaRegistry();
+            route = base.route();
         }
 
         /** Bootstrap servers, comma-separated; required. */
@@ -210,9 +229,16 @@ public record KafkaSinkConfig(
             return this;
         }
 
-        /** The one topic this sink writes; required. */
+        /** The one topic this sink writes; required, except in a route's template. */
         public Builder topic(String value) {
             topic = ConfigValidation.checkValue(KafkaSinkConfig.class, "topic", value);
+            checkAt("topic");
+            return this;
+        }
+
+        /** Makes the section a route's template: the topics the route may write (and no {@code topic}). */
+        public Builder route(RouteConfig value) {
+            route = ConfigValidation.checkValue(KafkaSinkConfig.class, "route", value);
             return this;
         }
 
@@ -315,7 +341,8 @@ public record KafkaSinkConfig(
                     security,
                     producer,
                     annotations,
-                    schemaRegistry);
+                    schemaRegistry,
+                    route);
         }
 
         /** Throws the problems the sink's own rules find at {@code property} (a minimum, the denylist). */

@@ -132,6 +132,7 @@ public final class ProducerSettings {
                 problems.add(new ConfigProblem(path + ".annotations." + key, "has no value"));
             }
         });
+        problems.addAll(RouteSettings.check(config, path));
         Set<String> names = new HashSet<>();
         for (int i = 0; i < config.topics().size(); i++) {
             TopicSpec t = config.topics().get(i);

@@ -1,5 +1,6 @@
 package io.etl.kafka.source.internal;
 
+import io.etl.core.config.RetryTopicsConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
 import io.etl.core.error.ErrorPolicy;
@@ -89,6 +90,8 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
     private final ConsumerErrorClassifier errors;
     /** Monotonic time in nanoseconds; a test replaces it to simulate a frozen JVM. */
     LongSupplier clock = System::nanoTime;
+    /** Wall-clock time in milliseconds, which the due times of retry records are in. */
+    LongSupplier wallClock = System::currentTimeMillis;
 
     private final SessionWatch watch;
 
@@ -104,6 +107,8 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
     private final PendingFailures failures = new PendingFailures();
     /** A record the decoder could not decode yet (a schema registry that does not answer), and its backoff. */
     private final DecodeWait decodeWait;
+    /** The retry topics read besides the source's own, when the pipeline has some; null otherwise. */
+    private RetryDelays retries;
 
     /**
      * @param consumerFactory makes the consumer from its properties ({@code KafkaConsumer::new} in production)
@@ -192,6 +197,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
             // exactly-once pipelines chain: read only what an upstream transaction committed, unless told otherwise
             props.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         }
+        RetryTopicsConfig retry = RetryTopicSetup.prepare(context, config, path, props);
         LOG.debug("source '{}': consumer properties {}", name, ClientProperties.redacted(props));
         boolean consumerProtocol = ConsumerSettings.usesConsumerProtocol(config);
         if (consumerProtocol) {
@@ -203,6 +209,14 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
         consumer = startupCheck
                 ? checkedConsumer(props, context.runId(), !consumerProtocol && buildsOffline(props))
                 : newConsumer(props);
+        if (retry != null) {
+            try {
+                retries = RetryTopicSetup.open(name, config, retry, path, context, startupCheck);
+            } catch (RuntimeException e) {
+                consumer.close(CloseOptions.timeout(Duration.ZERO));
+                throw e;
+            }
+        }
         meters = SourceMeters.register(context, name, config, consumer, assigned);
         resets = new OffsetResets(name, config, consumer, meters);
         rebalance = new RebalanceHandler(
@@ -232,8 +246,9 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
                     config.groupId(),
                     config.topicPattern());
         } else {
-            consumer.subscribe(config.topics(), rebalance);
-            LOG.info("source '{}': group '{}' subscribed to {}", name, config.groupId(), config.topics());
+            List<String> topics = retries == null ? config.topics() : retries.withRetryTopics(config.topics());
+            consumer.subscribe(topics, rebalance);
+            LOG.info("source '{}': group '{}' subscribed to {}", name, config.groupId(), topics);
         }
     }
 
@@ -296,6 +311,9 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
         if (decodeWait.waiting()) {
             retryDecodeWhenDue();
         }
+        if (retries != null && retries.size() > 0) {
+            resumeDueRetries();
+        }
         ConsumerRecords<byte[], byte[]> records;
         try {
             records = consumer.poll(timeout);
@@ -316,7 +334,11 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
             rejoinBeforeProcessing(records, now);
             return;
         }
+        long nowMillis = retries == null ? 0 : wallClock.getAsLong();
         for (ConsumerRecord<byte[], byte[]> r : records) {
+            if (retries != null && retries.holdsBack(r, consumer, nowMillis)) {
+                continue;
+            }
             // the value bytes ride along by reference, so any stage can dead-letter the record as it was read
             RecordMeta meta = new RecordMeta(
                     r.topic(),
@@ -380,10 +402,26 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
             return;
         }
         if (!paused) {
-            Collection<TopicPartition> p = consumer.paused();
-            if (!p.isEmpty()) {
-                consumer.resume(p);
-            }
+            resumePaused();
+        }
+    }
+
+    /** Resumes the retry-topic partitions whose next record is due, unless something else keeps them paused. */
+    private void resumeDueRetries() {
+        List<TopicPartition> due = retries.due(wallClock.getAsLong(), assigned.topicPartitions());
+        if (!due.isEmpty() && !paused && !decodeWait.holding()) {
+            consumer.resume(due);
+        }
+    }
+
+    /** Resumes every paused partition but the retry-topic partitions whose next record is not due yet. */
+    private void resumePaused() {
+        Collection<TopicPartition> p = consumer.paused();
+        if (retries != null) {
+            p = retries.resumable(p);
+        }
+        if (!p.isEmpty()) {
+            consumer.resume(p);
         }
     }
 
@@ -534,10 +572,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
         if (decodeWait.holding()) {
             return; // a record waits to be decoded: the partitions resume when its backoff has passed
         }
-        Collection<TopicPartition> p = consumer.paused();
-        if (!p.isEmpty()) {
-            consumer.resume(p);
-        }
+        resumePaused();
     }
 
     // ---- close ---------------------------------------------------------------------------------------------
