@@ -6,6 +6,7 @@ import io.etl.core.config.CheckpointConfig;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.DeadLetter;
+import io.etl.core.internal.chain.AsyncStages;
 import io.etl.core.internal.chain.ChainCompiler;
 import io.etl.core.internal.chain.DeadLetters;
 import io.etl.core.internal.chain.Node;
@@ -87,6 +88,7 @@ final class PipelineRunnerFactory {
                 errors,
                 config.pipeline(),
                 RecordTracing.create(config.pipeline().tracing(), name, source.name()));
+        AsyncStages stages = new AsyncStages(name, config.pipeline(), signals::wake);
         Node head = ChainCompiler.compile(
                 definition.operators(),
                 definition.terminal(),
@@ -94,7 +96,8 @@ final class PipelineRunnerFactory {
                 config.pipeline().onError(),
                 ctx,
                 registry,
-                tags);
+                tags,
+                stages);
         Tags sourceTags = tags.and(EtlMetrics.TAG_SOURCE, source.name());
         PollBuffer buffer = new PollBuffer(
                 registry.counter(EtlMetrics.SOURCE_RECORDS, sourceTags),
@@ -109,7 +112,7 @@ final class PipelineRunnerFactory {
         CommitScheduler commits =
                 new CommitScheduler(name, source, checkpointer, checkpoint.interval(), registry, tags);
         OwnedPartitions partitions = new OwnedPartitions(trackers, commits);
-        AcknowledgementWait acknowledgements = new AcknowledgementWait(sinks, checkpointer, signals);
+        AcknowledgementWait acknowledgements = new AcknowledgementWait(sinks, checkpointer, signals, stages);
         StallCheck stalls = new StallCheck(checkpointer, checkpoint.stalledFailAfter());
         Supplier<TransactionSteps> exactlyOnce = () -> run.exactlyOnce()
                 ? new TransactionSteps(
@@ -145,12 +148,14 @@ final class PipelineRunnerFactory {
                 new ShutdownSequence(
                         name,
                         sinks,
+                        stages,
                         commits,
                         source,
                         signals,
                         checkpoint.drainTimeout(),
                         config.pipeline().shutdownTimeout()),
                 exactlyOnce,
+                stages,
                 registry);
     }
 
