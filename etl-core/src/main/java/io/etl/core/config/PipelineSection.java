@@ -206,6 +206,12 @@ public record PipelineSection(
             return this;
         }
 
+        /** The settings of asynchronous stages by name (replacing any given before); default none. */
+        public Builder stages(Map<String, StageConfig> value) {
+            stages = Map.copyOf(ConfigValidation.requireNonNull("stages", value));
+            return this;
+        }
+
         /** The settings of the asynchronous stage {@code stage}, overriding those given in code key by key. */
         public Builder stage(String stage, StageConfig value) {
             ConfigValidation.requireNonNull("stages", stage);

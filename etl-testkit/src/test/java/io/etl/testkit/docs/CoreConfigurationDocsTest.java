@@ -9,6 +9,7 @@ import io.etl.core.config.MetricsConfig;
 import io.etl.core.config.PipelineSection;
 import io.etl.core.config.RetryConfig;
 import io.etl.core.config.SinkPoolConfig;
+import io.etl.core.config.StageConfig;
 import io.etl.core.config.TracingConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -30,6 +31,7 @@ class CoreConfigurationDocsTest {
     @ValueSource(
             classes = {
                 PipelineSection.class,
+                StageConfig.class,
                 TracingConfig.class,
                 CheckpointConfig.class,
                 MetricsConfig.class,

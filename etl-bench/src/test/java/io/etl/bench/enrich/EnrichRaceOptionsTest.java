@@ -1,0 +1,52 @@
+package io.etl.bench.enrich;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.etl.examples.enrich.EnrichedOrder;
+import io.etl.examples.enrich.OrderEvent;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+
+class EnrichRaceOptionsTest {
+
+    @Test
+    void defaultsAreTheRaceOfTheIssue() {
+        EnrichRace.Options o = EnrichRace.Options.parse();
+
+        assertThat(o.records()).isEqualTo(200_000);
+        assertThat(o.partitions()).isEqualTo(6);
+        assertThat(o.keys()).isEqualTo(1_000);
+        assertThat(o.latencyMillis()).isEqualTo(20);
+        assertThat(o.concurrency()).isEqualTo(200);
+        assertThat(o.contestants()).containsExactlyElementsOf(EnrichRace.CONTESTANTS);
+        assertThat(o.jvmArgs()).containsExactly("-Xmx512m", "-XX:+UseSerialGC");
+    }
+
+    @Test
+    void theBoundIsCallsInFlightOverLatency() {
+        EnrichRace.Options o = EnrichRace.Options.parse("--concurrency", "100", "--latency-ms", "10");
+
+        assertThat(EnrichRace.bound("etl-async", o)).isEqualTo(10_000.0);
+        assertThat(EnrichRace.bound("parallel-consumer", o)).isEqualTo(10_000.0);
+        assertThat(EnrichRace.bound("etl-map", o)).as("one call per partition").isEqualTo(600.0);
+    }
+
+    @Test
+    void anUnknownContestantIsRefused() {
+        assertThatThrownBy(() -> EnrichRace.Options.parse("--only", "etl-async,flink"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("flink");
+    }
+
+    @Test
+    void theOrdersDecodeAsTheExampleReadsThemAndEncodeAsItWrites() {
+        byte[] value = EnrichOrdersInput.order(1234, 1_000).value();
+        OrderEvent order = EnrichOrdersInput.decode(value);
+
+        assertThat(order).isEqualTo(new OrderEvent("o-1234", "c-234", 1, 1334));
+        String json = new String(
+                EnrichOrdersInput.encode(new EnrichedOrder("o-1", "c-1", 0, 5, "gold", "eu")), StandardCharsets.UTF_8);
+        assertThat(json).contains("\"amount_cents\":5", "\"tier\":\"gold\"");
+    }
+}
