@@ -7,6 +7,7 @@ import io.etl.core.Pipeline;
 import io.etl.core.PipelineResult;
 import io.etl.core.RunningPipeline;
 import io.etl.core.config.PipelineConfig;
+import io.etl.core.metrics.EtlMetrics;
 import io.etl.kafka.sink.KafkaSink;
 import io.etl.kafka.source.KafkaSource;
 import io.etl.kafka.source.KafkaSourceMetrics;
@@ -21,13 +22,15 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -36,7 +39,8 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Asynchronous stages across rebalances, against a real broker and a real local HTTP service: instances joining and
  * leaving (1 → 3 → 1) lose nothing, keep each customer's order and, since a revoke waits for the calls in flight,
- * repeat nothing; and the slow-operator fault row: an operator that blocks longer than {@code max.poll.interval.ms}
+ * repeat nothing; calls that outlive a revoke's {@code revoke_timeout} are dropped uncommitted and called again by
+ * the partition's next owner, their late answers ignored; and the slow-operator fault row: an operator that blocks longer than {@code max.poll.interval.ms}
  * never has its instance's uncommitted work committed after another instance took its partitions (a synchronous one
  * gets the instance evicted, and its late commits are refused; an asynchronous one does not get it evicted at all).
  */
@@ -44,6 +48,9 @@ import org.junit.jupiter.api.Timeout;
 class AsyncStageRebalanceIT {
 
     private static final int PARTITIONS = 6;
+    /** The settings of stage {@code enrich} of {@link KeyedOrders#enrich}. */
+    private static final UnaryOperator<PipelineYaml> ENRICH_STAGE =
+            y -> y.pipeline("stages", "{enrich: {concurrency: 32, timeout: 20s}}");
 
     private final List<RunningPipeline> instances = new ArrayList<>();
     private final ScheduledExecutorService sampler = Executors.newSingleThreadScheduledExecutor();
@@ -108,8 +115,9 @@ class AsyncStageRebalanceIT {
         List<String> blockedOn = new CopyOnWriteArrayList<>();
         try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, orders, 400, KeyedOrders::record)) {
             // a: its operator blocks 8 s, once, on the first record after the test arms it; b: never blocks
-            RunningPipeline a = start(kafka, t, "a", c -> slowCopy(c, armed, blockedOn));
-            RunningPipeline b = start(kafka, t, "b", c -> slowCopy(c, new AtomicBoolean(), blockedOn));
+            RunningPipeline a = start(kafka, t, "a", UnaryOperator.identity(), c -> slowCopy(c, armed, blockedOn));
+            RunningPipeline b =
+                    start(kafka, t, "b", UnaryOperator.identity(), c -> slowCopy(c, new AtomicBoolean(), blockedOn));
             awaitAssigned(a);
             awaitAssigned(b);
             awaitCommitted(kafka, t.group(), orders / 6);
@@ -151,6 +159,46 @@ class AsyncStageRebalanceIT {
         assertDeliveredInOrder(kafka, t, orders, violations);
     }
 
+    @Test
+    @Timeout(120)
+    void callsStillRunningWhenARevokeTimesOutAreDroppedUncommittedAndReplayedByTheNextOwner(KafkaTestCluster kafka) {
+        int orders = 2_400;
+        RunTopics t = RunTopics.create(kafka, "async-revoke", PARTITIONS);
+        List<String> violations = watchCommits(kafka, t.group());
+        // customers c-0 to c-5 own the first record of partitions 0 to 5: each first call takes 15 s, so whichever
+        // partitions leave instance a, a call of theirs is still running when the revoke's 2 s are up
+        Set<String> hung = ConcurrentHashMap.newKeySet();
+        try (TestHttpService service = TestHttpService.start(Duration.ofMillis(5), p -> "\"gold\"")) {
+            service.slow(
+                    p -> p.matches(".*/c-[0-5]") && hung.add(p.substring(p.lastIndexOf('/') + 1)),
+                    Duration.ofSeconds(15));
+            UnaryOperator<PipelineYaml> settings = y -> ENRICH_STAGE.apply(y).source("revoke_timeout", "2s");
+            try (LoadProducer load =
+                    LoadProducer.start(kafka, t.input(), PARTITIONS, orders, 1_000, KeyedOrders::record)) {
+                RunningPipeline a = start(kafka, t, "a", settings, c -> KeyedOrders.enrich(c, service.uri()));
+                await().atMost(Duration.ofSeconds(30)).until(() -> hung.size() == PARTITIONS);
+                RunningPipeline b = start(kafka, t, "b", settings, c -> KeyedOrders.enrich(c, service.uri()));
+                awaitAssigned(b);
+                await().atMost(Duration.ofSeconds(30)).until(() -> rebalances(a.meterRegistry(), "revoked") > 0);
+                await().atMost(Duration.ofSeconds(90))
+                        .pollInterval(Duration.ofMillis(200))
+                        .until(() -> load.done() && Delivery.caughtUp(kafka, t.group(), t.input()));
+                // the calls a gave up finish too, and are ignored
+                await().atMost(Duration.ofSeconds(30))
+                        .until(() -> stageGauge(a.meterRegistry(), EtlMetrics.STAGE_INFLIGHT) == 0);
+                assertThat(a.stopAndWait(Duration.ofSeconds(30)).status()).isEqualTo(PipelineResult.Status.COMPLETED);
+                assertThat(b.stopAndWait(Duration.ofSeconds(30)).status()).isEqualTo(PipelineResult.Status.COMPLETED);
+            }
+        }
+        assertDeliveredInOrder(kafka, t, orders, violations);
+        Map<String, Integer> counts = Delivery.idCounts(kafka, t.output());
+        for (int i = 0; i < PARTITIONS; i++) {
+            assertThat(counts.get(Orders.id(i)))
+                    .as("outputs of %s, whose first call outlived the revoke", Orders.id(i))
+                    .isEqualTo(1);
+        }
+    }
+
     /** The copy of keyed orders whose operator blocks 8 s once, on the first record it sees after {@code armed}. */
     private static Pipeline slowCopy(PipelineConfig config, AtomicBoolean armed, List<String> blockedOn) {
         return Pipeline.named("slow-copy")
@@ -158,11 +206,20 @@ class AsyncStageRebalanceIT {
                 .map("slow", o -> {
                     if (armed.compareAndSet(true, false)) {
                         blockedOn.add(o.id());
-                        LockSupport.parkNanos(TimeUnit.SECONDS.toNanos(8));
+                        // sleep, not park: the pipeline thread is unparked whenever a sink acknowledges
+                        sleep(Duration.ofSeconds(8));
                     }
                     return new KeyedOrders.Enriched(o.id(), o.customer(), o.seq(), "-");
                 })
                 .to(KafkaSink.from(config.sink("out")).json());
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private static void assertDeliveredInOrder(
@@ -214,29 +271,44 @@ class AsyncStageRebalanceIT {
         return violations;
     }
 
+    /** Starts instance {@code instance} of a pipeline with the asynchronous stage {@code enrich}. */
     private RunningPipeline start(
             KafkaTestCluster kafka, RunTopics t, String instance, Function<PipelineConfig, Pipeline> pipeline) {
-        PipelineConfig config = PipelineYaml.of(
-                        t.uid() + "-" + instance, kafka.bootstrapServers(), t.input(), t.group())
+        return start(kafka, t, instance, ENRICH_STAGE, pipeline);
+    }
+
+    /** Starts instance {@code instance} of {@code pipeline}, with the test's settings changed by {@code settings}. */
+    private RunningPipeline start(
+            KafkaTestCluster kafka,
+            RunTopics t,
+            String instance,
+            UnaryOperator<PipelineYaml> settings,
+            Function<PipelineConfig, Pipeline> pipeline) {
+        PipelineYaml yaml = PipelineYaml.of(t.uid() + "-" + instance, kafka.bootstrapServers(), t.input(), t.group())
                 .sink("out", t.output())
-                .pipeline("stages", "{enrich: {concurrency: 32, timeout: 20s}}")
                 .sessionTimeout("6s")
                 .consumer("max.poll.interval.ms", "4000")
                 .pool(4, 4, 500, "5ms")
-                .checkpoint("200ms", "20s")
-                .parse();
+                .checkpoint("200ms", "20s");
+        PipelineConfig config = settings.apply(yaml).parse();
         RunningPipeline running = pipeline.apply(config).start(config, new SimpleMeterRegistry());
         instances.add(running);
         return running;
     }
 
     private static double lost(MeterRegistry registry) {
-        return registry
-                .find(KafkaSourceMetrics.REBALANCES)
-                .tag(KafkaSourceMetrics.TAG_EVENT, "lost")
-                .counters()
-                .stream()
+        return rebalances(registry, "lost");
+    }
+
+    private static double rebalances(MeterRegistry registry, String event) {
+        return registry.find(KafkaSourceMetrics.REBALANCES).tag(KafkaSourceMetrics.TAG_EVENT, event).counters().stream()
                 .mapToDouble(c -> c.count())
+                .sum();
+    }
+
+    private static double stageGauge(MeterRegistry registry, String name) {
+        return registry.find(name).tag(EtlMetrics.TAG_STAGE, "enrich").gauges().stream()
+                .mapToDouble(g -> g.value())
                 .sum();
     }
 
