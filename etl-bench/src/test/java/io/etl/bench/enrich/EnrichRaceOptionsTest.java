@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class EnrichRaceOptionsTest {
 
     @Test
-    void defaultsAreTheRaceOfTheIssue() {
+    void defaultsAreTheDocumentedRace() {
         EnrichRace.Options o = EnrichRace.Options.parse();
 
         assertThat(o.records()).isEqualTo(200_000);
