@@ -116,9 +116,6 @@ class AsyncStageBackpressureIT {
             assertThat(running.result().join().status()).isEqualTo(PipelineResult.Status.COMPLETED);
             assertThat(maxInFlight.get()).as("calls in flight").isBetween(1, CONCURRENCY);
             assertThat(maxHeld.get()).as("records held by the stage").isLessThanOrEqualTo(CONCURRENCY + QUEUE);
-            assertThat(service.maxConcurrent())
-                    .as("calls the service saw at once")
-                    .isLessThanOrEqualTo(CONCURRENCY);
         }
 
         List<TestRecord> out = kafka.readAll(t.output());
