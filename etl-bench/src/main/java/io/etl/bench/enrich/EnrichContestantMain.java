@@ -46,7 +46,13 @@ public final class EnrichContestantMain {
                 pc.close();
                 stopped.countDown();
             }));
-            stopped.await();
+            while (stopped.getCount() > 0) {
+                if (pc.failed() && stopped.getCount() > 0) {
+                    System.err.println("parallel-consumer stopped by itself: " + pc.failure());
+                    Runtime.getRuntime().halt(1);
+                }
+                stopped.await(100, TimeUnit.MILLISECONDS);
+            }
         } else if (contestant.equals("kafka-streams")) {
             StreamsEnrich streams = new StreamsEnrich(brokers, topics, service);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -24,13 +24,15 @@ import java.util.concurrent.TimeUnit;
  * are committed; CPU per record is read from {@code /proc}.
  *
  * <pre>{@code
- * java -cp etl-bench/target/etl-bench.jar io.etl.bench.enrich.EnrichRace --records 200000 --runs 3
+ * java -cp etl-bench/target/etl-bench.jar io.etl.bench.enrich.EnrichRace --records 200000 --runs 3 \
+ *     --parallel-consumer-kafka-clients etl-bench/target/kafka-clients-3.9.1.jar
  * }</pre>
  *
  * <p>Options: {@code --records N} (200,000), {@code --partitions P} (6), {@code --keys K} (1,000), {@code --latency-ms
  * L} (20), {@code --concurrency C} (200: the async stages' and parallel-consumer's), {@code --runs R} (1),
  * {@code --only a,b} (contestants), {@code --jvm-arg ARG} (every contestant; default {@code -Xmx512m
- * -XX:+UseSerialGC}). The broker is {@code KAFKA_BROKERS} when set, else one embedded in this JVM; the service runs
+ * -XX:+UseSerialGC}), {@code --parallel-consumer-kafka-clients JAR} (required with parallel-consumer, which runs only on
+ * kafka-clients 3.x: that jar goes first on its classpath). The broker is {@code KAFKA_BROKERS} when set, else one embedded in this JVM; the service runs
  * in this JVM.
  */
 public final class EnrichRace {
@@ -50,7 +52,8 @@ public final class EnrichRace {
             int concurrency,
             int runs,
             List<String> contestants,
-            List<String> jvmArgs) {
+            List<String> jvmArgs,
+            String parallelConsumerKafkaClients) {
 
         static Options parse(String... args) {
             int records = 200_000;
@@ -61,6 +64,7 @@ public final class EnrichRace {
             int runs = 1;
             List<String> only = CONTESTANTS;
             List<String> jvmArgs = new ArrayList<>();
+            String pcKafkaClients = null;
             for (int i = 0; i < args.length; i++) {
                 switch (args[i]) {
                     case "--records" -> records = Integer.parseInt(args[++i]);
@@ -71,6 +75,7 @@ public final class EnrichRace {
                     case "--runs" -> runs = Integer.parseInt(args[++i]);
                     case "--only" -> only = Arrays.asList(args[++i].split(","));
                     case "--jvm-arg" -> jvmArgs.add(args[++i]);
+                    case "--parallel-consumer-kafka-clients" -> pcKafkaClients = args[++i];
                     default -> throw new IllegalArgumentException("unknown option " + args[i]);
                 }
             }
@@ -79,10 +84,15 @@ public final class EnrichRace {
                     throw new IllegalArgumentException("unknown contestant " + c + "; one of " + CONTESTANTS);
                 }
             }
+            if (only.contains("parallel-consumer") && pcKafkaClients == null) {
+                throw new IllegalArgumentException("parallel-consumer 0.5.3.3 runs only on kafka-clients 3.x"
+                        + " (4.x removed classes it loads): give the kafka-clients 3.9.1 jar with"
+                        + " --parallel-consumer-kafka-clients JAR, or leave it out with --only");
+            }
             if (jvmArgs.isEmpty()) {
                 jvmArgs.addAll(List.of("-Xmx512m", "-XX:+UseSerialGC"));
             }
-            return new Options(records, partitions, keys, latency, concurrency, runs, only, jvmArgs);
+            return new Options(records, partitions, keys, latency, concurrency, runs, only, jvmArgs, pcKafkaClients);
         }
     }
 
@@ -105,7 +115,8 @@ public final class EnrichRace {
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             System.err.println("usage: EnrichRace [--records N] [--partitions P] [--keys K] [--latency-ms L]"
-                    + " [--concurrency C] [--runs R] [--only a,b] [--jvm-arg ARG]...");
+                    + " [--concurrency C] [--runs R] [--only a,b] [--jvm-arg ARG]..."
+                    + " [--parallel-consumer-kafka-clients JAR]");
             System.exit(2);
             return;
         }
@@ -177,9 +188,14 @@ public final class EnrichRace {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(options.jvmArgs());
+        String classPath = System.getProperty("java.class.path");
+        if (contestant.equals("parallel-consumer")) {
+            // its kafka-clients first: its classes shadow the 4.x ones of etl's classpath in that JVM only
+            classPath = options.parallelConsumerKafkaClients() + File.pathSeparator + classPath;
+        }
         command.addAll(List.of(
                 "-cp",
-                System.getProperty("java.class.path"),
+                classPath,
                 EnrichContestantMain.class.getName(),
                 contestant,
                 kafka.bootstrapServers(),

@@ -1,7 +1,7 @@
 package io.etl.bench.enrich;
 
 import io.confluent.parallelconsumer.ParallelConsumerOptions;
-import io.confluent.parallelconsumer.ParallelStreamProcessor;
+import io.confluent.parallelconsumer.ParallelEoSStreamProcessor;
 import io.etl.examples.enrich.CustomerClient;
 import io.etl.examples.enrich.OrderEvent;
 import java.net.URI;
@@ -24,7 +24,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  */
 final class ParallelConsumerEnrich implements AutoCloseable {
 
-    private final ParallelStreamProcessor<byte[], byte[]> processor;
+    private final ParallelEoSStreamProcessor<byte[], byte[]> processor;
 
     ParallelConsumerEnrich(String brokers, EnrichTopics topics, URI service, int concurrency) {
         Map<String, Object> consumer = new HashMap<>();
@@ -46,7 +46,7 @@ final class ParallelConsumerEnrich implements AutoCloseable {
                 .build();
         CustomerClient client = CustomerClient.of(service);
         String output = topics.output();
-        this.processor = ParallelStreamProcessor.createEosStreamProcessor(options);
+        this.processor = new ParallelEoSStreamProcessor<>(options);
         processor.subscribe(List.of(topics.input()));
         processor.pollAndProduce(context -> {
             ConsumerRecord<byte[], byte[]> r = context.getSingleConsumerRecord();
@@ -54,6 +54,16 @@ final class ParallelConsumerEnrich implements AutoCloseable {
             byte[] enriched = EnrichOrdersInput.encode(order.enrich(client.lookupBlocking(order.customer())));
             return new ProducerRecord<>(output, r.key(), enriched);
         });
+    }
+
+    /** Why its control loop ended, when it ended on its own (null while it runs). */
+    Exception failure() {
+        return processor.isClosedOrFailed() ? processor.getFailureCause() : null;
+    }
+
+    /** Whether its control loop ended on its own. */
+    boolean failed() {
+        return processor.isClosedOrFailed();
     }
 
     @Override

@@ -12,7 +12,7 @@ class EnrichRaceOptionsTest {
 
     @Test
     void defaultsAreTheDocumentedRace() {
-        EnrichRace.Options o = EnrichRace.Options.parse();
+        EnrichRace.Options o = EnrichRace.Options.parse("--parallel-consumer-kafka-clients", "kafka-clients-3.9.1.jar");
 
         assertThat(o.records()).isEqualTo(200_000);
         assertThat(o.partitions()).isEqualTo(6);
@@ -21,11 +21,13 @@ class EnrichRaceOptionsTest {
         assertThat(o.concurrency()).isEqualTo(200);
         assertThat(o.contestants()).containsExactlyElementsOf(EnrichRace.CONTESTANTS);
         assertThat(o.jvmArgs()).containsExactly("-Xmx512m", "-XX:+UseSerialGC");
+        assertThat(o.parallelConsumerKafkaClients()).isEqualTo("kafka-clients-3.9.1.jar");
     }
 
     @Test
     void theBoundIsCallsInFlightOverLatency() {
-        EnrichRace.Options o = EnrichRace.Options.parse("--concurrency", "100", "--latency-ms", "10");
+        EnrichRace.Options o = EnrichRace.Options.parse(
+                "--concurrency", "100", "--latency-ms", "10", "--parallel-consumer-kafka-clients", "k.jar");
 
         assertThat(EnrichRace.bound("etl-async", o)).isEqualTo(10_000.0);
         assertThat(EnrichRace.bound("parallel-consumer", o)).isEqualTo(10_000.0);
@@ -37,6 +39,16 @@ class EnrichRaceOptionsTest {
         assertThatThrownBy(() -> EnrichRace.Options.parse("--only", "etl-async,flink"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("flink");
+    }
+
+    @Test
+    void parallelConsumerWithoutAKafkaClients3JarIsRefusedSayingWhy() {
+        assertThatThrownBy(() -> EnrichRace.Options.parse("--records", "1000"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("kafka-clients 3.x")
+                .hasMessageContaining("--parallel-consumer-kafka-clients");
+        assertThat(EnrichRace.Options.parse("--only", "etl-async,kafka-streams").parallelConsumerKafkaClients())
+                .isNull();
     }
 
     @Test
