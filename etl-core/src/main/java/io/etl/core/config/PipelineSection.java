@@ -6,6 +6,9 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -31,6 +34,8 @@ import java.util.Optional;
  *                         derives one
  * @param transactionTimeout in exactly-once mode, how long the brokers let a transaction stay open before they
  *                         abort it; must be at least twice {@code checkpoint.interval}
+ * @param stages           settings of asynchronous stages by stage name; a key set here overrides the same key
+ *                         set in code ({@link StageConfig})
  */
 public record PipelineSection(
         String name,
@@ -44,7 +49,8 @@ public record PipelineSection(
         @Pattern(regexp = "(?s).*\\S.*", message = "must not be blank when set")
         String transactionalId,
 
-        Duration transactionTimeout) {
+        Duration transactionTimeout,
+        Map<String, @Valid StageConfig> stages) {
 
     public static final ErrorPolicy DEFAULT_ON_ERROR = ErrorPolicy.FAIL;
     public static final int DEFAULT_OPERATOR_ATTEMPTS = 3;
@@ -74,7 +80,8 @@ public record PipelineSection(
             TracingConfig tracing,
             DeliveryGuarantee delivery,
             String transactionalId,
-            Duration transactionTimeout) {
+            Duration transactionTimeout,
+            Map<String, StageConfig> stages) {
         this.name = name;
         this.onError = onError == null ? DEFAULT_ON_ERROR : onError;
         this.operatorAttempts = operatorAttempts == null ? DEFAULT_OPERATOR_ATTEMPTS : operatorAttempts;
@@ -84,6 +91,7 @@ public record PipelineSection(
         this.delivery = delivery == null ? DEFAULT_DELIVERY : delivery;
         this.transactionalId = transactionalId;
         this.transactionTimeout = transactionTimeout == null ? DEFAULT_TRANSACTION_TIMEOUT : transactionTimeout;
+        this.stages = stages == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(stages));
         ConfigValidation.checkConstructed(this);
     }
 
@@ -99,7 +107,7 @@ public record PipelineSection(
 
     /** Every setting at its default. */
     public static PipelineSection defaults() {
-        return new PipelineSection(null, null, null, null, null, null, null, null, null);
+        return new PipelineSection(null, null, null, null, null, null, null, null, null, null);
     }
 
     /** A builder starting from the defaults. */
@@ -126,6 +134,7 @@ public record PipelineSection(
         private DeliveryGuarantee delivery;
         private String transactionalId;
         private Duration transactionTimeout;
+        private Map<String, StageConfig> stages;
 
         private Builder(PipelineSection base) {
             name = base.name();
@@ -137,6 +146,7 @@ public record PipelineSection(
             delivery = base.delivery();
             transactionalId = base.transactionalId();
             transactionTimeout = base.transactionTimeout();
+            stages = base.stages();
         }
 
         /** The pipeline's name, which overrides the name given in code; default unset. */
@@ -196,6 +206,21 @@ public record PipelineSection(
             return this;
         }
 
+        /** The settings of asynchronous stages by name (replacing any given before); default none. */
+        public Builder stages(Map<String, StageConfig> value) {
+            stages = Map.copyOf(ConfigValidation.requireNonNull("stages", value));
+            return this;
+        }
+
+        /** The settings of the asynchronous stage {@code stage}, overriding those given in code key by key. */
+        public Builder stage(String stage, StageConfig value) {
+            ConfigValidation.requireNonNull("stages", stage);
+            Map<String, StageConfig> copy = new LinkedHashMap<>(stages);
+            copy.put(stage, ConfigValidation.requireNonNull("stages." + stage, value));
+            stages = copy;
+            return this;
+        }
+
         /** The settings; the constructor checks the whole as YAML validation does. */
         public PipelineSection build() {
             return new PipelineSection(
@@ -207,7 +232,8 @@ public record PipelineSection(
                     tracing,
                     delivery,
                     transactionalId,
-                    transactionTimeout);
+                    transactionTimeout,
+                    stages);
         }
     }
 }
