@@ -38,6 +38,7 @@ final class AcknowledgementWait {
                 && System.nanoTime() < deadline
                 && !failure.failed()
                 && checkpointer.firstFailure(partitions) == null) {
+            sinks.settle();
             sinks.pumpAndFlushHandedOver(deadline);
             LockSupport.parkNanos(this, REVOKE_PARK_NANOS);
         }
@@ -51,6 +52,7 @@ final class AcknowledgementWait {
     boolean all(long deadline, BooleanSupplier giveUp) {
         sinks.flushAll(deadline);
         while (!checkpointer.allIdle() && System.nanoTime() < deadline && !failure.failed() && !giveUp.getAsBoolean()) {
+            sinks.settle();
             sinks.pumpAndFlushHandedOver(deadline);
             LockSupport.parkNanos(this, CHECKPOINT_PARK_NANOS);
         }
@@ -64,6 +66,7 @@ final class AcknowledgementWait {
     boolean allWrites(long deadline) {
         sinks.flushAll(deadline);
         while (!checkpointer.allIdle() && System.nanoTime() < deadline && !failure.failed()) {
+            sinks.settle();
             sinks.pumpHandedOver();
             LockSupport.parkNanos(this, CHECKPOINT_PARK_NANOS);
         }

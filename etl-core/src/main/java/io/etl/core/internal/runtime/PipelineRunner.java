@@ -25,6 +25,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -281,20 +282,23 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
             boolean blocked = !processBuffer();
             setPaused(blocked);
             long now = System.nanoTime();
-            long wait;
-            if (blocked) {
-                wait = BLOCKED_POLL_NANOS;
-            } else {
+            long wait = 0;
+            if (!blocked) {
                 buffer.clear();
                 wait = Math.min(maxPoll, nextHousekeeping - now);
                 if (commits.expectsProgress()) {
                     // a watermark may move while we wait: come back for it after the floor
                     wait = Math.min(wait, Math.max(floor, BLOCKED_POLL_NANOS));
                 }
+                sinks.settle(); // a window that took its acknowledgements has room: its open batch is due now
                 wait = sinks.capWait(wait, now);
             }
             output.resume();
-            source.poll(Duration.ofNanos(Math.max(0, wait)), output);
+            if (blocked) {
+                awaitSinks(output);
+            } else {
+                source.poll(Duration.ofNanos(Math.max(0, wait)), output);
+            }
             now = System.nanoTime();
             sinks.tick(now);
             if (transactions != null) {
@@ -315,6 +319,16 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
                 nextHousekeeping = now + HOUSEKEEPING_NANOS;
             }
         }
+    }
+
+    /**
+     * While blocked: the source is paused, so a poll only keeps the group's business going (commits, heartbeats,
+     * rebalances) and returns at once; then the thread parks until a sink wakes it (a write completed, a batch was
+     * acknowledged) or {@link #BLOCKED_POLL_NANOS} passed. A poll that waited instead could not be woken.
+     */
+    private void awaitSinks(ProcessingOutput output) {
+        source.poll(Duration.ZERO, output);
+        LockSupport.parkNanos(this, BLOCKED_POLL_NANOS);
     }
 
     /**
