@@ -28,7 +28,8 @@ import java.util.Locale;
  * }</pre>
  *
  * <p>{@code --mode process} forks every contestant as a program of its own ({@link ProcessRace});
- * {@code --mode latency} paces the input ({@link LatencyRace}); without {@code --mode} (or with
+ * {@code --mode latency} paces the input ({@link LatencyRace}); {@code --mode soak} runs the example for an hour
+ * under faults ({@link SoakRun}); without {@code --mode} (or with
  * {@code --mode in-jvm}) the race below runs.
  *
  * <p>Options: {@code --records N} (200000), {@code --runs R} (2), {@code --warmup-records W} (N/10),
@@ -46,10 +47,11 @@ public final class SplitRace {
     /** Entry point; see the class documentation for the options. */
     public static void main(String[] args) throws Exception {
         if (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h")) {
-            System.out.println("usage: java -jar etl-bench.jar [--mode in-jvm|process|latency] [OPTIONS]");
+            System.out.println("usage: java -jar etl-bench.jar [--mode in-jvm|process|latency|soak] [OPTIONS]");
             System.out.println("  in-jvm (default): " + USAGE);
             System.out.println("  process:          " + ProcessRace.USAGE);
             System.out.println("  latency:          " + LatencyRace.USAGE);
+            System.out.println("  soak:             " + SoakRun.USAGE);
             System.out.println("docs/benchmarks.md describes each mode, its options and its tables.");
             return;
         }
@@ -59,8 +61,10 @@ public final class SplitRace {
             case "in-jvm" -> inJvm(rest);
             case "process" -> ProcessRace.main(rest);
             case "latency" -> LatencyRace.main(rest);
+            case "soak" -> SoakRun.main(rest);
             default ->
-                throw new IllegalArgumentException("unknown mode " + args[1] + "; expected in-jvm, process or latency");
+                throw new IllegalArgumentException(
+                        "unknown mode " + args[1] + "; expected in-jvm, process, latency or soak");
         }
     }
 

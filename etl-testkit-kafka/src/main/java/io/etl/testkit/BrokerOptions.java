@@ -29,13 +29,16 @@ import java.util.Optional;
  * @param kerberos         an extra GSSAPI listener (forked brokers only), or {@code null}
  * @param jvmOptions       the forked broker JVMs' flags in place of the kit's small, quick-starting ones
  *                         ({@code -Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 ...}); empty for the kit's
+ * @param proxied          whether each broker gets a second client listener that clients reach through a
+ *                         {@link TcpProxy} of its own ({@link KafkaTestCluster#proxies()})
  */
 public record BrokerOptions(
         Map<String, String> brokerProperties,
         BrokerSecurity security,
         Duration startupTimeout,
         KerberosListener kerberos,
-        List<String> jvmOptions) {
+        List<String> jvmOptions,
+        boolean proxied) {
 
     /** Default time to wait for a broker to answer {@code describeCluster}. */
     public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(60);
@@ -46,6 +49,16 @@ public record BrokerOptions(
                 new LinkedHashMap<>(brokerProperties == null ? Map.of() : brokerProperties));
         startupTimeout = startupTimeout == null ? DEFAULT_STARTUP_TIMEOUT : startupTimeout;
         jvmOptions = jvmOptions == null ? List.of() : List.copyOf(jvmOptions);
+    }
+
+    /** Options without proxies. */
+    public BrokerOptions(
+            Map<String, String> brokerProperties,
+            BrokerSecurity security,
+            Duration startupTimeout,
+            KerberosListener kerberos,
+            List<String> jvmOptions) {
+        this(brokerProperties, security, startupTimeout, kerberos, jvmOptions, false);
     }
 
     /** Options whose forked brokers run with the kit's JVM flags. */
@@ -87,7 +100,7 @@ public record BrokerOptions(
     public BrokerOptions withBrokerProperty(String key, String value) {
         Map<String, String> copy = new LinkedHashMap<>(brokerProperties);
         copy.put(key, value);
-        return new BrokerOptions(copy, security, startupTimeout, kerberos, jvmOptions);
+        return new BrokerOptions(copy, security, startupTimeout, kerberos, jvmOptions, proxied);
     }
 
     /** Builds {@link BrokerOptions}. */
@@ -97,6 +110,7 @@ public record BrokerOptions(
         private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
         private KerberosListener kerberos;
         private List<String> jvmOptions = List.of();
+        private boolean proxied;
 
         private Builder() {}
 
@@ -168,9 +182,23 @@ public record BrokerOptions(
             return this;
         }
 
+        /**
+         * Gives each broker a second client listener, with the same security, that it advertises at the address
+         * of a {@link TcpProxy} of its own: clients bootstrapped through {@link BrokerProxies#bootstrapServers()}
+         * learn only proxy addresses from the metadata, so every connection they open to the cluster can be
+         * held, black-holed or reset. The kit's own clients, {@link KafkaTestCluster#bootstrapServers()} and
+         * the brokers' traffic among themselves never pass a proxy. A proxy outlives its broker's restarts.
+         *
+         * @return this builder
+         */
+        public Builder proxied() {
+            this.proxied = true;
+            return this;
+        }
+
         /** @return the options */
         public BrokerOptions build() {
-            return new BrokerOptions(brokerProperties, security, startupTimeout, kerberos, jvmOptions);
+            return new BrokerOptions(brokerProperties, security, startupTimeout, kerberos, jvmOptions, proxied);
         }
     }
 }

@@ -1,9 +1,13 @@
 package io.etl.testkit.internal;
 
 import io.etl.testkit.BrokerOptions;
+import io.etl.testkit.BrokerProxies;
 import io.etl.testkit.KafkaTestClusterException;
+import io.etl.testkit.TcpProxy;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
@@ -27,10 +31,17 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
     private final KafkaRaftServer server;
     private final String bootstrap;
     private final ClusterSecurityImpl security;
+    private final BrokerProxies proxies;
 
     private EmbeddedKafkaCluster(
-            Path workDir, KafkaRaftServer server, String bootstrap, BrokerOptions options, TlsMaterial tls) {
+            Path workDir,
+            KafkaRaftServer server,
+            String bootstrap,
+            BrokerOptions options,
+            TlsMaterial tls,
+            BrokerProxies proxies) {
         this.workDir = workDir;
+        this.proxies = proxies;
         this.server = server;
         this.bootstrap = bootstrap;
         this.security = tls == null
@@ -75,8 +86,10 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
         Path workDir = Resources.createTempDirectory("embedded");
         KafkaRaftServer server = null;
         EmbeddedKafkaCluster result = null;
+        Map<Integer, TcpProxy> proxies = new LinkedHashMap<>();
         try {
-            List<Integer> ports = Resources.freePorts(3);
+            List<Integer> ports = Resources.freePorts(4);
+            int proxyPort = ForkedKafkaClusterImpl.proxyFor(options, NODE_ID, ports.get(3), proxies);
             TlsMaterial tls = options.security() == null ? null : TlsMaterial.create(workDir.resolve("tls"));
             NodeConfig node = new NodeConfig(
                     NODE_ID,
@@ -90,12 +103,15 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
                     options,
                     tls,
                     false,
-                    NodeConfig.NO_PORT);
+                    NodeConfig.NO_PORT,
+                    ports.get(3),
+                    proxyPort);
             node.format(Uuid.randomUuid().toString());
             server = new KafkaRaftServer(new KafkaConfig(node.properties(), false), Time.SYSTEM);
             server.startup();
             String bootstrap = NodeConfig.HOST + ":" + ports.get(0);
-            result = new EmbeddedKafkaCluster(workDir, server, bootstrap, options, tls);
+            result = new EmbeddedKafkaCluster(
+                    workDir, server, bootstrap, options, tls, proxies.isEmpty() ? null : new BrokerProxies(proxies));
             result.awaitBrokers(1, options.startupTimeout());
             LOG.info(
                     "embedded Kafka broker ready at {} in {} ms", bootstrap, (System.nanoTime() - started) / 1_000_000);
@@ -107,6 +123,7 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
                 if (server != null) {
                     shutdown(server);
                 }
+                proxies.values().forEach(TcpProxy::close);
                 Resources.deleteRecursively(workDir);
             }
             throw e;
@@ -128,6 +145,11 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
         return Optional.ofNullable(security);
     }
 
+    @Override
+    public Optional<BrokerProxies> proxies() {
+        return Optional.ofNullable(proxies);
+    }
+
     /** @return the directory holding this broker's data and certificates (deleted on close) */
     public Path workDirectory() {
         return workDir;
@@ -138,6 +160,9 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
         try {
             shutdown(server);
         } finally {
+            if (proxies != null) {
+                proxies.all().forEach(TcpProxy::close);
+            }
             Resources.deleteRecursively(workDir);
         }
     }

@@ -94,6 +94,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
 
     private Consumer<byte[], byte[]> consumer;
     private SourceMeters meters;
+    private OffsetResets resets;
     private RebalanceHandler rebalance;
     private boolean paused;
     private boolean closing;
@@ -203,6 +204,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
                 ? checkedConsumer(props, context.runId(), !consumerProtocol && buildsOffline(props))
                 : newConsumer(props);
         meters = SourceMeters.register(context, name, config, consumer, assigned);
+        resets = new OffsetResets(name, config, consumer, meters);
         rebalance = new RebalanceHandler(
                 name,
                 config.revokeTimeout(),
@@ -299,6 +301,9 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
             records = consumer.poll(timeout);
         } catch (RuntimeException e) {
             failures.throwIfAny();
+            if (resets.resolve(e)) {
+                return;
+            }
             throw errors.classify(e);
         }
         failures.throwIfAny();
