@@ -184,6 +184,13 @@ public final class CommitTraffic {
             for (int i = 0; i < instances; i++) {
                 running.add(Instance.start(cluster, topics, yaml, etlJar, logs, running.size()));
             }
+            long started = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+            while (cluster.committedTotal(topics.group()) == 0) {
+                if (System.nanoTime() > started) {
+                    throw new IllegalStateException("the instances committed nothing within 2 minutes; see " + logs);
+                }
+                Thread.sleep(100); // the pacing of a watcher
+            }
             sleepSeconds(warmupSeconds);
             long brokerCpu0 = ProcStat.cpuMillis(brokerPid);
             long cpu0 = cpu(running);
