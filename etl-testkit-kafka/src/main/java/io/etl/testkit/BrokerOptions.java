@@ -1,5 +1,6 @@
 package io.etl.testkit;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -29,13 +30,19 @@ import java.util.Optional;
  * @param kerberos         an extra GSSAPI listener (forked brokers only), or {@code null}
  * @param jvmOptions       the forked broker JVMs' flags in place of the kit's small, quick-starting ones
  *                         ({@code -Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 ...}); empty for the kit's
+ * @param clientPort       the port of the client listener on 127.0.0.1 (embedded broker only); 0 picks a free one
+ * @param dataDirectory    where the embedded broker keeps its data, formatted on first use and kept when the
+ *                         broker closes, so a later broker on it finds its topics and offsets again; {@code null}
+ *                         for a temporary directory deleted on close
  */
 public record BrokerOptions(
         Map<String, String> brokerProperties,
         BrokerSecurity security,
         Duration startupTimeout,
         KerberosListener kerberos,
-        List<String> jvmOptions) {
+        List<String> jvmOptions,
+        int clientPort,
+        Path dataDirectory) {
 
     /** Default time to wait for a broker to answer {@code describeCluster}. */
     public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(60);
@@ -46,6 +53,19 @@ public record BrokerOptions(
                 new LinkedHashMap<>(brokerProperties == null ? Map.of() : brokerProperties));
         startupTimeout = startupTimeout == null ? DEFAULT_STARTUP_TIMEOUT : startupTimeout;
         jvmOptions = jvmOptions == null ? List.of() : List.copyOf(jvmOptions);
+        if (clientPort < 0 || clientPort > 65_535) {
+            throw new IllegalArgumentException("clientPort must be 0..65535, got " + clientPort);
+        }
+    }
+
+    /** Options of a broker on free ports and temporary storage. */
+    public BrokerOptions(
+            Map<String, String> brokerProperties,
+            BrokerSecurity security,
+            Duration startupTimeout,
+            KerberosListener kerberos,
+            List<String> jvmOptions) {
+        this(brokerProperties, security, startupTimeout, kerberos, jvmOptions, 0, null);
     }
 
     /** Options whose forked brokers run with the kit's JVM flags. */
@@ -87,7 +107,7 @@ public record BrokerOptions(
     public BrokerOptions withBrokerProperty(String key, String value) {
         Map<String, String> copy = new LinkedHashMap<>(brokerProperties);
         copy.put(key, value);
-        return new BrokerOptions(copy, security, startupTimeout, kerberos, jvmOptions);
+        return new BrokerOptions(copy, security, startupTimeout, kerberos, jvmOptions, clientPort, dataDirectory);
     }
 
     /** Builds {@link BrokerOptions}. */
@@ -97,6 +117,8 @@ public record BrokerOptions(
         private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
         private KerberosListener kerberos;
         private List<String> jvmOptions = List.of();
+        private int clientPort;
+        private Path dataDirectory;
 
         private Builder() {}
 
@@ -168,9 +190,37 @@ public record BrokerOptions(
             return this;
         }
 
+        /**
+         * Binds the embedded broker's client listener to this port of 127.0.0.1 instead of a free one, as a
+         * development broker on {@code localhost:9092} needs.
+         *
+         * @param port 1..65535, or 0 for a free port (the default)
+         * @return this builder
+         */
+        public Builder clientPort(int port) {
+            if (port < 0 || port > 65_535) {
+                throw new IllegalArgumentException("clientPort must be 0..65535, got " + port);
+            }
+            this.clientPort = port;
+            return this;
+        }
+
+        /**
+         * Keeps the embedded broker's data in {@code directory}: formatted when it holds no broker data yet, reused
+         * as it is otherwise, and never deleted by the kit.
+         *
+         * @param directory the data directory, created when missing
+         * @return this builder
+         */
+        public Builder dataDirectory(Path directory) {
+            this.dataDirectory = Objects.requireNonNull(directory, "directory");
+            return this;
+        }
+
         /** @return the options */
         public BrokerOptions build() {
-            return new BrokerOptions(brokerProperties, security, startupTimeout, kerberos, jvmOptions);
+            return new BrokerOptions(
+                    brokerProperties, security, startupTimeout, kerberos, jvmOptions, clientPort, dataDirectory);
         }
     }
 }

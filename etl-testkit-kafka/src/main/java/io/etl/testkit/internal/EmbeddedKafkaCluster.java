@@ -24,13 +24,20 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
     private static final int ATTEMPTS = 3;
 
     private final Path workDir;
+    private final Path dataDir;
     private final KafkaRaftServer server;
     private final String bootstrap;
     private final ClusterSecurityImpl security;
 
     private EmbeddedKafkaCluster(
-            Path workDir, KafkaRaftServer server, String bootstrap, BrokerOptions options, TlsMaterial tls) {
+            Path workDir,
+            Path dataDir,
+            KafkaRaftServer server,
+            String bootstrap,
+            BrokerOptions options,
+            TlsMaterial tls) {
         this.workDir = workDir;
+        this.dataDir = dataDir;
         this.server = server;
         this.bootstrap = bootstrap;
         this.security = tls == null
@@ -51,6 +58,10 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
                     "a Kerberos listener needs a forked broker (KafkaTestCluster.forkedSingle)");
         }
         KafkaLogging.configure();
+        if (options.clientPort() != 0) {
+            // a fixed port that is taken stays taken: say so at once instead of retrying
+            Resources.requireFree(options.clientPort());
+        }
         RuntimeException last = null;
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             try {
@@ -77,25 +88,33 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
         EmbeddedKafkaCluster result = null;
         try {
             List<Integer> ports = Resources.freePorts(3);
+            int clientPort = options.clientPort() != 0 ? options.clientPort() : ports.get(0);
+            Path dataDir = options.dataDirectory() != null
+                    ? options.dataDirectory().toAbsolutePath()
+                    : workDir.resolve("data");
             TlsMaterial tls = options.security() == null ? null : TlsMaterial.create(workDir.resolve("tls"));
             NodeConfig node = new NodeConfig(
                     NODE_ID,
                     NodeConfig.Role.COMBINED,
-                    ports.get(0),
+                    clientPort,
                     ports.get(1),
                     ports.get(2),
-                    workDir.resolve("data"),
+                    dataDir,
                     NODE_ID + "@" + NodeConfig.HOST + ":" + ports.get(2),
                     1,
                     options,
                     tls,
                     false,
                     NodeConfig.NO_PORT);
-            node.format(Uuid.randomUuid().toString());
+            if (node.isFormatted()) {
+                LOG.info("embedded Kafka broker reuses the data in {}", dataDir);
+            } else {
+                node.format(Uuid.randomUuid().toString());
+            }
             server = new KafkaRaftServer(new KafkaConfig(node.properties(), false), Time.SYSTEM);
             server.startup();
-            String bootstrap = NodeConfig.HOST + ":" + ports.get(0);
-            result = new EmbeddedKafkaCluster(workDir, server, bootstrap, options, tls);
+            String bootstrap = NodeConfig.HOST + ":" + clientPort;
+            result = new EmbeddedKafkaCluster(workDir, dataDir, server, bootstrap, options, tls);
             result.awaitBrokers(1, options.startupTimeout());
             LOG.info(
                     "embedded Kafka broker ready at {} in {} ms", bootstrap, (System.nanoTime() - started) / 1_000_000);
@@ -128,9 +147,14 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
         return Optional.ofNullable(security);
     }
 
-    /** @return the directory holding this broker's data and certificates (deleted on close) */
+    /** @return the directory holding this broker's certificates, and its data unless kept elsewhere (deleted on close) */
     public Path workDirectory() {
         return workDir;
+    }
+
+    /** @return the directory holding this broker's data: inside {@link #workDirectory()} unless the options kept it */
+    public Path dataDirectory() {
+        return dataDir;
     }
 
     @Override
