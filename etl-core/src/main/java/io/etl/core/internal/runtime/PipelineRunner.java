@@ -111,6 +111,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
     private final AtomicLong pausedGauge = new AtomicLong();
     private final Duration shutdownTimeout;
     private final RunContext run;
+    /** The clock of the loop's timers: linger, commit floor, stall check. */
+    private final EngineTime time;
     /** Exactly-once mode only, once the source is open; null at least once. */
     private TransactionSteps transactions;
 
@@ -129,7 +131,9 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
     private long startNanos;
 
     @SuppressWarnings("unchecked")
-    private PipelineRunner(PipelineDefinition definition, PipelineConfig config, MeterRegistry registry) {
+    private PipelineRunner(
+            PipelineDefinition definition, PipelineConfig config, MeterRegistry registry, EngineTime time) {
+        this.time = time;
         this.name = config.pipeline().name() != null ? config.pipeline().name() : definition.name();
         this.state = new PipelineStateMachine(name);
         this.signals = new PipelineSignals(name);
@@ -212,7 +216,13 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
 
     /** Starts {@code definition} on a new thread. */
     public static RunningPipeline start(PipelineDefinition definition, PipelineConfig config, MeterRegistry registry) {
-        PipelineRunner runner = new PipelineRunner(definition, config, registry);
+        return start(definition, config, registry, EngineTime.SYSTEM);
+    }
+
+    /** Starts {@code definition} on a new thread, its timers on {@code time}. */
+    public static RunningPipeline start(
+            PipelineDefinition definition, PipelineConfig config, MeterRegistry registry, EngineTime time) {
+        PipelineRunner runner = new PipelineRunner(definition, config, registry, time);
         Thread t = new Thread(runner::runLoop, "etl-" + runner.name);
         runner.signals.wakes(t);
         t.start();
@@ -339,8 +349,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
             // checkpoint.interval is the floor between two commits: one is sent as soon as a watermark moved,
             // the previous one completed, and the floor has passed since it was sent
             long floor = commits.floorNanos();
-            long nextHousekeeping = System.nanoTime() + HOUSEKEEPING_NANOS;
-            commits.start(System.nanoTime());
+            long nextHousekeeping = time.nanoTime() + HOUSEKEEPING_NANOS;
+            commits.start(time.nanoTime());
             long maxPoll = source.pollTimeout().toNanos();
             while (!stopRequested && !signals.failed()) {
                 lastActivityMillis = System.currentTimeMillis();
@@ -350,7 +360,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
                 sinks.pumpDeadLetters();
                 boolean blocked = !processBuffer();
                 setPaused(blocked);
-                long now = System.nanoTime();
+                long now = time.nanoTime();
                 long wait;
                 if (blocked) {
                     wait = BLOCKED_POLL_NANOS;
@@ -365,14 +375,14 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
                 }
                 output.resume();
                 source.poll(Duration.ofNanos(Math.max(0, wait)), output);
-                now = System.nanoTime();
+                now = time.nanoTime();
                 sinks.tick(now);
                 if (transactions != null) {
                     // exactly once: one transaction per checkpoint.interval, offsets inside it
                     if (commits.due(now)) {
                         transactions.commit(
                                 System.nanoTime() + checkpoint.drainTimeout().toNanos());
-                        commits.committedAt(System.nanoTime());
+                        commits.committedAt(time.nanoTime());
                     }
                 } else {
                     commits.commitIfDue(now);
@@ -474,7 +484,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
                 // already durable is committed now, so a crash replays less of it
                 sinks.sealIdle();
                 if (transactions == null) {
-                    commits.commitIfDue(System.nanoTime());
+                    commits.commitIfDue(time.nanoTime());
                 }
             }
             int i = buffer.next();
@@ -525,7 +535,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
         if (transactions != null) {
             transactions.entering(meta);
         }
-        ctx.begin(meta, owner, System.nanoTime());
+        ctx.begin(meta, owner, time.nanoTime());
         if (value instanceof PollBuffer.DecodeFailure failed) {
             RecordException error = RecordException.at(
                     meta,
