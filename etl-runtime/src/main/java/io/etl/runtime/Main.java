@@ -22,7 +22,13 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "Runs etl pipelines (Kafka to Kafka, at-least-once or exactly-once) as a service.",
-        subcommands = {RunCommand.class, ValidateCommand.class, CheckCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {
+            RunCommand.class,
+            ValidateCommand.class,
+            CheckCommand.class,
+            DescribeCommand.class,
+            CommandLine.HelpCommand.class
+        },
         synopsisSubcommandLabel = "COMMAND",
         footer = {"", "Run `etl COMMAND --help` for a command's options."})
 public final class Main implements Runnable {

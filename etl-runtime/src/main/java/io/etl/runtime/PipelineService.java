@@ -8,6 +8,7 @@ import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
 import io.etl.runtime.internal.JvmMeters;
+import io.etl.runtime.internal.Topology;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
@@ -27,6 +28,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -152,9 +154,11 @@ public final class PipelineService {
             HttpEndpoint http;
             try {
                 // the JVM's meters are bound when something first reads them, not while the pipeline starts
+                Function<String, String> topology = topologyOf(pipeline);
                 http = httpPort == 0
                         ? null
-                        : HttpEndpoint.start(httpHost, httpPort, registry, current::get, () -> jvm.bindTo(registry));
+                        : HttpEndpoint.start(
+                                httpHost, httpPort, registry, current::get, () -> jvm.bindTo(registry), topology);
             } catch (UncheckedIOException e) {
                 err.println("error: " + e.getMessage() + " (choose another port with --http-port, 0 for none)");
                 return ExitCodes.USAGE;
@@ -183,6 +187,24 @@ public final class PipelineService {
         } finally {
             registry.close();
         }
+    }
+
+    /**
+     * What {@code /topology} answers for a format ({@code text} when null; null for an unknown one), or null when
+     * the pipeline was not built by the DSL and has no topology to show.
+     */
+    private Function<String, String> topologyOf(Pipeline pipeline) {
+        Topology topology;
+        try {
+            topology = Topology.of(pipeline, config);
+        } catch (IllegalArgumentException notTheDsl) {
+            return null;
+        }
+        String text = topology.text();
+        String mermaid = topology.mermaid();
+        return format -> format == null || format.equalsIgnoreCase("text")
+                ? text
+                : format.equalsIgnoreCase("mermaid") ? mermaid : null;
     }
 
     private int runPipeline(
