@@ -1,18 +1,26 @@
 package io.etl.runtime;
 
 import io.etl.core.config.PipelineConfig;
+import io.etl.runtime.tools.ConsumeCommand;
+import io.etl.runtime.tools.DeadLettersCommand;
+import io.etl.runtime.tools.OffsetsCommand;
+import io.etl.runtime.tools.ProduceCommand;
+import io.etl.runtime.tools.TopicsCommand;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
  * The {@code etl} launcher: {@code run} a pipeline as a service, {@code validate} its configuration,
- * {@code check} the Kafka clusters are ready for it.
+ * {@code check} the Kafka clusters are ready for it, {@code describe} its topology; and tools for its clusters:
+ * {@code topics}, {@code produce}, {@code consume}, {@code offsets}, {@code dead-letters}.
  *
  * <pre>
  * java -cp etl-runtime.jar:my-pipeline.jar io.etl.runtime.Main run --config pipeline.yaml
  * java -jar etl-runtime.jar validate pipeline.yaml
  * java -cp etl-runtime.jar:my-pipeline.jar io.etl.runtime.Main check --config pipeline.yaml
+ * java -jar etl-runtime.jar topics create --config pipeline.yaml
+ * java -jar etl-runtime.jar consume orders-eu --config pipeline.yaml --max 10
  * </pre>
  *
  * <p>Exit codes: {@link ExitCodes}. Each command has {@code --help}.
@@ -27,6 +35,11 @@ import picocli.CommandLine.Command;
             ValidateCommand.class,
             CheckCommand.class,
             DescribeCommand.class,
+            TopicsCommand.class,
+            ProduceCommand.class,
+            ConsumeCommand.class,
+            OffsetsCommand.class,
+            DeadLettersCommand.class,
             CommandLine.HelpCommand.class
         },
         synopsisSubcommandLabel = "COMMAND",
