@@ -22,7 +22,7 @@ public final class ExitCodes {
     public static final int OK = 0;
     /** The pipeline failed or did not drain everything (run); the file has problems (validate); not ready (check). */
     public static final int FAILED = 1;
-    /** A usage or configuration error: bad option, unknown pipeline, invalid YAML, port in use. */
+    /** A usage or configuration error: bad option, unknown pipeline, invalid YAML, an {@code --http-port} in use. */
     public static final int USAGE = 2;
     /** The stop (drain, final commit, closing the clients) outlasted {@code pipeline.shutdown_timeout}. */
     public static final int STOP_BUDGET_EXCEEDED = 3;

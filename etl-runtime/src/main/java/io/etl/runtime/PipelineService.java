@@ -15,6 +15,7 @@ import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,6 +53,9 @@ public final class PipelineService {
     private final PipelineFactory factory;
     private final PipelineConfig config;
     private int httpPort = HttpEndpoint.DEFAULT_PORT;
+    /** Whether a taken {@link #httpPort} makes the endpoint take a free port instead of failing the start. */
+    private boolean httpPortFallback = true;
+
     private String httpHost = HttpEndpoint.DEFAULT_HOST;
     private Path configFile;
     private StopSignal stop;
@@ -70,12 +74,31 @@ public final class PipelineService {
         return new PipelineService(factory, config);
     }
 
-    /** The HTTP port; 0 serves no HTTP endpoint. Default {@link HttpEndpoint#DEFAULT_PORT}. */
+    /**
+     * The HTTP port, exactly: when it is taken the start fails ({@link ExitCodes#USAGE}). 0 serves no HTTP endpoint.
+     * Without this call the endpoint takes {@link HttpEndpoint#DEFAULT_PORT}, or a free port when that one is taken
+     * (a second copy of a pipeline on one host), and logs the address.
+     */
     public PipelineService httpPort(int port) {
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("http port must be 0..65535, got " + port);
         }
         this.httpPort = port;
+        this.httpPortFallback = false;
+        return this;
+    }
+
+    /**
+     * The HTTP port to take when it is free, and a free one (logged) when it is not: what a service started without
+     * a port of its own does ({@link HttpEndpoint#DEFAULT_PORT} by default), so that several copies of a pipeline
+     * run on one host.
+     */
+    public PipelineService preferHttpPort(int port) {
+        if (port < 1 || port > 65_535) {
+            throw new IllegalArgumentException("preferred http port must be 1..65535, got " + port);
+        }
+        this.httpPort = port;
+        this.httpPortFallback = true;
         return this;
     }
 
@@ -155,10 +178,7 @@ public final class PipelineService {
             try {
                 // the JVM's meters are bound when something first reads them, not while the pipeline starts
                 Function<String, String> topology = topologyOf(pipeline);
-                http = httpPort == 0
-                        ? null
-                        : HttpEndpoint.start(
-                                httpHost, httpPort, registry, current::get, () -> jvm.bindTo(registry), topology);
+                http = httpPort == 0 ? null : startHttp(registry, current, jvm, topology);
             } catch (UncheckedIOException e) {
                 err.println("error: " + e.getMessage() + " (choose another port with --http-port, 0 for none)");
                 return ExitCodes.USAGE;
@@ -186,6 +206,29 @@ public final class PipelineService {
             }
         } finally {
             registry.close();
+        }
+    }
+
+    /** The endpoint on {@link #httpPort}, or, when that default port is taken, on a free one. */
+    private HttpEndpoint startHttp(
+            PrometheusMeterRegistry registry,
+            AtomicReference<RunningPipeline> current,
+            JvmMeters jvm,
+            Function<String, String> topology) {
+        try {
+            return HttpEndpoint.start(httpHost, httpPort, registry, current::get, () -> jvm.bindTo(registry), topology);
+        } catch (UncheckedIOException e) {
+            if (!httpPortFallback || !(e.getCause() instanceof BindException)) {
+                throw e;
+            }
+            HttpEndpoint http =
+                    HttpEndpoint.start(httpHost, 0, registry, current::get, () -> jvm.bindTo(registry), topology);
+            LOG.warn(
+                    "port {} is in use (another copy of a pipeline on this host?): serving HTTP on port {} instead;"
+                            + " --http-port fixes the port",
+                    httpPort,
+                    http.port());
+            return http;
         }
     }
 

@@ -9,6 +9,7 @@ import io.etl.testkit.driver.TestSink;
 import io.etl.testkit.driver.TestSource;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -21,8 +22,8 @@ import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
-/** A running service answers {@code /topology} with what {@code describe} prints. */
-class TopologyEndpointTest {
+/** A running service's HTTP endpoint: {@code /topology}, and the port it takes when the preferred one is taken. */
+class ServiceEndpointTest {
 
     private final HttpClient http = HttpClient.newHttpClient();
 
@@ -88,5 +89,52 @@ class TopologyEndpointTest {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         }
+    }
+
+    @Test
+    void aSecondServiceOnAPreferredPortThatIsTakenServesOnAFreeOne() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            PipelineTestDriver parts = PipelineTestDriver.create();
+            TestSource<String> in = parts.source("in", 1);
+            TestSink<String> out = parts.sink("out");
+            StopSignal stop = StopSignal.manual();
+            AtomicReference<HttpEndpoint> listening = new AtomicReference<>();
+            ByteArrayOutputStream errors = new ByteArrayOutputStream();
+            List<Integer> statuses = new ArrayList<>();
+            PipelineService service = PipelineService.of(factory(in, out), PipelineConfig.defaults())
+                    .httpHost("127.0.0.1")
+                    .preferHttpPort(taken.getLocalPort())
+                    .stopSignal(stop)
+                    .err(new PrintStream(errors, true, StandardCharsets.UTF_8))
+                    .onListening(listening::set)
+                    .onStarted(running -> {
+                        try {
+                            statuses.add(get("http://" + listening.get().address() + HttpEndpoint.METRICS_PATH)
+                                    .statusCode());
+                        } catch (Exception e) {
+                            throw new IllegalStateException(e);
+                        } finally {
+                            stop.request("test");
+                        }
+                    });
+
+            assertThat(service.run()).as("%s", errors).isEqualTo(ExitCodes.OK);
+            assertThat(listening.get().port()).isNotEqualTo(taken.getLocalPort());
+            assertThat(statuses).containsExactly(200);
+        }
+    }
+
+    private static PipelineFactory factory(TestSource<String> in, TestSink<String> out) {
+        return new PipelineFactory() {
+            @Override
+            public String name() {
+                return "copy";
+            }
+
+            @Override
+            public Pipeline create(PipelineConfig config) {
+                return Pipeline.named("copy").from(in).to(out);
+            }
+        };
     }
 }
