@@ -42,7 +42,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * topics use {@code LogAppendTime}, so an output's timestamp is when the broker appended it. Pacing starts
  * once the contestant's group is stable and owns every input partition. Latency is
  * output append time minus input send time, for the orders sent during the measured window (after the
- * first output appeared and a warm-up), as p50/p99/p99.9/max.
+ * first output appeared and a warm-up), as p50/p99/p99.9/max, with the CPU the contestant and the broker used
+ * over that window.
  *
  * <pre>{@code
  * java -jar etl-bench/target/etl-bench.jar --mode latency --rate 20000 --seconds 20 --runs 3
@@ -51,15 +52,15 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * <p>Options: {@code --rate R} (20,000), {@code --pace-micros P} (how often the paced producer sends the orders then
  * due: 1,000 µs), {@code --warmup-seconds W} (10), {@code --seconds S} (20),
  * {@code --runs N} (3), {@code --warmup-runs N} (untimed runs of the first contestant before the first round: 1),
- * {@code --only}, {@code --jvm-arg}, {@code --etl-jar}, {@code --appcds},
- * {@code --no-etl-archive}, {@code --broker-warmup}, {@code --kit-broker}, {@code --out} as in {@link ProcessRace}.
+ * {@code --only}, {@code --jvm-flags}, {@code --etl-jar}, {@code --appcds}, {@code --broker-warmup},
+ * {@code --kit-broker}, {@code --out} as in {@link ProcessRace}.
  */
 public final class LatencyRace {
 
     static final String USAGE =
             "--mode latency [--rate R] [--pace-micros P] [--warmup-seconds W] [--seconds S] [--runs N] [--warmup-runs N]"
-                    + " [--only etl,clients,clients_flush,streams] [--jvm-arg ARG]... [--etl-jar FILE] [--appcds] [--no-etl-archive] [--broker-warmup N] [--kit-broker]"
-                    + " [--out FILE]";
+                    + " [--only etl,clients,clients_flush,streams] [--jvm-flags FLAGS] [--etl-jar FILE] [--appcds]"
+                    + " [--broker-warmup N] [--kit-broker] [--out FILE]";
 
     /** What the table shows, with the rate, the window's and the warm-up's seconds. */
     private static final String CAPTION =
@@ -92,7 +93,10 @@ public final class LatencyRace {
 
     private LatencyRace() {}
 
-    /** The latency figures of one run, milliseconds. */
+    /**
+     * The figures of one run: latencies in milliseconds; the CPU (user + system) the contestant and the broker used
+     * over the measured window, in milliseconds, the broker's -1 when it is not a JVM the race started.
+     */
     record Result(
             String label,
             long orders,
@@ -102,7 +106,14 @@ public final class LatencyRace {
             long p999,
             long max,
             double load,
-            TailBySecond bySecond) {
+            TailBySecond bySecond,
+            long cpuMillis,
+            long brokerCpuMillis) {
+
+        /** The CPU seconds of the contestant and the broker over the window, or of the contestant alone. */
+        double totalCpuSeconds() {
+            return (cpuMillis + Math.max(0, brokerCpuMillis)) / 1000.0;
+        }
 
         /** The progress line's account of the run, with when the slowest order was sent (to match with GC logs). */
         String summary() {
@@ -116,7 +127,12 @@ public final class LatencyRace {
                             "; p99 by second: median %d ms, worst %d ms (the second from %s)",
                             bySecond.medianP99(),
                             bySecond.worstP99(),
-                            clock(bySecond.worstSecondAt()));
+                            clock(bySecond.worstSecondAt()))
+                    + String.format(
+                            Locale.ROOT,
+                            "; CPU over the window %.1f s (with the broker %.1f s)",
+                            cpuMillis / 1000.0,
+                            totalCpuSeconds());
         }
 
         private static String clock(long epochMillis) {
@@ -128,7 +144,12 @@ public final class LatencyRace {
         /** The run's cells in the table, after its name. */
         String cells() {
             return String.format(Locale.ROOT, "%d | %d | %d | %d | %,d | %,.0f/s | %.1f", figures())
-                    + String.format(Locale.ROOT, " | %d | %d", bySecond.medianP99(), bySecond.worstP99());
+                    + String.format(Locale.ROOT, " | %d | %d", bySecond.medianP99(), bySecond.worstP99())
+                    + String.format(
+                            Locale.ROOT,
+                            " | %.1f | %s",
+                            cpuMillis / 1000.0,
+                            brokerCpuMillis < 0 ? "–" : String.format(Locale.ROOT, "%.1f", totalCpuSeconds()));
         }
 
         /** The figures in the order that both the progress line and the table show them. */
@@ -175,7 +196,8 @@ public final class LatencyRace {
                     results.add(r);
                 }
             }
-            table = table(results, paced, warmupRuns, fork.jvmArgs());
+            table = table(results, paced, warmupRuns, fork.jvmFlags())
+                    + (fork.appCds() ? ProcessRace.appCdsNote() : "");
         }
         System.out.println(table);
         Files.writeString(fork.out(), table, StandardCharsets.UTF_8);
@@ -256,9 +278,14 @@ public final class LatencyRace {
                     Thread.sleep(20); // the pacing of a watcher
                 }
                 Thread.sleep(TimeUnit.SECONDS.toMillis(sitting.warmupSeconds())); // warm-up at the paced rate
+                long brokerPid = ProcessRace.brokerPid(cluster);
                 int from = sent.get();
                 long windowStart = System.nanoTime();
+                long cpuStart = ProcStat.cpuMillis(process.pid());
+                long brokerCpuStart = brokerPid > 0 ? ProcStat.cpuMillis(brokerPid) : -1;
                 Thread.sleep(TimeUnit.SECONDS.toMillis(sitting.seconds())); // the measured window
+                long cpu = ProcStat.cpuMillis(process.pid()) - cpuStart;
+                long brokerCpu = brokerPid > 0 ? ProcStat.cpuMillis(brokerPid) - brokerCpuStart : -1;
                 int to = sent.get();
                 limit.set(to);
                 double achieved = (to - from) * 1e9 / (System.nanoTime() - windowStart);
@@ -283,7 +310,9 @@ public final class LatencyRace {
                         TailBySecond.percentile(latencies, 99.9),
                         latencies[latencies.length - 1],
                         load,
-                        TailBySecond.of(measured.latencies(), measured.sentAtMillis()));
+                        TailBySecond.of(measured.latencies(), measured.sentAtMillis()),
+                        cpu,
+                        brokerCpu);
             }
         } finally {
             limit.set(0);
@@ -412,7 +441,7 @@ public final class LatencyRace {
         };
     }
 
-    private static String table(List<Result> results, Paced sitting, int warmupRuns, List<String> jvmArgs) {
+    private static String table(List<Result> results, Paced sitting, int warmupRuns, JvmFlags jvmFlags) {
         StringBuilder sb = new StringBuilder(ProcessRace.caption(
                 String.format(
                         Locale.ROOT,
@@ -422,21 +451,23 @@ public final class LatencyRace {
                         sitting.seconds(),
                         sitting.warmupSeconds(),
                         warmUpRuns(warmupRuns)),
-                jvmArgs.isEmpty() ? ProcessRace.COMMON_FLAGS : jvmArgs));
+                jvmFlags));
         sb.append("| run | p50 (ms) | p99 (ms) | p99.9 (ms) | max (ms) | orders measured | achieved rate | load avg"
-                + " | p99 by second, median (ms) | p99 by second, worst (ms) |\n");
-        sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + " | p99 by second, median (ms) | p99 by second, worst (ms) | CPU over the window (s, process)"
+                + " | CPU over the window (s, process + broker) |\n");
+        sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         Map<String, Integer> round = new HashMap<>();
         for (Result r : results) {
             sb.append(String.format(
                     Locale.ROOT, "| %s #%d | %s |%n", r.label(), round.merge(r.label(), 1, Integer::sum), r.cells()));
         }
-        sb.append("\n| contestant | median p50 (ms) | median p99 (ms) | median p99.9 (ms) | median p99 by second (ms)"
-                + " | runs |\n|---|---:|---:|---:|---:|---:|\n");
+        sb.append(
+                "\n| contestant | median p50 (ms) | median p99 (ms) | median p99.9 (ms) | median p99 by second (ms)"
+                        + " | median CPU over the window (s, process + broker) | runs |\n|---|---:|---:|---:|---:|---:|---:|\n");
         ProcessRace.byLabel(results, Result::label)
                 .forEach((label, rs) -> sb.append(String.format(
                         Locale.ROOT,
-                        "| %s | %.0f | %.0f | %.0f | %.0f | %d |%n",
+                        "| %s | %.0f | %.0f | %.0f | %.0f | %.1f | %d |%n",
                         label,
                         ProcessRace.median(
                                 rs.stream().map(r -> (double) r.p50()).toList()),
@@ -447,6 +478,8 @@ public final class LatencyRace {
                         ProcessRace.median(rs.stream()
                                 .map(r -> (double) r.bySecond().medianP99())
                                 .toList()),
+                        ProcessRace.median(
+                                rs.stream().map(Result::totalCpuSeconds).toList()),
                         rs.size())));
         return sb.toString();
     }

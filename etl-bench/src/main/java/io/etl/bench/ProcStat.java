@@ -3,10 +3,12 @@ package io.etl.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.stream.Stream;
 
 /**
  * What Linux's {@code /proc} says about another process: CPU time used by all its threads (user plus
- * system, {@code /proc/PID/stat}, in clock ticks of 10 ms) and its peak resident set ({@code VmHWM}).
+ * system, {@code /proc/PID/stat}, in clock ticks of 10 ms), its resident set now and at its peak ({@code VmRSS},
+ * {@code VmHWM}), its threads and its open file descriptors.
  *
  * <pre>{@code
  * long cpu = ProcStat.cpuMillis(process.pid());
@@ -34,10 +36,36 @@ public final class ProcStat {
 
     /** Peak resident set in MiB, or -1 when unknown. */
     public static long peakRssMiB(long pid) {
+        long kib = status(pid, "VmHWM:");
+        return kib < 0 ? -1 : kib / 1024;
+    }
+
+    /** Resident set now in MiB ({@code VmRSS}), or -1 when unknown. */
+    public static long rssMiB(long pid) {
+        long kib = status(pid, "VmRSS:");
+        return kib < 0 ? -1 : kib / 1024;
+    }
+
+    /** Threads of the process now, or -1 when unknown. */
+    public static long threads(long pid) {
+        return status(pid, "Threads:");
+    }
+
+    /** File descriptors the process holds open now (entries of {@code /proc/PID/fd}), or -1 when unknown. */
+    public static long openFileDescriptors(long pid) {
+        try (Stream<Path> fds = Files.list(Path.of("/proc", Long.toString(pid), "fd"))) {
+            return fds.count();
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
+    /** The number in the line of {@code /proc/PID/status} that starts with {@code field}, or -1. */
+    private static long status(long pid, String field) {
         try {
             for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid), "status"))) {
-                if (line.startsWith("VmHWM:")) {
-                    return Long.parseLong(line.replaceAll("[^0-9]", "")) / 1024;
+                if (line.startsWith(field)) {
+                    return Long.parseLong(line.replaceAll("[^0-9]", ""));
                 }
             }
         } catch (IOException | RuntimeException e) {

@@ -5,38 +5,31 @@ import io.etl.bench.impl.ContestantMain;
 import io.etl.bench.impl.RaceTopics;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * A contestant of the process race and the command that starts it as its user would: etl as the
- * example's runnable jar ({@code java -jar etl-examples.jar kafka_to_kafka_split}, service mode through
- * {@code KAFKA_BROKERS}), the baselines as {@link ContestantMain} programs. Written {@code etl},
- * {@code clients}, {@code streams}, optionally followed by {@code :} and JVM flags for this contestant
- * only, separated by spaces ({@code etl:-Xmx256m}).
+ * A contestant of the forked races and the command that starts it as its user would: etl as the example's
+ * runnable jar ({@code java -jar etl-examples.jar kafka_to_kafka_split}, service mode through
+ * {@code KAFKA_BROKERS}), the baselines as {@link ContestantMain} programs. Every contestant gets the same JVM
+ * flags ({@link JvmFlags}); none carries flags of its own.
  *
  * @param contestant which implementation
- * @param jvmFlags   flags for this contestant only
  */
-public record ProcessContestant(Contestant contestant, List<String> jvmFlags) {
+public record ProcessContestant(Contestant contestant) {
 
-    /** Parses {@code etl}, {@code etl:-Xmx256m -XX:+UseSerialGC}, ... */
+    /** Parses {@code etl}, {@code clients}, {@code clients_flush}, {@code streams}, ... */
     public static ProcessContestant parse(String text) {
-        int colon = text.indexOf(':');
-        if (colon < 0) {
-            return new ProcessContestant(Contestant.parse(text), List.of());
+        if (text.contains(":")) {
+            throw new IllegalArgumentException("'" + text + "': a contestant takes no JVM flags of its own; "
+                    + JvmFlags.OPTION + " \"...\" gives one set to every contestant");
         }
-        return new ProcessContestant(
-                Contestant.parse(text.substring(0, colon)),
-                Arrays.stream(text.substring(colon + 1).trim().split("\\s+"))
-                        .filter(s -> !s.isEmpty())
-                        .toList());
+        return new ProcessContestant(Contestant.parse(text));
     }
 
-    /** The name in the results table: the label, with this contestant's own flags. */
+    /** The name in the results table. */
     public String label() {
-        return jvmFlags.isEmpty() ? contestant.label() : contestant.label() + " " + String.join(" ", jvmFlags);
+        return contestant.label();
     }
 
     /** A name for files of this contestant: letters, digits and dashes only. */
@@ -47,15 +40,13 @@ public record ProcessContestant(Contestant contestant, List<String> jvmFlags) {
     /**
      * The command line.
      *
-     * @param etlCommand the command that starts the etl pipeline before its arguments (e.g. {@code -jar
+     * @param etlCommand the command that starts the etl pipeline after its JVM flags (e.g. {@code -jar
      *                   etl-examples.jar kafka_to_kafka_split})
-     * @param commonFlags JVM flags for every contestant
+     * @param jvmFlags   the JVM flags, the same for every contestant of a sitting
      */
-    public List<String> command(
-            String bootstrap, RaceTopics topics, List<String> etlCommand, List<String> commonFlags) {
+    public List<String> command(String bootstrap, RaceTopics topics, List<String> etlCommand, List<String> jvmFlags) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(commonFlags);
         command.addAll(jvmFlags);
         if (contestant == Contestant.ETL) {
             command.addAll(etlCommand);

@@ -3,7 +3,6 @@ package io.etl.bench;
 import io.etl.bench.impl.Contestant;
 import io.etl.bench.impl.RaceTopics;
 import io.etl.bench.orders.BenchOrders;
-import io.etl.examples.split.ClassArchiveFlags;
 import io.etl.testkit.ForkedKafkaCluster;
 import io.etl.testkit.KafkaTestCluster;
 import java.io.IOException;
@@ -43,13 +42,12 @@ import org.apache.kafka.common.config.ConfigResource;
  * java -jar etl-bench/target/etl-bench.jar --mode process --records 1000000 --runs 3
  * }</pre>
  *
- * <p>Options: {@code --records N} (1,000,000), {@code --runs R} (3), {@code --only etl,clients,clients_flush,streams}
- * (a contestant may carry its own JVM flags: {@code etl:-Xmx256m}), {@code --jvm-arg ARG} (every
- * contestant), {@code --etl-jar FILE} ({@code etl-examples/target/etl-examples.jar}), {@code --outage-seconds S}
- * (a sink outage of S seconds a quarter into each run: the output topics refuse writes, and the
- * contestant's live heap is sampled with {@code jcmd}), {@code --appcds} (every contestant gets an AppCDS
- * archive of its own from a training run, see {@link #train}), {@code --no-etl-archive} (etl without the class
- * archive the build records next to its jar, which it maps otherwise, as the README starts the service),
+ * <p>Options: {@code --records N} (1,000,000), {@code --runs R} (3), {@code --only etl,clients,clients_flush,streams},
+ * {@code --jvm-flags "FLAGS"} (one flag set for every contestant; none by default, so every contestant runs on the
+ * JVM's defaults; see {@link JvmFlags}), {@code --etl-jar FILE} ({@code etl-examples/target/etl-examples.jar}),
+ * {@code --outage-seconds S} (a sink outage of S seconds a quarter into each run: the output topics refuse writes,
+ * and the contestant's live heap is sampled with {@code jcmd}), {@code --appcds} (every contestant gets a class
+ * archive of its own from a training run, see {@link #train}),
  * {@code --broker-warmup N} (orders run through the broker before the first round,
  * {@value ForkedRaceOptions#DEFAULT_BROKER_WARM_UP}; see {@link BrokerWarmUp}), {@code --kit-broker} (the broker on
  * the test kit's flags), {@code --out FILE}.
@@ -60,35 +58,9 @@ public final class ProcessRace {
     static final int TRAINING_ORDERS = 200_000;
 
     /**
-     * The collector etl is started with, as the README and the Docker recipe start it on a small machine: the serial
-     * one, with a young generation of half the heap and larger survivor spaces, so that records in flight die young
-     * instead of filling the old generation. Left out when a contestant's flags choose a collector of their own.
+     * Settings every forked contestant gets besides the sitting's JVM flags: the baselines' logging at WARN (etl
+     * logs INFO lines at start and stop only). Each run also writes a GC log, for the peak heap.
      */
-    public static final List<String> ETL_GC_FLAGS =
-            List.of("-XX:+UseSerialGC", "-XX:NewRatio=1", "-XX:SurvivorRatio=4");
-
-    /**
-     * etl's JIT setting, likewise: the compilers' thresholds three times the default, so that C1 and C2 compile less
-     * of the start and reach the record path sooner.
-     */
-    public static final List<String> ETL_JIT_FLAGS = List.of("-XX:CompileThresholdScaling=3");
-
-    /**
-     * etl's page setting, likewise: the heap and the compiled code on transparent huge pages where the kernel offers
-     * them (its {@code madvise} or {@code always} mode), so that a start takes fewer page faults and the record path
-     * fewer TLB misses. A kernel without them leaves the flag without effect.
-     */
-    public static final List<String> ETL_PAGE_FLAGS = List.of("-XX:+UseTransparentHugePages");
-
-    /**
-     * All of etl's start settings. They come first in its flags, so that {@code --jvm-arg} and a contestant's own
-     * flags override them ({@code etl:-XX:CompileThresholdScaling=1}); {@code etl:-XX:+UseG1GC} leaves out
-     * {@link #ETL_GC_FLAGS}.
-     */
-    public static final List<String> ETL_JVM_FLAGS =
-            List.copyOf(concat(concat(ETL_GC_FLAGS, ETL_JIT_FLAGS), ETL_PAGE_FLAGS));
-
-    /** Flags every forked contestant gets: the baselines' logging at WARN, a GC log for the peak heap. */
     public static final List<String> COMMON_FLAGS = List.of(
             "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
             "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.streams.StreamsConfig=error");
@@ -99,11 +71,12 @@ public final class ProcessRace {
     private static final Pattern HEAP_USED = Pattern.compile("total \\d+K, used (\\d+)K");
 
     static final String USAGE = "--mode process [--records N] [--runs R] [--only etl,clients,clients_flush,streams]"
-            + " [--jvm-arg ARG]... [--etl-jar FILE] [--outage-seconds S] [--appcds] [--no-etl-archive] [--broker-warmup N] [--kit-broker] [--out FILE]";
+            + " [--jvm-flags FLAGS] [--etl-jar FILE] [--outage-seconds S] [--appcds] [--broker-warmup N] [--kit-broker]"
+            + " [--out FILE]";
 
     /** What the table shows, with the orders, rounds, cores, Java version, broker and etl jar. */
     private static final String CAPTION = "%,d orders per run, every contestant forked and clocked from the fork,"
-            + " %d rounds interleaved, %d cores, Java %s, %s; etl = `java %s kafka_to_kafka_split`";
+            + " %d rounds interleaved, %d cores, Java %s, %s; etl = `java [FLAGS] -jar %s kafka_to_kafka_split`";
 
     private ProcessRace() {}
 
@@ -161,7 +134,7 @@ public final class ProcessRace {
         String brokerKind;
         try (KafkaTestCluster cluster = fork.cluster(List.of())) {
             BrokerWarmUp.run(cluster, fork.brokerWarmUp());
-            long brokerPid = cluster instanceof ForkedKafkaCluster f ? f.pid(ForkedKafkaCluster.SINGLE_NODE_ID) : -1;
+            long brokerPid = brokerPid(cluster);
             brokerKind = brokerPid > 0
                     ? (fork.kitBroker()
                             ? "forked broker JVM (the test kit's flags)"
@@ -210,32 +183,28 @@ public final class ProcessRace {
                 }
             }
         }
-        String table = table(results, records, runs, brokerKind, fork.jvmArgs(), etlStart(fork), outageSeconds)
-                + (fork.appCds()
-                        ? String.format(
-                                Locale.ROOT,
-                                "%nEvery contestant ran with its own %s (`-XX:SharedArchiveFile`), recorded by"
-                                        + " a training run on %,d orders with `%s`.%n",
-                                ClassArchiveFlags.kind(),
-                                TRAINING_ORDERS,
-                                ClassArchiveFlags.recordAtExit(Path.of("FILE")))
-                        : "");
+        String table = table(results, records, runs, brokerKind, fork.jvmFlags(), etlJar.getFileName(), outageSeconds)
+                + (fork.appCds() ? appCdsNote() : "");
         System.out.println(table);
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, table, StandardCharsets.UTF_8);
         System.err.println("written to " + out.toAbsolutePath());
     }
 
-    /**
-     * How the caption shows etl's start: its JVM settings, the archive flag when etl maps the shipped archive, then
-     * the jar, e.g. {@code -XX:+UseSerialGC ... -XX:CompileThresholdScaling=3 -XX:SharedArchiveFile=etl-examples.jsa -jar etl-examples.jar}.
-     */
-    static String etlStart(ForkedRaceOptions fork) {
-        String archive = fork.etlArchive()
-                .map(a -> "-XX:SharedArchiveFile=" + a.getFileName() + " ")
-                .orElse("");
-        return String.join(" ", ETL_JVM_FLAGS) + " " + archive + "-jar "
-                + fork.etlJar().getFileName();
+    /** The process id of the race's forked broker, or -1 for a broker the race did not start. */
+    static long brokerPid(KafkaTestCluster cluster) {
+        return cluster instanceof ForkedKafkaCluster f ? f.pid(ForkedKafkaCluster.SINGLE_NODE_ID) : -1;
+    }
+
+    /** The line under a table whose contestants each mapped a class archive of their own ({@code --appcds}). */
+    static String appCdsNote() {
+        return String.format(
+                Locale.ROOT,
+                "%nEvery contestant ran with its own %s (`-XX:SharedArchiveFile`), recorded by a training run on %,d"
+                        + " orders with `%s`.%n",
+                ClassArchiveFlags.kind(),
+                TRAINING_ORDERS,
+                ClassArchiveFlags.recordAtExit(Path.of("FILE")));
     }
 
     /** How the etl contestant is started: the example's runnable jar in service mode, no HTTP endpoint. */
@@ -462,8 +431,8 @@ public final class ProcessRace {
             int records,
             int runs,
             String brokerKind,
-            List<String> jvmArgs,
-            String etlStart,
+            JvmFlags jvmFlags,
+            Path etlJar,
             int outageSeconds) {
         StringBuilder sb = new StringBuilder(caption(
                 String.format(
@@ -474,8 +443,8 @@ public final class ProcessRace {
                         Runtime.getRuntime().availableProcessors(),
                         System.getProperty("java.version"),
                         brokerKind,
-                        etlStart),
-                concat(COMMON_FLAGS, jvmArgs)));
+                        etlJar),
+                jvmFlags));
         sb.append(
                 "| run | records/s from process start | elapsed (s) | first output (s) | records/s after first output"
                         + " | CPU µs/record (process) | CPU µs/record (process + broker) | peak heap (MiB) | peak RSS (MiB) | load avg |");
@@ -539,9 +508,9 @@ public final class ProcessRace {
         return sb.toString();
     }
 
-    /** The line above a forked race's table: what it shows, then the JVM flags every contestant got. */
-    static String caption(String what, List<String> jvmFlags) {
-        return String.format("*%s; JVM flags for all: `%s`*%n%n", what, String.join(" ", jvmFlags));
+    /** The line above a race's table: what it shows, then the one JVM flag set every contestant got. */
+    static String caption(String what, JvmFlags jvmFlags) {
+        return String.format("*%s; JVM flags, the same for every contestant: %s*%n%n", what, jvmFlags.describe());
     }
 
     /** The median records/s from process start of the runs of the contestant labelled {@code label}. */

@@ -19,7 +19,7 @@ import java.util.regex.Pattern;
  * An option given twice keeps its last value; {@link #all} returns every value of a repeatable one.
  *
  * <pre>{@code
- * RaceOptions options = RaceOptions.parse(args, "--mode process [--records N] [--jvm-arg ARG]... [--appcds]");
+ * RaceOptions options = RaceOptions.parse(args, "--mode process [--records N] [--jvm-flags FLAGS] [--appcds]");
  * int records = options.number("--records", 1_000_000);
  * }</pre>
  */

@@ -1,5 +1,6 @@
 package io.etl.bench;
 
+import io.etl.bench.impl.Contestant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -8,12 +9,12 @@ import java.util.Map;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Formats race results as Markdown: one row per timed run, then one summary row per contestant with
+ * Formats in-JVM race results as Markdown: one row per timed run, then one summary row per contestant with
  * medians over its runs (robust to the odd run disturbed by other work on the machine), the range of
- * throughput, and the highest peak heap.
+ * throughput, its ratio to the reference loop (kafka-clients), and the highest peak heap.
  *
  * <pre>{@code
- * String md = ResultsTable.markdown(results, 200_000, 20_000, "embedded 127.0.0.1:1234", flags, List.of());
+ * String md = ResultsTable.markdown(results, 200_000, 20_000, "embedded 127.0.0.1:1234", JvmFlags.DEFAULTS);
  * }</pre>
  */
 public final class ResultsTable {
@@ -25,17 +26,10 @@ public final class ResultsTable {
      * @param records  input records per timed run
      * @param warmup   input records of the discarded warm-up run
      * @param broker   what broker was used
-     * @param jvmFlags flags of every forked JVM
-     * @param extra    extra flags given on the command line
+     * @param jvmFlags the flag set of every forked JVM
      * @return the Markdown text
      */
-    public static String markdown(
-            List<RunResult> results,
-            int records,
-            int warmup,
-            String broker,
-            List<String> jvmFlags,
-            List<String> extra) {
+    static String markdown(List<RunResult> results, int records, int warmup, String broker, JvmFlags jvmFlags) {
         StringBuilder sb = new StringBuilder();
         sb.append(String.format(
                 Locale.ROOT,
@@ -45,11 +39,9 @@ public final class ResultsTable {
                 Runtime.getRuntime().availableProcessors(),
                 System.getProperty("java.version"),
                 broker));
-        sb.append("Forked JVM flags: `").append(String.join(" ", jvmFlags));
-        if (!extra.isEmpty()) {
-            sb.append(' ').append(String.join(" ", extra));
-        }
-        sb.append("`\n\n");
+        sb.append("JVM flags, the same for every contestant: ")
+                .append(jvmFlags.describe())
+                .append("\n\n");
         sb.append(
                 "| run | records/s | elapsed (s) | first output (s) | records/s after first output | CPU µs/record | peak heap (MiB) | load avg | outputs eu/us/apac/unrouted |\n");
         sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---|\n");
@@ -70,21 +62,21 @@ public final class ResultsTable {
             byImpl.computeIfAbsent(r.implementation().replaceFirst(" #\\d+$", ""), k -> new ArrayList<>())
                     .add(r);
         }
-        double best = byImpl.values().stream()
-                .mapToDouble(rs -> median(rs, RunResult::recordsPerSecond))
-                .max()
-                .orElse(1);
-        sb.append("\n| implementation | median records/s | min–max records/s | vs fastest | median elapsed (s)"
+        List<RunResult> reference = byImpl.getOrDefault(Contestant.CLIENTS.label(), List.of());
+        double loop = reference.isEmpty() ? Double.NaN : median(reference, RunResult::recordsPerSecond);
+        sb.append("\n| implementation | median records/s | min–max records/s | vs kafka-clients | median elapsed (s)"
                 + " | median records/s after first output | median CPU µs/record | max peak heap (MiB) | runs |\n");
         sb.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         byImpl.forEach((name, rs) -> sb.append(String.format(
                 Locale.ROOT,
-                "| %s | %,.0f | %,.0f–%,.0f | %.0f%% | %.2f | %,.0f | %.1f | %d | %d |%n",
+                "| %s | %,.0f | %,.0f–%,.0f | %s | %.2f | %,.0f | %.1f | %d | %d |%n",
                 name,
                 median(rs, RunResult::recordsPerSecond),
                 rs.stream().mapToDouble(RunResult::recordsPerSecond).min().orElse(0),
                 rs.stream().mapToDouble(RunResult::recordsPerSecond).max().orElse(0),
-                100 * median(rs, RunResult::recordsPerSecond) / best,
+                Double.isNaN(loop)
+                        ? "–"
+                        : String.format(Locale.ROOT, "%.2f×", median(rs, RunResult::recordsPerSecond) / loop),
                 median(rs, r -> r.elapsedMillis() / 1000.0),
                 median(rs, RunResult::steadyRecordsPerSecond),
                 median(rs, RunResult::cpuMicrosPerRecord),

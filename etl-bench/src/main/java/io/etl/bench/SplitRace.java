@@ -16,46 +16,42 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Races three implementations of the {@code kafka_to_kafka_split} workload on the same broker: the etl
- * example pipeline, Kafka Streams and a hand-tuned kafka-clients loop. For every run and contestant it
- * creates fresh topics (6 partitions), pre-produces the input, forks a JVM ({@code -Xmx512m}, identical
- * flags for all) that does a discarded warm-up run and then the timed one, and collects the result.
- * Prints a Markdown table and writes it to {@code etl-bench/target/bench-results.md}.
+ * Races implementations of the {@code kafka_to_kafka_split} workload on the same broker, in a warm JVM: the etl
+ * example pipeline, Kafka Streams and the reference, the best single-thread kafka-clients loop (sends with
+ * callbacks, commits asynchronously once a poll is acknowledged, never flushes). For every run and contestant it
+ * creates fresh topics (6 partitions), pre-produces the input, forks a JVM (the same flags for every contestant:
+ * the JVM's defaults unless {@code --jvm-flags} names others) that does a discarded warm-up run and then the timed
+ * one, and collects the result. Prints a Markdown table and writes it to {@code etl-bench/target/bench-results.md}.
  *
  * <pre>{@code
  * mvn -q -pl etl-bench -am -DskipTests package && java -jar etl-bench/target/etl-bench.jar --records 200000
  * }</pre>
  *
  * <p>{@code --mode process} forks every contestant as a program of its own ({@link ProcessRace});
- * {@code --mode latency} paces the input ({@link LatencyRace}); without {@code --mode} (or with
+ * {@code --mode latency} paces the input ({@link LatencyRace}); {@code --mode soak} runs the example for an hour
+ * under faults ({@link SoakRun}); without {@code --mode} (or with
  * {@code --mode in-jvm}) the race below runs.
  *
  * <p>Options: {@code --records N} (200000), {@code --runs R} (2), {@code --warmup-records W} (N/10),
- * {@code --only etl,streams,clients}, {@code --jvm-arg ARG} (repeatable, added to every forked JVM, e.g.
- * {@code -XX:StartFlightRecording=...}), {@code --out FILE}. {@code KAFKA_BROKERS} selects an external
+ * {@code --only etl,streams,clients}, {@code --jvm-flags "FLAGS"} (one flag set for every forked JVM, e.g.
+ * {@code "-XX:+UseSerialGC -Xmx512m"}; {@code {impl}} in a flag becomes the contestant's name), {@code --out FILE}. {@code KAFKA_BROKERS} selects an external
  * plaintext broker instead of the embedded one.
  */
 public final class SplitRace {
 
-    /** Flags of every forked contestant JVM. */
-    public static final List<String> WORKER_JVM_FLAGS = List.of(
-            "-Xmx512m",
-            "-XX:+UseG1GC",
-            "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-            "-Dorg.slf4j.simpleLogger.log.org.apache.kafka.streams.StreamsConfig=error");
-
     private static final String USAGE = "SplitRace [--records N] [--runs R] [--warmup-records W]"
-            + " [--only etl,streams,clients] [--jvm-arg ARG]... [--out FILE]";
+            + " [--only etl,streams,clients] [--jvm-flags FLAGS] [--out FILE]";
 
     private SplitRace() {}
 
     /** Entry point; see the class documentation for the options. */
     public static void main(String[] args) throws Exception {
         if (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h")) {
-            System.out.println("usage: java -jar etl-bench.jar [--mode in-jvm|process|latency] [OPTIONS]");
+            System.out.println("usage: java -jar etl-bench.jar [--mode in-jvm|process|latency|soak] [OPTIONS]");
             System.out.println("  in-jvm (default): " + USAGE);
             System.out.println("  process:          " + ProcessRace.USAGE);
             System.out.println("  latency:          " + LatencyRace.USAGE);
+            System.out.println("  soak:             " + SoakRun.USAGE);
             System.out.println("docs/benchmarks.md describes each mode, its options and its tables.");
             return;
         }
@@ -65,8 +61,10 @@ public final class SplitRace {
             case "in-jvm" -> inJvm(rest);
             case "process" -> ProcessRace.main(rest);
             case "latency" -> LatencyRace.main(rest);
+            case "soak" -> SoakRun.main(rest);
             default ->
-                throw new IllegalArgumentException("unknown mode " + args[1] + "; expected in-jvm, process or latency");
+                throw new IllegalArgumentException(
+                        "unknown mode " + args[1] + "; expected in-jvm, process, latency or soak");
         }
     }
 
@@ -76,7 +74,7 @@ public final class SplitRace {
         int runs = options.number("--runs", 2);
         int warmup = options.number("--warmup-records", -1);
         List<Contestant> contestants = options.list("--only", Contestant::parse, List.of(Contestant.values()));
-        List<String> jvmArgs = options.all("--jvm-arg");
+        JvmFlags jvmFlags = JvmFlags.of(options);
         Path out = options.path(
                 "--out",
                 Files.isDirectory(Path.of("etl-bench"))
@@ -101,7 +99,7 @@ public final class SplitRace {
                     RaceTopics timed = RaceTopicsSetup.prepare(cluster, prefix, records);
                     try {
                         RunResult result =
-                                fork(contestant, cluster.bootstrapServers(), warm, warmup, timed, records, jvmArgs);
+                                fork(contestant, cluster.bootstrapServers(), warm, warmup, timed, records, jvmFlags);
                         System.err.printf(
                                 "run %d/%d %s: %,.0f records/s, %.2f s, %.1f µs CPU/record, peak heap %d MiB, load %.1f%n",
                                 run,
@@ -129,7 +127,7 @@ public final class SplitRace {
                 }
             }
         }
-        String table = ResultsTable.markdown(results, records, warmup, brokerKind, WORKER_JVM_FLAGS, jvmArgs);
+        String table = ResultsTable.markdown(results, records, warmup, brokerKind, jvmFlags);
         System.out.println(table);
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, table, StandardCharsets.UTF_8);
@@ -143,14 +141,12 @@ public final class SplitRace {
             int warmup,
             RaceTopics timed,
             int records,
-            List<String> jvmArgs)
+            JvmFlags jvmFlags)
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(WORKER_JVM_FLAGS);
-        command.addAll(jvmArgs.stream()
-                .map(a -> a.replace("{impl}", contestant.name().toLowerCase(Locale.ROOT)))
-                .toList());
+        command.addAll(ProcessRace.COMMON_FLAGS);
+        command.addAll(jvmFlags.forContestant(contestant.name()));
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(RaceWorker.class.getName());

@@ -1,7 +1,10 @@
 package io.etl.bench;
 
-import io.etl.kafka.common.ConnectivityCheck;
+import io.etl.kafka.common.internal.AdminSettings;
+import io.etl.kafka.common.internal.ConnectivityCheck;
 import io.etl.kafka.common.internal.SharedClusterProbe;
+import io.etl.kafka.common.internal.TopicProbe;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -93,8 +96,9 @@ public final class StartupChecks {
                     .run();
         }
         ConnectivityCheck.of(connection, "source.orders.kafka").run();
-        try (Admin admin = Admin.create(new HashMap<>(connection))) {
-            admin.describeTopics(List.of(SOURCE_TOPIC)).allTopicNames().get(30, TimeUnit.SECONDS);
+        try (Admin admin = Admin.create(
+                AdminSettings.properties(connection, Duration.ofSeconds(30), "etl-check-source.orders.kafka"))) {
+            TopicProbe.of(admin, Duration.ofSeconds(30)).describe(List.of(SOURCE_TOPIC), false);
         }
         return System.nanoTime() - started;
     }
@@ -134,11 +138,11 @@ public final class StartupChecks {
         ConnectivityCheck.of(connection, "source.orders.kafka")
                 .sharedWithin(run)
                 .run();
-        Properties props = new Properties();
-        props.putAll(connection);
+        Properties props =
+                AdminSettings.properties(connection, Duration.ofSeconds(30), "etl-check-source.orders.kafka");
         SharedClusterProbe probe = SharedClusterProbe.lease(run, props);
         try {
-            probe.admin().describeTopics(List.of(SOURCE_TOPIC)).allTopicNames().get(30, TimeUnit.SECONDS);
+            TopicProbe.of(probe.admin(), Duration.ofSeconds(30)).describe(List.of(SOURCE_TOPIC), false);
         } finally {
             probe.release();
         }

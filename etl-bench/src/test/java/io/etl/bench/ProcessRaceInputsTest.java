@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etl.bench.impl.Contestant;
 import io.etl.bench.impl.RaceTopics;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -12,19 +13,17 @@ import org.junit.jupiter.api.Test;
 class ProcessRaceInputsTest {
 
     @Test
-    void aContestantMayCarryItsOwnJvmFlags() {
-        ProcessContestant plain = ProcessContestant.parse("clients");
-        assertThat(plain.contestant()).isEqualTo(Contestant.CLIENTS);
-        assertThat(plain.jvmFlags()).isEmpty();
-        assertThat(plain.label()).isEqualTo("kafka-clients");
-
-        ProcessContestant small = ProcessContestant.parse("etl:-Xmx256m  -XX:+UseSerialGC");
-        assertThat(small.contestant()).isEqualTo(Contestant.ETL);
-        assertThat(small.jvmFlags()).containsExactly("-Xmx256m", "-XX:+UseSerialGC");
-        assertThat(small.label()).isEqualTo("etl -Xmx256m -XX:+UseSerialGC");
-        assertThat(small.fileName()).isEqualTo("etl-xmx256m-xx-useserialgc");
+    void aContestantIsNamedWithoutJvmFlagsOfItsOwn() {
+        ProcessContestant plain = ProcessContestant.parse("clients_flush");
+        assertThat(plain.contestant()).isEqualTo(Contestant.CLIENTS_FLUSH);
+        assertThat(plain.label()).isEqualTo("kafka-clients-flush");
+        assertThat(plain.fileName()).isEqualTo("kafka-clients-flush");
 
         assertThatThrownBy(() -> ProcessContestant.parse("flink")).hasMessageContaining("flink");
+        assertThatThrownBy(() -> ProcessContestant.parse("etl:-Xmx256m"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("etl:-Xmx256m")
+                .hasMessageContaining("--jvm-flags");
     }
 
     @Test
@@ -58,15 +57,17 @@ class ProcessRaceInputsTest {
     }
 
     @Test
-    void etlRunsFromItsRunnableJarAndTheBaselinesFromTheirOwnMain() {
+    void etlRunsFromItsRunnableJarAndTheBaselinesFromTheirOwnMainWithTheSameFlags() {
         RaceTopics topics = RaceTopics.of("p");
-        List<String> etl = ProcessContestant.parse("etl:-Xmx1g")
-                .command("b:9092", topics, List.of("-jar", "x.jar", "kafka_to_kafka_split"), List.of("-Dcommon=1"));
+        List<String> flags = List.of("-Dcommon=1", "-Xmx1g");
+        List<String> etl = ProcessContestant.parse("etl")
+                .command("b:9092", topics, List.of("-jar", "x.jar", "kafka_to_kafka_split"), flags);
         assertThat(etl.subList(1, etl.size()))
                 .containsExactly("-Dcommon=1", "-Xmx1g", "-jar", "x.jar", "kafka_to_kafka_split");
 
         List<String> clients =
-                ProcessContestant.parse("clients").command("b:9092", topics, List.of("-jar", "x.jar"), List.of());
+                ProcessContestant.parse("clients").command("b:9092", topics, List.of("-jar", "x.jar"), flags);
+        assertThat(clients.subList(1, 3)).containsExactly("-Dcommon=1", "-Xmx1g");
         assertThat(clients).contains("io.etl.bench.impl.ContestantMain").endsWith("CLIENTS", "b:9092", "p");
         assertThat(topics.exampleVariables("b:9092"))
                 .containsEntry("KAFKA_BROKERS", "b:9092")
@@ -87,16 +88,19 @@ class ProcessRaceInputsTest {
     }
 
     @Test
-    void theTableOpensWithWhatRacedAndTheJvmFlagsOfEveryContestant() {
-        String table =
-                ProcessRace.table(List.of(), 1_000, 2, "forked broker JVM", List.of("-Xmx1g"), "-jar etl.jar", 0);
+    void theTableOpensWithWhatRacedAndTheOneJvmFlagSetOfEveryContestant() {
+        String tuned = ProcessRace.table(
+                List.of(), 1_000, 2, "forked broker JVM", JvmFlags.parse("-Xmx1g"), Path.of("etl.jar"), 0);
+        String defaults =
+                ProcessRace.table(List.of(), 1_000, 2, "forked broker JVM", JvmFlags.DEFAULTS, Path.of("etl.jar"), 0);
 
-        assertThat(table)
+        assertThat(tuned)
                 .startsWith("*1,000 orders per run, every contestant forked and clocked from the fork, 2 rounds"
                         + " interleaved, ")
-                .contains("forked broker JVM; etl = `java -jar etl.jar kafka_to_kafka_split`; JVM flags for all: `"
-                        + String.join(" ", ProcessRace.COMMON_FLAGS) + " -Xmx1g`*" + System.lineSeparator()
+                .contains("forked broker JVM; etl = `java [FLAGS] -jar etl.jar kafka_to_kafka_split`; JVM flags, the"
+                        + " same for every contestant: `-Xmx1g`*" + System.lineSeparator()
                         + System.lineSeparator() + "| run |");
+        assertThat(defaults).contains("JVM flags, the same for every contestant: none (the JVM's defaults)*");
     }
 
     @Test
@@ -105,8 +109,10 @@ class ProcessRaceInputsTest {
         ProcessRace.Result loop = result("kafka-clients", 8_000);
         ProcessRace.Result flushing = result("kafka-clients-flush", 5_000);
 
-        String without = ProcessRace.table(List.of(etl, loop), 1_000_000, 1, "b", List.of(), "-jar e.jar", 0);
-        String with = ProcessRace.table(List.of(etl, loop, flushing), 1_000_000, 1, "b", List.of(), "-jar e.jar", 0);
+        String without =
+                ProcessRace.table(List.of(etl, loop), 1_000_000, 1, "b", JvmFlags.DEFAULTS, Path.of("e.jar"), 0);
+        String with = ProcessRace.table(
+                List.of(etl, loop, flushing), 1_000_000, 1, "b", JvmFlags.DEFAULTS, Path.of("e.jar"), 0);
 
         assertThat(without).doesNotContain("vs kafka-clients-flush");
         assertThat(summaryRow(without, "etl")).startsWith("| etl | 100,000 | 0.80× | – |");

@@ -11,6 +11,9 @@ package io.etl.core;
  *    └────────────┴──────────────┴──▶ DRAINING ──▶ STOPPED | FAILED
  * </pre>
  *
+ * <p>A pipeline whose first partitions arrive while its sinks are full goes from {@link #STARTING} straight to
+ * {@link #BACKPRESSURED}.
+ *
  * <p>Health checks derive from it: a pipeline is ready in {@link #RUNNING} and {@link #BACKPRESSURED}.
  */
 public enum PipelineState {

@@ -50,6 +50,15 @@ public interface RunningPipeline extends AutoCloseable {
      */
     Instant lastActivity();
 
+    /**
+     * Why the source cannot hand over records for now although nothing holds it back (a record waiting for a
+     * schema registry to answer, for instance), or empty; the pipeline resumes by itself. Health checks report
+     * it and do not count a waiting pipeline as ready.
+     */
+    default Optional<String> waitingFor() {
+        return Optional.empty();
+    }
+
     /** Where the pipeline's meters live. */
     MeterRegistry meterRegistry();
 

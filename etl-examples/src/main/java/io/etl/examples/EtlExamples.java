@@ -1,6 +1,5 @@
 package io.etl.examples;
 
-import io.etl.core.config.PipelineConfig;
 import io.etl.examples.split.KafkaToKafkaSplitCommand;
 import io.etl.runtime.CommandLines;
 import io.etl.runtime.ValidateCommand;
@@ -39,7 +38,6 @@ public final class EtlExamples implements Runnable {
 
     /** Runs the program and exits the JVM with the command's exit code. */
     public static void main(String[] args) {
-        PipelineConfig.preload();
         System.exit(execute(args));
     }
 

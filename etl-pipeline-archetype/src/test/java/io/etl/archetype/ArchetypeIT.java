@@ -165,8 +165,8 @@ class ArchetypeIT {
                 "GROUP_ID",
                 group);
 
-        // 4a. the cluster is ready for it; logging starts quietly (no replay warning of SLF4J's, whose
-        // initialization once raced with the configuration warm-up's thread), however often it is asked
+        // 4a. the cluster is ready for it; logging starts quietly (no replay warning of SLF4J's), however
+        // often it is asked
         for (int i = 1; i <= 3; i++) {
             String step = "check-" + i;
             run(

@@ -9,8 +9,10 @@ import io.etl.kafka.common.internal.ReadinessReport;
 import io.etl.runtime.internal.DurationOption;
 import io.etl.runtime.internal.Factories;
 import io.etl.runtime.internal.PipelineUses;
+import io.etl.runtime.internal.RegistryUses;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -68,6 +70,7 @@ public final class CheckCommand implements Callable<Integer> {
         Logging.level("org.apache.kafka", "OFF");
         PrintWriter err = spec.commandLine().getErr();
         PipelineUses uses;
+        Pipeline definition;
         try {
             PipelineConfig loaded = pipeline.load();
             PipelineFactory factory = pipeline.factory();
@@ -77,15 +80,22 @@ public final class CheckCommand implements Callable<Integer> {
                         + factory.getClass().getName() + ") returned no pipeline");
                 return ExitCodes.USAGE;
             }
-            uses = PipelineUses.of(built.build(), loaded);
+            definition = built.build();
+            uses = PipelineUses.of(definition, loaded);
         } catch (ConfigException | Factories.SelectionException | IllegalArgumentException e) {
             return pipeline.usageError(e, err::println);
         }
-        return report(uses, spec.commandLine().getOut());
+        return report(
+                uses,
+                RegistryUses.check(definition, timeout),
+                spec.commandLine().getOut());
     }
 
-    /** Asks the clusters about {@code uses} and prints one line per finding, then the verdict. */
-    private int report(PipelineUses uses, PrintWriter out) {
+    /**
+     * Asks the clusters about {@code uses} and prints one line per finding, the schema registries' findings
+     * ({@code registry}) after them, then the verdict.
+     */
+    private int report(PipelineUses uses, List<Finding> registry, PrintWriter out) {
         for (String path : uses.skipped()) {
             out.println(path + ": info: not a Kafka connector, not checked");
         }
@@ -97,6 +107,10 @@ public final class CheckCommand implements Callable<Integer> {
             out.println(note.path() + ": info: " + note.message());
         }
         int problems = report.problems().size();
+        for (Finding finding : registry) {
+            out.println(finding.problem() ? finding.toString() : finding.path() + ": info: " + finding.message());
+            problems += finding.problem() ? 1 : 0;
+        }
         out.println(problems == 0 ? "ready" : "not ready: " + problems + (problems == 1 ? " problem" : " problems"));
         return problems == 0 ? ExitCodes.OK : ExitCodes.FAILED;
     }

@@ -51,7 +51,6 @@ public final class Main implements Runnable {
 
     /** Runs the command line and exits the JVM with the command's exit code. */
     public static void main(String[] args) {
-        PipelineConfig.preload();
         int code = execute(args);
         System.out.flush();
         System.err.flush();

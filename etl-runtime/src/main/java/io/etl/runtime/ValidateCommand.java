@@ -5,7 +5,6 @@ import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
 import io.etl.runtime.internal.Factories;
-import io.etl.runtime.internal.TrainingRun;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
@@ -50,14 +49,6 @@ public final class ValidateCommand implements Callable<Integer> {
                     + " path.")
     private String pipeline;
 
-    @Option(
-            names = "--training-run",
-            description = "After a valid file, also do the rest of what `run` does before it connects (the"
-                    + " configuration preload, the metrics), then exit: the training run of a class archive, e.g."
-                    + " java -XX:ArchiveClassesAtExit=app.jsa -jar pipeline.jar validate --training-run"
-                    + " pipeline.yaml")
-    private boolean trainingRun;
-
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
@@ -93,9 +84,6 @@ public final class ValidateCommand implements Callable<Integer> {
                     + " matched against the file");
         } else {
             out.println("ok: " + file + " (pipeline '" + built + "')");
-        }
-        if (trainingRun) {
-            TrainingRun.run().forEach(step -> out.println("training run: " + step));
         }
         return ExitCodes.OK;
     }

@@ -218,19 +218,4 @@ class MainTest {
         assertThat(unknown.exit()).isEqualTo(ExitCodes.USAGE);
         assertThat(unknown.err()).contains("no pipeline factory found on the class path");
     }
-
-    @Test
-    void validateWithTrainingRunAlsoPreloadsAndBuildsTheMetricsAfterAValidFileOnly() throws Exception {
-        Path good = copyYaml("in");
-        Run ok = run("validate", "--pipeline", "copy", "--training-run", good.toString());
-        assertThat(ok.exit()).isZero();
-        assertThat(ok.out().lines())
-                .startsWith("ok: " + good + " (pipeline 'copy')", "training run: configuration preload finished")
-                .anySatisfy(l -> assertThat(l).startsWith("training run: metrics registry with the JVM's meters"));
-
-        Path bad = copyYaml("input");
-        Run problems = run("validate", "--pipeline", "copy", "--training-run", bad.toString());
-        assertThat(problems.exit()).isEqualTo(ExitCodes.FAILED);
-        assertThat(problems.out()).doesNotContain("training run");
-    }
 }

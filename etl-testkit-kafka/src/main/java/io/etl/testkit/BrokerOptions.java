@@ -30,6 +30,8 @@ import java.util.Optional;
  * @param kerberos         an extra GSSAPI listener (forked brokers only), or {@code null}
  * @param jvmOptions       the forked broker JVMs' flags in place of the kit's small, quick-starting ones
  *                         ({@code -Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 ...}); empty for the kit's
+ * @param proxied          whether each broker gets a second client listener that clients reach through a
+ *                         {@link TcpProxy} of its own ({@link KafkaTestCluster#proxies()})
  * @param clientPort       the port of the client listener on 127.0.0.1 (embedded broker only); 0 picks a free one
  * @param dataDirectory    where the embedded broker keeps its data, formatted on first use and kept when the
  *                         broker closes, so a later broker on it finds its topics and offsets again; {@code null}
@@ -41,6 +43,7 @@ public record BrokerOptions(
         Duration startupTimeout,
         KerberosListener kerberos,
         List<String> jvmOptions,
+        boolean proxied,
         int clientPort,
         Path dataDirectory) {
 
@@ -64,8 +67,19 @@ public record BrokerOptions(
             BrokerSecurity security,
             Duration startupTimeout,
             KerberosListener kerberos,
+            List<String> jvmOptions,
+            boolean proxied) {
+        this(brokerProperties, security, startupTimeout, kerberos, jvmOptions, proxied, 0, null);
+    }
+
+    /** Options without proxies, on free ports and temporary storage. */
+    public BrokerOptions(
+            Map<String, String> brokerProperties,
+            BrokerSecurity security,
+            Duration startupTimeout,
+            KerberosListener kerberos,
             List<String> jvmOptions) {
-        this(brokerProperties, security, startupTimeout, kerberos, jvmOptions, 0, null);
+        this(brokerProperties, security, startupTimeout, kerberos, jvmOptions, false);
     }
 
     /** Options whose forked brokers run with the kit's JVM flags. */
@@ -107,7 +121,8 @@ public record BrokerOptions(
     public BrokerOptions withBrokerProperty(String key, String value) {
         Map<String, String> copy = new LinkedHashMap<>(brokerProperties);
         copy.put(key, value);
-        return new BrokerOptions(copy, security, startupTimeout, kerberos, jvmOptions, clientPort, dataDirectory);
+        return new BrokerOptions(
+                copy, security, startupTimeout, kerberos, jvmOptions, proxied, clientPort, dataDirectory);
     }
 
     /** Builds {@link BrokerOptions}. */
@@ -117,6 +132,7 @@ public record BrokerOptions(
         private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
         private KerberosListener kerberos;
         private List<String> jvmOptions = List.of();
+        private boolean proxied;
         private int clientPort;
         private Path dataDirectory;
 
@@ -191,6 +207,20 @@ public record BrokerOptions(
         }
 
         /**
+         * Gives each broker a second client listener, with the same security, that it advertises at the address
+         * of a {@link TcpProxy} of its own: clients bootstrapped through {@link BrokerProxies#bootstrapServers()}
+         * learn only proxy addresses from the metadata, so every connection they open to the cluster can be
+         * held, black-holed or reset. The kit's own clients, {@link KafkaTestCluster#bootstrapServers()} and
+         * the brokers' traffic among themselves never pass a proxy. A proxy outlives its broker's restarts.
+         *
+         * @return this builder
+         */
+        public Builder proxied() {
+            this.proxied = true;
+            return this;
+        }
+
+        /**
          * Binds the embedded broker's client listener to this port of 127.0.0.1 instead of a free one, as a
          * development broker on {@code localhost:9092} needs.
          *
@@ -220,7 +250,14 @@ public record BrokerOptions(
         /** @return the options */
         public BrokerOptions build() {
             return new BrokerOptions(
-                    brokerProperties, security, startupTimeout, kerberos, jvmOptions, clientPort, dataDirectory);
+                    brokerProperties,
+                    security,
+                    startupTimeout,
+                    kerberos,
+                    jvmOptions,
+                    proxied,
+                    clientPort,
+                    dataDirectory);
         }
     }
 }

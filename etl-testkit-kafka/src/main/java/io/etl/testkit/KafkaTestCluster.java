@@ -175,6 +175,16 @@ public interface KafkaTestCluster extends AutoCloseable {
     Optional<ClusterSecurity> security();
 
     /**
+     * The proxies in front of the brokers, when the kit started the cluster with
+     * {@link BrokerOptions.Builder#proxied()}.
+     *
+     * @return the proxies, or empty
+     */
+    default Optional<BrokerProxies> proxies() {
+        return Optional.empty();
+    }
+
+    /**
      * Creates a topic with the cluster's default replication factor and waits until every partition
      * has a leader.
      *

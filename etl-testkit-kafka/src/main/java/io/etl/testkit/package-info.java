@@ -8,6 +8,8 @@
  *       restart.</li>
  *   <li>{@link io.etl.testkit.BrokerOptions}, {@link io.etl.testkit.BrokerSecurity}: how to start a
  *       broker; {@link io.etl.testkit.ClusterSecurity}: client properties and ACLs for a secured one.</li>
+ *   <li>{@link io.etl.testkit.TcpProxy}: a proxy that holds, black-holes or resets a connection's traffic;
+ *       {@link io.etl.testkit.BrokerProxies}: one in front of each broker, advertised by the broker itself.</li>
  *   <li>{@link io.etl.testkit.EmbeddedKafka} / {@link io.etl.testkit.KafkaClusterExtension}: JUnit 5
  *       integration (the only classes here that need JUnit).</li>
  * </ul>

@@ -1,5 +1,6 @@
 package io.etl.core.config;
 
+import io.etl.core.error.ConfigException;
 import jakarta.validation.constraints.Min;
 import java.time.Duration;
 import java.util.Objects;
@@ -9,7 +10,8 @@ import java.util.Objects;
  * {@code linger} after the first message arrived, whichever comes first.
  *
  * <p>In code, build one with {@link #custom()} or {@link #from(BatchConfig)}:
- * {@code BatchConfig.custom().maxRecords(500).linger(Duration.ofMillis(5)).build()}.
+ * {@code BatchConfig.custom().maxRecords(500).linger(Duration.ofMillis(5)).build()}. However it is built, an
+ * instance holds only values that YAML validation accepts: its constructor checks them.
  *
  * @param maxRecords messages per batch
  * @param maxBytes   encoded bytes per batch
@@ -21,12 +23,20 @@ public record BatchConfig(@Min(1) Integer maxRecords, DataSize maxBytes, Duratio
     public static final DataSize DEFAULT_MAX_BYTES = DataSize.ofMebibytes(4);
     public static final Duration DEFAULT_LINGER = Duration.ofMillis(10);
 
-    public BatchConfig {
-        maxRecords = maxRecords == null ? DEFAULT_MAX_RECORDS : maxRecords;
-        maxBytes = maxBytes == null ? DEFAULT_MAX_BYTES : maxBytes;
-        linger = linger == null ? DEFAULT_LINGER : linger;
+    /**
+     * The settings, each null one at its default. YAML binding calls this constructor; code reads better with
+     * {@link #custom()}.
+     *
+     * @throws ConfigException when a setting is out of range, naming each one
+     */
+    public BatchConfig(Integer maxRecords, DataSize maxBytes, Duration linger) {
+        this.maxRecords = maxRecords == null ? DEFAULT_MAX_RECORDS : maxRecords;
+        this.maxBytes = maxBytes == null ? DEFAULT_MAX_BYTES : maxBytes;
+        this.linger = linger == null ? DEFAULT_LINGER : linger;
+        ConfigValidation.checkConstructed(this);
     }
 
+    /** Every setting at its default. */
     public static BatchConfig defaults() {
         return new BatchConfig(null, null, null);
     }
@@ -74,9 +84,9 @@ public record BatchConfig(@Min(1) Integer maxRecords, DataSize maxBytes, Duratio
             return this;
         }
 
-        /** The settings, validated as a YAML section is. */
+        /** The settings; the constructor checks the whole as YAML validation does. */
         public BatchConfig build() {
-            return ConfigValidation.requireValid(new BatchConfig(maxRecords, maxBytes, linger), "");
+            return new BatchConfig(maxRecords, maxBytes, linger);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.etl.core.config;
 
+import io.etl.core.error.ConfigException;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Min;
@@ -12,7 +13,8 @@ import java.util.Objects;
  * open the shard writes nothing for {@code open_wait}, then tries one batch.
  *
  * <p>In code, build one with {@link #custom()} or {@link #from(BreakerConfig)}:
- * {@code BreakerConfig.custom().slidingWindow(20).build()}.
+ * {@code BreakerConfig.custom().slidingWindow(20).build()}. However it is built, an
+ * instance holds only values that YAML validation accepts: its constructor checks them.
  *
  * @param enabled              whether the breaker is used at all
  * @param failureRateThreshold percentage of failed writes that opens it
@@ -40,14 +42,28 @@ public record BreakerConfig(
     public static final int DEFAULT_MINIMUM_CALLS = 5;
     public static final Duration DEFAULT_OPEN_WAIT = Duration.ofSeconds(5);
 
-    public BreakerConfig {
-        enabled = enabled == null ? DEFAULT_ENABLED : enabled;
-        failureRateThreshold = failureRateThreshold == null ? DEFAULT_FAILURE_RATE_THRESHOLD : failureRateThreshold;
-        slidingWindow = slidingWindow == null ? DEFAULT_SLIDING_WINDOW : slidingWindow;
-        minimumCalls = minimumCalls == null ? DEFAULT_MINIMUM_CALLS : minimumCalls;
-        openWait = openWait == null ? DEFAULT_OPEN_WAIT : openWait;
+    /**
+     * The settings, each null one at its default. YAML binding calls this constructor; code reads better with
+     * {@link #custom()}.
+     *
+     * @throws ConfigException when a setting is out of range, naming each one
+     */
+    public BreakerConfig(
+            Boolean enabled,
+            Float failureRateThreshold,
+            Integer slidingWindow,
+            Integer minimumCalls,
+            Duration openWait) {
+        this.enabled = enabled == null ? DEFAULT_ENABLED : enabled;
+        this.failureRateThreshold =
+                failureRateThreshold == null ? DEFAULT_FAILURE_RATE_THRESHOLD : failureRateThreshold;
+        this.slidingWindow = slidingWindow == null ? DEFAULT_SLIDING_WINDOW : slidingWindow;
+        this.minimumCalls = minimumCalls == null ? DEFAULT_MINIMUM_CALLS : minimumCalls;
+        this.openWait = openWait == null ? DEFAULT_OPEN_WAIT : openWait;
+        ConfigValidation.checkConstructed(this);
     }
 
+    /** Every setting at its default. */
     public static BreakerConfig defaults() {
         return new BreakerConfig(null, null, null, null, null);
     }
@@ -111,10 +127,9 @@ public record BreakerConfig(
             return this;
         }
 
-        /** The settings, validated as a YAML section is. */
+        /** The settings; the constructor checks the whole as YAML validation does. */
         public BreakerConfig build() {
-            return ConfigValidation.requireValid(
-                    new BreakerConfig(enabled, failureRateThreshold, slidingWindow, minimumCalls, openWait), "");
+            return new BreakerConfig(enabled, failureRateThreshold, slidingWindow, minimumCalls, openWait);
         }
     }
 }

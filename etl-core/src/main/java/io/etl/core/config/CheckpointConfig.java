@@ -1,5 +1,6 @@
 package io.etl.core.config;
 
+import io.etl.core.error.ConfigException;
 import jakarta.validation.constraints.Min;
 import java.time.Duration;
 import java.util.Objects;
@@ -8,7 +9,8 @@ import java.util.Objects;
  * How source offsets are committed.
  *
  * <p>In code, build one with {@link #custom()} or {@link #from(CheckpointConfig)}:
- * {@code CheckpointConfig.custom().interval(Duration.ofMillis(100)).build()}.
+ * {@code CheckpointConfig.custom().interval(Duration.ofMillis(100)).build()}. However it is built, an
+ * instance holds only values that YAML validation accepts: its constructor checks them.
  *
  * @param interval          the shortest time between two commits while running: a commit is sent as soon
  *                          as a watermark moved and the previous commit completed, but never sooner than
@@ -36,25 +38,29 @@ public record CheckpointConfig(
     public static final Duration DEFAULT_STALLED_FAIL_AFTER = Duration.ofSeconds(10);
     public static final int DEFAULT_MAX_PENDING_RECORDS = 500_000;
 
-    public CheckpointConfig {
-        interval = interval == null ? DEFAULT_INTERVAL : interval;
-        drainTimeout = drainTimeout == null ? DEFAULT_DRAIN_TIMEOUT : drainTimeout;
-        stalledFailAfter = stalledFailAfter == null ? DEFAULT_STALLED_FAIL_AFTER : stalledFailAfter;
-        maxPendingRecords = maxPendingRecords == null ? DEFAULT_MAX_PENDING_RECORDS : maxPendingRecords;
+    /**
+     * The settings, each null one at its default. YAML binding calls this constructor; code reads better with
+     * {@link #custom()}.
+     *
+     * @throws ConfigException when a setting is out of range, naming each one
+     */
+    public CheckpointConfig(
+            Duration interval, Duration drainTimeout, Duration stalledFailAfter, Integer maxPendingRecords) {
+        this.interval = interval == null ? DEFAULT_INTERVAL : interval;
+        this.drainTimeout = drainTimeout == null ? DEFAULT_DRAIN_TIMEOUT : drainTimeout;
+        this.stalledFailAfter = stalledFailAfter == null ? DEFAULT_STALLED_FAIL_AFTER : stalledFailAfter;
+        this.maxPendingRecords = maxPendingRecords == null ? DEFAULT_MAX_PENDING_RECORDS : maxPendingRecords;
+        ConfigValidation.checkConstructed(this);
     }
 
-    /** Settings with the default {@code max_pending_records}. */
-    public CheckpointConfig(Duration interval, Duration drainTimeout, Duration stalledFailAfter) {
-        this(interval, drainTimeout, stalledFailAfter, null);
-    }
-
+    /** Every setting at its default. */
     public static CheckpointConfig defaults() {
         return new CheckpointConfig(null, null, null, null);
     }
 
-    /** A copy with another {@code max_pending_records}. */
+    /** {@code from(this).maxPendingRecords(value).build()}. */
     public CheckpointConfig withMaxPendingRecords(int value) {
-        return new CheckpointConfig(interval, drainTimeout, stalledFailAfter, value);
+        return from(this).maxPendingRecords(value).build();
     }
 
     /** A builder starting from the defaults. */
@@ -108,10 +114,9 @@ public record CheckpointConfig(
             return this;
         }
 
-        /** The settings, validated as a YAML section is. */
+        /** The settings; the constructor checks the whole as YAML validation does. */
         public CheckpointConfig build() {
-            return ConfigValidation.requireValid(
-                    new CheckpointConfig(interval, drainTimeout, stalledFailAfter, maxPendingRecords), "");
+            return new CheckpointConfig(interval, drainTimeout, stalledFailAfter, maxPendingRecords);
         }
     }
 }

@@ -6,11 +6,13 @@ import io.etl.core.internal.config.CodeConfigValidation;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 
 /**
  * The checks a configuration loaded from YAML goes through, for configuration records built in code: the
- * builders of the core's and the connectors' records use it, so a value out of range fails at once, with
- * the message and the snake_case key YAML validation gives ({@code shards: must be between 1 and 256}).
+ * canonical constructors and the builders of the core's and the connectors' records use it, so a value out of
+ * range fails at once, with the message and the snake_case key YAML validation gives
+ * ({@code shards: must be between 1 and 256}), and no record instance breaks a rule however it was built.
  */
 public final class ConfigValidation {
 
@@ -57,6 +59,44 @@ public final class ConfigValidation {
      */
     public static <V> V requireNonNull(String property, V value) {
         return Objects.requireNonNull(value, () -> CodeConfigValidation.key(property) + " must not be null");
+    }
+
+    /**
+     * Checks a configuration record as its canonical constructor must, once every component holds its value
+     * (defaults applied): every constraint of the record (the records it holds included) and no negative
+     * duration, each problem at its snake_case key. While this thread binds a YAML file it checks nothing: the
+     * loader validates each section it binds and reports every problem of the file in one exception.
+     *
+     * <pre>{@code
+     * public BatchConfig(Integer maxRecords, DataSize maxBytes, Duration linger) {
+     *     this.maxRecords = maxRecords == null ? DEFAULT_MAX_RECORDS : maxRecords;
+     *     this.maxBytes = maxBytes == null ? DEFAULT_MAX_BYTES : maxBytes;
+     *     this.linger = linger == null ? DEFAULT_LINGER : linger;
+     *     ConfigValidation.checkConstructed(this);
+     * }
+     * }</pre>
+     *
+     * @throws ConfigException listing every problem
+     */
+    public static void checkConstructed(Record config) {
+        if (!CodeConfigValidation.binding()) {
+            requireNone(CodeConfigValidation.constructed(config));
+        }
+    }
+
+    /**
+     * {@link #checkConstructed(Record)}, then, when the record breaks none of its constraints, its own
+     * {@code rules} for what a constraint cannot say (settings that depend on each other), reporting problems at
+     * keys relative to the record. Like the rest, the rules wait while this thread binds a YAML file: its loader
+     * applies them to what it bound.
+     *
+     * @throws ConfigException listing every problem
+     */
+    public static <T extends Record> void checkConstructed(T config, Function<T, List<ConfigProblem>> rules) {
+        checkConstructed(config);
+        if (!CodeConfigValidation.binding()) {
+            requireNone(rules.apply(config));
+        }
     }
 
     /**

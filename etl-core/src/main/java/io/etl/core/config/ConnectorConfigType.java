@@ -53,12 +53,4 @@ public interface ConnectorConfigType<C> {
     default Optional<Sink<DeadLetter, ?>> deadLetterSink(SinkSection section) {
         return Optional.empty();
     }
-
-    /**
-     * Loads and initializes what this connector's clients will need when a pipeline opens them (classes, their
-     * static tables), so that opening does not wait for it. Called at most once per JVM, on a background thread,
-     * while the configuration is still being read; it must not do I/O beyond class loading and must not throw.
-     * Nothing by default.
-     */
-    default void warmUp() {}
 }

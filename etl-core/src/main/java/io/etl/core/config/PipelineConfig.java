@@ -2,8 +2,8 @@ package io.etl.core.config;
 
 import io.etl.core.error.ConfigException;
 import io.etl.core.internal.config.ConfigLoader;
+import io.etl.core.internal.config.PipelineRules;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -17,6 +17,9 @@ import java.util.function.Function;
  * PipelineConfig config = PipelineConfig.load(Path.of("kafka_to_kafka_split.yaml"));
  * KafkaSink.from(config.sink("eu")) ...
  * }</pre>
+ *
+ * <p>In code, build one with {@link #custom()} or {@link #from(PipelineConfig)}:
+ * {@code PipelineConfig.custom().checkpoint(CheckpointConfig.custom().interval(Duration.ofMillis(100)).build()).build()}.
  *
  * <p>Loading substitutes {@code ${VAR}}, {@code ${VAR:-default}} and {@code ${VAR:?message}}, rejects
  * unknown keys with their full path, parses durations ({@code 250ms}, {@code 30s}, {@code 5m}) and sizes
@@ -43,47 +46,32 @@ public record PipelineConfig(
     /** The key of the top-level dead-letter section, and the name of the sink it becomes. */
     public static final String DEAD_LETTER = "dead_letter";
 
-    public PipelineConfig {
-        pipeline = pipeline == null ? PipelineSection.defaults() : pipeline;
-        sources = sources == null ? Map.of() : Map.copyOf(sources);
-        sinks = sinks == null ? Map.of() : Map.copyOf(sinks);
-        checkpoint = checkpoint == null ? CheckpointConfig.defaults() : checkpoint;
-        metrics = metrics == null ? MetricsConfig.defaults() : metrics;
-        deadLetter = deadLetter == null ? Optional.empty() : deadLetter;
-    }
-
-    /** A configuration without a {@code dead_letter} section. */
+    /**
+     * The sections, each null one at its default (no sources, sinks or dead-letter section). Loading a file
+     * calls this constructor; code reads better with {@link #custom()}.
+     *
+     * @throws ConfigException when the sections break a rule that ties them together, such as a
+     *     {@code checkpoint.drain_timeout} that does not fit inside {@code pipeline.shutdown_timeout}
+     */
     public PipelineConfig(
             PipelineSection pipeline,
             Map<String, SourceSection> sources,
             Map<String, SinkSection> sinks,
             CheckpointConfig checkpoint,
-            MetricsConfig metrics) {
-        this(pipeline, sources, sinks, checkpoint, metrics, Optional.empty());
+            MetricsConfig metrics,
+            Optional<SinkSection> deadLetter) {
+        this.pipeline = pipeline == null ? PipelineSection.defaults() : pipeline;
+        this.sources = sources == null ? Map.of() : Map.copyOf(sources);
+        this.sinks = sinks == null ? Map.of() : Map.copyOf(sinks);
+        this.checkpoint = checkpoint == null ? CheckpointConfig.defaults() : checkpoint;
+        this.metrics = metrics == null ? MetricsConfig.defaults() : metrics;
+        this.deadLetter = deadLetter == null ? Optional.empty() : deadLetter;
+        ConfigValidation.checkConstructed(this, PipelineRules::problems);
     }
 
     /** Defaults everywhere and no source or sink sections: for pipelines built entirely in code. */
     public static PipelineConfig defaults() {
-        return new PipelineConfig(null, null, null, null, null);
-    }
-
-    /**
-     * Starts, once per JVM and on a background daemon thread, what loading a configuration will need: the YAML
-     * parser, the validator, the section records' readers and the connector types on the class path with their
-     * clients' classes. A launcher calls it first thing, so that this overlaps with its own start (parsing its
-     * command line, setting up logging); loading works the same without it, only later.
-     */
-    public static void preload() {
-        ConfigLoader.preload();
-    }
-
-    /**
-     * Starts {@link #preload()} unless it started, and waits up to {@code timeout} for it to finish; returns whether
-     * it did. For a training run whose JVM records a class archive
-     * ({@code -XX:ArchiveClassesAtExit}): the archive then holds everything the preload loads.
-     */
-    public static boolean awaitPreload(Duration timeout) {
-        return ConfigLoader.awaitPreload(Objects.requireNonNull(timeout, "timeout"));
+        return new PipelineConfig(null, null, null, null, null, null);
     }
 
     /** Loads a YAML file, interpolating from the process environment. */
@@ -119,13 +107,87 @@ public record PipelineConfig(
         return section;
     }
 
-    /** A copy with another checkpoint section. */
+    /** {@code from(this).checkpoint(value).build()}. */
     public PipelineConfig withCheckpoint(CheckpointConfig value) {
-        return new PipelineConfig(pipeline, sources, sinks, value, metrics, deadLetter);
+        return from(this).checkpoint(value).build();
     }
 
-    /** A copy with another {@code dead_letter} section (null for none), for configurations built in code. */
+    /** {@code from(this).deadLetter(value).build()}: a copy with another {@code dead_letter} section (null for none). */
     public PipelineConfig withDeadLetter(SinkSection value) {
-        return new PipelineConfig(pipeline, sources, sinks, checkpoint, metrics, Optional.ofNullable(value));
+        return from(this).deadLetter(value).build();
+    }
+
+    /** A builder starting from the defaults: no sections but the core's, each at its defaults. */
+    public static Builder custom() {
+        return new Builder(defaults());
+    }
+
+    /** A builder starting from {@code base}. */
+    public static Builder from(PipelineConfig base) {
+        return new Builder(Objects.requireNonNull(base, "base"));
+    }
+
+    /**
+     * Builds a {@link PipelineConfig} in code, for pipelines whose sources and sinks are built in code too; each
+     * section is a record built and checked on its own, and {@link #build()} checks the rules that tie them
+     * together, as loading a file does.
+     */
+    public static final class Builder {
+        private PipelineSection pipeline;
+        private Map<String, SourceSection> sources;
+        private Map<String, SinkSection> sinks;
+        private CheckpointConfig checkpoint;
+        private MetricsConfig metrics;
+        private Optional<SinkSection> deadLetter;
+
+        private Builder(PipelineConfig base) {
+            pipeline = base.pipeline();
+            sources = base.sources();
+            sinks = base.sinks();
+            checkpoint = base.checkpoint();
+            metrics = base.metrics();
+            deadLetter = base.deadLetter();
+        }
+
+        /** The {@code pipeline} section. */
+        public Builder pipeline(PipelineSection value) {
+            pipeline = ConfigValidation.requireNonNull("pipeline", value);
+            return this;
+        }
+
+        /** The {@code source} entries by name; default none. */
+        public Builder sources(Map<String, SourceSection> value) {
+            sources = Map.copyOf(ConfigValidation.requireNonNull("sources", value));
+            return this;
+        }
+
+        /** The {@code sinks} entries by name; default none. */
+        public Builder sinks(Map<String, SinkSection> value) {
+            sinks = Map.copyOf(ConfigValidation.requireNonNull("sinks", value));
+            return this;
+        }
+
+        /** The {@code checkpoint} section. */
+        public Builder checkpoint(CheckpointConfig value) {
+            checkpoint = ConfigValidation.requireNonNull("checkpoint", value);
+            return this;
+        }
+
+        /** The {@code metrics} section. */
+        public Builder metrics(MetricsConfig value) {
+            metrics = ConfigValidation.requireNonNull("metrics", value);
+            return this;
+        }
+
+        /** The {@code dead_letter} section, or null for none (the default). */
+        public Builder deadLetter(SinkSection value) {
+            deadLetter = Optional.ofNullable(value);
+            return this;
+        }
+
+        /** The configuration; the constructor checks the rules that tie its sections together. */
+        public PipelineConfig build() {
+            return new PipelineConfig(pipeline, sources, sinks, checkpoint, metrics, deadLetter);
+        }
     }
 }

@@ -1,13 +1,20 @@
 package io.etl.core.config;
 
+import io.etl.core.error.ConfigException;
 import io.etl.core.error.ErrorPolicy;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.Pattern;
 import java.time.Duration;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
  * The {@code pipeline} section.
+ *
+ * <p>In code, build one with {@link #custom()} or {@link #from(PipelineSection)}:
+ * {@code PipelineSection.custom().onError(ErrorPolicy.SKIP).build()}. However it is built, an instance holds only
+ * values that YAML validation accepts: its constructor checks them.
  *
  * @param name             pipeline name; overrides the name given in code when set
  * @param onError          default policy for exceptions thrown by operators (a stage may set its own)
@@ -20,7 +27,8 @@ import java.util.Optional;
  * @param tracing          what happens to the W3C trace context of the records read
  * @param delivery         at-least-once (default) or exactly-once delivery
  * @param transactionalId  in exactly-once mode, the id that names this instance's transactions; unique per
- *                         live instance and stable across its restarts. When unset the connector derives one
+ *                         live instance and stable across its restarts, never blank. When unset the connector
+ *                         derives one
  * @param transactionTimeout in exactly-once mode, how long the brokers let a transaction stay open before they
  *                         abort it; must be at least twice {@code checkpoint.interval}
  */
@@ -32,7 +40,10 @@ public record PipelineSection(
         Duration shutdownTimeout,
         @Valid TracingConfig tracing,
         DeliveryGuarantee delivery,
+
+        @Pattern(regexp = "(?s).*\\S.*", message = "must not be blank when set")
         String transactionalId,
+
         Duration transactionTimeout) {
 
     public static final ErrorPolicy DEFAULT_ON_ERROR = ErrorPolicy.FAIL;
@@ -48,39 +59,37 @@ public record PipelineSection(
      */
     public static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofSeconds(10);
 
-    public PipelineSection {
-        onError = onError == null ? DEFAULT_ON_ERROR : onError;
-        operatorAttempts = operatorAttempts == null ? DEFAULT_OPERATOR_ATTEMPTS : operatorAttempts;
-        operatorBackoff = operatorBackoff == null ? DEFAULT_OPERATOR_BACKOFF : operatorBackoff;
-        shutdownTimeout = shutdownTimeout == null ? DEFAULT_SHUTDOWN_TIMEOUT : shutdownTimeout;
-        tracing = tracing == null ? TracingConfig.defaults() : tracing;
-        delivery = delivery == null ? DEFAULT_DELIVERY : delivery;
-        transactionTimeout = transactionTimeout == null ? DEFAULT_TRANSACTION_TIMEOUT : transactionTimeout;
-    }
-
-    /** A section with at-least-once delivery. */
+    /**
+     * The settings, each null one at its default ({@code name} and {@code transactionalId} stay unset). YAML
+     * binding calls this constructor; code reads better with {@link #custom()}.
+     *
+     * @throws ConfigException when a setting is out of range, naming each one
+     */
     public PipelineSection(
             String name,
             ErrorPolicy onError,
             Integer operatorAttempts,
             Duration operatorBackoff,
             Duration shutdownTimeout,
-            TracingConfig tracing) {
-        this(name, onError, operatorAttempts, operatorBackoff, shutdownTimeout, tracing, null, null, null);
+            TracingConfig tracing,
+            DeliveryGuarantee delivery,
+            String transactionalId,
+            Duration transactionTimeout) {
+        this.name = name;
+        this.onError = onError == null ? DEFAULT_ON_ERROR : onError;
+        this.operatorAttempts = operatorAttempts == null ? DEFAULT_OPERATOR_ATTEMPTS : operatorAttempts;
+        this.operatorBackoff = operatorBackoff == null ? DEFAULT_OPERATOR_BACKOFF : operatorBackoff;
+        this.shutdownTimeout = shutdownTimeout == null ? DEFAULT_SHUTDOWN_TIMEOUT : shutdownTimeout;
+        this.tracing = tracing == null ? TracingConfig.defaults() : tracing;
+        this.delivery = delivery == null ? DEFAULT_DELIVERY : delivery;
+        this.transactionalId = transactionalId;
+        this.transactionTimeout = transactionTimeout == null ? DEFAULT_TRANSACTION_TIMEOUT : transactionTimeout;
+        ConfigValidation.checkConstructed(this);
     }
 
-    /** A copy with {@code delivery} set. */
+    /** {@code from(this).delivery(guarantee).build()}. */
     public PipelineSection withDelivery(DeliveryGuarantee guarantee) {
-        return new PipelineSection(
-                name,
-                onError,
-                operatorAttempts,
-                operatorBackoff,
-                shutdownTimeout,
-                tracing,
-                guarantee,
-                transactionalId,
-                transactionTimeout);
+        return from(this).delivery(guarantee).build();
     }
 
     /** {@link #transactionalId()}, when set. */
@@ -88,17 +97,117 @@ public record PipelineSection(
         return Optional.ofNullable(transactionalId);
     }
 
-    /** A section with the default operator retries, stop budget and tracing. */
-    public PipelineSection(String name, ErrorPolicy onError) {
-        this(name, onError, null, null, null, null);
-    }
-
-    /** A section with the default operator retries and tracing. */
-    public PipelineSection(String name, ErrorPolicy onError, Duration shutdownTimeout) {
-        this(name, onError, null, null, shutdownTimeout, null);
-    }
-
+    /** Every setting at its default. */
     public static PipelineSection defaults() {
         return new PipelineSection(null, null, null, null, null, null, null, null, null);
+    }
+
+    /** A builder starting from the defaults. */
+    public static Builder custom() {
+        return new Builder(defaults());
+    }
+
+    /** A builder starting from {@code base}. */
+    public static Builder from(PipelineSection base) {
+        return new Builder(Objects.requireNonNull(base, "base"));
+    }
+
+    /**
+     * Builds a {@link PipelineSection} in code; each setter rejects a value out of range at once, with the
+     * message YAML validation gives, and {@link #build()} checks the whole.
+     */
+    public static final class Builder {
+        private String name;
+        private ErrorPolicy onError;
+        private int operatorAttempts;
+        private Duration operatorBackoff;
+        private Duration shutdownTimeout;
+        private TracingConfig tracing;
+        private DeliveryGuarantee delivery;
+        private String transactionalId;
+        private Duration transactionTimeout;
+
+        private Builder(PipelineSection base) {
+            name = base.name();
+            onError = base.onError();
+            operatorAttempts = base.operatorAttempts();
+            operatorBackoff = base.operatorBackoff();
+            shutdownTimeout = base.shutdownTimeout();
+            tracing = base.tracing();
+            delivery = base.delivery();
+            transactionalId = base.transactionalId();
+            transactionTimeout = base.transactionTimeout();
+        }
+
+        /** The pipeline's name, which overrides the name given in code; default unset. */
+        public Builder name(String value) {
+            name = ConfigValidation.requireNonNull("name", value);
+            return this;
+        }
+
+        /** The default policy for exceptions thrown by operators; default {@code FAIL}. */
+        public Builder onError(ErrorPolicy value) {
+            onError = ConfigValidation.requireNonNull("onError", value);
+            return this;
+        }
+
+        /**
+         * Calls of an operator for one record that throws a retryable exception, at least 1; default
+         * {@value PipelineSection#DEFAULT_OPERATOR_ATTEMPTS}.
+         */
+        public Builder operatorAttempts(int value) {
+            operatorAttempts = ConfigValidation.checkValue(PipelineSection.class, "operatorAttempts", value);
+            return this;
+        }
+
+        /** Wait before an operator's first retry, zero or more; default 100ms. */
+        public Builder operatorBackoff(Duration value) {
+            operatorBackoff = ConfigValidation.checkDuration("operatorBackoff", value);
+            return this;
+        }
+
+        /** The whole stop's budget, zero or more; default 45s. */
+        public Builder shutdownTimeout(Duration value) {
+            shutdownTimeout = ConfigValidation.checkDuration("shutdownTimeout", value);
+            return this;
+        }
+
+        /** What happens to the trace context of the records read. */
+        public Builder tracing(TracingConfig value) {
+            tracing = ConfigValidation.requireNonNull("tracing", value);
+            return this;
+        }
+
+        /** At-least-once or exactly-once delivery; default {@code AT_LEAST_ONCE}. */
+        public Builder delivery(DeliveryGuarantee value) {
+            delivery = ConfigValidation.requireNonNull("delivery", value);
+            return this;
+        }
+
+        /** The id naming this instance's transactions in exactly-once mode, not blank; default unset. */
+        public Builder transactionalId(String value) {
+            transactionalId = ConfigValidation.checkValue(PipelineSection.class, "transactionalId", value);
+            return this;
+        }
+
+        /** How long the brokers let a transaction stay open, zero or more; default 10s. */
+        public Builder transactionTimeout(Duration value) {
+            transactionTimeout = ConfigValidation.checkDuration("transactionTimeout", value);
+            return this;
+        }
+
+        /** The settings; the constructor checks the whole as YAML validation does. */
+        public PipelineSection build() {
+            return new PipelineSection(
+                    name,
+                    onError,
+                    operatorAttempts,
+                    operatorBackoff,
+                    shutdownTimeout,
+                    tracing,
+                    delivery,
+                    transactionalId,
+                    transactionTimeout);
+        }
     }
 }

@@ -1,5 +1,6 @@
 package io.etl.core.config;
 
+import io.etl.core.error.ConfigException;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
 import jakarta.validation.constraints.Min;
@@ -11,7 +12,8 @@ import java.util.Objects;
  * {@code min(max_backoff, initial_backoff * multiplier^(n-1))}, spread by {@code ± jitter}.
  *
  * <p>In code, build one with {@link #custom()} or {@link #from(RetryConfig)}:
- * {@code RetryConfig.custom().maxAttempts(5).build()}.
+ * {@code RetryConfig.custom().maxAttempts(5).build()}. However it is built, an
+ * instance holds only values that YAML validation accepts: its constructor checks them.
  *
  * @param initialBackoff wait before the first retry
  * @param maxBackoff     cap on any wait
@@ -39,14 +41,23 @@ public record RetryConfig(
     public static final double DEFAULT_JITTER = 0.2;
     public static final int DEFAULT_MAX_ATTEMPTS = 0;
 
-    public RetryConfig {
-        initialBackoff = initialBackoff == null ? DEFAULT_INITIAL_BACKOFF : initialBackoff;
-        maxBackoff = maxBackoff == null ? DEFAULT_MAX_BACKOFF : maxBackoff;
-        multiplier = multiplier == null ? DEFAULT_MULTIPLIER : multiplier;
-        jitter = jitter == null ? DEFAULT_JITTER : jitter;
-        maxAttempts = maxAttempts == null ? DEFAULT_MAX_ATTEMPTS : maxAttempts;
+    /**
+     * The settings, each null one at its default. YAML binding calls this constructor; code reads better with
+     * {@link #custom()}.
+     *
+     * @throws ConfigException when a setting is out of range, naming each one
+     */
+    public RetryConfig(
+            Duration initialBackoff, Duration maxBackoff, Double multiplier, Double jitter, Integer maxAttempts) {
+        this.initialBackoff = initialBackoff == null ? DEFAULT_INITIAL_BACKOFF : initialBackoff;
+        this.maxBackoff = maxBackoff == null ? DEFAULT_MAX_BACKOFF : maxBackoff;
+        this.multiplier = multiplier == null ? DEFAULT_MULTIPLIER : multiplier;
+        this.jitter = jitter == null ? DEFAULT_JITTER : jitter;
+        this.maxAttempts = maxAttempts == null ? DEFAULT_MAX_ATTEMPTS : maxAttempts;
+        ConfigValidation.checkConstructed(this);
     }
 
+    /** Every setting at its default. */
     public static RetryConfig defaults() {
         return new RetryConfig(null, null, null, null, null);
     }
@@ -110,10 +121,9 @@ public record RetryConfig(
             return this;
         }
 
-        /** The settings, validated as a YAML section is. */
+        /** The settings; the constructor checks the whole as YAML validation does. */
         public RetryConfig build() {
-            return ConfigValidation.requireValid(
-                    new RetryConfig(initialBackoff, maxBackoff, multiplier, jitter, maxAttempts), "");
+            return new RetryConfig(initialBackoff, maxBackoff, multiplier, jitter, maxAttempts);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.etl.core.config;
 
+import io.etl.core.error.ConfigException;
 import io.etl.core.error.ErrorPolicy;
 import jakarta.validation.Valid;
 import java.util.Objects;
@@ -11,7 +12,8 @@ import org.hibernate.validator.constraints.Range;
  * ({@code sinks.<name>.<connector>.shards}, {@code .batch}, ...).
  *
  * <p>In code, build one with {@link #custom()} or {@link #from(SinkPoolConfig)}:
- * {@code SinkPoolConfig.custom().shards(4).build()}.
+ * {@code SinkPoolConfig.custom().shards(4).build()}. However it is built, an instance holds only values that
+ * YAML validation accepts: its constructor checks them.
  *
  * @param shards   parallel workers; records with the same key always use the same shard
  * @param inflight batches a shard may have written but not yet acknowledged
@@ -39,46 +41,68 @@ public record SinkPoolConfig(
     public static final Set<String> KEYS =
             Set.of("shards", "inflight", "queue", "batch", "retry", "breaker", "on_error");
 
-    public SinkPoolConfig {
-        shards = shards == null ? DEFAULT_SHARDS : shards;
-        inflight = inflight == null ? DEFAULT_INFLIGHT : inflight;
-        queue = queue == null ? DEFAULT_QUEUE : queue;
-        batch = batch == null ? BatchConfig.defaults() : batch;
-        retry = retry == null ? RetryConfig.defaults() : retry;
-        breaker = breaker == null ? BreakerConfig.defaults() : breaker;
-        onError = onError == null ? DEFAULT_ON_ERROR : onError;
+    /**
+     * The settings, each null one at its default. YAML binding calls this constructor; code reads better with
+     * {@link #custom()}.
+     *
+     * @throws ConfigException when a setting is out of range, naming each one
+     */
+    public SinkPoolConfig(
+            Integer shards,
+            Integer inflight,
+            Integer queue,
+            BatchConfig batch,
+            RetryConfig retry,
+            BreakerConfig breaker,
+            ErrorPolicy onError) {
+        this.shards = shards == null ? DEFAULT_SHARDS : shards;
+        this.inflight = inflight == null ? DEFAULT_INFLIGHT : inflight;
+        this.queue = queue == null ? DEFAULT_QUEUE : queue;
+        this.batch = batch == null ? BatchConfig.defaults() : batch;
+        this.retry = retry == null ? RetryConfig.defaults() : retry;
+        this.breaker = breaker == null ? BreakerConfig.defaults() : breaker;
+        this.onError = onError == null ? DEFAULT_ON_ERROR : onError;
+        ConfigValidation.checkConstructed(this);
     }
 
+    /** Every setting at its default. */
     public static SinkPoolConfig defaults() {
         return new SinkPoolConfig(null, null, null, null, null, null, null);
     }
 
+    /** {@code from(this).shards(value).build()}. */
     public SinkPoolConfig withShards(int value) {
-        return new SinkPoolConfig(value, inflight, queue, batch, retry, breaker, onError);
+        return from(this).shards(value).build();
     }
 
+    /** {@code from(this).inflight(value).build()}. */
     public SinkPoolConfig withInflight(int value) {
-        return new SinkPoolConfig(shards, value, queue, batch, retry, breaker, onError);
+        return from(this).inflight(value).build();
     }
 
+    /** {@code from(this).queue(value).build()}. */
     public SinkPoolConfig withQueue(int value) {
-        return new SinkPoolConfig(shards, inflight, value, batch, retry, breaker, onError);
+        return from(this).queue(value).build();
     }
 
+    /** {@code from(this).batch(value).build()}. */
     public SinkPoolConfig withBatch(BatchConfig value) {
-        return new SinkPoolConfig(shards, inflight, queue, value, retry, breaker, onError);
+        return from(this).batch(value).build();
     }
 
+    /** {@code from(this).retry(value).build()}. */
     public SinkPoolConfig withRetry(RetryConfig value) {
-        return new SinkPoolConfig(shards, inflight, queue, batch, value, breaker, onError);
+        return from(this).retry(value).build();
     }
 
+    /** {@code from(this).breaker(value).build()}. */
     public SinkPoolConfig withBreaker(BreakerConfig value) {
-        return new SinkPoolConfig(shards, inflight, queue, batch, retry, value, onError);
+        return from(this).breaker(value).build();
     }
 
+    /** {@code from(this).onError(value).build()}. */
     public SinkPoolConfig withOnError(ErrorPolicy value) {
-        return new SinkPoolConfig(shards, inflight, queue, batch, retry, breaker, value);
+        return from(this).onError(value).build();
     }
 
     /** A builder starting from the defaults. */
@@ -135,19 +159,19 @@ public record SinkPoolConfig(
 
         /** When a batch is sealed. */
         public Builder batch(BatchConfig value) {
-            batch = ConfigValidation.requireValid(ConfigValidation.requireNonNull("batch", value), "batch");
+            batch = ConfigValidation.requireNonNull("batch", value);
             return this;
         }
 
         /** Retry of failed batches. */
         public Builder retry(RetryConfig value) {
-            retry = ConfigValidation.requireValid(ConfigValidation.requireNonNull("retry", value), "retry");
+            retry = ConfigValidation.requireNonNull("retry", value);
             return this;
         }
 
         /** The circuit breaker of each shard. */
         public Builder breaker(BreakerConfig value) {
-            breaker = ConfigValidation.requireValid(ConfigValidation.requireNonNull("breaker", value), "breaker");
+            breaker = ConfigValidation.requireNonNull("breaker", value);
             return this;
         }
 
@@ -157,10 +181,9 @@ public record SinkPoolConfig(
             return this;
         }
 
-        /** The settings, validated as a YAML section is. */
+        /** The settings; the constructor checks the whole as YAML validation does. */
         public SinkPoolConfig build() {
-            return ConfigValidation.requireValid(
-                    new SinkPoolConfig(shards, inflight, queue, batch, retry, breaker, onError), "");
+            return new SinkPoolConfig(shards, inflight, queue, batch, retry, breaker, onError);
         }
     }
 }

@@ -3,6 +3,7 @@ package io.etl.core.source;
 import io.etl.core.error.ErrorPolicy;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The source SPI. All methods are called from one pipeline thread, so an implementation needs no
@@ -60,6 +61,15 @@ public interface Source<T> {
      */
     default void seek(Map<SourcePartition, Long> offsets) {
         throw new UnsupportedOperationException("source '" + name() + "' cannot seek");
+    }
+
+    /**
+     * Why the source cannot hand over records for now although nothing holds it back (for example a record that
+     * waits for a schema registry to answer), or empty. Health checks report it: a waiting pipeline is not
+     * ready. Unlike the other methods it may be called from any thread. The default never waits.
+     */
+    default Optional<String> waitingFor() {
+        return Optional.empty();
     }
 
     /** Stops returning records from every assigned partition (and from ones assigned later) until resumed. */

@@ -7,12 +7,16 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ErrorPolicy;
 import java.time.Duration;
+import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** The builders of the configuration records: defaults, copies, and a range check at every setter. */
+/**
+ * The builders of the configuration records: defaults, copies, a range check at every setter, and a check of the
+ * whole by every constructor, so that no path builds a record YAML validation would reject.
+ */
 class ConfigBuildersTest {
 
     @Test
@@ -22,6 +26,10 @@ class ConfigBuildersTest {
         assertThat(RetryConfig.custom().build()).isEqualTo(RetryConfig.defaults());
         assertThat(BreakerConfig.custom().build()).isEqualTo(BreakerConfig.defaults());
         assertThat(CheckpointConfig.custom().build()).isEqualTo(CheckpointConfig.defaults());
+        assertThat(PipelineSection.custom().build()).isEqualTo(PipelineSection.defaults());
+        assertThat(TracingConfig.custom().build()).isEqualTo(TracingConfig.defaults());
+        assertThat(MetricsConfig.custom().build()).isEqualTo(MetricsConfig.defaults());
+        assertThat(PipelineConfig.custom().build()).isEqualTo(PipelineConfig.defaults());
     }
 
     @Test
@@ -83,6 +91,50 @@ class ConfigBuildersTest {
                 .containsExactly(batch, retry, breaker);
     }
 
+    @Test
+    void everySetterOfThePipelineSectionsIsBuilt() {
+        TracingConfig tracing =
+                TracingConfig.custom().propagate(false).spans(false).build();
+        PipelineSection pipeline = PipelineSection.custom()
+                .name("p")
+                .onError(ErrorPolicy.SKIP)
+                .operatorAttempts(5)
+                .operatorBackoff(Duration.ofMillis(7))
+                .shutdownTimeout(Duration.ofMinutes(2))
+                .tracing(tracing)
+                .delivery(DeliveryGuarantee.EXACTLY_ONCE)
+                .transactionalId("p-1")
+                .transactionTimeout(Duration.ofSeconds(20))
+                .build();
+        MetricsConfig metrics = MetricsConfig.custom()
+                .enabled(false)
+                .commonTags(Map.of("env", "prod"))
+                .build();
+        CheckpointConfig checkpoint =
+                CheckpointConfig.custom().drainTimeout(Duration.ofMinutes(1)).build();
+
+        assertThat(tracing).isEqualTo(new TracingConfig(false, false));
+        assertThat(pipeline)
+                .isEqualTo(new PipelineSection(
+                        "p",
+                        ErrorPolicy.SKIP,
+                        5,
+                        Duration.ofMillis(7),
+                        Duration.ofMinutes(2),
+                        tracing,
+                        DeliveryGuarantee.EXACTLY_ONCE,
+                        "p-1",
+                        Duration.ofSeconds(20)));
+        assertThat(metrics).isEqualTo(new MetricsConfig(false, Map.of("env", "prod")));
+        assertThat(PipelineConfig.custom()
+                        .pipeline(pipeline)
+                        .checkpoint(checkpoint)
+                        .metrics(metrics)
+                        .build())
+                .extracting(PipelineConfig::pipeline, PipelineConfig::checkpoint, PipelineConfig::metrics)
+                .containsExactly(pipeline, checkpoint, metrics);
+    }
+
     static Stream<ConfigRejection> settingsOutOfRange() {
         return Stream.of(
                 rejected(() -> SinkPoolConfig.custom().shards(0), "shards: must be between 1 and 256"),
@@ -102,7 +154,13 @@ class ConfigBuildersTest {
                         "sliding_window: must be greater than or equal to 1"),
                 rejected(
                         () -> CheckpointConfig.custom().maxPendingRecords(0),
-                        "max_pending_records: must be greater than or equal to 1"));
+                        "max_pending_records: must be greater than or equal to 1"),
+                rejected(
+                        () -> PipelineSection.custom().operatorAttempts(0),
+                        "operator_attempts: must be greater than or equal to 1"),
+                rejected(
+                        () -> PipelineSection.custom().transactionalId(" "),
+                        "transactional_id: must not be blank when set"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -129,25 +187,84 @@ class ConfigBuildersTest {
     }
 
     @Test
-    void nestedRecordBuiltWithoutItsBuilderIsCheckedWithItsKeyPath() {
-        BatchConfig invalid = new BatchConfig(0, null, null);
-
-        assertThatThrownBy(() -> SinkPoolConfig.custom().batch(invalid))
-                .hasMessage("invalid configuration: batch.max_records: must be greater than or equal to 1");
-    }
-
-    @Test
-    void buildChecksTheWhole() {
-        SinkPoolConfig invalid = new SinkPoolConfig(0, 0, null, new BatchConfig(0, null, null), null, null, null);
-
-        assertThatThrownBy(() -> SinkPoolConfig.from(invalid).build())
+    void constructorChecksTheWholeRecordListingEveryProblem() {
+        assertThatThrownBy(() -> new SinkPoolConfig(0, 0, null, null, null, null, null))
                 .isInstanceOfSatisfying(
                         ConfigException.class,
                         e -> assertThat(e.problems())
                                 .extracting(Object::toString)
                                 .containsExactly(
-                                        "batch.max_records: must be greater than or equal to 1",
-                                        "inflight: must be between 1 and 1024",
-                                        "shards: must be between 1 and 256"));
+                                        "inflight: must be between 1 and 1024", "shards: must be between 1 and 256"));
+        assertThatThrownBy(() -> new RetryConfig(Duration.ofMillis(-1), null, 0.5, 1.5, -1))
+                .isInstanceOfSatisfying(
+                        ConfigException.class,
+                        e -> assertThat(e.problems())
+                                .extracting(Object::toString)
+                                .containsExactly(
+                                        "initial_backoff: 'PT-0.001S' is negative; a duration must be zero or more",
+                                        "jitter: must be less than or equal to 1.0",
+                                        "max_attempts: must be greater than or equal to 0",
+                                        "multiplier: must be greater than or equal to 1.0"));
+    }
+
+    static Stream<ConfigRejection> pathsAroundTheBuilder() {
+        return Stream.of(
+                rejected(() -> new BatchConfig(0, null, null), "max_records: must be greater than or equal to 1"),
+                rejected(
+                        () -> new CheckpointConfig(null, Duration.ofSeconds(-1), null, null),
+                        "drain_timeout: 'PT-1S' is negative; a duration must be zero or more"),
+                rejected(
+                        () -> new PipelineSection(null, null, 0, null, null, null, null, null, null),
+                        "operator_attempts: must be greater than or equal to 1"),
+                rejected(() -> SinkPoolConfig.defaults().withShards(0), "shards: must be between 1 and 256"),
+                rejected(() -> SinkPoolConfig.defaults().withQueue(5000), "queue: must be between 1 and 1024"),
+                rejected(
+                        () -> CheckpointConfig.defaults().withMaxPendingRecords(0),
+                        "max_pending_records: must be greater than or equal to 1"),
+                rejected(
+                        () -> SinkPoolConfig.from(SinkPoolConfig.defaults()).inflight(0),
+                        "inflight: must be between 1 and 1024"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("pathsAroundTheBuilder")
+    void constructorsAndCopiesRejectWhatTheBuilderRejects(ConfigRejection rejection) {
+        rejection.assertRejected();
+    }
+
+    @Test
+    void pipelineConfigChecksTheRulesThatTieItsSectionsTogether() {
+        CheckpointConfig longDrain =
+                CheckpointConfig.custom().drainTimeout(Duration.ofMinutes(1)).build();
+
+        assertThatThrownBy(() -> PipelineConfig.custom().checkpoint(longDrain).build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("invalid configuration: pipeline.shutdown_timeout: is 45s but must be greater"
+                        + " than checkpoint.drain_timeout (1m)");
+        assertThatThrownBy(() -> PipelineConfig.defaults().withCheckpoint(longDrain))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("pipeline.shutdown_timeout");
+        assertThat(PipelineConfig.custom()
+                        .pipeline(PipelineSection.custom()
+                                .shutdownTimeout(Duration.ofMinutes(2))
+                                .build())
+                        .checkpoint(longDrain)
+                        .build()
+                        .checkpoint())
+                .isEqualTo(longDrain);
+
+        PipelineSection exactlyOnce = PipelineSection.custom()
+                .delivery(DeliveryGuarantee.EXACTLY_ONCE)
+                .transactionTimeout(Duration.ofSeconds(1))
+                .build();
+        CheckpointConfig slowCheckpoints =
+                CheckpointConfig.custom().interval(Duration.ofMillis(800)).build();
+        assertThatThrownBy(() -> PipelineConfig.custom()
+                        .pipeline(exactlyOnce)
+                        .checkpoint(slowCheckpoints)
+                        .build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("invalid configuration: pipeline.transaction_timeout: is 1s but must be at"
+                        + " least twice checkpoint.interval (800ms)");
     }
 }

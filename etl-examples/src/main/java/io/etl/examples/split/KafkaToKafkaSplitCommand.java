@@ -241,8 +241,8 @@ public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
 
     /**
      * The embedded broker's own warnings (controller activation, its internal clients closing, the kit's
-     * readiness check knocking while a broker boots) mean nothing to someone running the demo or building the
-     * jar; keep them out of the terminal unless the kit's log level ({@code -Detl.test.kafka.log}) was set.
+     * readiness check knocking while a broker boots) mean nothing to someone running the demo; keep
+     * them out of the terminal unless the kit's log level ({@code -Detl.test.kafka.log}) was set.
      */
     static void quietEmbeddedBroker() {
         if (System.getProperty("etl.test.kafka.log") != null) {

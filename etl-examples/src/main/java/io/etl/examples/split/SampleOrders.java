@@ -1,6 +1,7 @@
 package io.etl.examples.split;
 
 import io.etl.core.config.PipelineConfig;
+import io.etl.kafka.common.internal.ClientConnection;
 import io.etl.kafka.sink.KafkaSinkConfig;
 import io.etl.kafka.source.KafkaSourceConfig;
 import io.etl.testkit.KafkaTestCluster;
@@ -9,6 +10,7 @@ import java.io.PrintStream;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.kafka.clients.CommonClientConfigs;
 
 /**
  * Writes the deterministic sample orders of {@link OrderGenerator} (keyed by order id) into the input topic:
@@ -53,16 +55,14 @@ final class SampleOrders {
     private static Map<String, String> clientProperties(PipelineConfig config) {
         KafkaSinkConfig sink = config.sink(SplitSummary.BRANCHES[0]).connector(KafkaSinkConfig.class);
         Map<String, String> props = new HashMap<>();
-        if (sink.security() != null) {
-            sink.security()
-                    .toClientProperties("sinks." + SplitSummary.BRANCHES[0] + ".kafka.security")
-                    .forEach((k, v) -> props.put(k, String.valueOf(v)));
-        }
-        sink.producer().forEach((k, v) -> {
-            if (k.startsWith("security.") || k.startsWith("ssl.") || k.startsWith("sasl.")) {
-                props.put(k, v);
-            }
-        });
+        ClientConnection.properties(
+                        sink.brokers(),
+                        sink.security(),
+                        sink.producer(),
+                        "sinks." + SplitSummary.BRANCHES[0] + ".kafka")
+                .forEach((k, v) -> props.put(k, String.valueOf(v)));
+        // the cluster is reached at the source's brokers
+        props.remove(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
         return props;
     }
 }

@@ -1,20 +1,16 @@
 package io.etl.kafka.common;
 
-import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
+import io.etl.kafka.common.internal.AwsMskIam;
+import io.etl.kafka.common.internal.KerberosSupport;
 import jakarta.validation.Valid;
-import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -33,8 +29,11 @@ import java.util.Set;
  *
  * <p>SASL mechanisms: PLAIN, SCRAM-SHA-256/512, OAUTHBEARER, GSSAPI (Kerberos, with a keytab) and
  * AWS_MSK_IAM (needs {@value #AWS_MSK_IAM_ARTIFACT} on the class path). GSSAPI's {@code krb5_config_file}
- * sets the JVM-wide system property {@code java.security.krb5.conf}; a second, different file in the same
- * JVM is refused.
+ * sets the JVM-wide system property {@code java.security.krb5.conf} when the first client is built; a second,
+ * different file in the same JVM is refused.
+ *
+ * <p>The record only holds the settings: the connectors turn it into client properties when they open (reading
+ * certificate files and logging in to Kerberos then), and {@link #check} validates it without contacting anything.
  *
  * <p>{@link #toString()} never shows a password, key password or client secret.
  *
@@ -50,12 +49,8 @@ public record KafkaSecurityConfig(
     /** Plain, unauthenticated connections unless said otherwise. */
     public static final SecurityProtocol DEFAULT_PROTOCOL = SecurityProtocol.PLAINTEXT;
 
-    private static final String OAUTH_CALLBACK_HANDLER =
-            "org.apache.kafka.common.security.oauthbearer.OAuthBearerLoginCallbackHandler";
     /** Maven coordinates of the jar AWS_MSK_IAM needs, named in the error when it is missing. */
     public static final String AWS_MSK_IAM_ARTIFACT = "software.amazon.msk:aws-msk-iam-auth";
-
-    static final String AWS_MSK_IAM_CALLBACK_HANDLER = "software.amazon.msk.auth.iam.IAMClientCallbackHandler";
 
     public KafkaSecurityConfig {
         protocol = protocol == null ? DEFAULT_PROTOCOL : protocol;
@@ -195,8 +190,8 @@ public record KafkaSecurityConfig(
                 problems.add(new ConfigProblem(
                         path + ".mechanism", "AWS_MSK_IAM needs protocol SASL_SSL (protocol is " + protocol + ")"));
             }
-            if (!awsMskIamAvailable()) {
-                problems.add(new ConfigProblem(path + ".mechanism", awsMskIamMissing()));
+            if (!AwsMskIam.available()) {
+                problems.add(new ConfigProblem(path + ".mechanism", AwsMskIam.missing()));
             }
             if (sasl.awsRoleArn() == null) {
                 rejectSet(
@@ -248,29 +243,6 @@ public record KafkaSecurityConfig(
         }
     }
 
-    /** Whether the AWS_MSK_IAM login module is on the class path. */
-    static boolean awsMskIamAvailable() {
-        for (ClassLoader loader : new ClassLoader[] {
-            Thread.currentThread().getContextClassLoader(), KafkaSecurityConfig.class.getClassLoader()
-        }) {
-            if (loader == null) {
-                continue;
-            }
-            try {
-                Class.forName(SaslMechanism.AWS_MSK_IAM.loginModule(), false, loader);
-                return true;
-            } catch (ClassNotFoundException | LinkageError e) {
-                // try the next loader
-            }
-        }
-        return false;
-    }
-
-    private static String awsMskIamMissing() {
-        return "AWS_MSK_IAM needs " + AWS_MSK_IAM_ARTIFACT + " on the class path (class "
-                + SaslMechanism.AWS_MSK_IAM.loginModule() + " not found); add that dependency to the application";
-    }
-
     private void rejectSet(String path, String key, String value, String why, List<ConfigProblem> problems) {
         if (value != null) {
             problems.add(new ConfigProblem(path + "." + key, why));
@@ -287,147 +259,6 @@ public record KafkaSecurityConfig(
         if (value != null) {
             problems.add(new ConfigProblem(path + "." + key, "is not used with mechanism " + sasl.mechanism()));
         }
-    }
-
-    /**
-     * The kafka-clients property names {@link #toClientProperties} sets, without reading any file: used to
-     * find a property set both here and in the passthrough map.
-     */
-    public Set<String> clientPropertyKeys() {
-        Set<String> keys = new LinkedHashSet<>();
-        keys.add("security.protocol");
-        if (tls != null) {
-            if (tls.caFile() != null || tls.truststoreFile() != null) {
-                keys.add("ssl.truststore.type");
-                keys.add("ssl.truststore.location");
-            }
-            if (tls.truststoreFile() != null) {
-                keys.add("ssl.truststore.password");
-            }
-            if (tls.certFile() != null) {
-                keys.add("ssl.keystore.type");
-                keys.add("ssl.keystore.certificate.chain");
-                keys.add("ssl.keystore.key");
-            }
-            if (tls.keystoreFile() != null) {
-                keys.add("ssl.keystore.type");
-                keys.add("ssl.keystore.location");
-                keys.add("ssl.keystore.password");
-                keys.add("ssl.key.password");
-            }
-            if (tls.keyPassword() != null) {
-                keys.add("ssl.key.password");
-            }
-            if (!tls.endpointIdentification()) {
-                keys.add("ssl.endpoint.identification.algorithm");
-            }
-        }
-        if (sasl != null) {
-            keys.add("sasl.mechanism");
-            keys.add("sasl.jaas.config");
-            if (sasl.mechanism() == SaslMechanism.OAUTHBEARER) {
-                keys.add("sasl.login.callback.handler.class");
-                keys.add("sasl.oauthbearer.token.endpoint.url");
-            }
-            if (sasl.mechanism() == SaslMechanism.GSSAPI) {
-                keys.add("sasl.kerberos.service.name");
-            }
-            if (sasl.mechanism() == SaslMechanism.AWS_MSK_IAM) {
-                keys.add("sasl.client.callback.handler.class");
-            }
-        }
-        return keys;
-    }
-
-    /** {@link #toClientProperties(String)} with problems reported under {@code security}. */
-    public Map<String, Object> toClientProperties() {
-        return toClientProperties("security");
-    }
-
-    /**
-     * The kafka-clients properties for this section. Reads PEM certificate and key files when mutual TLS
-     * uses them. With GSSAPI, sets the JVM-wide {@code java.security.krb5.conf} to {@code krb5_config_file}
-     * (once; a different file later is refused), checks that the keytab holds the principal's keys, and logs in
-     * once with them, so that a principal the KDC refuses fails here with its name.
-     *
-     * @param path the section's path, for problems
-     * @throws ConfigException when a certificate, key or keytab file cannot be used, the keytab lacks the
-     *                         principal, another krb5 configuration is in use, or the AWS_MSK_IAM jar is missing
-     */
-    public Map<String, Object> toClientProperties(String path) {
-        Map<String, Object> props = new LinkedHashMap<>();
-        props.put("security.protocol", protocol.name());
-        if (tls != null) {
-            if (tls.caFile() != null) {
-                props.put("ssl.truststore.type", "PEM");
-                props.put("ssl.truststore.location", tls.caFile());
-            } else if (tls.truststoreFile() != null) {
-                props.put("ssl.truststore.type", storeType(tls.truststoreFile()));
-                props.put("ssl.truststore.location", tls.truststoreFile());
-                props.put("ssl.truststore.password", tls.truststorePassword());
-            }
-            if (tls.certFile() != null && tls.keyFile() != null) {
-                props.put("ssl.keystore.type", "PEM");
-                props.put("ssl.keystore.certificate.chain", read(path + ".tls.cert_file", tls.certFile()));
-                props.put("ssl.keystore.key", read(path + ".tls.key_file", tls.keyFile()));
-                if (tls.keyPassword() != null) {
-                    props.put("ssl.key.password", tls.keyPassword());
-                }
-            } else if (tls.keystoreFile() != null) {
-                props.put("ssl.keystore.type", storeType(tls.keystoreFile()));
-                props.put("ssl.keystore.location", tls.keystoreFile());
-                props.put("ssl.keystore.password", tls.keystorePassword());
-                props.put("ssl.key.password", tls.keyPassword() != null ? tls.keyPassword() : tls.keystorePassword());
-            }
-            if (!tls.endpointIdentification()) {
-                props.put("ssl.endpoint.identification.algorithm", "");
-            }
-        }
-        if (sasl != null && sasl.mechanism() != null) {
-            props.put("sasl.mechanism", sasl.mechanism().kafkaName());
-            StringBuilder jaas = new StringBuilder(sasl.mechanism().loginModule()).append(" required");
-            if (sasl.mechanism() == SaslMechanism.OAUTHBEARER) {
-                props.put("sasl.login.callback.handler.class", OAUTH_CALLBACK_HANDLER);
-                props.put("sasl.oauthbearer.token.endpoint.url", sasl.tokenEndpointUrl());
-                jaasOption(jaas, "clientId", sasl.clientId());
-                jaasOption(jaas, "clientSecret", sasl.clientSecret());
-                if (sasl.scope() != null) {
-                    jaasOption(jaas, "scope", sasl.scope());
-                }
-            } else if (sasl.mechanism() == SaslMechanism.GSSAPI) {
-                if (sasl.krb5ConfigFile() != null) {
-                    KerberosSupport.useConfiguration(path + ".sasl.krb5_config_file", sasl.krb5ConfigFile());
-                }
-                KerberosSupport.requireKeysFor(path + ".sasl.principal", sasl.keytabFile(), sasl.principal());
-                KerberosSupport.requireLogin(path + ".sasl.principal", sasl.keytabFile(), sasl.principal());
-                props.put("sasl.kerberos.service.name", sasl.serviceName());
-                jaas.append(" useKeyTab=true storeKey=true");
-                jaasOption(jaas, "keyTab", sasl.keytabFile());
-                jaasOption(jaas, "principal", sasl.principal());
-            } else if (sasl.mechanism() == SaslMechanism.AWS_MSK_IAM) {
-                if (!awsMskIamAvailable()) {
-                    throw ConfigException.of(path + ".sasl.mechanism", awsMskIamMissing());
-                }
-                props.put("sasl.client.callback.handler.class", AWS_MSK_IAM_CALLBACK_HANDLER);
-                if (sasl.awsRoleArn() != null) {
-                    jaasOption(jaas, "awsRoleArn", sasl.awsRoleArn());
-                }
-                if (sasl.awsRoleSessionName() != null) {
-                    jaasOption(jaas, "awsRoleSessionName", sasl.awsRoleSessionName());
-                }
-                if (sasl.awsStsRegion() != null) {
-                    jaasOption(jaas, "awsStsRegion", sasl.awsStsRegion());
-                }
-                if (sasl.awsProfileName() != null) {
-                    jaasOption(jaas, "awsProfileName", sasl.awsProfileName());
-                }
-            } else {
-                jaasOption(jaas, "username", sasl.username());
-                jaasOption(jaas, "password", sasl.password());
-            }
-            props.put("sasl.jaas.config", jaas.append(';').toString());
-        }
-        return props;
     }
 
     /**
@@ -451,34 +282,6 @@ public record KafkaSecurityConfig(
                                         : "the default AWS credentials");
             default -> Optional.ofNullable(sasl.username()).map(u -> "User:" + u);
         };
-    }
-
-    /** Appends {@code name="value"} with {@code \} and {@code "} escaped, as the JAAS parser expects. */
-    static void jaasOption(StringBuilder jaas, String name, String value) {
-        jaas.append(' ').append(name).append("=\"");
-        String v = value == null ? "" : value;
-        for (int i = 0; i < v.length(); i++) {
-            char c = v.charAt(i);
-            if (c == '\\' || c == '"') {
-                jaas.append('\\');
-            }
-            jaas.append(c);
-        }
-        jaas.append('"');
-    }
-
-    private static String storeType(String file) {
-        String lower = file.toLowerCase(Locale.ROOT);
-        return lower.endsWith(".jks") ? "JKS" : "PKCS12";
-    }
-
-    private static String read(String path, String file) {
-        try {
-            return Files.readString(Path.of(file), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw ConfigException.of(
-                    path, "cannot read file " + file + " (" + e.getClass().getSimpleName() + ")", e);
-        }
     }
 
     @Override

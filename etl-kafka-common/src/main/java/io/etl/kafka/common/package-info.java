@@ -1,7 +1,8 @@
 /**
- * Kafka plumbing shared by the Kafka source and the Kafka sink: the typed {@code security} section
- * ({@link io.etl.kafka.common.KafkaSecurityConfig}) and the bounded startup check
- * ({@link io.etl.kafka.common.ConnectivityCheck}). The checks applied to a client passthrough map and the
- * redacted logging of client properties are connector plumbing, in {@code io.etl.kafka.common.internal}.
+ * The Kafka settings the Kafka source and sink share: the typed {@code security} section
+ * ({@link io.etl.kafka.common.KafkaSecurityConfig}, with its TLS and SASL parts). Connector plumbing (the
+ * start-up connectivity check, the exactly-once link between a Kafka source and the Kafka sinks of its run,
+ * the checks applied to a client passthrough map, the redacted logging of client properties) is in
+ * {@code io.etl.kafka.common.internal}.
  */
 package io.etl.kafka.common;

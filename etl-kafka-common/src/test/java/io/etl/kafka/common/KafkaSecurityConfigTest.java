@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
 import io.etl.kafka.common.internal.ClientProperties;
+import io.etl.kafka.common.internal.SecurityProperties;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -33,7 +34,8 @@ class KafkaSecurityConfigTest {
     void plaintextByDefault() {
         KafkaSecurityConfig config = new KafkaSecurityConfig(null, null, null);
         assertThat(config.protocol()).isEqualTo(SecurityProtocol.PLAINTEXT);
-        assertThat(config.toClientProperties()).containsExactly(Map.entry("security.protocol", "PLAINTEXT"));
+        assertThat(SecurityProperties.clientProperties(config, "security"))
+                .containsExactly(Map.entry("security.protocol", "PLAINTEXT"));
         assertThat(problems(config)).isEmpty();
     }
 
@@ -41,7 +43,7 @@ class KafkaSecurityConfigTest {
     void scramBuildsAJaasConfigThatKafkaParsesWithQuotesEscaped() {
         KafkaSecurityConfig config = new KafkaSecurityConfig(
                 SecurityProtocol.SASL_SSL, null, KafkaSaslConfig.scramSha512("etl", "p\"a\\ss word"));
-        Map<String, Object> props = config.toClientProperties();
+        Map<String, Object> props = SecurityProperties.clientProperties(config, "security");
         assertThat(props)
                 .containsEntry("sasl.mechanism", "SCRAM-SHA-512")
                 .containsEntry("security.protocol", "SASL_SSL");
@@ -64,7 +66,8 @@ class KafkaSecurityConfigTest {
         assertThat(config.toString())
                 .doesNotContain("key-secret", "trust-secret", "sasl-secret")
                 .contains("etl");
-        assertThat(ClientProperties.redacted(config.toClientProperties()).toString())
+        assertThat(ClientProperties.redacted(SecurityProperties.clientProperties(config, "security"))
+                        .toString())
                 .doesNotContain("trust-secret", "sasl-secret")
                 .contains("SASL_SSL");
     }
@@ -97,10 +100,11 @@ class KafkaSecurityConfigTest {
                                 "client_secret", "s3cret",
                                 "scope", "kafka")));
         assertThat(problems(config)).isEmpty();
-        assertThat(config.toClientProperties())
+        assertThat(SecurityProperties.clientProperties(config, "security"))
                 .containsEntry("sasl.oauthbearer.token.endpoint.url", "https://idp/token")
                 .containsEntry("sasl.mechanism", "OAUTHBEARER");
-        assertThat((String) config.toClientProperties().get("sasl.jaas.config"))
+        assertThat((String)
+                        SecurityProperties.clientProperties(config, "security").get("sasl.jaas.config"))
                 .contains("clientId=\"etl\"", "clientSecret=\"s3cret\"", "scope=\"kafka\"");
         assertThat(problems(new KafkaSecurityConfig(
                         SecurityProtocol.SASL_SSL,
@@ -158,15 +162,16 @@ class KafkaSecurityConfigTest {
                 new KafkaTlsConfig(ca.toString(), cert.toString(), key.toString(), null, null, null, null, null, false),
                 null);
         assertThat(problems(mtls)).isEmpty();
-        assertThat(mtls.toClientProperties())
+        assertThat(SecurityProperties.clientProperties(mtls, "security"))
                 .containsEntry("ssl.truststore.type", "PEM")
                 .containsEntry("ssl.truststore.location", ca.toString())
                 .containsEntry("ssl.keystore.type", "PEM")
                 .containsEntry("ssl.keystore.certificate.chain", "CERT")
                 .containsEntry("ssl.keystore.key", "KEY")
                 .containsEntry("ssl.endpoint.identification.algorithm", "");
-        assertThat(mtls.clientPropertyKeys())
-                .containsAll(mtls.toClientProperties().keySet());
+        assertThat(SecurityProperties.clientPropertyKeys(mtls))
+                .containsExactlyInAnyOrderElementsOf(
+                        SecurityProperties.clientProperties(mtls, "security").keySet());
     }
 
     @Test
@@ -201,7 +206,7 @@ class KafkaSecurityConfigTest {
                         "sinks.eu.kafka.security.sasl.mechanism: AWS_MSK_IAM needs"
                                 + " software.amazon.msk:aws-msk-iam-auth on the class path (class"
                                 + " software.amazon.msk.auth.iam.IAMLoginModule not found); add that dependency to the application");
-        assertThatThrownBy(() -> config.toClientProperties("sinks.eu.kafka.security"))
+        assertThatThrownBy(() -> SecurityProperties.clientProperties(config, "sinks.eu.kafka.security"))
                 .isInstanceOf(ConfigException.class)
                 .hasMessageContaining("sinks.eu.kafka.security.sasl.mechanism")
                 .hasMessageContaining(KafkaSecurityConfig.AWS_MSK_IAM_ARTIFACT);

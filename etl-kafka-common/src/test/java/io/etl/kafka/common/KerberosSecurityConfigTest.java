@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
+import io.etl.kafka.common.internal.KerberosSupport;
+import io.etl.kafka.common.internal.SecurityProperties;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
@@ -118,7 +120,7 @@ class KerberosSecurityConfigTest {
         KafkaSecurityConfig config = gssapi("etl@EXAMPLE.COM", krb5.toString());
         assertThat(problems(config)).isEmpty();
 
-        Map<String, Object> props = config.toClientProperties(PATH);
+        Map<String, Object> props = SecurityProperties.clientProperties(config, PATH);
 
         assertThat(props)
                 .containsEntry("security.protocol", "SASL_PLAINTEXT")
@@ -139,7 +141,7 @@ class KerberosSecurityConfigTest {
         });
         assertThat(System.getProperty("java.security.krb5.conf"))
                 .isEqualTo(krb5.toAbsolutePath().toString());
-        assertThat(config.clientPropertyKeys()).containsAll(props.keySet());
+        assertThat(SecurityProperties.clientPropertyKeys(config)).containsExactlyInAnyOrderElementsOf(props.keySet());
         assertThat(config.principal()).contains("Kerberos principal etl@EXAMPLE.COM");
     }
 
@@ -150,7 +152,8 @@ class KerberosSecurityConfigTest {
                 SecurityProtocol.SASL_SSL,
                 null,
                 KafkaSaslConfig.gssapi("etl@EXAMPLE.COM", keytab.toString(), "kafka-prod", null));
-        assertThat(config.toClientProperties(PATH)).containsEntry("sasl.kerberos.service.name", "kafka-prod");
+        assertThat(SecurityProperties.clientProperties(config, PATH))
+                .containsEntry("sasl.kerberos.service.name", "kafka-prod");
         assertThat(System.getProperty("java.security.krb5.conf")).isEqualTo(krb5.toString());
     }
 
@@ -179,7 +182,7 @@ class KerberosSecurityConfigTest {
     void aPrincipalTheKeytabDoesNotHoldFailsBeforeAnyLoginNamingBoth() {
         ConfigException e = catchThrowableOfType(
                 ConfigException.class,
-                () -> gssapi("intruder@EXAMPLE.COM", krb5.toString()).toClientProperties(PATH));
+                () -> SecurityProperties.clientProperties(gssapi("intruder@EXAMPLE.COM", krb5.toString()), PATH));
         assertThat(e.problems())
                 .singleElement()
                 .hasToString(PATH + ".sasl.principal: keytab " + keytab
@@ -199,7 +202,8 @@ class KerberosSecurityConfigTest {
                 KafkaSaslConfig.gssapi("ghost@EXAMPLE.COM", ghostKeytab.toString(), null, krb5.toString()));
         assertThat(problems(config)).as("nothing a load-time check can see").isEmpty();
 
-        ConfigException e = catchThrowableOfType(ConfigException.class, () -> config.toClientProperties(PATH));
+        ConfigException e =
+                catchThrowableOfType(ConfigException.class, () -> SecurityProperties.clientProperties(config, PATH));
 
         assertThat(e.problems()).singleElement().satisfies(p -> {
             assertThat(p.path()).isEqualTo(PATH + ".sasl.principal");
@@ -212,8 +216,8 @@ class KerberosSecurityConfigTest {
     @Test
     void twoDifferentKrb5ConfigurationsInOneJvmAreRefused() throws Exception {
         Path other = Files.writeString(dir.resolve("other-krb5.conf"), "[libdefaults]\n default_realm = OTHER.ORG\n");
-        gssapi("etl@EXAMPLE.COM", krb5.toString()).toClientProperties(PATH);
-        gssapi("etl@EXAMPLE.COM", krb5.toString()).toClientProperties("source.in.kafka.security");
+        SecurityProperties.clientProperties(gssapi("etl@EXAMPLE.COM", krb5.toString()), PATH);
+        SecurityProperties.clientProperties(gssapi("etl@EXAMPLE.COM", krb5.toString()), "source.in.kafka.security");
 
         KafkaSecurityConfig second = gssapi("etl@EXAMPLE.COM", other.toString());
         assertThat(problems(second))
@@ -222,7 +226,8 @@ class KerberosSecurityConfigTest {
                 .startsWith(PATH + ".sasl.krb5_config_file: the Kerberos"
                         + " configuration is JVM-wide (java.security.krb5.conf) and this JVM already uses "
                         + krb5.toAbsolutePath());
-        ConfigException e = catchThrowableOfType(ConfigException.class, () -> second.toClientProperties(PATH));
+        ConfigException e =
+                catchThrowableOfType(ConfigException.class, () -> SecurityProperties.clientProperties(second, PATH));
         assertThat(e.problems()).singleElement().satisfies(p -> {
             assertThat(p.path()).isEqualTo(PATH + ".sasl.krb5_config_file");
             assertThat(p.message()).contains("one JVM can use one krb5 configuration");

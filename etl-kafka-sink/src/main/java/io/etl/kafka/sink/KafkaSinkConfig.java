@@ -5,6 +5,7 @@ import io.etl.core.config.DataSize;
 import io.etl.core.config.RenamedFrom;
 import io.etl.core.config.Secrets;
 import io.etl.kafka.common.KafkaSecurityConfig;
+import io.etl.kafka.common.SchemaRegistryConfig;
 import io.etl.kafka.sink.internal.KafkaSinkConfigType;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
@@ -50,6 +51,8 @@ import java.util.function.Consumer;
  * @param producer           kafka-clients producer properties applied after validation (see the denylist)
  * @param annotations        static key/values the envelope encoder echoes in every envelope value, as
  *                           {@code "annotations": {...}} (other encoders do not use them)
+ * @param schemaRegistry     the schema registry the sink's Avro, Protobuf or JSON Schema encoder registers or
+ *                           looks schemas up in (module {@code etl-schema-registry}); absent when none is used
  */
 public record KafkaSinkConfig(
         @NotBlank String brokers,
@@ -63,7 +66,8 @@ public record KafkaSinkConfig(
         @RenamedFrom("admin_timeout") Duration startupTimeout,
         @Valid KafkaSecurityConfig security,
         Map<String, String> producer,
-        Map<String, String> annotations) {
+        Map<String, String> annotations,
+        @Valid SchemaRegistryConfig schemaRegistry) {
 
     public static final Duration DEFAULT_DELIVERY_TIMEOUT = Duration.ofSeconds(30);
     /** 1MB, decimal: 1,000,000 bytes. */
@@ -88,7 +92,7 @@ public record KafkaSinkConfig(
 
     /** Defaults for everything but the brokers and the topic. */
     public static KafkaSinkConfig of(String brokers, String topic) {
-        return new KafkaSinkConfig(brokers, topic, null, null, null, null, null, null, null, null, null, null);
+        return new KafkaSinkConfig(brokers, topic, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** A copy with another passthrough map. */
@@ -119,6 +123,11 @@ public record KafkaSinkConfig(
     /** A copy with another delivery timeout. */
     public KafkaSinkConfig withDeliveryTimeout(Duration value) {
         return copy(b -> b.deliveryTimeout = value);
+    }
+
+    /** A copy with another {@code schema_registry} block. */
+    public KafkaSinkConfig withSchemaRegistry(SchemaRegistryConfig value) {
+        return copy(b -> b.schemaRegistry = value);
     }
 
     /** A copy with envelope annotations. */
@@ -165,6 +174,7 @@ public record KafkaSinkConfig(
         private KafkaSecurityConfig security;
         private Map<String, String> producer;
         private Map<String, String> annotations;
+        private SchemaRegistryConfig schemaRegistry;
 
         private Builder(KafkaSinkConfig base) {
             brokers = base.brokers();
@@ -179,6 +189,7 @@ public record KafkaSinkConfig(
             security = base.security();
             producer = base.producer();
             annotations = base.annotations();
+            schemaRegistry = base.schemaRegistry();
         }
 
         /** Bootstrap servers, comma-separated; required. */
@@ -258,6 +269,12 @@ public record KafkaSinkConfig(
             return this;
         }
 
+        /** The schema registry of the sink's encoder. */
+        public Builder schemaRegistry(SchemaRegistryConfig value) {
+            schemaRegistry = ConfigValidation.requireNonNull("schemaRegistry", value);
+            return this;
+        }
+
         /** Static key/values the envelope encoder echoes in every envelope value. */
         public Builder annotations(Map<String, String> value) {
             annotations = ConfigValidation.requireNonNull("annotations", value);
@@ -285,7 +302,8 @@ public record KafkaSinkConfig(
                     startupTimeout,
                     security,
                     producer,
-                    annotations);
+                    annotations,
+                    schemaRegistry);
         }
 
         /** Throws the problems the sink's own rules find at {@code property} (a minimum, the denylist). */

@@ -1,6 +1,7 @@
 package io.etl.kafka.sink;
 
 import io.etl.core.record.RecordMeta;
+import io.etl.kafka.common.FormatContext;
 
 /**
  * Turns a value into a {@link KafkaMessage} with full control over key, headers, value or tombstone.
@@ -27,4 +28,12 @@ public interface MessageEncoder<T> {
      * @return the message to write, never null
      */
     KafkaMessage encode(T value, RecordMeta meta);
+
+    /**
+     * Called once when the sink opens, before its producer is created, with the sink's settings that concern
+     * formats (such as its {@code schema_registry} block) and its topic. An encoder that can tell already that
+     * it will fail (a schema the registry does not have) throws a {@link io.etl.core.error.ConfigException}
+     * naming the key, so the pipeline does not start. The default does nothing.
+     */
+    default void open(FormatContext context) {}
 }

@@ -19,8 +19,13 @@ final class SinkIts {
     private static final AtomicInteger COUNTER = new AtomicInteger();
 
     /** Fast commits, a short stall limit, a bounded drain. */
-    static final PipelineConfig CONFIG = PipelineConfig.defaults()
-            .withCheckpoint(new CheckpointConfig(Duration.ofMillis(100), Duration.ofSeconds(5), Duration.ofSeconds(2)));
+    static final PipelineConfig CONFIG = PipelineConfig.custom()
+            .checkpoint(CheckpointConfig.custom()
+                    .interval(Duration.ofMillis(100))
+                    .drainTimeout(Duration.ofSeconds(5))
+                    .stalledFailAfter(Duration.ofSeconds(2))
+                    .build())
+            .build();
 
     private SinkIts() {}
 

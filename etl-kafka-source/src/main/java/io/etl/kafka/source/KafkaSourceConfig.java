@@ -3,6 +3,7 @@ package io.etl.kafka.source;
 import io.etl.core.config.ConfigValidation;
 import io.etl.core.config.Secrets;
 import io.etl.kafka.common.KafkaSecurityConfig;
+import io.etl.kafka.common.SchemaRegistryConfig;
 import io.etl.kafka.source.internal.KafkaSourceConfigType;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -66,6 +67,8 @@ import java.util.function.Consumer;
  *                         PLAINTEXT unless the {@code consumer} passthrough sets {@code security.protocol},
  *                         {@code ssl.*} and {@code sasl.*} itself (set each property in one place only)
  * @param consumer         kafka-clients consumer properties passed through after the checks
+ * @param schemaRegistry   the schema registry the source's Avro, Protobuf or JSON Schema decoder reads writer
+ *                         schemas from (module {@code etl-schema-registry}); absent when payloads need none
  */
 public record KafkaSourceConfig(
         @NotBlank String brokers,
@@ -81,7 +84,8 @@ public record KafkaSourceConfig(
         Duration startupTimeout,
         Duration statisticsInterval,
         @Valid KafkaSecurityConfig security,
-        Map<String, String> consumer) {
+        Map<String, String> consumer,
+        @Valid SchemaRegistryConfig schemaRegistry) {
 
     public static final AutoOffsetReset DEFAULT_AUTO_OFFSET_RESET = AutoOffsetReset.EARLIEST;
     public static final int DEFAULT_MAX_POLL_RECORDS = 2000;
@@ -142,7 +146,7 @@ public record KafkaSourceConfig(
      */
     public static KafkaSourceConfig of(String brokers, List<String> topics, String groupId) {
         return new KafkaSourceConfig(
-                brokers, topics, null, groupId, null, null, null, null, null, null, null, null, null, null);
+                brokers, topics, null, groupId, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     private static Map<String, String> denylist(String... keyReasonPairs) {
@@ -161,6 +165,11 @@ public record KafkaSourceConfig(
     /** A copy with another {@code security} section. */
     public KafkaSourceConfig withSecurity(KafkaSecurityConfig value) {
         return copy(b -> b.security = value);
+    }
+
+    /** A copy with another {@code schema_registry} block. */
+    public KafkaSourceConfig withSchemaRegistry(SchemaRegistryConfig value) {
+        return copy(b -> b.schemaRegistry = value);
     }
 
     /** A copy with another {@code consumer} passthrough map. */
@@ -209,6 +218,7 @@ public record KafkaSourceConfig(
         private Duration statisticsInterval;
         private KafkaSecurityConfig security;
         private Map<String, String> consumer;
+        private SchemaRegistryConfig schemaRegistry;
 
         private Builder(KafkaSourceConfig base) {
             brokers = base.brokers();
@@ -225,6 +235,7 @@ public record KafkaSourceConfig(
             statisticsInterval = base.statisticsInterval();
             security = base.security();
             consumer = base.consumer();
+            schemaRegistry = base.schemaRegistry();
         }
 
         /** Bootstrap servers, {@code host:port[,host:port...]}; required. */
@@ -325,6 +336,12 @@ public record KafkaSourceConfig(
             return this;
         }
 
+        /** The schema registry of the source's decoder. */
+        public Builder schemaRegistry(SchemaRegistryConfig value) {
+            schemaRegistry = ConfigValidation.requireNonNull("schemaRegistry", value);
+            return this;
+        }
+
         /** The settings, validated as a YAML section is. */
         public KafkaSourceConfig build() {
             KafkaSourceConfig config = ConfigValidation.requireValid(candidate(), "");
@@ -347,7 +364,8 @@ public record KafkaSourceConfig(
                     startupTimeout,
                     statisticsInterval,
                     security,
-                    consumer);
+                    consumer,
+                    schemaRegistry);
         }
 
         /** Throws the problems the source's own rules find at {@code property} (a minimum, the denylist). */

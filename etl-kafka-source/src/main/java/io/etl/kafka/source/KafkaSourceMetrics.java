@@ -29,6 +29,18 @@ public final class KafkaSourceMetrics {
      */
     public static final String RECORDS_LAG_MAX = "etl.kafka.source.records.lag.max";
 
+    /**
+     * {@code etl_kafka_source_offset_gaps_total}: times a partition's reading jumped over records it never read,
+     * because they were deleted (retention, {@code deleteRecords}) before it got to them; each is logged at WARN
+     * with the partition, the committed offset and where reading went on. Anything above 0 means lost input.
+     */
+    public static final String OFFSET_GAPS = "etl.kafka.source.offset.gaps";
+    /**
+     * {@code etl_kafka_source_offset_gap_records_total}: the records those jumps went over (for
+     * {@code auto_offset_reset: latest}, up to the log's end).
+     */
+    public static final String OFFSET_GAP_RECORDS = "etl.kafka.source.offset.gap.records";
+
     /** Tag of {@link #REBALANCES}. */
     public static final String TAG_EVENT = "event";
     /** Tag of {@link #COMMITS}. */

@@ -33,11 +33,15 @@ public final class HealthReport {
     /** An HTTP status and its JSON body. */
     public record Answer(int status, String body) {}
 
-    /** Ready: partitions assigned and records can flow ({@code RUNNING} or {@code BACKPRESSURED}). */
+    /**
+     * Ready: partitions assigned and records can flow ({@code RUNNING} or {@code BACKPRESSURED}), and the source
+     * does not wait for something outside (a schema registry); {@code waiting_for} says what it waits for.
+     */
     public Answer ready() {
         RunningPipeline p = running.get();
         PipelineState state = p == null ? PipelineState.STARTING : p.state();
-        boolean ready = state == PipelineState.RUNNING || state == PipelineState.BACKPRESSURED;
+        boolean ready = (state == PipelineState.RUNNING || state == PipelineState.BACKPRESSURED)
+                && p.waitingFor().isEmpty();
         return answer(p, state, ready);
     }
 
@@ -73,6 +77,12 @@ public final class HealthReport {
             var partitions = body.putArray("assigned_partitions");
             assigned.forEach(sp -> partitions.add(sp.topic() + "-" + sp.partition()));
             body.put("paused", state == PipelineState.BACKPRESSURED);
+            var waiting = p.waitingFor();
+            if (waiting.isPresent()) {
+                body.put("waiting_for", waiting.get());
+            } else {
+                body.putNull("waiting_for");
+            }
             ObjectNode breakers = body.putObject("breakers");
             p.meterRegistry().find(EtlMetrics.SINK_SHARD_HEALTHY).gauges().stream()
                     .sorted(Comparator.comparing(HealthReport::shardKey))
@@ -95,6 +105,7 @@ public final class HealthReport {
         } else {
             body.putArray("assigned_partitions");
             body.put("paused", false);
+            body.putNull("waiting_for");
             body.putObject("breakers");
             body.putNull("last_commit_age_ms");
         }

@@ -3,7 +3,7 @@ package io.etl.runtime.tools;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
-import io.etl.kafka.common.ConnectivityCheck;
+import io.etl.kafka.common.internal.ConnectivityCheck;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

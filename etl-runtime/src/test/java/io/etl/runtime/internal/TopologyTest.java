@@ -77,13 +77,9 @@ class TopologyTest {
                                 .branch("c", v -> v.startsWith("c"), refused)
                                 .dropUnmatched())
                 .build();
-        PipelineConfig config = PipelineConfig.defaults();
-        config = new PipelineConfig(
-                new PipelineSection(null, ErrorPolicy.DEAD_LETTER),
-                config.sources(),
-                config.sinks(),
-                config.checkpoint(),
-                config.metrics());
+        PipelineConfig config = PipelineConfig.custom()
+                .pipeline(PipelineSection.custom().onError(ErrorPolicy.DEAD_LETTER).build())
+                .build();
 
         Topology topology = Topology.of(pipeline, config);
 

@@ -1,9 +1,13 @@
 package io.etl.testkit.internal;
 
 import io.etl.testkit.BrokerOptions;
+import io.etl.testkit.BrokerProxies;
 import io.etl.testkit.KafkaTestClusterException;
+import io.etl.testkit.TcpProxy;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import kafka.server.KafkaConfig;
 import kafka.server.KafkaRaftServer;
@@ -28,6 +32,7 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
     private final KafkaRaftServer server;
     private final String bootstrap;
     private final ClusterSecurityImpl security;
+    private final BrokerProxies proxies;
 
     private EmbeddedKafkaCluster(
             Path workDir,
@@ -35,9 +40,11 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
             KafkaRaftServer server,
             String bootstrap,
             BrokerOptions options,
-            TlsMaterial tls) {
+            TlsMaterial tls,
+            BrokerProxies proxies) {
         this.workDir = workDir;
         this.dataDir = dataDir;
+        this.proxies = proxies;
         this.server = server;
         this.bootstrap = bootstrap;
         this.security = tls == null
@@ -86,9 +93,11 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
         Path workDir = Resources.createTempDirectory("embedded");
         KafkaRaftServer server = null;
         EmbeddedKafkaCluster result = null;
+        Map<Integer, TcpProxy> proxies = new LinkedHashMap<>();
         try {
-            List<Integer> ports = Resources.freePorts(3);
+            List<Integer> ports = Resources.freePorts(4);
             int clientPort = options.clientPort() != 0 ? options.clientPort() : ports.get(0);
+            int proxyPort = ForkedKafkaClusterImpl.proxyFor(options, NODE_ID, ports.get(3), proxies);
             Path dataDir = options.dataDirectory() != null
                     ? options.dataDirectory().toAbsolutePath()
                     : workDir.resolve("data");
@@ -105,7 +114,9 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
                     options,
                     tls,
                     false,
-                    NodeConfig.NO_PORT);
+                    NodeConfig.NO_PORT,
+                    ports.get(3),
+                    proxyPort);
             if (node.isFormatted()) {
                 LOG.info("embedded Kafka broker reuses the data in {}", dataDir);
             } else {
@@ -114,7 +125,14 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
             server = new KafkaRaftServer(new KafkaConfig(node.properties(), false), Time.SYSTEM);
             server.startup();
             String bootstrap = NodeConfig.HOST + ":" + clientPort;
-            result = new EmbeddedKafkaCluster(workDir, dataDir, server, bootstrap, options, tls);
+            result = new EmbeddedKafkaCluster(
+                    workDir,
+                    dataDir,
+                    server,
+                    bootstrap,
+                    options,
+                    tls,
+                    proxies.isEmpty() ? null : new BrokerProxies(proxies));
             result.awaitBrokers(1, options.startupTimeout());
             LOG.info(
                     "embedded Kafka broker ready at {} in {} ms", bootstrap, (System.nanoTime() - started) / 1_000_000);
@@ -126,6 +144,7 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
                 if (server != null) {
                     shutdown(server);
                 }
+                proxies.values().forEach(TcpProxy::close);
                 Resources.deleteRecursively(workDir);
             }
             throw e;
@@ -147,6 +166,11 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
         return Optional.ofNullable(security);
     }
 
+    @Override
+    public Optional<BrokerProxies> proxies() {
+        return Optional.ofNullable(proxies);
+    }
+
     /** @return the directory holding this broker's certificates, and its data unless kept elsewhere (deleted on close) */
     public Path workDirectory() {
         return workDir;
@@ -162,6 +186,9 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
         try {
             shutdown(server);
         } finally {
+            if (proxies != null) {
+                proxies.all().forEach(TcpProxy::close);
+            }
             Resources.deleteRecursively(workDir);
         }
     }

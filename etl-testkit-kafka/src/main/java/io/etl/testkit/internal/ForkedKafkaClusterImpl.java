@@ -1,9 +1,11 @@
 package io.etl.testkit.internal;
 
 import io.etl.testkit.BrokerOptions;
+import io.etl.testkit.BrokerProxies;
 import io.etl.testkit.ForkedKafkaCluster;
 import io.etl.testkit.KafkaTestClusterException;
 import io.etl.testkit.KerberosListener;
+import io.etl.testkit.TcpProxy;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -42,6 +44,7 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
     private final Map<Integer, Node> nodes;
     private final String bootstrap;
     private final ClusterSecurityImpl security;
+    private final BrokerProxies proxies;
 
     /** One node: its config, files and current process. */
     private static final class Node {
@@ -57,8 +60,10 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
         }
     }
 
-    private ForkedKafkaClusterImpl(Path workDir, BrokerOptions options, Map<Integer, Node> nodes, TlsMaterial tls) {
+    private ForkedKafkaClusterImpl(
+            Path workDir, BrokerOptions options, Map<Integer, Node> nodes, TlsMaterial tls, BrokerProxies proxies) {
         this.workDir = workDir;
+        this.proxies = proxies;
         this.options = options;
         this.nodes = nodes;
         this.bootstrap = nodes.values().stream()
@@ -100,12 +105,14 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
         long started = System.nanoTime();
         Path workDir = Resources.createTempDirectory(brokers == 0 ? "forked" : "forked" + brokers);
         ForkedKafkaClusterImpl cluster = null;
+        Map<Integer, TcpProxy> proxies = new LinkedHashMap<>();
         try {
             Path logDir = logDirectory(workDir);
             TlsMaterial tls = options.security() == null ? null : TlsMaterial.create(workDir.resolve("tls"));
             Map<Integer, Node> nodes = new LinkedHashMap<>();
             if (brokers == 0) {
-                List<Integer> ports = Resources.freePorts(4);
+                List<Integer> ports = Resources.freePorts(5);
+                int proxyPort = proxyFor(options, SINGLE_NODE_ID, ports.get(4), proxies);
                 String voters = SINGLE_NODE_ID + "@" + NodeConfig.HOST + ":" + ports.get(2);
                 nodes.put(
                         SINGLE_NODE_ID,
@@ -124,9 +131,11 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
                                         options,
                                         tls,
                                         true,
-                                        ports.get(3))));
+                                        ports.get(3),
+                                        ports.get(4),
+                                        proxyPort)));
             } else {
-                List<Integer> ports = Resources.freePorts(1 + 3 * brokers);
+                List<Integer> ports = Resources.freePorts(1 + 4 * brokers);
                 int controllerPort = ports.get(0);
                 String voters = CONTROLLER_NODE_ID + "@" + NodeConfig.HOST + ":" + controllerPort;
                 nodes.put(
@@ -148,6 +157,8 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
                                         true,
                                         NodeConfig.NO_PORT)));
                 for (int id = 1; id <= brokers; id++) {
+                    int proxiedPort = ports.get(3 * brokers + id);
+                    int proxyPort = proxyFor(options, id, proxiedPort, proxies);
                     nodes.put(
                             id,
                             node(
@@ -165,7 +176,9 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
                                             options,
                                             tls,
                                             true,
-                                            ports.get(2 * brokers + id))));
+                                            ports.get(2 * brokers + id),
+                                            proxiedPort,
+                                            proxyPort)));
                 }
             }
             String clusterId = Uuid.randomUuid().toString();
@@ -173,7 +186,8 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
                 node.config.format(clusterId);
                 node.config.writeTo(node.propertiesFile);
             }
-            cluster = new ForkedKafkaClusterImpl(workDir, options, nodes, tls);
+            cluster = new ForkedKafkaClusterImpl(
+                    workDir, options, nodes, tls, proxies.isEmpty() ? null : new BrokerProxies(proxies));
             for (Node node : nodes.values()) {
                 cluster.launch(node);
             }
@@ -193,9 +207,23 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
                 cluster.close();
                 throw new KafkaTestClusterException("forked Kafka did not start; see " + logs, e);
             }
+            proxies.values().forEach(TcpProxy::close);
             Resources.deleteRecursively(workDir);
             throw e;
         }
+    }
+
+    /**
+     * With {@link BrokerOptions#proxied()}, starts the proxy in front of node {@code nodeId}'s proxied listener on
+     * {@code proxiedPort} and returns the port the listener must advertise; otherwise {@link NodeConfig#NO_PORT}.
+     */
+    static int proxyFor(BrokerOptions options, int nodeId, int proxiedPort, Map<Integer, TcpProxy> proxies) {
+        if (!options.proxied()) {
+            return NodeConfig.NO_PORT;
+        }
+        TcpProxy proxy = TcpProxy.start(NodeConfig.HOST, proxiedPort);
+        proxies.put(nodeId, proxy);
+        return proxy.port();
     }
 
     private static Node node(Path workDir, Path logDir, NodeConfig config) {
@@ -294,6 +322,11 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
     @Override
     protected Optional<ClusterSecurityImpl> securityImpl() {
         return Optional.ofNullable(security);
+    }
+
+    @Override
+    public Optional<BrokerProxies> proxies() {
+        return Optional.ofNullable(proxies);
     }
 
     @Override
@@ -456,6 +489,9 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
                     // the child is gone
                 }
             }
+        }
+        if (proxies != null) {
+            proxies.all().forEach(TcpProxy::close);
         }
         Resources.deleteRecursively(workDir);
     }

@@ -25,7 +25,12 @@ import org.apache.kafka.server.common.MetadataVersion;
  *
  * <p>Listeners: {@code CLIENT} (plaintext, {@code SASL_SSL} or {@code SSL}) is what clients get;
  * {@code INTERNAL} (plaintext, only when secured) carries inter-broker traffic; {@code CONTROLLER}
- * (plaintext) carries the KRaft quorum. All bind 127.0.0.1.
+ * (plaintext) carries the KRaft quorum; {@code PROXIED} (only with {@code BrokerOptions.proxied()}) is a
+ * second client listener, secured like {@code CLIENT}, advertised at the address of the node's proxy. All
+ * bind 127.0.0.1.
+ *
+ * @param proxiedPort the port the {@code PROXIED} listener binds, or {@link #NO_PORT}
+ * @param proxyPort   the port of the proxy in front of it, which the listener advertises, or {@link #NO_PORT}
  */
 record NodeConfig(
         int nodeId,
@@ -39,12 +44,15 @@ record NodeConfig(
         BrokerOptions options,
         TlsMaterial tls,
         boolean fastSessions,
-        int kerberosPort) {
+        int kerberosPort,
+        int proxiedPort,
+        int proxyPort) {
 
     static final String CONTROLLER_LISTENER = "CONTROLLER";
     static final String CLIENT_LISTENER = "CLIENT";
     static final String INTERNAL_LISTENER = "INTERNAL";
     static final String KERBEROS_LISTENER = "KERBEROS";
+    static final String PROXIED_LISTENER = "PROXIED";
     static final String HOST = "127.0.0.1";
     /** A port a node does not listen on: a controller's client ports, a node's Kerberos port without Kerberos. */
     static final int NO_PORT = -1;
@@ -66,8 +74,48 @@ record NodeConfig(
         }
     }
 
+    /** A node without a proxy. */
+    NodeConfig(
+            int nodeId,
+            Role role,
+            int clientPort,
+            int internalPort,
+            int controllerPort,
+            Path dataDir,
+            String voters,
+            int brokerCount,
+            BrokerOptions options,
+            TlsMaterial tls,
+            boolean fastSessions,
+            int kerberosPort) {
+        this(
+                nodeId,
+                role,
+                clientPort,
+                internalPort,
+                controllerPort,
+                dataDir,
+                voters,
+                brokerCount,
+                options,
+                tls,
+                fastSessions,
+                kerberosPort,
+                NO_PORT,
+                NO_PORT);
+    }
+
     private boolean kerberos() {
         return options.kerberos() != null && role.servesClients();
+    }
+
+    private boolean proxied() {
+        return options.proxied() && role.servesClients();
+    }
+
+    /** The listeners that clients reach, whose security the {@code security} options set. */
+    private List<String> clientListeners() {
+        return proxied() ? List.of(CLIENT_LISTENER, PROXIED_LISTENER) : List.of(CLIENT_LISTENER);
     }
 
     static String clientProtocol(BrokerSecurity security) {
@@ -89,6 +137,7 @@ record NodeConfig(
                 "listener.security.protocol.map",
                 CONTROLLER_LISTENER + ":PLAINTEXT," + INTERNAL_LISTENER + ":PLAINTEXT,"
                         + CLIENT_LISTENER + ":" + clientProtocol(security)
+                        + (proxied() ? "," + PROXIED_LISTENER + ":" + clientProtocol(security) : "")
                         + (kerberos() ? "," + KERBEROS_LISTENER + ":SASL_PLAINTEXT" : ""));
         List<String> listeners = new ArrayList<>();
         List<String> advertised = new ArrayList<>();
@@ -100,6 +149,13 @@ record NodeConfig(
                 advertised.add(INTERNAL_LISTENER + "://" + HOST + ":" + internalPort);
             }
             p.put("inter.broker.listener.name", secured ? INTERNAL_LISTENER : CLIENT_LISTENER);
+            if (proxied()) {
+                if (proxiedPort <= 0 || proxyPort <= 0) {
+                    throw new IllegalStateException("node " + nodeId + " is proxied but has no ports for it");
+                }
+                listeners.add(PROXIED_LISTENER + "://" + HOST + ":" + proxiedPort);
+                advertised.add(PROXIED_LISTENER + "://" + HOST + ":" + proxyPort);
+            }
             if (kerberos()) {
                 if (kerberosPort <= 0) {
                     throw new IllegalStateException("node " + nodeId + " has a Kerberos listener but no port for it");
@@ -153,7 +209,6 @@ record NodeConfig(
     }
 
     private void putSecurity(Map<String, String> p, BrokerSecurity security) {
-        String prefix = "listener.name." + CLIENT_LISTENER.toLowerCase() + ".";
         p.put("ssl.keystore.location", tls.brokerKeystore().toString());
         p.put("ssl.keystore.password", tls.password());
         p.put("ssl.key.password", tls.password());
@@ -163,14 +218,20 @@ record NodeConfig(
         p.put("ssl.truststore.type", TlsMaterial.STORE_TYPE);
         if (security.mode() == BrokerSecurity.Mode.SASL_SSL_SCRAM) {
             p.put("sasl.enabled.mechanisms", "SCRAM-SHA-512");
-            p.put(prefix + "sasl.enabled.mechanisms", "SCRAM-SHA-512");
-            p.put(
-                    prefix + "scram-sha-512.sasl.jaas.config",
-                    ClusterSecurityImpl.scramJaas(security.superUser(), security.superUserPassword()));
-            p.put(prefix + "ssl.client.auth", "none");
         } else {
-            p.put(prefix + "ssl.client.auth", "required");
             p.put("ssl.principal.mapping.rules", "RULE:^CN=([^,]+).*$/$1/,DEFAULT");
+        }
+        for (String listener : clientListeners()) {
+            String prefix = "listener.name." + listener.toLowerCase() + ".";
+            if (security.mode() == BrokerSecurity.Mode.SASL_SSL_SCRAM) {
+                p.put(prefix + "sasl.enabled.mechanisms", "SCRAM-SHA-512");
+                p.put(
+                        prefix + "scram-sha-512.sasl.jaas.config",
+                        ClusterSecurityImpl.scramJaas(security.superUser(), security.superUserPassword()));
+                p.put(prefix + "ssl.client.auth", "none");
+            } else {
+                p.put(prefix + "ssl.client.auth", "required");
+            }
         }
         if (security.aclAuthorizer()) {
             p.put("authorizer.class.name", "org.apache.kafka.metadata.authorizer.StandardAuthorizer");

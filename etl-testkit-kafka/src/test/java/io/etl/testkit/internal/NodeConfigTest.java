@@ -7,6 +7,7 @@ import io.etl.testkit.BrokerSecurity;
 import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class NodeConfigTest {
 
@@ -79,5 +80,51 @@ class NodeConfigTest {
                 .isEqualTo("SASL_SSL");
         assertThat(NodeConfig.clientProtocol(BrokerSecurity.mutualTls().build()))
                 .isEqualTo("SSL");
+    }
+
+    @Test
+    void aProxiedBrokerAdvertisesItsProxyOnASecondClientListenerSecuredLikeTheFirst(@TempDir Path dir) {
+        BrokerOptions options = BrokerOptions.builder()
+                .security(BrokerSecurity.saslScram().build())
+                .proxied()
+                .build();
+        Map<String, String> p = new NodeConfig(
+                        2,
+                        NodeConfig.Role.BROKER,
+                        9092,
+                        9093,
+                        9094,
+                        Path.of("/tmp/x"),
+                        "0@127.0.0.1:9094",
+                        3,
+                        options,
+                        TlsMaterial.create(dir),
+                        false,
+                        NodeConfig.NO_PORT,
+                        9095,
+                        40001)
+                .properties();
+        assertThat(p.get("listeners")).contains("PROXIED://127.0.0.1:9095").contains("CLIENT://127.0.0.1:9092");
+        assertThat(p.get("advertised.listeners"))
+                .contains("PROXIED://127.0.0.1:40001")
+                .contains("CLIENT://127.0.0.1:9092")
+                .doesNotContain("9095");
+        assertThat(p.get("listener.security.protocol.map")).contains("PROXIED:SASL_SSL");
+        assertThat(p)
+                .containsEntry("listener.name.proxied.sasl.enabled.mechanisms", "SCRAM-SHA-512")
+                .containsEntry("listener.name.proxied.ssl.client.auth", "none")
+                .containsKey("listener.name.proxied.scram-sha-512.sasl.jaas.config")
+                .containsEntry("inter.broker.listener.name", "INTERNAL");
+    }
+
+    @Test
+    void aControllerOfAProxiedClusterHasNoProxiedListener() {
+        Map<String, String> p = node(
+                        NodeConfig.Role.CONTROLLER,
+                        3,
+                        BrokerOptions.builder().proxied().build())
+                .properties();
+        assertThat(p.get("listeners")).isEqualTo("CONTROLLER://127.0.0.1:9094");
+        assertThat(p.get("listener.security.protocol.map")).doesNotContain("PROXIED");
     }
 }

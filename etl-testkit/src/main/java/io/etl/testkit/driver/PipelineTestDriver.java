@@ -46,8 +46,12 @@ import java.util.concurrent.locks.LockSupport;
 public final class PipelineTestDriver implements AutoCloseable {
 
     /** Pool settings for test sinks: one shard, small batches, a short linger. */
-    public static final SinkPoolConfig DEFAULT_POOL =
-            SinkPoolConfig.defaults().withBatch(new BatchConfig(100, null, Duration.ofMillis(2)));
+    public static final SinkPoolConfig DEFAULT_POOL = SinkPoolConfig.custom()
+            .batch(BatchConfig.custom()
+                    .maxRecords(100)
+                    .linger(Duration.ofMillis(2))
+                    .build())
+            .build();
     /** How long {@link #awaitCommitted()} waits. */
     public static final Duration DEFAULT_AWAIT_TIMEOUT = Duration.ofSeconds(10);
     /** How many partitions {@link #input(String, Class)} gives a source. */
@@ -67,9 +71,13 @@ public final class PipelineTestDriver implements AutoCloseable {
 
     /** A driver with default settings and a short commit interval. */
     public static PipelineTestDriver create() {
-        return create(PipelineConfig.defaults()
-                .withCheckpoint(
-                        new CheckpointConfig(Duration.ofMillis(20), Duration.ofSeconds(10), Duration.ofSeconds(2))));
+        return create(PipelineConfig.custom()
+                .checkpoint(CheckpointConfig.custom()
+                        .interval(Duration.ofMillis(20))
+                        .drainTimeout(Duration.ofSeconds(10))
+                        .stalledFailAfter(Duration.ofSeconds(2))
+                        .build())
+                .build());
     }
 
     /**

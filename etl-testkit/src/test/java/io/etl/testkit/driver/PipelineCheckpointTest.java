@@ -27,7 +27,11 @@ class PipelineCheckpointTest {
 
     private static PipelineTestDriver driver(Duration interval) {
         return PipelineTestDriver.create(PipelineConfig.defaults()
-                .withCheckpoint(new CheckpointConfig(interval, Duration.ofSeconds(10), Duration.ofSeconds(2))));
+                .withCheckpoint(CheckpointConfig.custom()
+                        .interval(interval)
+                        .drainTimeout(Duration.ofSeconds(10))
+                        .stalledFailAfter(Duration.ofSeconds(2))
+                        .build()));
     }
 
     /** Starts pipeline {@code name} from a one-partition source "in" to a sink "out"; returns the source. */
@@ -214,8 +218,11 @@ class PipelineCheckpointTest {
     @Test
     void failsThePipelineWhenAPartitionWithAFatallyFailedBatchIsRevoked() {
         try (PipelineTestDriver driver = PipelineTestDriver.create(PipelineConfig.defaults()
-                .withCheckpoint(
-                        new CheckpointConfig(Duration.ofMillis(10), Duration.ofSeconds(10), Duration.ofMinutes(5))))) {
+                .withCheckpoint(CheckpointConfig.custom()
+                        .interval(Duration.ofMillis(10))
+                        .drainTimeout(Duration.ofSeconds(10))
+                        .stalledFailAfter(Duration.ofMinutes(5))
+                        .build()))) {
             TestSource<String> in = driver.source("orders", 1);
             TestSink<String> out = driver.sink("out");
             RunningPipeline running =

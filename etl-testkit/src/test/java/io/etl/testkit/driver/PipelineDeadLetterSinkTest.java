@@ -25,8 +25,11 @@ class PipelineDeadLetterSinkTest {
 
     private static PipelineConfig config(String id, TestSink<DeadLetter> letters) {
         return PipelineConfig.defaults()
-                .withCheckpoint(
-                        new CheckpointConfig(Duration.ofMillis(50), Duration.ofSeconds(5), Duration.ofSeconds(30)))
+                .withCheckpoint(CheckpointConfig.custom()
+                        .interval(Duration.ofMillis(50))
+                        .drainTimeout(Duration.ofSeconds(5))
+                        .stalledFailAfter(Duration.ofSeconds(30))
+                        .build())
                 .withDeadLetter(TestDeadLetterConnector.register(id, letters));
     }
 

@@ -264,12 +264,14 @@ class PipelineErrorPolicyTest {
 
     @Test
     void aThrowingSplitPredicateLeavesNoBranchHoldingTheValueWhenSendingToAllMatching() {
-        PipelineConfig skip = new PipelineConfig(
-                new PipelineSection(null, ErrorPolicy.SKIP),
-                null,
-                null,
-                new CheckpointConfig(Duration.ofMillis(10), Duration.ofSeconds(10), Duration.ofSeconds(2)),
-                null);
+        PipelineConfig skip = PipelineConfig.custom()
+                .pipeline(PipelineSection.custom().onError(ErrorPolicy.SKIP).build())
+                .checkpoint(CheckpointConfig.custom()
+                        .interval(Duration.ofMillis(10))
+                        .drainTimeout(Duration.ofSeconds(10))
+                        .stalledFailAfter(Duration.ofSeconds(2))
+                        .build())
+                .build();
         try (PipelineTestDriver driver = PipelineTestDriver.create(skip)) {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> first = driver.sink("first");

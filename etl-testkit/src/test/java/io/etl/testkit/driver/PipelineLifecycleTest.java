@@ -107,8 +107,11 @@ class PipelineLifecycleTest {
     @Test
     void batchesStillUnacknowledgedAtTheDrainDeadlineAreAbandonedLoudlyAndNotCommitted() {
         PipelineConfig config = PipelineConfig.defaults()
-                .withCheckpoint(
-                        new CheckpointConfig(Duration.ofMillis(20), Duration.ofMillis(300), Duration.ofSeconds(5)));
+                .withCheckpoint(CheckpointConfig.custom()
+                        .interval(Duration.ofMillis(20))
+                        .drainTimeout(Duration.ofMillis(300))
+                        .stalledFailAfter(Duration.ofSeconds(5))
+                        .build());
         try (PipelineTestDriver driver = PipelineTestDriver.create(config)) {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> out = driver.<String>sink("out").holdAcks();
@@ -280,28 +283,29 @@ class PipelineLifecycleTest {
     }
 
     @Test
-    void poolSettingsBuiltInCodeAreValidatedLikeYamlOnesBeforeAnythingRuns() {
+    void poolSettingsBuiltInCodeAreRejectedLikeYamlOnesBeforeASinkCanHaveThem() {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
-            TestSource<String> in = driver.source("in", 1);
-            TestSink<String> out =
-                    driver.sink("out", SinkPoolConfig.defaults().withShards(0).withQueue(5000));
-
-            assertThatThrownBy(() ->
-                            driver.start(Pipeline.named("bad-pool").from(in).to(out)))
+            assertThatThrownBy(() -> driver.sink("out", new SinkPoolConfig(0, null, 5000, null, null, null, null)))
                     .isInstanceOf(ConfigException.class)
-                    .hasMessageContaining("sinks.out.shards: must be between 1 and 256")
-                    .hasMessageContaining("sinks.out.queue: must be between 1 and 1024");
+                    .hasMessageContaining("shards: must be between 1 and 256")
+                    .hasMessageContaining("queue: must be between 1 and 1024");
+            assertThatThrownBy(
+                            () -> driver.sink("out", SinkPoolConfig.defaults().withShards(0)))
+                    .isInstanceOf(ConfigException.class)
+                    .hasMessage("invalid configuration: shards: must be between 1 and 256");
         }
     }
 
     @Test
     void metricsDisabledRegistersNoMeterInTheGivenRegistry() {
-        PipelineConfig quiet = new PipelineConfig(
-                null,
-                null,
-                null,
-                new CheckpointConfig(Duration.ofMillis(10), Duration.ofSeconds(10), Duration.ofSeconds(2)),
-                new MetricsConfig(false, null));
+        PipelineConfig quiet = PipelineConfig.custom()
+                .checkpoint(CheckpointConfig.custom()
+                        .interval(Duration.ofMillis(10))
+                        .drainTimeout(Duration.ofSeconds(10))
+                        .stalledFailAfter(Duration.ofSeconds(2))
+                        .build())
+                .metrics(MetricsConfig.custom().enabled(false).build())
+                .build();
         try (PipelineTestDriver driver = PipelineTestDriver.create(quiet)) {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> out = driver.sink("out");

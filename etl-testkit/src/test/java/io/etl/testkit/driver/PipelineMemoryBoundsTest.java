@@ -18,8 +18,11 @@ import org.junit.jupiter.api.Test;
 class PipelineMemoryBoundsTest {
 
     private static final Duration WAIT = Duration.ofSeconds(15);
-    private static final CheckpointConfig FAST =
-            new CheckpointConfig(Duration.ofMillis(10), Duration.ofSeconds(10), Duration.ofMinutes(5));
+    private static final CheckpointConfig FAST = CheckpointConfig.custom()
+            .interval(Duration.ofMillis(10))
+            .drainTimeout(Duration.ofSeconds(10))
+            .stalledFailAfter(Duration.ofMinutes(5))
+            .build();
 
     @Test
     void recordsTrackedBehindASlowRecordAreBoundedByMaxPendingRecords() {

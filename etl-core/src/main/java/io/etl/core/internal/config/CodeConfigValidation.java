@@ -1,7 +1,11 @@
 package io.etl.core.internal.config;
 
 import io.etl.core.error.ConfigProblem;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.RecordComponent;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -18,6 +22,41 @@ public final class CodeConfigValidation {
         ProblemCollector problems = new ProblemCollector();
         ConfigValidator.validate(bean, basePath, problems);
         return problems.problems();
+    }
+
+    /**
+     * Whether this thread binds a YAML file ({@link ConfigBinding}): records built meanwhile leave their checks
+     * to the loader, which validates what it binds and reports every problem of the file at once.
+     */
+    public static boolean binding() {
+        return ConfigBinding.active();
+    }
+
+    /**
+     * The problems of a configuration record its canonical constructor just built: every constraint it breaks
+     * (the records it holds included) and every negative duration among its components, each at its snake_case
+     * key, sorted by key.
+     */
+    public static List<ConfigProblem> constructed(Record config) {
+        List<ConfigProblem> found = new ArrayList<>(problems(config, ""));
+        for (RecordComponent component : config.getClass().getRecordComponents()) {
+            if (component.getType() == Duration.class && valueOf(component, config) instanceof Duration d) {
+                ConfigProblem problem = negative(component.getName(), d);
+                if (problem != null) {
+                    found.add(problem);
+                }
+            }
+        }
+        found.sort(Comparator.comparing(ConfigProblem::path).thenComparing(ConfigProblem::message));
+        return found;
+    }
+
+    private static Object valueOf(RecordComponent component, Record config) {
+        try {
+            return component.getAccessor().invoke(config);
+        } catch (IllegalAccessException | InvocationTargetException e) {
+            throw new IllegalStateException("cannot read " + component.getName() + " of " + config.getClass(), e);
+        }
     }
 
     /**

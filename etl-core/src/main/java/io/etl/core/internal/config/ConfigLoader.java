@@ -9,7 +9,6 @@ import java.nio.charset.CharacterCodingException;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.function.Function;
 
@@ -28,16 +27,6 @@ import java.util.function.Function;
 public final class ConfigLoader {
 
     private ConfigLoader() {}
-
-    /** See {@link PipelineConfig#preload()}. */
-    public static void preload() {
-        StartupWarmUp.start();
-    }
-
-    /** See {@link PipelineConfig#awaitPreload(Duration)}. */
-    public static boolean awaitPreload(Duration timeout) {
-        return StartupWarmUp.await(timeout);
-    }
 
     /** Loads {@code file} with the discovered connector types. */
     public static PipelineConfig load(Path file, Function<String, String> env) {
@@ -82,7 +71,9 @@ public final class ConfigLoader {
         Interpolator interpolator = new Interpolator(env, problems);
         JsonNode interpolated = interpolator.interpolate(tree);
         SectionBinder binder = new SectionBinder(problems, interpolator.variablesByPath());
-        PipelineConfig config = new PipelineBinder(problems, binder, connectors).bind(interpolated);
+        // the records' constructors leave their checks to this binding, which reports every problem at once
+        PipelineConfig config =
+                ConfigBinding.run(() -> new PipelineBinder(problems, binder, connectors).bind(interpolated));
         problems.throwIfAny();
         return config;
     }

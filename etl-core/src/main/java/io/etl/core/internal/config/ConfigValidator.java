@@ -5,10 +5,7 @@ import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validation;
 import jakarta.validation.Validator;
 import jakarta.validation.ValidatorFactory;
-import jakarta.validation.metadata.ContainerElementTypeDescriptor;
-import jakarta.validation.metadata.PropertyDescriptor;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -52,40 +49,6 @@ final class ConfigValidator {
                 .map(v -> new ConfigProblem(KeyPaths.of("", v.getPropertyPath()), v.getMessage()))
                 .sorted(Comparator.comparing(ConfigProblem::path).thenComparing(ConfigProblem::message))
                 .toList();
-    }
-
-    /** Builds the validator now (a few hundred milliseconds of class loading), for a background thread. */
-    static void warmUp() {
-        Holder.VALIDATOR.getClass();
-    }
-
-    /**
-     * Builds now, for a background thread, the validation metadata of {@code type} and of every type its
-     * constraints cascade to (each read by reflection once and then cached by the validator).
-     *
-     * @return every type described
-     */
-    static Set<Class<?>> warmUp(Class<?> type) {
-        Set<Class<?>> seen = new HashSet<>();
-        describe(type, seen);
-        return seen;
-    }
-
-    private static void describe(Class<?> type, Set<Class<?>> seen) {
-        if (!seen.add(type)) {
-            return;
-        }
-        for (PropertyDescriptor property :
-                Holder.VALIDATOR.getConstraintsForClass(type).getConstrainedProperties()) {
-            if (property.isCascaded()) {
-                describe(property.getElementClass(), seen);
-            }
-            for (ContainerElementTypeDescriptor element : property.getConstrainedContainerElementTypes()) {
-                if (element.isCascaded()) {
-                    describe(element.getElementClass(), seen);
-                }
-            }
-        }
     }
 
     private static final class Holder {

@@ -45,7 +45,6 @@ final class ConnectorRegistry {
                     .<ConnectorConfigType<?>>map(provider -> (ConnectorConfigType<?>) provider.get())
                     .toList();
             discovered = new ConnectorRegistry(found);
-            StartupWarmUp.start(found);
             LOG.debug(
                     "connector sections: sources {}, sinks {}",
                     discovered.keys(ConnectorConfigType.Role.SOURCE),

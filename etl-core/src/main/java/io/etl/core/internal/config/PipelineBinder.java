@@ -15,7 +15,6 @@ import io.etl.core.config.SinkSection;
 import io.etl.core.config.SourceSection;
 import io.etl.core.error.ConfigProblem;
 import io.etl.core.error.ErrorPolicy;
-import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -34,11 +33,6 @@ final class PipelineBinder {
     static final List<String> SECTIONS =
             List.of("pipeline", "source", "sinks", PipelineConfig.DEAD_LETTER, "checkpoint", "metrics");
     static final String SOURCE_ON_ERROR = "on_error";
-    static final String SHUTDOWN_TIMEOUT = "pipeline.shutdown_timeout";
-    static final String DRAIN_TIMEOUT = "checkpoint.drain_timeout";
-    static final String TRANSACTION_TIMEOUT = "pipeline.transaction_timeout";
-    static final String TRANSACTIONAL_ID = "pipeline.transactional_id";
-    static final String CHECKPOINT_INTERVAL = "checkpoint.interval";
 
     private static final Logger LOG = LoggerFactory.getLogger(PipelineBinder.class);
 
@@ -97,56 +91,12 @@ final class PipelineBinder {
         if (config.pipeline().delivery() == DeliveryGuarantee.EXACTLY_ONCE
                 && !root.path("checkpoint").has("interval")) {
             // one transaction per checkpoint: the at-least-once default would commit a transaction every few ms
-            CheckpointConfig c = config.checkpoint();
-            config = config.withCheckpoint(new CheckpointConfig(
-                            CheckpointConfig.DEFAULT_EXACTLY_ONCE_INTERVAL, c.drainTimeout(), c.stalledFailAfter())
-                    .withMaxPendingRecords(c.maxPendingRecords()));
+            config = config.withCheckpoint(CheckpointConfig.from(config.checkpoint())
+                    .interval(CheckpointConfig.DEFAULT_EXACTLY_ONCE_INTERVAL)
+                    .build());
         }
-        checkStopBudget(config);
-        checkTransactions(config);
+        problems.addAll(PipelineRules.problems(config, problems::touches));
         return config;
-    }
-
-    /**
-     * In exactly-once mode a transaction stays open for a checkpoint interval and then for the wait on its
-     * last acknowledgements: the brokers' transaction timeout must be longer, or they abort every transaction.
-     */
-    private void checkTransactions(PipelineConfig config) {
-        PipelineSection p = config.pipeline();
-        if (p.transactionalId() != null && p.transactionalId().isBlank()) {
-            problems.add(TRANSACTIONAL_ID, "must not be blank when set");
-        }
-        if (p.delivery() != DeliveryGuarantee.EXACTLY_ONCE
-                || problems.touches(TRANSACTION_TIMEOUT)
-                || problems.touches(CHECKPOINT_INTERVAL)) {
-            return;
-        }
-        Duration timeout = p.transactionTimeout();
-        Duration interval = config.checkpoint().interval();
-        if (timeout.compareTo(interval.multipliedBy(2)) < 0) {
-            problems.add(
-                    TRANSACTION_TIMEOUT,
-                    "is " + human(timeout) + " but must be at least twice "
-                            + CHECKPOINT_INTERVAL + " (" + human(interval)
-                            + "): a transaction stays open for an interval and"
-                            + " then while its last outputs are acknowledged, and the brokers abort it once the timeout passes");
-        }
-    }
-
-    /** The drain is part of the stop: {@code checkpoint.drain_timeout} must leave room inside {@code pipeline.shutdown_timeout}. */
-    private void checkStopBudget(PipelineConfig config) {
-        if (problems.touches(SHUTDOWN_TIMEOUT) || problems.touches(DRAIN_TIMEOUT)) {
-            return;
-        }
-        Duration budget = config.pipeline().shutdownTimeout();
-        Duration drain = config.checkpoint().drainTimeout();
-        if (budget.compareTo(drain) <= 0) {
-            problems.add(
-                    SHUTDOWN_TIMEOUT,
-                    "is " + human(budget) + " but must be greater than "
-                            + DRAIN_TIMEOUT + " (" + human(drain) + "), which has to fit inside it with time"
-                            + " left to commit and close the clients");
-        }
     }
 
     /**
@@ -294,15 +244,6 @@ final class PipelineBinder {
             }
         }
         return config;
-    }
-
-    private static String human(Duration d) {
-        long ms = d.toMillis();
-        if (ms % 1000 != 0) {
-            return ms + "ms";
-        }
-        long s = ms / 1000;
-        return s % 60 == 0 && s > 0 ? (s / 60) + "m" : s + "s";
     }
 
     private static List<String> keysOf(JsonNode object) {

@@ -59,11 +59,6 @@ final class SectionBinder {
         this.variables = variables;
     }
 
-    /** Builds now, for a background thread, the reader of {@code type} (its deserializers are cached by the mapper). */
-    static void warmUp(Class<?> type) {
-        MAPPER.readerFor(type);
-    }
-
     /** Binds and validates {@code node} at {@code path}; null when it is absent or could not be bound. */
     <T> T bind(JsonNode node, Class<T> type, String path) {
         return bind(node, type, path, Set.of());

@@ -31,11 +31,6 @@ final class YamlTrees {
 
     private YamlTrees() {}
 
-    /** Loads and sets up the YAML parser now, for a background thread. */
-    static void warmUp() {
-        read("warm_up: [1]", "");
-    }
-
     /**
      * The tree of {@code yaml}; a {@link MissingNode} when it has no content.
      *

@@ -8,7 +8,6 @@ import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
 import io.etl.core.error.DeadLetterHandler;
 import io.etl.core.error.ErrorPolicy;
-import io.etl.core.internal.config.CodeConfigValidation;
 import io.etl.core.internal.runtime.EngineTime;
 import io.etl.core.internal.runtime.PipelineRunner;
 import io.etl.core.sink.Sink;
@@ -122,8 +121,6 @@ public final class PipelineDefinition implements Pipeline {
                         "a sink may not be named '" + PipelineConfig.DEAD_LETTER
                                 + "': that name belongs to the dead-letter sink"));
             }
-            // pool settings may come from code, not only from a validated YAML section
-            problems.addAll(CodeConfigValidation.problems(sink.pool(), "sinks." + sink.name()));
         }
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
@@ -145,13 +142,7 @@ public final class PipelineDefinition implements Pipeline {
         if (!built) {
             build();
         }
-        List<ConfigProblem> problems = new ArrayList<>();
-        problems.addAll(CodeConfigValidation.problems(config.pipeline(), "pipeline"));
-        problems.addAll(CodeConfigValidation.problems(config.checkpoint(), "checkpoint"));
-        problems.addAll(CodeConfigValidation.problems(config.metrics(), "metrics"));
-        if (!problems.isEmpty()) {
-            throw new ConfigException(problems);
-        }
+        // every configuration record checked itself when it was built, in code as from a file
         checkDeadLetters(config);
         // metrics.enabled: false: every meter goes to a registry with no backend, so none reaches the caller's
         return PipelineRunner.start(

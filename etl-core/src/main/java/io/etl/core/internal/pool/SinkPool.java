@@ -22,7 +22,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The running side of one {@link Sink}: its encoder, its writer and its shards. {@link #offer} runs on
- * the pipeline thread for every output; everything after sealing happens on the shards' workers.
+ * the pipeline thread for every output; each shard is a {@link ShardBatcher} there, which fills and seals
+ * batches, and a {@link ShardWindow}, whose worker writes, retries and acknowledges them.
  *
  * @param <T> value type accepted
  * @param <M> message type written
@@ -33,7 +34,11 @@ public final class SinkPool<T, M> {
     private final String name;
     private final SinkPoolConfig config;
     private final Encoder<T, M> encoder;
-    private final Shard<M>[] shards;
+    /** The pipeline thread's half of each shard. */
+    private final ShardBatcher<M>[] shards;
+    /** The writing half of each shard, run by its worker thread. */
+    private final ShardWindow<M>[] windows;
+
     private final long lingerNanos;
     private final PoolEvents events;
     private final SinkMetrics metrics;
@@ -51,10 +56,12 @@ public final class SinkPool<T, M> {
         Tags tags = pipelineTags.and(EtlMetrics.TAG_SINK, name);
         this.tags = tags;
         this.metrics = new SinkMetrics(registry, tags);
-        this.shards = new Shard[config.shards()];
+        this.shards = new ShardBatcher[config.shards()];
+        this.windows = new ShardWindow[config.shards()];
         for (int i = 0; i < shards.length; i++) {
             CircuitBreaker breaker = breaker(config.breaker(), name + "-" + i);
-            shards[i] = new Shard<>(this, i, breaker);
+            windows[i] = new ShardWindow<>(this, i, breaker);
+            shards[i] = new ShardBatcher<>(this, i, windows[i]);
             if (breaker != null) {
                 Gauge.builder(
                                 EtlMetrics.SINK_SHARD_HEALTHY,
@@ -92,8 +99,8 @@ public final class SinkPool<T, M> {
     /** Opens the writer and starts one worker thread per shard. */
     public void start(String pipeline, RunContext run, MeterRegistry registry) {
         writer = sink.openWriter(new SinkContext(pipeline, name, registry, tags, run.runId(), run));
-        for (int i = 0; i < shards.length; i++) {
-            shards[i].start("etl-" + pipeline + "-" + name + "-" + i);
+        for (int i = 0; i < windows.length; i++) {
+            windows[i].start("etl-" + pipeline + "-" + name + "-" + i);
         }
     }
 
@@ -137,7 +144,7 @@ public final class SinkPool<T, M> {
                 ? encoder.encode(value, meta, outputIndex)
                 : encoder.encode(value, meta, outputIndex, trace);
         long size = encoder.sizeOf(message);
-        Shard<M> shard = shards.length == 1
+        ShardBatcher<M> shard = shards.length == 1
                 ? shards[0] // no hash to compute: a key's shard is the only one
                 : shards[Math.floorMod(encoder.shardHash(message, meta), shards.length)];
         owner.retain();
@@ -146,7 +153,7 @@ public final class SinkPool<T, M> {
 
     /** Seals batches whose linger expired and moves sealed batches to the queues. Pipeline thread. */
     public void tick(long nowNanos) {
-        for (Shard<M> s : shards) {
+        for (ShardBatcher<M> s : shards) {
             s.sealIfLingered(nowNanos, lingerNanos);
             s.flush();
         }
@@ -154,7 +161,7 @@ public final class SinkPool<T, M> {
 
     /** Seals the open batches of shards whose writer is idle. Pipeline thread, between two records. */
     public void sealIdle() {
-        for (Shard<M> s : shards) {
+        for (ShardBatcher<M> s : shards) {
             s.sealIfIdle();
         }
     }
@@ -162,7 +169,7 @@ public final class SinkPool<T, M> {
     /** Earliest linger deadline of any open batch (nanoTime), or Long.MAX_VALUE. */
     public long nextDeadline() {
         long min = Long.MAX_VALUE;
-        for (Shard<M> s : shards) {
+        for (ShardBatcher<M> s : shards) {
             min = Math.min(min, s.lingerDeadline(lingerNanos));
         }
         return min;
@@ -170,7 +177,7 @@ public final class SinkPool<T, M> {
 
     /** Whether some shard holds sealed batches its queue has no room for. */
     public boolean blocked() {
-        for (Shard<M> s : shards) {
+        for (ShardBatcher<M> s : shards) {
             if (s.blocked() && !s.flush()) {
                 return true;
             }
@@ -180,38 +187,38 @@ public final class SinkPool<T, M> {
 
     /** Seals every open batch and queues it, waiting for room up to the deadline. */
     public void flushAll(long deadlineNanos) {
-        for (Shard<M> s : shards) {
+        for (ShardBatcher<M> s : shards) {
             s.flushAll(deadlineNanos);
         }
     }
 
     /** Lets the workers finish what is queued, then stop. */
     public void close() {
-        for (Shard<M> s : shards) {
-            s.close();
+        for (ShardWindow<M> w : windows) {
+            w.close();
         }
     }
 
     /** Stops the workers now; what was not acknowledged is counted as abandoned. */
     public void abort(Duration joinTimeout) {
-        for (Shard<M> s : shards) {
-            s.abort();
+        for (ShardWindow<M> w : windows) {
+            w.abort();
         }
         long deadline = System.nanoTime() + joinTimeout.toNanos();
-        for (Shard<M> s : shards) {
+        for (int i = 0; i < windows.length; i++) {
             try {
-                s.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+                windows[i].join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-            s.abandonOverflow();
+            shards[i].abandonOverflow();
         }
     }
 
     /** Whether every worker has stopped. */
     public boolean finished() {
-        for (Shard<M> s : shards) {
-            if (!s.finished()) {
+        for (ShardWindow<M> w : windows) {
+            if (!w.finished()) {
                 return false;
             }
         }
@@ -227,8 +234,8 @@ public final class SinkPool<T, M> {
 
     private double inflightBatches() {
         int n = 0;
-        for (Shard<M> s : shards) {
-            n += s.inflightBatches();
+        for (ShardWindow<M> w : windows) {
+            n += w.inflightBatches();
         }
         return n;
     }

@@ -16,6 +16,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,8 +28,7 @@ import org.slf4j.LoggerFactory;
  */
 final class CommitScheduler {
 
-    // part of the runner: logs under its name
-    private static final Logger LOG = LoggerFactory.getLogger(PipelineRunner.class);
+    private static final Logger LOG = LoggerFactory.getLogger(CommitScheduler.class);
 
     private final String pipeline;
     private final Source<Object> source;
@@ -101,6 +101,11 @@ final class CommitScheduler {
         return commitInFlight;
     }
 
+    /** Whether a watermark may move soon: a commit is in flight, or a tracked record is not done yet. */
+    boolean expectsProgress() {
+        return commitInFlight || !checkpointer.allIdle();
+    }
+
     /**
      * Sends the watermarks that moved, if the floor has passed and the previous commit completed. Before the
      * floor nothing is done: no commit could be sent yet, so the outcome of the one in flight can wait. Once it
@@ -168,16 +173,32 @@ final class CommitScheduler {
     }
 
     /** Offsets that are committed now (confirmed by the source, or committed with a transaction). */
-    void publish(Map<SourcePartition, Long> offsets) {
+    private void publish(Map<SourcePartition, Long> offsets) {
         lastCommitMillis = System.currentTimeMillis();
         committedView.putAll(offsets);
         updateCommittedGauges(offsets);
     }
 
-    /** Partitions revoked with {@code offsets} committed for them: the gauges show those; the view forgets them. */
-    void revoked(Map<SourcePartition, Long> offsets, Collection<SourcePartition> partitions) {
+    /**
+     * The watermarks of {@code partitions}, which are being revoked: the source commits them before letting the
+     * partitions go, and the gauges show them.
+     */
+    Map<SourcePartition, Long> revoking(Collection<SourcePartition> partitions) {
+        Map<SourcePartition, Long> offsets = checkpointer.watermarks(partitions);
         updateCommittedGauges(offsets);
-        forget(partitions);
+        return offsets;
+    }
+
+    /**
+     * Commits through {@code transaction} (exactly once) the positions after every record done, which then
+     * count as committed; when it throws, nothing does.
+     */
+    void commitInTransaction(Consumer<Map<SourcePartition, Long>> transaction) {
+        CheckpointCommit next = checkpointer.nextCommit();
+        Map<SourcePartition, Long> positions = next.offsets();
+        transaction.accept(positions);
+        publish(checkpointer.confirmed(next, positions));
+        refreshGauges();
     }
 
     /** Partitions that are no longer this instance's to report. */

@@ -15,10 +15,9 @@ import org.slf4j.LoggerFactory;
  * something to look at, and the sink pools' events (acknowledgements, failed and abandoned batches, refused
  * messages). Safe for any thread.
  */
-final class PipelineSignals implements PoolEvents {
+final class PipelineSignals implements PoolEvents, RunFailure {
 
-    // part of the runner: logs under its name
-    private static final Logger LOG = LoggerFactory.getLogger(PipelineRunner.class);
+    private static final Logger LOG = LoggerFactory.getLogger(PipelineSignals.class);
 
     private final String pipeline;
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -42,7 +41,8 @@ final class PipelineSignals implements PoolEvents {
     }
 
     /** Fails the run with {@code cause} unless it failed already, and wakes the pipeline thread to stop. */
-    void fail(Throwable cause) {
+    @Override
+    public void fail(Throwable cause) {
         if (failure.compareAndSet(null, cause)) {
             LOG.error("pipeline '{}' failed: {}", pipeline, cause.getMessage());
         }
@@ -50,11 +50,13 @@ final class PipelineSignals implements PoolEvents {
     }
 
     /** Keeps {@code cause} as the run's failure unless one came first; logs nothing (the caller did). */
-    void keepFirst(Throwable cause) {
+    @Override
+    public void keepFirst(Throwable cause) {
         failure.compareAndSet(null, cause);
     }
 
-    boolean failed() {
+    @Override
+    public boolean failed() {
         return failure.get() != null;
     }
 

@@ -16,8 +16,7 @@ import org.slf4j.LoggerFactory;
  */
 final class PipelineSinks {
 
-    // part of the runner: logs under its name
-    private static final Logger LOG = LoggerFactory.getLogger(PipelineRunner.class);
+    private static final Logger LOG = LoggerFactory.getLogger(PipelineSinks.class);
 
     private final String pipeline;
     private final List<SinkPool<Object, ?>> pools;
@@ -38,6 +37,11 @@ final class PipelineSinks {
         this.deadLetters = deadLetters;
     }
 
+    /** Where rejected records go, or null when no stage dead-letters. */
+    DeadLetters deadLetters() {
+        return deadLetters;
+    }
+
     List<String> names() {
         return pools.stream().map(SinkPool::name).toList();
     }
@@ -47,6 +51,16 @@ final class PipelineSinks {
         for (SinkPool<Object, ?> pool : pools) {
             pool.flushAll(deadline);
         }
+    }
+
+    /** Whether a pool holds sealed batches its queues have no room for: nothing more may enter. */
+    boolean blocked() {
+        for (int p = 0; p < pools.size(); p++) {
+            if (pools.get(p).blocked()) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Seals the batches whose linger ran out. */

@@ -11,8 +11,8 @@ import java.util.Set;
 /**
  * The records of the last poll, in the order the source emitted them, and how far the pipeline thread has
  * pushed them through the chain. The source fills it as its {@link SourceOutput}; a record that could not
- * be decoded keeps its place as a {@link DecodeFailure}. Every record it forgets before processing it is
- * counted as unprocessed. Used on the pipeline thread only.
+ * be decoded keeps its place as a {@link DecodeFailure}. Every record is counted as read when it arrives, and
+ * as unprocessed when it is forgotten before it was processed. Used on the pipeline thread only.
  */
 final class PollBuffer implements SourceOutput<Object> {
 
@@ -20,10 +20,16 @@ final class PollBuffer implements SourceOutput<Object> {
     private final ArrayList<Object> values = new ArrayList<>();
     private final ArrayList<RecordMeta> metas = new ArrayList<>();
     private int position;
+    private final Counter read;
     private final Counter unprocessed;
+    private long readTotal;
 
-    /** @param unprocessed counts the records forgotten before they were processed */
-    PollBuffer(Counter unprocessed) {
+    /**
+     * @param read        counts the records read
+     * @param unprocessed counts the records forgotten before they were processed
+     */
+    PollBuffer(Counter read, Counter unprocessed) {
+        this.read = read;
         this.unprocessed = unprocessed;
     }
 
@@ -34,12 +40,29 @@ final class PollBuffer implements SourceOutput<Object> {
     public void emit(Object value, RecordMeta meta) {
         values.add(value);
         metas.add(meta);
+        countRead();
     }
 
     @Override
     public void decodeFailed(RecordMeta meta, Throwable cause) {
         values.add(new DecodeFailure(cause));
         metas.add(meta);
+        countRead();
+    }
+
+    private void countRead() {
+        read.increment();
+        readTotal++;
+    }
+
+    /** Records read since the run began. */
+    long readTotal() {
+        return readTotal;
+    }
+
+    /** Records forgotten before they were processed, since the run began. */
+    long unprocessedTotal() {
+        return (long) unprocessed.count();
     }
 
     /** Records buffered, processed or not. */

@@ -2,16 +2,12 @@ package io.etl.core.internal.runtime;
 
 import io.etl.core.config.Durations;
 import io.etl.core.error.FatalException;
-import io.etl.core.internal.checkpoint.PartitionTracker;
-import io.etl.core.internal.checkpoint.PendingRecord;
 import io.etl.core.source.SourcePartition;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,17 +19,42 @@ import org.slf4j.LoggerFactory;
  */
 final class RebalanceHandler {
 
-    // part of the runner: logs under its name
-    private static final Logger LOG = LoggerFactory.getLogger(PipelineRunner.class);
+    private static final Logger LOG = LoggerFactory.getLogger(RebalanceHandler.class);
 
-    private final RunParts parts;
     private final String pipeline;
+    private final PollBuffer buffer;
+    private final OwnedPartitions partitions;
+    private final AcknowledgementWait acknowledgements;
+    private final CommitScheduler commits;
+    private final StallCheck stalls;
+    private final RunFailure failure;
     /** Exactly-once mode only, once the source is open; null at least once. */
     private TransactionSteps transactions;
 
-    RebalanceHandler(RunParts parts) {
-        this.parts = parts;
-        this.pipeline = parts.pipeline();
+    /**
+     * @param pipeline         the pipeline's name, for the log
+     * @param buffer           the records of the last poll; those of a partition that leaves are dropped
+     * @param partitions       the partitions owned now
+     * @param acknowledgements waits for the output of revoked partitions
+     * @param commits          the watermarks to commit for revoked partitions
+     * @param stalls           finds a leaving partition's record that waits behind a failed batch
+     * @param failure          the run's failure
+     */
+    RebalanceHandler(
+            String pipeline,
+            PollBuffer buffer,
+            OwnedPartitions partitions,
+            AcknowledgementWait acknowledgements,
+            CommitScheduler commits,
+            StallCheck stalls,
+            RunFailure failure) {
+        this.pipeline = pipeline;
+        this.buffer = buffer;
+        this.partitions = partitions;
+        this.acknowledgements = acknowledgements;
+        this.commits = commits;
+        this.stalls = stalls;
+        this.failure = failure;
     }
 
     /** From now on a revoke or a loss ends the open transaction first. */
@@ -41,40 +62,30 @@ final class RebalanceHandler {
         this.transactions = steps;
     }
 
-    void assigned(Collection<SourcePartition> partitions) {
-        parts.trackers().assigned(partitions);
-        parts.assigned().addAll(partitions);
+    void assigned(Collection<SourcePartition> assigned) {
+        partitions.assigned(assigned);
+        LOG.info("pipeline '{}': assigned {}", pipeline, assigned);
     }
 
-    /** Drains the output of {@code partitions} for up to {@code waitUpTo}; returns the offsets to commit. */
-    Map<SourcePartition, Long> revoked(Collection<SourcePartition> partitions, Duration waitUpTo) {
-        Set<SourcePartition> revoked = new HashSet<>(partitions);
-        parts.buffer().drop(revoked);
+    /** Drains the output of {@code revokedNow} for up to {@code waitUpTo}; returns the offsets to commit. */
+    Map<SourcePartition, Long> revoked(Collection<SourcePartition> revokedNow, Duration waitUpTo) {
+        Set<SourcePartition> revoked = new HashSet<>(revokedNow);
+        buffer.drop(revoked);
         if (transactions != null) {
             return revokedInTransaction(revoked, waitUpTo);
         }
-        long deadline = System.nanoTime() + waitUpTo.toNanos();
-        parts.sinks().flushAll(deadline);
-        while (!parts.checkpointer().idle(revoked)
-                && System.nanoTime() < deadline
-                && !parts.signals().failed()
-                && parts.checkpointer().firstFailure(revoked) == null) {
-            parts.sinks().pumpAndFlushHandedOver(deadline);
-            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(2));
-        }
+        boolean drained = acknowledgements.partitions(revoked, System.nanoTime() + waitUpTo.toNanos());
         failIfFatal(revoked, "revoked");
-        if (!parts.checkpointer().idle(revoked)) {
+        if (!drained) {
             LOG.warn(
                     "pipeline '{}': revoked partitions {} still had in-flight output after {}; committing what is durable",
                     pipeline,
                     revoked,
                     Durations.format(waitUpTo));
         }
-        Map<SourcePartition, Long> offsets = parts.checkpointer().watermarks(revoked);
-        parts.trackers().released(revoked);
         // the source commits these before letting the partitions go; they are no longer ours to report
-        parts.commits().revoked(offsets, revoked);
-        parts.assigned().removeAll(revoked);
+        Map<SourcePartition, Long> offsets = commits.revoking(revoked);
+        partitions.released(revoked);
         LOG.info("pipeline '{}': revoked {}, committing {}", pipeline, revoked, offsets);
         return offsets;
     }
@@ -82,46 +93,33 @@ final class RebalanceHandler {
     /** A revoke in exactly-once mode: the open transaction (over every partition) commits before they go. */
     private Map<SourcePartition, Long> revokedInTransaction(Set<SourcePartition> revoked, Duration waitUpTo) {
         transactions.endBeforeRevoke(waitUpTo);
-        parts.trackers().released(revoked);
         transactions.released(revoked);
-        parts.commits().forget(revoked);
-        parts.assigned().removeAll(revoked);
+        partitions.released(revoked);
         LOG.info("pipeline '{}': revoked {} after the open transaction ended", pipeline, revoked);
         // the offsets went with the transaction: the source has nothing left to commit
         return Map.of();
     }
 
-    void lost(Collection<SourcePartition> partitions) {
-        Set<SourcePartition> lost = new HashSet<>(partitions);
-        parts.buffer().drop(lost);
+    void lost(Collection<SourcePartition> lostNow) {
+        Set<SourcePartition> lost = new HashSet<>(lostNow);
+        buffer.drop(lost);
         failIfFatal(lost, "lost");
         if (transactions != null && transactions.isOpen()) {
             // the open transaction holds output of partitions this instance no longer owns: it must not commit
             transactions.released(lost);
-            parts.trackers().released(lost);
+            partitions.released(lost);
             transactions.abortAndRewind(null);
+        } else {
+            partitions.released(lost);
         }
-        parts.trackers().released(lost);
-        parts.commits().forget(lost);
-        parts.assigned().removeAll(lost);
         LOG.warn("pipeline '{}': lost {} without committing; their records replay elsewhere", pipeline, lost);
     }
 
-    /**
-     * A record of {@code partitions} whose output failed fatally fails the pipeline now: its tracker is about
-     * to be forgotten, and the partition's next owner would only meet the same failure.
-     */
-    private void failIfFatal(Set<SourcePartition> partitions, String how) {
-        Map.Entry<PartitionTracker, PendingRecord> failed = parts.checkpointer().firstFailure(partitions);
-        if (failed != null) {
-            Throwable cause = failed.getValue().failure();
-            parts.signals()
-                    .fail(new FatalException(
-                            "partition " + failed.getKey().partition() + " was " + how
-                                    + " while offset " + failed.getValue().offset()
-                                    + " waited behind a batch that failed: "
-                                    + cause.getMessage(),
-                            cause));
+    /** A record of {@code leaving} whose output failed fatally fails the pipeline now ({@link StallCheck#leaving}). */
+    private void failIfFatal(Set<SourcePartition> leaving, String how) {
+        FatalException fatal = stalls.leaving(leaving, how);
+        if (fatal != null) {
+            failure.fail(fatal);
         }
     }
 }

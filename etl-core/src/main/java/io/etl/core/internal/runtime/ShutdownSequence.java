@@ -1,6 +1,7 @@
 package io.etl.core.internal.runtime;
 
 import io.etl.core.config.Durations;
+import io.etl.core.source.Source;
 import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -11,14 +12,24 @@ import org.slf4j.LoggerFactory;
  * and the writers in what is left of {@code pipeline.shutdown_timeout}. A failure on the way becomes the run's
  * failure unless one came first.
  *
- * @param parts           the run's parts
+ * @param pipeline        the pipeline's name, for the log
+ * @param sinks           drained, given up and closed
+ * @param commits         makes the final commit
+ * @param source          closed last
+ * @param failure         the run's failure
  * @param drainTimeout    {@code checkpoint.drain_timeout}
  * @param shutdownTimeout {@code pipeline.shutdown_timeout}, the whole stop's budget
  */
-record ShutdownSequence(RunParts parts, Duration drainTimeout, Duration shutdownTimeout) {
+record ShutdownSequence(
+        String pipeline,
+        PipelineSinks sinks,
+        CommitScheduler commits,
+        Source<?> source,
+        RunFailure failure,
+        Duration drainTimeout,
+        Duration shutdownTimeout) {
 
-    // part of the runner: logs under its name
-    private static final Logger LOG = LoggerFactory.getLogger(PipelineRunner.class);
+    private static final Logger LOG = LoggerFactory.getLogger(ShutdownSequence.class);
 
     /**
      * Runs the sequence.
@@ -33,42 +44,42 @@ record ShutdownSequence(RunParts parts, Duration drainTimeout, Duration shutdown
         // the whole stop fits in pipeline.shutdown_timeout: the drain first, then what is left for the rest
         long stopDeadline = begun + shutdownTimeout.toNanos();
         try {
-            if (!parts.sinks().drain(deadline)) {
+            if (!sinks.drain(deadline)) {
                 LOG.error(
                         "pipeline '{}': drain timeout of {} reached with batches still unacknowledged",
-                        parts.pipeline(),
+                        pipeline,
                         Durations.format(drainTimeout));
             }
-            parts.sinks().abortAll(stopDeadline, Duration.ofSeconds(5));
+            sinks.abortAll(stopDeadline, Duration.ofSeconds(5));
             if (opened && transactions != null) {
-                transactions.finish(deadline);
+                transactions.finish(deadline, sinks.allFinished());
             } else if (opened) {
-                Throwable commitFailure;
-                try {
-                    commitFailure = parts.commits().commitSync();
-                } catch (RuntimeException e) {
-                    commitFailure = e;
-                }
-                if (commitFailure != null) {
-                    LOG.error("pipeline '{}': final commit failed: {}", parts.pipeline(), commitFailure.getMessage());
-                    parts.signals().keepFirst(commitFailure);
-                }
+                finalCommit();
             }
         } catch (Throwable t) {
-            parts.signals().keepFirst(t);
+            failure.keepFirst(t);
         } finally {
             try {
                 if (sourceOpened) {
-                    parts.source().close(remaining(stopDeadline, Duration.ofSeconds(10)));
+                    source.close(remaining(stopDeadline, Duration.ofSeconds(10)));
                 }
             } catch (RuntimeException e) {
-                LOG.warn(
-                        "pipeline '{}': closing source '{}' failed: {}",
-                        parts.pipeline(),
-                        parts.source().name(),
-                        e.getMessage());
+                LOG.warn("pipeline '{}': closing source '{}' failed: {}", pipeline, source.name(), e.getMessage());
             }
-            parts.sinks().closeWriters(stopDeadline, Duration.ofSeconds(5));
+            sinks.closeWriters(stopDeadline, Duration.ofSeconds(5));
+        }
+    }
+
+    private void finalCommit() {
+        Throwable commitFailure;
+        try {
+            commitFailure = commits.commitSync();
+        } catch (RuntimeException e) {
+            commitFailure = e;
+        }
+        if (commitFailure != null) {
+            LOG.error("pipeline '{}': final commit failed: {}", pipeline, commitFailure.getMessage());
+            failure.keepFirst(commitFailure);
         }
     }
 

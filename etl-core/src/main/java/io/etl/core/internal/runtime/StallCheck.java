@@ -5,12 +5,16 @@ import io.etl.core.error.FatalException;
 import io.etl.core.internal.checkpoint.Checkpointer;
 import io.etl.core.internal.checkpoint.PartitionTracker;
 import io.etl.core.internal.checkpoint.PendingRecord;
+import io.etl.core.source.SourcePartition;
 import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
 
 /**
  * Finds a partition stalled behind a batch that failed: its oldest pending record has waited on that failure
  * for {@code checkpoint.stalled_fail_after}. Nothing after it can ever be committed, so the pipeline fails
- * and the records replay once the problem is fixed.
+ * and the records replay once the problem is fixed. A partition that leaves while a record waits behind such a
+ * batch fails the pipeline at once ({@link #leaving}).
  *
  * @param checkpointer the trackers to look at
  * @param failAfter    {@code checkpoint.stalled_fail_after}
@@ -32,5 +36,24 @@ record StallCheck(Checkpointer checkpointer, Duration failAfter) {
             }
         }
         return null;
+    }
+
+    /**
+     * The failure to fail the pipeline with when a record of {@code partitions}, which are leaving this run
+     * ({@code how}: revoked or lost), waits behind a batch that failed; null if none does. Its tracker is about
+     * to be forgotten, and the partition's next owner would only meet the same failure.
+     */
+    FatalException leaving(Set<SourcePartition> partitions, String how) {
+        Map.Entry<PartitionTracker, PendingRecord> failed = checkpointer.firstFailure(partitions);
+        if (failed == null) {
+            return null;
+        }
+        Throwable cause = failed.getValue().failure();
+        return new FatalException(
+                "partition " + failed.getKey().partition() + " was " + how
+                        + " while offset " + failed.getValue().offset()
+                        + " waited behind a batch that failed: "
+                        + cause.getMessage(),
+                cause);
     }
 }

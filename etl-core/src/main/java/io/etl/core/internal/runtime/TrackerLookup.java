@@ -5,6 +5,7 @@ import io.etl.core.internal.checkpoint.PartitionTracker;
 import io.etl.core.record.RecordMeta;
 import io.etl.core.source.SourcePartition;
 import java.util.Collection;
+import java.util.List;
 
 /**
  * Finds the checkpointer's tracker of a record's partition and remembers the last one, since records arrive
@@ -40,5 +41,14 @@ final class TrackerLookup {
     void released(Collection<SourcePartition> partitions) {
         checkpointer.released(partitions);
         lastTracker = null;
+    }
+
+    /** Forgets every tracked record, keeping the partitions: each gets an empty tracker. */
+    void forgetRecords() {
+        List<SourcePartition> tracked = checkpointer.trackers().stream()
+                .map(PartitionTracker::partition)
+                .toList();
+        released(tracked);
+        assigned(tracked);
     }
 }

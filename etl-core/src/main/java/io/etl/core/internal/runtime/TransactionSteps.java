@@ -3,17 +3,10 @@ package io.etl.core.internal.runtime;
 import io.etl.core.error.EtlException;
 import io.etl.core.error.FatalException;
 import io.etl.core.error.RetryableException;
-import io.etl.core.internal.checkpoint.CheckpointCommit;
-import io.etl.core.internal.checkpoint.PartitionTracker;
 import io.etl.core.record.RecordMeta;
 import io.etl.core.source.SourcePartition;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,18 +18,39 @@ import org.slf4j.LoggerFactory;
  */
 final class TransactionSteps {
 
-    // part of the runner: logs under its name
-    private static final Logger LOG = LoggerFactory.getLogger(PipelineRunner.class);
+    private static final Logger LOG = LoggerFactory.getLogger(TransactionSteps.class);
 
-    private final RunParts parts;
     private final String pipeline;
     private final TransactionRun transactions;
+    private final AcknowledgementWait acknowledgements;
+    private final CommitScheduler commits;
+    private final SourceRewind rewind;
+    private final RunFailure failure;
     private final Duration drainTimeout;
 
-    TransactionSteps(RunParts parts, TransactionRun transactions, Duration drainTimeout) {
-        this.parts = parts;
-        this.pipeline = parts.pipeline();
+    /**
+     * @param pipeline         the pipeline's name, for the log
+     * @param transactions     the transaction of the run and where to read again after an abort
+     * @param acknowledgements waits until every record that entered a transaction is done
+     * @param commits          publishes what a transaction committed
+     * @param rewind           reads again from the last commit after an abort
+     * @param failure          the run's failure
+     * @param drainTimeout     {@code checkpoint.drain_timeout}: how long an abort waits for the writes it ends
+     */
+    TransactionSteps(
+            String pipeline,
+            TransactionRun transactions,
+            AcknowledgementWait acknowledgements,
+            CommitScheduler commits,
+            SourceRewind rewind,
+            RunFailure failure,
+            Duration drainTimeout) {
+        this.pipeline = pipeline;
         this.transactions = transactions;
+        this.acknowledgements = acknowledgements;
+        this.commits = commits;
+        this.rewind = rewind;
+        this.failure = failure;
         this.drainTimeout = drainTimeout;
     }
 
@@ -79,21 +93,16 @@ final class TransactionSteps {
                                     "outputs still unacknowledged after " + drainTimeout + " at the checkpoint"));
             return;
         }
-        CheckpointCommit next = parts.checkpointer().nextCommit();
-        Map<SourcePartition, Long> positions = next.offsets();
         try {
-            transactions.commit(positions, started);
+            commits.commitInTransaction(positions -> transactions.commit(positions, started));
         } catch (RetryableException e) {
             transactions.abortedByCommit();
             LOG.warn(
                     "pipeline '{}': transaction aborted at commit ({}); reading again from the last commit",
                     pipeline,
                     e.getMessage());
-            rewind();
-            return;
+            rewind.rewind(transactions);
         }
-        parts.commits().publish(parts.checkpointer().confirmed(next, positions));
-        parts.commits().refreshGauges();
     }
 
     /** Before a revoke: the open transaction (over every partition) commits, or aborts if it was doomed. */
@@ -105,18 +114,22 @@ final class TransactionSteps {
         }
     }
 
-    /** The last transaction, at shutdown: committed when the drain completed, aborted otherwise. */
-    void finish(long deadline) {
+    /**
+     * The last transaction, at shutdown: committed when the drain completed, aborted otherwise.
+     *
+     * @param drained whether every sink wrote everything it was given
+     */
+    void finish(long deadline, boolean drained) {
         try {
             EtlException doomed = transactions.failure();
-            if (doomed != null || !parts.sinks().allFinished()) {
+            if (doomed != null || !drained) {
                 LOG.error(
                         "pipeline '{}': aborting the last transaction ({}); its records replay after a restart",
                         pipeline,
                         doomed != null ? doomed.getMessage() : "the drain did not complete");
                 if (doomed instanceof FatalException) {
                     // fenced or broken: the brokers abort it (a newer instance already did, or the timeout will)
-                    parts.signals().keepFirst(doomed);
+                    failure.keepFirst(doomed);
                     return;
                 }
                 transactions.abort();
@@ -125,23 +138,15 @@ final class TransactionSteps {
             commit(deadline);
         } catch (RuntimeException e) {
             LOG.error("pipeline '{}': the last transaction failed: {}", pipeline, e.getMessage());
-            parts.signals().keepFirst(e);
+            failure.keepFirst(e);
         }
     }
 
     /** Seals every open batch and waits until every record that entered is done (or a writer's error). */
     private boolean awaitAllAcknowledged(long deadline) {
-        parts.sinks().flushAll(deadline);
-        while (!parts.checkpointer().allIdle()
-                && System.nanoTime() < deadline
-                && !parts.signals().failed()
-                && transactions.failure() == null) {
-            parts.sinks().pumpAndFlushHandedOver(deadline);
-            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(1));
-        }
-        return parts.checkpointer().allIdle()
+        return acknowledgements.all(deadline, () -> transactions.failure() != null)
                 && transactions.failure() == null
-                && !parts.signals().failed();
+                && !failure.failed();
     }
 
     /**
@@ -158,34 +163,11 @@ final class TransactionSteps {
                     pipeline,
                     cause.getMessage());
         }
-        long deadline = System.nanoTime() + drainTimeout.toNanos();
-        parts.sinks().flushAll(deadline);
-        while (!parts.checkpointer().allIdle()
-                && System.nanoTime() < deadline
-                && !parts.signals().failed()) {
-            parts.sinks().pumpHandedOver();
-            LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(1));
-        }
-        if (!parts.checkpointer().allIdle()) {
+        if (!acknowledgements.allWrites(System.nanoTime() + drainTimeout.toNanos())) {
             throw new FatalException("pipeline '" + pipeline + "': writes of an aborted transaction still unfinished"
                     + " after " + drainTimeout + "; stopping rather than letting them reach the next transaction");
         }
         transactions.abort();
-        rewind();
-    }
-
-    /** Forgets every record since the last commit and makes the source read them again. */
-    private void rewind() {
-        Map<SourcePartition, Long> points =
-                transactions.rewindPoints(parts.buffer().unprocessed());
-        parts.buffer().clear();
-        List<SourcePartition> tracked = new ArrayList<>(parts.checkpointer().trackers().stream()
-                .map(PartitionTracker::partition)
-                .toList());
-        parts.trackers().released(tracked);
-        parts.trackers().assigned(tracked);
-        points.keySet().retainAll(parts.assigned());
-        parts.source().seek(points);
-        LOG.info("pipeline '{}': rewound to {}", pipeline, points);
+        rewind.rewind(transactions);
     }
 }

@@ -59,7 +59,11 @@ class ConfigLoaderTest {
         PipelineConfig config = parse(EXAMPLE, Map.of("KAFKA_BROKERS", "broker-1:9092"));
 
         assertThat(config.pipeline())
-                .isEqualTo(new PipelineSection("orders-split", ErrorPolicy.DEAD_LETTER, Duration.ofSeconds(90)));
+                .isEqualTo(PipelineSection.custom()
+                        .name("orders-split")
+                        .onError(ErrorPolicy.DEAD_LETTER)
+                        .shutdownTimeout(Duration.ofSeconds(90))
+                        .build());
         SourceSection source = config.source("orders");
         assertThat(source.connector()).isEqualTo("kafka");
         assertThat(source.onError()).isEqualTo(ErrorPolicy.SKIP);
@@ -71,14 +75,27 @@ class ConfigLoaderTest {
         assertThat(kafka.topic()).isEqualTo("orders-eu");
         assertThat(kafka.maxMessageBytes()).isEqualTo(DataSize.ofBytes(1_000_000));
         assertThat(sink.pool().shards()).isEqualTo(4);
-        assertThat(sink.pool().batch()).isEqualTo(new BatchConfig(500, DataSize.ofMebibytes(1), Duration.ofMillis(5)));
+        assertThat(sink.pool().batch())
+                .isEqualTo(BatchConfig.custom()
+                        .maxRecords(500)
+                        .maxBytes(DataSize.ofMebibytes(1))
+                        .linger(Duration.ofMillis(5))
+                        .build());
         assertThat(sink.pool().retry().maxBackoff()).isEqualTo(Duration.ofSeconds(10));
         assertThat(sink.pool().breaker()).isEqualTo(BreakerConfig.defaults());
         assertThat(sink.pool().onError()).isEqualTo(SinkPoolConfig.DEFAULT_ON_ERROR);
 
         assertThat(config.checkpoint())
-                .isEqualTo(new CheckpointConfig(Duration.ofSeconds(2), Duration.ofMinutes(1), Duration.ofSeconds(10)));
-        assertThat(config.metrics()).isEqualTo(new MetricsConfig(false, Map.of("env", "prod")));
+                .isEqualTo(CheckpointConfig.custom()
+                        .interval(Duration.ofSeconds(2))
+                        .drainTimeout(Duration.ofMinutes(1))
+                        .stalledFailAfter(Duration.ofSeconds(10))
+                        .build());
+        assertThat(config.metrics())
+                .isEqualTo(MetricsConfig.custom()
+                        .enabled(false)
+                        .commonTags(Map.of("env", "prod"))
+                        .build());
     }
 
     @Test

@@ -52,7 +52,7 @@ class OpeningFailuresTest {
     void aSingleConfigurationProblemStaysTheExceptionThatWasThrown() {
         ConfigException alone = ConfigException.of("sinks.eu.kafka.topic", "topic 'eu' does not exist");
 
-        assertThat(PipelineRunner.configProblemsTogether(alone)).isSameAs(alone);
+        assertThat(PipelineOpening.configProblemsTogether(alone)).isSameAs(alone);
     }
 
     /** An opening that fails as a start-up check does for a missing topic. */

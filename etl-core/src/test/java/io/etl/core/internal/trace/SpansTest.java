@@ -243,7 +243,9 @@ class SpansTest {
     }
 
     static PipelineConfig withTracing(TracingConfig tracing) {
-        return new PipelineConfig(new PipelineSection(null, null, null, null, null, tracing), null, null, null, null);
+        return PipelineConfig.custom()
+                .pipeline(PipelineSection.custom().tracing(tracing).build())
+                .build();
     }
 
     static void run(Pipeline pipeline, CapturingSink sink, int outputs, PipelineConfig config) {

@@ -30,7 +30,7 @@ public final class ClientConnection {
         Map<String, Object> props = new LinkedHashMap<>();
         props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, brokers);
         if (security != null) {
-            props.putAll(security.toClientProperties(path + ".security"));
+            props.putAll(SecurityProperties.clientProperties(security, path + ".security"));
         }
         passthrough.forEach((key, value) -> {
             if (key.startsWith("security.") || key.startsWith("ssl.") || key.startsWith("sasl.")) {

@@ -82,7 +82,7 @@ public final class ClientPassthrough {
      * @param properties the passthrough map (may be null)
      * @param path       the map's own path, e.g. {@code sinks.eu.kafka.producer}
      * @param typedKeys  client properties the typed sections already set (e.g.
-     *                   {@link io.etl.kafka.common.KafkaSecurityConfig#clientPropertyKeys()})
+     *                   {@link SecurityProperties#clientPropertyKeys})
      */
     public List<ConfigProblem> check(Map<String, String> properties, String path, Set<String> typedKeys) {
         List<ConfigProblem> problems = new ArrayList<>();

@@ -13,7 +13,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -21,22 +20,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.ConsumerGroupDescription;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.DescribeClusterResult;
-import org.apache.kafka.clients.admin.DescribeConfigsOptions;
 import org.apache.kafka.clients.admin.DescribeConsumerGroupsOptions;
-import org.apache.kafka.clients.admin.DescribeTopicsOptions;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.acl.AclOperation;
-import org.apache.kafka.common.config.ConfigResource;
-import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.GroupIdNotFoundException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
@@ -119,29 +112,13 @@ public final class ClusterInspection {
         }
     }
 
-    /** What decides which cluster is reached and as whom: the admin client's properties but its id and timeouts. */
+    /** What decides which cluster is reached and as whom. */
     private static Map<String, String> identity(ClusterUse use) {
-        Map<String, String> identity = new TreeMap<>();
-        adminProperties(use, Duration.ofSeconds(1)).forEach((k, v) -> identity.put(k.toString(), String.valueOf(v)));
-        identity.remove(AdminClientConfig.CLIENT_ID_CONFIG);
-        identity.remove(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG);
-        identity.remove(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG);
-        return identity;
+        return AdminSettings.clusterIdentity(adminProperties(use, Duration.ofSeconds(1)));
     }
 
-    static Properties adminProperties(ClusterUse use, Duration timeout) {
-        Properties props = new Properties();
-        for (String key : AdminClientConfig.configNames()) {
-            Object value = use.clientProperties().get(key);
-            if (value != null) {
-                props.put(key, value);
-            }
-        }
-        int ms = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
-        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, ms);
-        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, ms);
-        props.put(AdminClientConfig.CLIENT_ID_CONFIG, "etl-check");
-        return props;
+    private static Properties adminProperties(ClusterUse use, Duration timeout) {
+        return AdminSettings.properties(use.clientProperties(), timeout, "etl-check");
     }
 
     /** The inspection of one cluster, with one admin client, on one thread. */
@@ -198,25 +175,17 @@ public final class ClusterInspection {
                 throws InterruptedException {
             Set<String> names = new LinkedHashSet<>();
             uses.stream().filter(u -> u.topic() != null).forEach(u -> names.add(u.topic()));
-            Map<String, KafkaFuture<TopicDescription>> futures = names.isEmpty()
-                    ? Map.of()
-                    : admin.describeTopics(
-                                    names,
-                                    new DescribeTopicsOptions()
-                                            .includeAuthorizedOperations(true)
-                                            .timeoutMs(leftMs()))
-                            .topicNameValues();
+            Map<String, TopicProbe.Topic> described =
+                    TopicProbe.of(admin, deadline).describe(names, true);
             Map<String, TopicDescription> found = new LinkedHashMap<>();
             Map<String, Throwable> failed = new LinkedHashMap<>();
-            for (String name : names) {
-                try {
-                    found.put(name, get(futures.get(name)));
-                } catch (ExecutionException e) {
-                    failed.put(name, cause(e));
-                } catch (TimeoutException e) {
-                    failed.put(name, e);
+            described.forEach((name, topic) -> {
+                if (topic.exists()) {
+                    found.put(name, topic.description());
+                } else {
+                    failed.put(name, topic.failure());
                 }
-            }
+            });
             for (ClusterUse use : uses) {
                 String key = topicKey(use);
                 if (use.topic() == null) {
@@ -361,59 +330,46 @@ public final class ClusterInspection {
                             && u.maxMessageBytes() > 0
                             && topics.containsKey(u.topic()))
                     .toList();
-            if (writers.isEmpty()) {
-                return;
-            }
-            Map<String, ConfigResource> resources = new LinkedHashMap<>();
-            writers.forEach(
-                    u -> resources.computeIfAbsent(u.topic(), t -> new ConfigResource(ConfigResource.Type.TOPIC, t)));
-            Map<ConfigResource, KafkaFuture<Config>> futures = admin.describeConfigs(
-                            resources.values(), new DescribeConfigsOptions().timeoutMs(leftMs()))
-                    .values();
+            Map<String, TopicProbe.MessageLimit> limits = TopicProbe.of(admin, deadline)
+                    .maxMessageBytes(writers.stream().map(ClusterUse::topic).toList());
             for (ClusterUse use : writers) {
                 String key = use.path() + ".max_message_bytes";
-                try {
-                    ConfigEntry entry =
-                            get(futures.get(resources.get(use.topic()))).get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
-                    if (entry == null || entry.value() == null) {
-                        findings.add(Finding.note(
-                                key, "the brokers did not tell max.message.bytes of topic '" + use.topic() + "'"));
-                        continue;
-                    }
-                    long limit = Long.parseLong(entry.value());
-                    if (limit < use.maxMessageBytes()) {
-                        findings.add(Finding.problem(
-                                key,
-                                use.maxMessageBytes() + " bytes is more than topic '"
-                                        + use.topic() + "' accepts: max.message.bytes is " + limit + " ("
-                                        + origin(entry)
-                                        + "); lower max_message_bytes to at most " + limit + ", or raise the topic's"
-                                        + " max.message.bytes"));
-                    }
-                } catch (ExecutionException x) {
-                    Throwable cause = cause(x);
-                    findings.add(Finding.note(
-                            key,
-                            "cannot verify max.message.bytes of topic '" + use.topic() + "': "
-                                    + (cause instanceof AuthorizationException
-                                            ? use.who() + " may not DESCRIBE_CONFIGS it"
-                                            : KafkaErrors.describe(cause))));
-                } catch (TimeoutException x) {
+                TopicProbe.MessageLimit limit = limits.get(use.topic());
+                if (limit.timedOut()) {
                     findings.add(Finding.problem(
                             key,
                             "could not describe the configuration of topic '" + use.topic() + "' on brokers "
                                     + failures.brokers() + " within " + Durations.format(timeout)));
+                } else if (limit.failure() != null) {
+                    findings.add(Finding.note(
+                            key,
+                            "cannot verify max.message.bytes of topic '" + use.topic() + "': "
+                                    + (limit.failure() instanceof AuthorizationException
+                                            ? use.who() + " may not DESCRIBE_CONFIGS it"
+                                            : KafkaErrors.describe(limit.failure()))));
+                } else if (limit.bytes().isEmpty()) {
+                    findings.add(Finding.note(
+                            key, "the brokers did not tell max.message.bytes of topic '" + use.topic() + "'"));
+                } else if (limit.bytes().getAsLong() < use.maxMessageBytes()) {
+                    long bytes = limit.bytes().getAsLong();
+                    findings.add(Finding.problem(
+                            key,
+                            use.maxMessageBytes() + " bytes is more than topic '"
+                                    + use.topic() + "' accepts: max.message.bytes is " + bytes + " ("
+                                    + origin(limit.source())
+                                    + "); lower max_message_bytes to at most " + bytes + ", or raise the topic's"
+                                    + " max.message.bytes"));
                 }
             }
         }
 
-        private static String origin(ConfigEntry entry) {
-            return switch (entry.source()) {
+        private static String origin(ConfigEntry.ConfigSource source) {
+            return switch (source) {
                 case DYNAMIC_TOPIC_CONFIG -> "set on the topic";
                 case DYNAMIC_BROKER_CONFIG, DYNAMIC_DEFAULT_BROKER_CONFIG, STATIC_BROKER_CONFIG ->
                     "the broker's message.max.bytes";
                 case DEFAULT_CONFIG -> "the broker default";
-                default -> String.valueOf(entry.source()).toLowerCase(Locale.ROOT);
+                default -> String.valueOf(source).toLowerCase(Locale.ROOT);
             };
         }
 
@@ -475,8 +431,7 @@ public final class ClusterInspection {
         }
 
         private int leftMs() {
-            return (int) Math.max(
-                    1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+            return AdminSettings.millisUntil(deadline);
         }
 
         private static Throwable cause(ExecutionException e) {

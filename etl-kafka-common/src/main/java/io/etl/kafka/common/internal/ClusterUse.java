@@ -3,8 +3,7 @@ package io.etl.kafka.common.internal;
 import io.etl.kafka.common.KafkaSecurityConfig;
 import java.util.Map;
 import java.util.Objects;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
+import org.apache.kafka.common.config.SaslConfigs;
 
 /**
  * One way a pipeline uses a Kafka cluster, as the readiness inspection sees it: a connector section reading a
@@ -40,8 +39,6 @@ public record ClusterUse(
         boolean createdAtStart,
         String principal) {
 
-    private static final Pattern JAAS_USERNAME = Pattern.compile("username=\"([^\"]*)\"");
-
     /** What the connector does with the topic. */
     public enum Role {
         /** A consumer group member: needs READ on the topic and the group. */
@@ -59,7 +56,7 @@ public record ClusterUse(
         }
         clientProperties = Map.copyOf(Objects.requireNonNull(clientProperties, "clientProperties"));
         if (principal == null) {
-            principal = jaasPrincipal(clientProperties);
+            principal = ClientPrincipal.ofJaas(clientProperties.get(SaslConfigs.SASL_JAAS_CONFIG));
         }
     }
 
@@ -94,15 +91,6 @@ public record ClusterUse(
     /** {@code principal User:x}, or {@code the client} when unknown. */
     String who() {
         return principal == null ? "the client" : "principal " + principal;
-    }
-
-    private static String jaasPrincipal(Map<String, ?> props) {
-        Object jaas = props.get("sasl.jaas.config");
-        if (jaas == null) {
-            return null;
-        }
-        Matcher m = JAAS_USERNAME.matcher(jaas.toString());
-        return m.find() ? "User:" + m.group(1) : null;
     }
 
     @Override

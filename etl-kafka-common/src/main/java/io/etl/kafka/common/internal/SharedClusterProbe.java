@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.Map;
 import java.util.Properties;
-import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ScheduledFuture;
@@ -160,12 +159,7 @@ public final class SharedClusterProbe {
     private record Key(String runId, Map<String, String> connection) {
 
         static Key of(String runId, Properties props) {
-            Map<String, String> connection = new TreeMap<>();
-            props.forEach((k, v) -> connection.put(k.toString(), String.valueOf(v)));
-            connection.remove(AdminClientConfig.CLIENT_ID_CONFIG);
-            connection.remove(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG);
-            connection.remove(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG);
-            return new Key(runId, connection);
+            return new Key(runId, AdminSettings.clusterIdentity(props));
         }
 
         @Override

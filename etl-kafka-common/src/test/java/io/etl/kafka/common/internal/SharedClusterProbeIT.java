@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.etl.core.error.ConfigException;
-import io.etl.kafka.common.ConnectivityCheck;
 import io.etl.testkit.EmbeddedKafka;
 import io.etl.testkit.KafkaTestCluster;
 import java.time.Duration;

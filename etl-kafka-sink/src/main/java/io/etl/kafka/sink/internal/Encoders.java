@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.etl.core.error.RecordException;
 import io.etl.core.record.Header;
+import io.etl.core.record.RecordMeta;
+import io.etl.kafka.common.FormatContext;
 import io.etl.kafka.sink.KafkaMessage;
 import io.etl.kafka.sink.KafkaSink;
 import io.etl.kafka.sink.MessageEncoder;
@@ -69,7 +71,17 @@ final class Encoders {
     }
 
     static <T> GuardedEncoder.Body<T> custom(MessageEncoder<? super T> encoder) {
-        return (value, meta, outputIndex) -> encoder.encode(value, meta);
+        return new GuardedEncoder.Body<>() {
+            @Override
+            public KafkaMessage encode(T value, RecordMeta meta, int outputIndex) {
+                return encoder.encode(value, meta);
+            }
+
+            @Override
+            public void open(FormatContext context) {
+                encoder.open(context);
+            }
+        };
     }
 
     /**

@@ -5,6 +5,7 @@ import io.etl.core.record.Header;
 import io.etl.core.record.RecordMeta;
 import io.etl.core.record.TraceContext;
 import io.etl.core.sink.Encoder;
+import io.etl.kafka.common.FormatContext;
 import io.etl.kafka.sink.KafkaMessage;
 import io.etl.kafka.sink.KafkaSink;
 import java.util.Arrays;
@@ -25,6 +26,9 @@ final class GuardedEncoder<T> implements Encoder<T, KafkaMessage> {
     @FunctionalInterface
     interface Body<T> {
         KafkaMessage encode(T value, RecordMeta meta, int outputIndex);
+
+        /** When the sink opens: the settings a format may need. */
+        default void open(FormatContext context) {}
     }
 
     private final String topic;
@@ -39,6 +43,11 @@ final class GuardedEncoder<T> implements Encoder<T, KafkaMessage> {
         this.maxBytes = maxBytes;
         this.idempotencyHeader = idempotencyHeader;
         this.body = body;
+    }
+
+    /** Hands the sink's format settings to the body; called when the sink opens, before its producer exists. */
+    void open(FormatContext context) {
+        body.open(context);
     }
 
     /** {@code <source topic>:<partition>:<offset>:<output index>}: the same on every replay. */

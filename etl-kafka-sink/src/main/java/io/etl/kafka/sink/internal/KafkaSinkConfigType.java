@@ -8,7 +8,6 @@ import io.etl.core.error.ConfigProblem;
 import io.etl.core.error.DeadLetter;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.sink.Sink;
-import io.etl.kafka.common.internal.KafkaClientWarmUp;
 import io.etl.kafka.sink.KafkaSink;
 import io.etl.kafka.sink.KafkaSinkConfig;
 import java.util.List;
@@ -31,12 +30,6 @@ public final class KafkaSinkConfigType implements ConnectorConfigType<KafkaSinkC
     @Override
     public String key() {
         return KafkaSink.CONNECTOR;
-    }
-
-    /** Initializes the kafka-clients classes a client's construction needs first. */
-    @Override
-    public void warmUp() {
-        KafkaClientWarmUp.run();
     }
 
     @Override

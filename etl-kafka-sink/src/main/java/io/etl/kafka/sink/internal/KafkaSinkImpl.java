@@ -4,6 +4,7 @@ import io.etl.core.config.SinkPoolConfig;
 import io.etl.core.sink.Encoder;
 import io.etl.core.sink.SinkContext;
 import io.etl.core.sink.SinkWriter;
+import io.etl.kafka.common.FormatContext;
 import io.etl.kafka.common.internal.ClusterUse;
 import io.etl.kafka.common.internal.KafkaClusterUser;
 import io.etl.kafka.sink.KafkaMessage;
@@ -15,8 +16,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A configured Kafka sink: name, pool settings, encoder; opens a {@link KafkaSinkWriter} at start and aligns
- * the encoder's size guard with the topic's {@code max.message.bytes}.
+ * A configured Kafka sink: name, pool settings, encoder; opens its writer at start ({@link KafkaSinkOpener}) and
+ * aligns the encoder's size guard with the topic's {@code max.message.bytes}.
  */
 final class KafkaSinkImpl<T> implements KafkaSink<T>, KafkaClusterUser {
 
@@ -71,8 +72,15 @@ final class KafkaSinkImpl<T> implements KafkaSink<T>, KafkaClusterUser {
 
     @Override
     public SinkWriter<KafkaMessage> openWriter(SinkContext context) {
-        KafkaSinkWriter writer = KafkaSinkWriter.open(config, path, context);
-        OptionalLong topicLimit = writer.topicMaxMessageBytes();
+        guard.open(new FormatContext(
+                "sink '" + name + "'",
+                path,
+                List.of(config.topic()),
+                config.schemaRegistry(),
+                context.meterRegistry(),
+                context.tags()));
+        KafkaSinkOpener.Opened opened = KafkaSinkOpener.open(config, path, context);
+        OptionalLong topicLimit = opened.topicMaxMessageBytes();
         if (topicLimit.isPresent() && guard.limitToTopic(topicLimit.getAsLong())) {
             LOG.warn(
                     "sink '{}': topic '{}' accepts record batches of at most {} bytes (max.message.bytes), less than"
@@ -83,7 +91,7 @@ final class KafkaSinkImpl<T> implements KafkaSink<T>, KafkaClusterUser {
                     guard.maxBytes(),
                     errorPolicy().name().toLowerCase());
         }
-        return writer;
+        return opened.writer();
     }
 
     /** Writes its topic with its size guard; a topic listed under {@code topics} is created at start-up. */

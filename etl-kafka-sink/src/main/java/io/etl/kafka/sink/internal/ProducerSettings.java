@@ -4,6 +4,7 @@ import io.etl.core.config.Durations;
 import io.etl.core.error.ConfigProblem;
 import io.etl.kafka.common.internal.ClientConnection;
 import io.etl.kafka.common.internal.ClientPassthrough;
+import io.etl.kafka.common.internal.SecurityProperties;
 import io.etl.kafka.sink.KafkaSinkConfig;
 import io.etl.kafka.sink.TopicSpec;
 import java.time.Duration;
@@ -94,11 +95,14 @@ public final class ProducerSettings {
     public static List<ConfigProblem> check(KafkaSinkConfig config, String path) {
         List<ConfigProblem> problems = new ArrayList<>();
         Set<String> typedKeys =
-                config.security() == null ? Set.of() : config.security().clientPropertyKeys();
+                config.security() == null ? Set.of() : SecurityProperties.clientPropertyKeys(config.security());
         problems.addAll(PASSTHROUGH.check(config.producer(), path + ".producer", typedKeys));
         if (config.security() != null) {
             problems.addAll(config.security()
                     .check(path + ".security", config.producer().keySet()));
+        }
+        if (config.schemaRegistry() != null) {
+            problems.addAll(config.schemaRegistry().check(path + ".schema_registry"));
         }
         if (config.deliveryTimeout().compareTo(Duration.ofSeconds(1)) < 0) {
             problems.add(new ConfigProblem(path + ".delivery_timeout", "must be at least 1s"));

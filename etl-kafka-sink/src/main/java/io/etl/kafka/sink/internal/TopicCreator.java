@@ -2,10 +2,11 @@ package io.etl.kafka.sink.internal;
 
 import io.etl.core.config.Durations;
 import io.etl.core.error.ConfigException;
+import io.etl.kafka.common.internal.AdminSettings;
+import io.etl.kafka.common.internal.TopicProbe;
 import io.etl.kafka.sink.TopicSpec;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -14,13 +15,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.CreateTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.errors.TopicExistsException;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -39,16 +37,7 @@ final class TopicCreator {
             return;
         }
         long deadline = System.nanoTime() + timeout.toNanos();
-        Map<String, Object> props = new HashMap<>();
-        connection.forEach((k, v) -> {
-            if (AdminClientConfig.configNames().contains(k)) {
-                props.put(k, v);
-            }
-        });
-        int ms = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
-        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, ms);
-        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, ms);
-        try (Admin admin = Admin.create(props)) {
+        try (Admin admin = Admin.create(AdminSettings.properties(connection, timeout, "etl-topics-" + path))) {
             List<NewTopic> wanted = new ArrayList<>();
             for (TopicSpec t : topics) {
                 wanted.add(new NewTopic(
@@ -57,7 +46,8 @@ final class TopicCreator {
                                 Optional.ofNullable(t.replicationFactor()).map(Integer::shortValue))
                         .configs(t.configs()));
             }
-            Map<String, KafkaFuture<Void>> results = admin.createTopics(wanted, new CreateTopicsOptions().timeoutMs(ms))
+            Map<String, KafkaFuture<Void>> results = admin.createTopics(
+                            wanted, new CreateTopicsOptions().timeoutMs(AdminSettings.millis(timeout)))
                     .values();
             for (int i = 0; i < topics.size(); i++) {
                 String name = topics.get(i).name();
@@ -92,24 +82,21 @@ final class TopicCreator {
 
     private static void awaitLeaders(Admin admin, String topic, long deadline, String path, Duration timeout)
             throws InterruptedException, TimeoutException {
+        TopicProbe probe = TopicProbe.of(admin, deadline);
         while (true) {
-            try {
-                TopicDescription d = admin.describeTopics(List.of(topic))
-                        .allTopicNames()
-                        .get(remaining(deadline), TimeUnit.NANOSECONDS)
-                        .get(topic);
-                if (d.partitions().stream()
-                        .allMatch(p -> p.leader() != null && !p.leader().isEmpty())) {
-                    return;
-                }
-            } catch (ExecutionException e) {
-                if (!(e.getCause() instanceof UnknownTopicOrPartitionException)) {
-                    throw ConfigException.of(
-                            path,
-                            "cannot describe topic '" + topic + "': "
-                                    + e.getCause().getMessage(),
-                            e.getCause());
-                }
+            TopicProbe.Topic described = probe.describe(topic);
+            if (described.leadersElected()) {
+                return;
+            }
+            if (described.timedOut()) {
+                throw (TimeoutException) described.failure();
+            }
+            if (!described.exists() && !described.missing()) {
+                throw ConfigException.of(
+                        path,
+                        "cannot describe topic '" + topic + "': "
+                                + described.failure().getMessage(),
+                        described.failure());
             }
             if (remaining(deadline) <= 0) {
                 throw ConfigException.of(

@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.InvalidOffsetException;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.OffsetOutOfRangeException;
 import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.AuthorizationException;
@@ -28,6 +29,14 @@ record ConsumerErrorClassifier(String name, KafkaSourceConfig config) {
 
     /** What a poll (or a commit with the same causes) failing with {@code e} throws. */
     RuntimeException classify(RuntimeException e) {
+        if (e instanceof OffsetOutOfRangeException outOfRange) {
+            return new FatalException(
+                    "source '" + name + "': offsets " + outOfRange.offsetOutOfRangePartitions()
+                            + " are no longer in the log (records deleted before they were read, or the log"
+                            + " truncated) and auto_offset_reset is "
+                            + config.autoOffsetReset().name().toLowerCase(Locale.ROOT),
+                    e);
+        }
         if (e instanceof InvalidOffsetException invalid) {
             return new FatalException(
                     "source '" + name + "': partitions " + invalid.partitions()

@@ -35,9 +35,8 @@ final class ConsumerSettings {
             props.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, config.groupInstanceId());
         }
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        props.put(
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                config.autoOffsetReset().name().toLowerCase(Locale.ROOT));
+        // auto_offset_reset is applied by OffsetResets, which reports every jump over records never read
+        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, config.maxPollRecords());
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
         props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);

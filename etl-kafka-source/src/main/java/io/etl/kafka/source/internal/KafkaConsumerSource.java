@@ -4,16 +4,18 @@ import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.FatalException;
+import io.etl.core.error.RetryableException;
 import io.etl.core.record.RecordMeta;
 import io.etl.core.source.CommitCallback;
 import io.etl.core.source.SourceContext;
 import io.etl.core.source.SourceOutput;
 import io.etl.core.source.SourcePartition;
-import io.etl.kafka.common.KafkaTransactionLink;
+import io.etl.kafka.common.FormatContext;
 import io.etl.kafka.common.internal.ClientProperties;
 import io.etl.kafka.common.internal.ClusterUse;
 import io.etl.kafka.common.internal.KafkaClusterUser;
 import io.etl.kafka.common.internal.KafkaErrors;
+import io.etl.kafka.common.internal.KafkaTransactionLink;
 import io.etl.kafka.common.internal.SharedClusterProbe;
 import io.etl.kafka.source.Decoder;
 import io.etl.kafka.source.KafkaSource;
@@ -26,6 +28,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
@@ -91,6 +94,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
 
     private Consumer<byte[], byte[]> consumer;
     private SourceMeters meters;
+    private OffsetResets resets;
     private RebalanceHandler rebalance;
     private boolean paused;
     private boolean closing;
@@ -98,6 +102,8 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
     private String runId;
 
     private final PendingFailures failures = new PendingFailures();
+    /** A record the decoder could not decode yet (a schema registry that does not answer), and its backoff. */
+    private final DecodeWait decodeWait;
 
     /**
      * @param consumerFactory makes the consumer from its properties ({@code KafkaConsumer::new} in production)
@@ -120,6 +126,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
         this.assigned = new AssignedPartitions(name);
         this.errors = new ConsumerErrorClassifier(name, config);
         this.watch = new SessionWatch(config.sessionTimeout(), config.pollTimeout());
+        this.decodeWait = new DecodeWait(name);
     }
 
     /** A source with a real {@link KafkaConsumer} and the startup check. */
@@ -172,6 +179,13 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
         }
+        decoder.open(new FormatContext(
+                "source '" + name + "'",
+                path,
+                config.topics(),
+                config.schemaRegistry(),
+                context.meterRegistry(),
+                context.tags()));
         Map<String, Object> props = ConsumerSettings.consumer(config, path);
         boolean exactlyOnce = context.run().exactlyOnce();
         if (exactlyOnce) {
@@ -190,6 +204,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
                 ? checkedConsumer(props, context.runId(), !consumerProtocol && buildsOffline(props))
                 : newConsumer(props);
         meters = SourceMeters.register(context, name, config, consumer, assigned);
+        resets = new OffsetResets(name, config, consumer, meters);
         rebalance = new RebalanceHandler(
                 name,
                 config.revokeTimeout(),
@@ -201,7 +216,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
                 errors,
                 failures,
                 () -> clock.getAsLong(),
-                () -> paused,
+                () -> paused || decodeWait.holding(),
                 () -> closing);
         if (exactlyOnce) {
             Consumer<byte[], byte[]> c = consumer;
@@ -278,11 +293,17 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
     @Override
     public void poll(Duration timeout, SourceOutput<T> output) {
         failures.throwIfAny();
+        if (decodeWait.waiting()) {
+            retryDecodeWhenDue();
+        }
         ConsumerRecords<byte[], byte[]> records;
         try {
             records = consumer.poll(timeout);
         } catch (RuntimeException e) {
             failures.throwIfAny();
+            if (resets.resolve(e)) {
+                return;
+            }
             throw errors.classify(e);
         }
         failures.throwIfAny();
@@ -308,12 +329,68 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
             T value;
             try {
                 value = decoder.decode(r.value(), meta);
+            } catch (RetryableException e) {
+                waitToDecode(records, r, e);
+                return;
             } catch (Exception e) {
+                if (decodeWait.waiting()) {
+                    // the record that waited has its answer now, even if it is a record error
+                    decodeWait.decoded(r.topic(), r.partition(), r.offset(), clock.getAsLong());
+                }
                 output.decodeFailed(meta, e);
                 continue;
             }
+            if (decodeWait.waiting()) {
+                decodeWait.decoded(r.topic(), r.partition(), r.offset(), clock.getAsLong());
+            }
             output.emit(value, meta);
         }
+    }
+
+    /**
+     * The decoder cannot decode {@code failed} yet: every record of this poll from it on is given back (each
+     * partition is rewound to its first record not handed over) and the partitions pause until the backoff has
+     * passed. {@link ConsumerRecords} iterates its partitions in the order {@link ConsumerRecords#partitions()}
+     * lists them, so the partitions listed before {@code failed}'s were handed over whole.
+     */
+    private void waitToDecode(
+            ConsumerRecords<byte[], byte[]> records, ConsumerRecord<byte[], byte[]> failed, RetryableException e) {
+        TopicPartition at = new TopicPartition(failed.topic(), failed.partition());
+        boolean after = false;
+        for (TopicPartition tp : records.partitions()) {
+            if (tp.equals(at)) {
+                consumer.seek(tp, failed.offset());
+                after = true;
+            } else if (after) {
+                consumer.seek(tp, records.records(tp).get(0).offset());
+            }
+        }
+        decodeWait.failed(at, failed.offset(), e, clock.getAsLong());
+        if (!assigned.isEmpty()) {
+            consumer.pause(assigned.topicPartitions());
+        }
+    }
+
+    /** After the backoff, resumes the partitions (unless the pipeline paused them) to fetch the record again. */
+    private void retryDecodeWhenDue() {
+        TopicPartition waiting = decodeWait.partition();
+        if (waiting != null && !assigned.topicPartitions().contains(waiting)) {
+            decodeWait.end(); // the partition went to another member, which decodes its records now
+        } else if (!decodeWait.due(clock.getAsLong())) {
+            return;
+        }
+        if (!paused) {
+            Collection<TopicPartition> p = consumer.paused();
+            if (!p.isEmpty()) {
+                consumer.resume(p);
+            }
+        }
+    }
+
+    /** Why the source waits, while a record cannot be decoded yet. */
+    @Override
+    public Optional<String> waitingFor() {
+        return Optional.ofNullable(decodeWait.reason());
     }
 
     /**
@@ -454,6 +531,9 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
     @Override
     public void resume() {
         paused = false;
+        if (decodeWait.holding()) {
+            return; // a record waits to be decoded: the partitions resume when its backoff has passed
+        }
         Collection<TopicPartition> p = consumer.paused();
         if (!p.isEmpty()) {
             consumer.resume(p);

@@ -2,7 +2,6 @@ package io.etl.kafka.source.internal;
 
 import io.etl.core.config.ConnectorConfigType;
 import io.etl.core.error.ConfigProblem;
-import io.etl.kafka.common.internal.KafkaClientWarmUp;
 import io.etl.kafka.source.KafkaSourceConfig;
 import java.util.List;
 
@@ -20,12 +19,6 @@ public final class KafkaSourceConfigType implements ConnectorConfigType<KafkaSou
     @Override
     public String key() {
         return "kafka";
-    }
-
-    /** Initializes the kafka-clients classes a client's construction needs first. */
-    @Override
-    public void warmUp() {
-        KafkaClientWarmUp.run();
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.etl.kafka.source.internal;
 
 import io.etl.core.error.ConfigProblem;
 import io.etl.kafka.common.internal.ClientPassthrough;
+import io.etl.kafka.common.internal.SecurityProperties;
 import io.etl.kafka.source.KafkaSourceConfig;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -66,11 +67,14 @@ final class SourceConfigCheck {
                     new ConfigProblem(path + ".statistics_interval", "must not be negative (0s disables statistics)"));
         }
         Set<String> typedSecurityKeys =
-                config.security() == null ? Set.of() : config.security().clientPropertyKeys();
+                config.security() == null ? Set.of() : SecurityProperties.clientPropertyKeys(config.security());
         problems.addAll(PASSTHROUGH.check(config.consumer(), path + ".consumer", typedSecurityKeys));
         if (config.security() != null) {
             problems.addAll(config.security()
                     .check(path + ".security", config.consumer().keySet()));
+        }
+        if (config.schemaRegistry() != null) {
+            problems.addAll(config.schemaRegistry().check(path + ".schema_registry"));
         }
         return problems;
     }

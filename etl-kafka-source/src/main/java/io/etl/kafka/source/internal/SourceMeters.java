@@ -31,6 +31,8 @@ final class SourceMeters {
     private final Counter commitsOk;
     private final Counter commitsFailed;
     private final Counter commitsDeferred;
+    private final Counter offsetGaps;
+    private final Counter offsetGapRecords;
     private ConsumerMetrics clientMetrics;
 
     private SourceMeters(
@@ -51,6 +53,8 @@ final class SourceMeters {
                 registry.counter(KafkaSourceMetrics.COMMITS, tags.and(KafkaSourceMetrics.TAG_OUTCOME, "failure"));
         commitsDeferred =
                 registry.counter(KafkaSourceMetrics.COMMITS, tags.and(KafkaSourceMetrics.TAG_OUTCOME, "rebalancing"));
+        offsetGaps = registry.counter(KafkaSourceMetrics.OFFSET_GAPS, tags);
+        offsetGapRecords = registry.counter(KafkaSourceMetrics.OFFSET_GAP_RECORDS, tags);
         gauges.add(Gauge.builder(KafkaSourceMetrics.ASSIGNED_PARTITIONS, partitions, AssignedPartitions::size)
                 .tags(tags)
                 .register(registry));
@@ -96,6 +100,12 @@ final class SourceMeters {
     /** A commit the group refused while it was rebalancing; a later commit covers it. */
     void commitDeferred() {
         commitsDeferred.increment();
+    }
+
+    /** A partition's reading jumped over {@code records} records it never read. */
+    void offsetGap(long records) {
+        offsetGaps.increment();
+        offsetGapRecords.increment(records);
     }
 
     /** Stops refreshing the consumer's metrics: before the consumer closes, so the refresh never reads a closed one. */

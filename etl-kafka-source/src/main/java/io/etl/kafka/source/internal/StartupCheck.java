@@ -3,24 +3,19 @@ package io.etl.kafka.source.internal;
 import io.etl.core.config.Durations;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.FatalException;
-import io.etl.kafka.common.ConnectivityCheck;
+import io.etl.kafka.common.internal.AdminSettings;
+import io.etl.kafka.common.internal.ClientPrincipal;
+import io.etl.kafka.common.internal.ConnectivityCheck;
 import io.etl.kafka.common.internal.SharedClusterProbe;
+import io.etl.kafka.common.internal.TopicProbe;
 import io.etl.kafka.source.KafkaSourceConfig;
+import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.DescribeTopicsOptions;
-import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.errors.AuthorizationException;
-import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /**
  * Before the consumer subscribes: can the brokers be reached and authenticated within
@@ -41,13 +36,11 @@ final class StartupCheck {
      */
     static void run(KafkaSourceConfig config, Map<String, Object> connection, String path, String runId) {
         long deadline = System.nanoTime() + config.startupTimeout().toNanos();
-        ConnectivityCheck check = ConnectivityCheck.of(connection, path)
+        ConnectivityCheck.of(connection, path)
                 .timeout(config.startupTimeout())
-                .sharedWithin(runId);
-        if (config.security() != null) {
-            config.security().principal().ifPresent(check::principal);
-        }
-        check.run();
+                .principal(ClientPrincipal.of(config.security(), config.consumer()))
+                .sharedWithin(runId)
+                .run();
         if (!config.topics().isEmpty()) {
             checkTopics(config, connection, path, deadline, runId);
         }
@@ -55,46 +48,20 @@ final class StartupCheck {
 
     private static void checkTopics(
             KafkaSourceConfig config, Map<String, Object> connection, String path, long deadline, String runId) {
-        int ms = (int)
-                Math.max(1, Math.min(Integer.MAX_VALUE, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-        Map<String, Object> props = new HashMap<>(connection);
-        props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, ms);
-        props.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, ms);
-        props.put(AdminClientConfig.CLIENT_ID_CONFIG, "etl-check-" + path);
+        Properties props = AdminSettings.properties(
+                connection, Duration.ofNanos(deadline - System.nanoTime()), "etl-check-" + path);
         List<String> missing = new ArrayList<>();
         // the connectivity check just reached these brokers: reuse its client when it is shared
-        SharedClusterProbe probe = runId == null ? null : SharedClusterProbe.lease(runId, adminProperties(props));
+        SharedClusterProbe probe = runId == null ? null : SharedClusterProbe.lease(runId, props);
         try (Admin own = probe == null ? Admin.create(props) : null) {
             Admin admin = probe == null ? own : probe.admin();
-            Map<String, KafkaFuture<TopicDescription>> futures = admin.describeTopics(
-                            config.topics(), new DescribeTopicsOptions().timeoutMs(ms))
-                    .topicNameValues();
-            for (Map.Entry<String, KafkaFuture<TopicDescription>> e : futures.entrySet()) {
-                try {
-                    e.getValue().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-                } catch (ExecutionException x) {
-                    Throwable cause = x.getCause();
-                    if (cause instanceof UnknownTopicOrPartitionException) {
-                        missing.add(e.getKey());
-                    } else if (cause instanceof AuthorizationException) {
-                        throw ConfigException.of(
-                                path + ".topics",
-                                "not authorized to describe topic '" + e.getKey() + "' on brokers " + config.brokers()
-                                        + ": " + cause.getMessage(),
-                                cause);
-                    } else {
-                        throw ConfigException.of(
-                                path + ".topics",
-                                "describing topic '" + e.getKey() + "' on brokers " + config.brokers() + " failed: "
-                                        + cause,
-                                cause);
-                    }
-                } catch (TimeoutException t) {
-                    throw ConfigException.of(
-                            path + ".topics",
-                            "could not describe topic '" + e.getKey() + "' on brokers " + config.brokers() + " within "
-                                    + Durations.format(config.startupTimeout()),
-                            t);
+            for (TopicProbe.Topic topic : TopicProbe.of(admin, deadline)
+                    .describe(config.topics(), false)
+                    .values()) {
+                if (topic.missing()) {
+                    missing.add(topic.name());
+                } else if (!topic.exists()) {
+                    throw notDescribed(config, path, topic);
                 }
             }
         } catch (InterruptedException e) {
@@ -114,15 +81,19 @@ final class StartupCheck {
         }
     }
 
-    /** The admin client properties the connectivity check derived from the same connection settings. */
-    private static Properties adminProperties(Map<String, Object> props) {
-        Properties admin = new Properties();
-        for (String key : AdminClientConfig.configNames()) {
-            Object value = props.get(key);
-            if (value != null) {
-                admin.put(key, value);
-            }
+    /** Why a topic that may exist could not be described: not authorized, no answer in time, or another error. */
+    private static ConfigException notDescribed(KafkaSourceConfig config, String path, TopicProbe.Topic topic) {
+        Throwable cause = topic.failure();
+        String message;
+        if (topic.timedOut()) {
+            message = "could not describe topic '" + topic.name() + "' on brokers " + config.brokers() + " within "
+                    + Durations.format(config.startupTimeout());
+        } else if (cause instanceof AuthorizationException) {
+            message = "not authorized to describe topic '" + topic.name() + "' on brokers " + config.brokers() + ": "
+                    + cause.getMessage();
+        } else {
+            message = "describing topic '" + topic.name() + "' on brokers " + config.brokers() + " failed: " + cause;
         }
-        return admin;
+        return ConfigException.of(path + ".topics", message, cause);
     }
 }

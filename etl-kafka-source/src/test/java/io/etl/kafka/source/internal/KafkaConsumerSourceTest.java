@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etl.core.error.ErrorPolicy;
-import io.etl.core.error.FatalException;
 import io.etl.core.record.Header;
 import io.etl.core.record.RecordMeta;
 import io.etl.core.source.CommitCallback;
@@ -28,7 +27,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
-import org.apache.kafka.clients.consumer.NoOffsetForPartitionException;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetCommitCallback;
 import org.apache.kafka.common.TopicPartition;
@@ -358,16 +356,6 @@ class KafkaConsumerSourceTest {
 
         assertThatThrownBy(() -> source.poll(Duration.ZERO, output)).hasMessage("boom");
         assertThat(consumer.committed(Set.of(P0))).doesNotContainKey(P0);
-    }
-
-    @Test
-    void turnsAMissingOffsetWithResetNoneIntoAFatalError() {
-        rebalanceTo(P0);
-        consumer.setPollException(new NoOffsetForPartitionException(P0));
-        assertThatThrownBy(() -> source.poll(Duration.ZERO, output))
-                .isInstanceOf(FatalException.class)
-                .hasMessageContaining("orders-0")
-                .hasMessageContaining("auto_offset_reset");
     }
 
     @Test

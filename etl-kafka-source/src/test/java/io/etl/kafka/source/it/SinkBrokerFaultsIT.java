@@ -16,14 +16,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.quota.ClientQuotaAlteration;
 import org.apache.kafka.common.quota.ClientQuotaEntity;
 import org.junit.jupiter.api.AfterAll;
@@ -108,21 +105,21 @@ class SinkBrokerFaultsIT {
             awaitCommitted(kafka, t.group(), 2_000, pipeline);
 
             for (int bounce = 1; bounce <= 5; bounce++) {
-                int leader = leaderOf(t.output(), bounce % PARTITIONS);
+                int leader = Replicas.leaderOf(sinkCluster, t.output(), bounce % PARTITIONS);
                 window.open(kafka, t.group());
                 Map<TopicPartition, Long> readBeforeKill = kafka.endOffsets(t.input());
                 sinkCluster.kill9(leader);
                 // the controller fences it and moves leadership; restarting earlier races its old registration
-                awaitOutOfIsr(t.output(), leader);
+                Replicas.awaitOutOfIsr(sinkCluster, t.output(), leader);
                 // the window ends once everything read before the kill is committed: the retries are over
                 await().atMost(Duration.ofSeconds(60))
                         .pollInterval(Duration.ofMillis(100))
-                        .until(() -> committedPast(kafka.committedOffsets(t.group()), readBeforeKill)
+                        .until(() -> Replicas.committedPast(kafka.committedOffsets(t.group()), readBeforeKill)
                                 || pipeline.result().isDone());
                 long size = window.close(kafka, t.input());
                 // a restarted follower moves no leadership: writes go on undisturbed, outside any window
                 sinkCluster.restart(leader);
-                awaitFullIsr(t.output());
+                Replicas.awaitFullIsr(sinkCluster, t.output());
                 System.out.printf(
                         "bounce %d: killed and restarted leader %d; window %d offsets; %s%n",
                         bounce, leader, size, gauges);
@@ -156,7 +153,7 @@ class SinkBrokerFaultsIT {
                     .pollInterval(Duration.ofMillis(100))
                     .until(() -> gauges.breakerClosedAfterOpening()
                             || pipeline.result().isDone());
-            awaitFullIsr(t.output());
+            Replicas.awaitFullIsr(sinkCluster, t.output());
             awaitCommitted(kafka, t.group(), afterOutage + 1_000, pipeline);
             System.out.printf("two of three brokers down 30 s: stalled at %d committed; %s%n", stalledAt, gauges);
             load.close();
@@ -180,7 +177,7 @@ class SinkBrokerFaultsIT {
         assertThat(gauges.maxInflight())
                 .as("in-flight batches stay within the window")
                 .isLessThanOrEqualTo(pool.shards() * pool.inflight());
-        assertAuditPasses(sinkCluster, t.output(), produced, window, commits);
+        FaultAudit.assertPasses("bounce", sinkCluster, t.output(), produced, window, commits);
     }
 
     @Test
@@ -268,7 +265,7 @@ class SinkBrokerFaultsIT {
         assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
         assertThat(gauges.maxPending()).isLessThanOrEqualTo(pendingBound(pool));
         assertThat(gauges.maxInflight()).isLessThanOrEqualTo(pool.shards() * pool.inflight());
-        assertAuditPasses(sinkCluster, t.output(), orders, window, commits);
+        FaultAudit.assertPasses("quota", sinkCluster, t.output(), orders, window, commits);
     }
 
     @Test
@@ -294,7 +291,7 @@ class SinkBrokerFaultsIT {
             await().atMost(Duration.ofSeconds(20))
                     .pollInterval(Duration.ofMillis(50))
                     .until(gaugesA::paused);
-            down.forEach(id -> awaitOutOfIsr(t.output(), id));
+            down.forEach(id -> Replicas.awaitOutOfIsr(sinkCluster, t.output(), id));
             b = start(scaleConfig(kafka, t.uid(), "b", t.input(), t.group(), t.output()));
             await().atMost(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofMillis(100))
@@ -313,7 +310,7 @@ class SinkBrokerFaultsIT {
         }
         assertThat(a.stopAndWait(Duration.ofSeconds(30)).status()).isEqualTo(PipelineResult.Status.COMPLETED);
         assertThat(b.stopAndWait(Duration.ofSeconds(30)).status()).isEqualTo(PipelineResult.Status.COMPLETED);
-        assertAuditPasses(sinkCluster, t.output(), orders, window, commits, partitions);
+        FaultAudit.assertPasses("scale out", sinkCluster, t.output(), orders, window, commits);
     }
 
     private PipelineConfig scaleConfig(
@@ -346,33 +343,6 @@ class SinkBrokerFaultsIT {
                 * pool.batch().maxRecords();
     }
 
-    private static void assertAuditPasses(
-            KafkaTestCluster sink, String output, int orders, ReplayWindow window, CommitWatch commits) {
-        assertAuditPasses(sink, output, orders, window, commits, PARTITIONS);
-    }
-
-    private static void assertAuditPasses(
-            KafkaTestCluster sink,
-            String output,
-            int orders,
-            ReplayWindow window,
-            CommitWatch commits,
-            int partitions) {
-        Map<String, Integer> out = Delivery.idCounts(sink, output);
-        List<String> missing = Delivery.missing(out, orders);
-        List<String> unexplained = window.unexplainedDuplicates(out);
-        System.out.printf(
-                "audit: %d orders, %d duplicates, windows %s, %d commit samples%n",
-                orders, Delivery.duplicates(out), window, commits.samples());
-        assertThat(missing).as("orders missing from the output").isEmpty();
-        assertThat(out).as("no output that was never input").hasSize(orders);
-        assertThat(commits.violations()).as("committed offsets going backwards").isEmpty();
-        assertThat(unexplained)
-                .as("duplicates outside every fault's window %s", window)
-                .isEmpty();
-        assertThat(partitions).isPositive();
-    }
-
     private static void setProducerByteRate(Admin admin, String clientId, Double rate) throws Exception {
         ClientQuotaEntity entity = new ClientQuotaEntity(Map.of(ClientQuotaEntity.CLIENT_ID, clientId));
         admin.alterClientQuotas(List.of(new ClientQuotaAlteration(
@@ -390,47 +360,6 @@ class SinkBrokerFaultsIT {
                 .until(() -> !pipeline.result().isDone());
         long to = kafka.committedTotal(group);
         return (to - from) * 1e9 / (System.nanoTime() - start);
-    }
-
-    private static int leaderOf(String topic, int partition) {
-        return describe(topic).partitions().get(partition).leader().id();
-    }
-
-    private static void awaitFullIsr(String topic) {
-        await().atMost(Duration.ofSeconds(60))
-                .pollInterval(Duration.ofMillis(200))
-                .ignoreExceptions()
-                .until(() -> {
-                    for (TopicPartitionInfo p : describe(topic).partitions()) {
-                        if (p.isr().size() < p.replicas().size()) {
-                            return false;
-                        }
-                    }
-                    return true;
-                });
-    }
-
-    private static boolean committedPast(Map<TopicPartition, Long> committed, Map<TopicPartition, Long> bound) {
-        return bound.entrySet().stream().allMatch(e -> committed.getOrDefault(e.getKey(), 0L) >= e.getValue());
-    }
-
-    private static void awaitOutOfIsr(String topic, int broker) {
-        await().atMost(Duration.ofSeconds(30))
-                .pollInterval(Duration.ofMillis(100))
-                .ignoreExceptions()
-                .until(() -> describe(topic).partitions().stream()
-                        .noneMatch(p -> p.isr().stream().anyMatch(n -> n.id() == broker)));
-    }
-
-    private static TopicDescription describe(String topic) {
-        try (Admin admin = sinkCluster.newAdmin()) {
-            return admin.describeTopics(Collections.singleton(topic))
-                    .allTopicNames()
-                    .get(30, TimeUnit.SECONDS)
-                    .get(topic);
-        } catch (Exception e) {
-            throw new IllegalStateException("cannot describe " + topic, e);
-        }
     }
 
     private static double rebalances(MeterRegistry registry, String event) {

@@ -1,0 +1,181 @@
+package io.etl.bench.avro;
+
+import io.etl.bench.ProcStat;
+import io.etl.bench.impl.RaceTopics;
+import io.etl.bench.orders.BenchOrders;
+import io.etl.core.record.RecordMeta;
+import io.etl.kafka.common.FormatContext;
+import io.etl.kafka.common.SchemaRegistryConfig;
+import io.etl.schema.Avro;
+import io.etl.schema.SchemaEncoder;
+import io.etl.testkit.KafkaTestCluster;
+import io.etl.testkit.TestRecord;
+import io.etl.testkit.schema.SchemaRegistryServer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.File;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.avro.generic.GenericRecord;
+
+/**
+ * The Avro race: the split workload with the orders as Avro in the schema registry's wire format. etl (the
+ * split example's pipeline and YAML with Avro decoder and encoders) against the kafka-clients loop doing the
+ * same Avro decoding and encoding by hand, each a JVM of its own with identical flags, clocked from the fork
+ * until every output is written and the input's end offsets are committed. Reports CPU per record (from
+ * {@code /proc}) and the registry requests each made (one per distinct schema it used is the floor).
+ *
+ * <pre>{@code
+ * java -cp etl-bench/target/etl-bench.jar io.etl.bench.avro.AvroRace --records 200000 --runs 3
+ * }</pre>
+ *
+ * <p>Options: {@code --records N} (200,000), {@code --runs R} (1), {@code --jvm-arg ARG} (every contestant; the
+ * default flags are {@code -Xmx512m -XX:+UseSerialGC}). The broker is {@code KAFKA_BROKERS} when set, else one
+ * embedded in this JVM; the registry is a {@link SchemaRegistryServer} in this JVM.
+ */
+public final class AvroRace {
+
+    private AvroRace() {}
+
+    /** One contestant's run. */
+    record Result(String contestant, int run, long records, double seconds, long cpuMillis, int registryRequests) {
+        double cpuMicrosPerRecord() {
+            return cpuMillis * 1000.0 / records;
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        int records = 200_000;
+        int runs = 1;
+        List<String> jvmArgs = new ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--records" -> records = Integer.parseInt(args[++i]);
+                case "--runs" -> runs = Integer.parseInt(args[++i]);
+                case "--jvm-arg" -> jvmArgs.add(args[++i]);
+                default -> {
+                    System.err.println("usage: AvroRace [--records N] [--runs R] [--jvm-arg ARG]...");
+                    System.exit(2);
+                }
+            }
+        }
+        if (jvmArgs.isEmpty()) {
+            jvmArgs.addAll(List.of("-Xmx512m", "-XX:+UseSerialGC"));
+        }
+        List<Result> results = new ArrayList<>();
+        try (KafkaTestCluster kafka = KafkaTestCluster.fromEnvironment();
+                SchemaRegistryServer registry = SchemaRegistryServer.start()) {
+            for (int run = 1; run <= runs; run++) {
+                List<String> order = run % 2 == 1 ? List.of("etl", "clients") : List.of("clients", "etl");
+                for (String contestant : order) {
+                    Result r = runOne(kafka, registry, contestant, run, records, jvmArgs);
+                    results.add(r);
+                    System.out.println(row(r));
+                }
+            }
+        }
+        System.out.println();
+        System.out.println("| contestant | run | records | seconds | records/s | CPU µs/record | registry requests |");
+        System.out.println("|---|---|---|---|---|---|---|");
+        results.forEach(r -> System.out.println(row(r)));
+    }
+
+    private static String row(Result r) {
+        return String.format(
+                Locale.ROOT,
+                "| %s | %d | %d | %.2f | %.0f | %.2f | %d |",
+                r.contestant(),
+                r.run(),
+                r.records(),
+                r.seconds(),
+                r.records() / r.seconds(),
+                r.cpuMicrosPerRecord(),
+                r.registryRequests());
+    }
+
+    static Result runOne(
+            KafkaTestCluster kafka,
+            SchemaRegistryServer registry,
+            String contestant,
+            int run,
+            int records,
+            List<String> jvmArgs)
+            throws IOException, InterruptedException {
+        RaceTopics topics = RaceTopics.of("avro-race-" + run + "-" + contestant + "-"
+                + UUID.randomUUID().toString().substring(0, 6));
+        for (String topic : topics.all()) {
+            kafka.createTopic(topic, RaceTopics.PARTITIONS);
+        }
+        registry.register(topics.input() + "-value", "AVRO", AvroOrders.ORDER.toString());
+        for (String output : topics.outputs()) {
+            registry.register(output + "-value", "AVRO", AvroOrders.ROUTED.toString());
+        }
+        SchemaEncoder<GenericRecord> encoder = Avro.encoder(AvroOrders.ORDER);
+        encoder.open(new FormatContext(
+                "race producer",
+                "sinks.race.kafka",
+                List.of(topics.input()),
+                SchemaRegistryConfig.of(registry.url()),
+                new SimpleMeterRegistry(),
+                null));
+        RecordMeta none = new RecordMeta(topics.input(), 0, 0L, 0L, null, List.of());
+        kafka.produce(
+                topics.input(),
+                records,
+                i -> TestRecord.of(
+                        BenchOrders.id(i).getBytes(StandardCharsets.UTF_8),
+                        encoder.encode(AvroOrders.order(i), none).value()));
+        long expected = BenchOrders.expectedOutputs(records);
+        int requestsBefore = registry.requests("/");
+
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(jvmArgs);
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                AvroContestantMain.class.getName(),
+                contestant,
+                kafka.bootstrapServers(),
+                topics.prefix(),
+                registry.url()));
+        File log = File.createTempFile("avro-race-" + contestant, ".log");
+        long start = System.nanoTime();
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log)
+                .start();
+        try {
+            while (kafka.committedTotal(topics.group()) < records || outputs(kafka, topics) < expected) {
+                if (!process.isAlive()) {
+                    throw new IllegalStateException(contestant + " exited early; its log: " + log);
+                }
+                if (System.nanoTime() - start > TimeUnit.MINUTES.toNanos(10)) {
+                    throw new IllegalStateException(contestant + " did not finish in 10 minutes; its log: " + log);
+                }
+                Thread.sleep(50);
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            long cpu = ProcStat.cpuMillis(process.pid());
+            return new Result(contestant, run, records, seconds, cpu, registry.requests("/") - requestsBefore);
+        } finally {
+            process.destroy();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+            }
+        }
+    }
+
+    private static long outputs(KafkaTestCluster kafka, RaceTopics topics) {
+        long n = 0;
+        for (String output : topics.outputs()) {
+            n += kafka.endTotal(output);
+        }
+        return n;
+    }
+}

@@ -1,0 +1,211 @@
+package io.etl.core.internal.runtime;
+
+import io.etl.core.checkpoint.RunContext;
+import io.etl.core.checkpoint.TransactionalCheckpoint;
+import io.etl.core.config.CheckpointConfig;
+import io.etl.core.config.PipelineConfig;
+import io.etl.core.error.ConfigException;
+import io.etl.core.error.DeadLetter;
+import io.etl.core.internal.chain.ChainCompiler;
+import io.etl.core.internal.chain.DeadLetters;
+import io.etl.core.internal.chain.Node;
+import io.etl.core.internal.chain.RecordContext;
+import io.etl.core.internal.chain.RecordErrors;
+import io.etl.core.internal.checkpoint.Checkpointer;
+import io.etl.core.internal.config.DeadLetterSinks;
+import io.etl.core.internal.dsl.PipelineDefinition;
+import io.etl.core.internal.pool.SinkPool;
+import io.etl.core.internal.trace.RecordTracing;
+import io.etl.core.metrics.EtlMetrics;
+import io.etl.core.sink.Sink;
+import io.etl.core.source.Source;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Builds a {@link PipelineRunner} for one run of a definition: the sink pools and the dead letters, the
+ * compiled chain, the meters, and the runner's parts, each given only what it uses. Nothing is opened here.
+ */
+final class PipelineRunnerFactory {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PipelineRunnerFactory.class);
+
+    private final PipelineDefinition definition;
+    private final PipelineConfig config;
+    private final MeterRegistry registry;
+    private final EngineTime time;
+    private final String name;
+    private final Tags tags;
+    private final PipelineSignals signals;
+    private final Source<Object> source;
+    private final RunContext run;
+    /** Every sink pool, the dead-letter pool last. */
+    private final List<SinkPool<Object, ?>> pools = new ArrayList<>();
+
+    private final Map<Sink<Object, ?>, SinkPool<Object, ?>> bySink = new IdentityHashMap<>();
+
+    @SuppressWarnings("unchecked")
+    private PipelineRunnerFactory(
+            PipelineDefinition definition, PipelineConfig config, MeterRegistry registry, EngineTime time) {
+        this.definition = definition;
+        this.config = config;
+        this.registry = registry;
+        this.time = time;
+        this.name = config.pipeline().name() != null ? config.pipeline().name() : definition.name();
+        Tags common = Tags.of(EtlMetrics.TAG_PIPELINE, name);
+        for (Map.Entry<String, String> t : config.metrics().commonTags().entrySet()) {
+            common = common.and(t.getKey(), t.getValue());
+        }
+        this.tags = common;
+        this.signals = new PipelineSignals(name);
+        this.source = (Source<Object>) definition.source();
+        this.run = RunContext.of(
+                UUID.randomUUID().toString(),
+                config.pipeline().delivery(),
+                config.pipeline().transactionalId(),
+                config.pipeline().transactionTimeout());
+    }
+
+    /**
+     * The runner of {@code definition} under {@code config}, its meters in {@code registry}, its timers on
+     * {@code time}; not started.
+     */
+    static PipelineRunner create(
+            PipelineDefinition definition, PipelineConfig config, MeterRegistry registry, EngineTime time) {
+        return new PipelineRunnerFactory(definition, config, registry, time).create();
+    }
+
+    private PipelineRunner create() {
+        CheckpointConfig checkpoint = config.checkpoint();
+        PipelineSinks sinks = sinks();
+        RecordErrors errors = new RecordErrors(registry, tags, sinks.deadLetters(), signals::fail);
+        signals.errors(errors);
+        RecordContext ctx = new RecordContext(
+                errors,
+                config.pipeline(),
+                RecordTracing.create(config.pipeline().tracing(), name, source.name()));
+        Node head = ChainCompiler.compile(
+                definition.operators(),
+                definition.terminal(),
+                bySink,
+                config.pipeline().onError(),
+                ctx,
+                registry,
+                tags);
+        Tags sourceTags = tags.and(EtlMetrics.TAG_SOURCE, source.name());
+        PollBuffer buffer = new PollBuffer(
+                registry.counter(EtlMetrics.SOURCE_RECORDS, sourceTags),
+                registry.counter(EtlMetrics.SOURCE_RECORDS_UNPROCESSED, sourceTags));
+        AtomicLong paused = new AtomicLong();
+        Gauge.builder(EtlMetrics.SOURCE_PAUSED, paused, AtomicLong::get)
+                .tags(sourceTags)
+                .register(registry);
+
+        Checkpointer checkpointer = new Checkpointer();
+        TrackerLookup trackers = new TrackerLookup(checkpointer);
+        CommitScheduler commits =
+                new CommitScheduler(name, source, checkpointer, checkpoint.interval(), registry, tags);
+        OwnedPartitions partitions = new OwnedPartitions(trackers, commits);
+        AcknowledgementWait acknowledgements = new AcknowledgementWait(sinks, checkpointer, signals);
+        StallCheck stalls = new StallCheck(checkpointer, checkpoint.stalledFailAfter());
+        Supplier<TransactionSteps> exactlyOnce = () -> run.exactlyOnce()
+                ? new TransactionSteps(
+                        name,
+                        new TransactionRun(transactionalCheckpoint(sinks), registry, tags),
+                        acknowledgements,
+                        commits,
+                        new SourceRewind(name, buffer, partitions, source),
+                        signals,
+                        checkpoint.drainTimeout())
+                : null;
+        return new PipelineRunner(
+                name,
+                signals,
+                source,
+                new PipelineOpening(name, pools, source, run, registry, sourceTags),
+                buffer,
+                new RecordEntry(
+                        trackers,
+                        checkpointer,
+                        ctx,
+                        head,
+                        errors,
+                        source.name(),
+                        source.errorPolicy(),
+                        checkpoint.maxPendingRecords(),
+                        time),
+                sinks,
+                new SourcePause(source, paused),
+                partitions,
+                commits,
+                new RebalanceHandler(name, buffer, partitions, acknowledgements, commits, stalls, signals),
+                stalls,
+                new ShutdownSequence(
+                        name,
+                        sinks,
+                        commits,
+                        source,
+                        signals,
+                        checkpoint.drainTimeout(),
+                        config.pipeline().shutdownTimeout()),
+                exactlyOnce,
+                registry,
+                time);
+    }
+
+    /**
+     * One pool per sink of the definition and, when a stage dead-letters to the {@code dead_letter} section, one
+     * for that sink, last: it is drained after every pool that may still hand it dead letters.
+     */
+    private PipelineSinks sinks() {
+        for (Sink<Object, ?> sink : definition.sinks()) {
+            SinkPool<Object, ?> pool = new SinkPool<>(sink, signals, registry, tags);
+            bySink.put(sink, pool);
+            pools.add(pool);
+        }
+        if (definition.deadLetter() != null) {
+            return new PipelineSinks(
+                    name,
+                    pools,
+                    null,
+                    DeadLetters.toHandler(name, definition.deadLetter(), signals::fail, signals::wake));
+        }
+        if (config.deadLetter().isPresent() && definition.usesDeadLetter(config)) {
+            SinkPool<DeadLetter, ?> pool = new SinkPool<>(
+                    DeadLetterSinks.create(config.deadLetter().get()),
+                    DeadLetterEvents.failFast(signals, signals::fail),
+                    registry,
+                    tags);
+            addLast(pool);
+            return new PipelineSinks(name, pools, pool, DeadLetters.toPool(name, pool, signals::fail, signals::wake));
+        }
+        if (config.deadLetter().isPresent()) {
+            LOG.warn("pipeline '{}': the dead_letter section is not used (no stage has policy dead_letter)", name);
+        }
+        return new PipelineSinks(name, pools, null, null);
+    }
+
+    @SuppressWarnings("unchecked")
+    private void addLast(SinkPool<?, ?> pool) {
+        pools.add((SinkPool<Object, ?>) pool);
+    }
+
+    /** The run's transactional checkpoint, which a sink that writes in transactions registered when it opened. */
+    private TransactionalCheckpoint transactionalCheckpoint(PipelineSinks sinks) {
+        return run.find(TransactionalCheckpoint.class)
+                .orElseThrow(() -> ConfigException.of(
+                        "pipeline.delivery",
+                        "is exactly_once but no sink of this pipeline writes in transactions (sinks " + sinks.names()
+                                + ")"));
+    }
+}

@@ -1,0 +1,35 @@
+package io.etl.schema;
+
+import com.google.protobuf.Message;
+import com.google.protobuf.Parser;
+import io.etl.schema.internal.ProtobufDecoder;
+import io.etl.schema.internal.ProtobufEncoder;
+import java.util.Objects;
+
+/**
+ * Protobuf in the schema registry's wire format, with the message indexes Confluent's serializers write
+ * (the single byte {@code 0} for a file's first message).
+ *
+ * <pre>{@code
+ * KafkaSource.from(config.source("payments")).with(Protobuf.decoder(Payment.parser()))
+ * KafkaSink.from(config.sink("ledger")).with(Protobuf.encoder())
+ * }</pre>
+ *
+ * <p>The encoder registers or looks up the message's {@code .proto} file as printed from its descriptor; imported
+ * files are named as imports, not registered as references, so registries that require references for imports
+ * need the schema registered beforehand ({@code auto_register: false}, the default, looks it up).
+ */
+public final class Protobuf {
+
+    private Protobuf() {}
+
+    /** Messages parsed by {@code parser} (for generated classes {@code Payment.parser()}). */
+    public static <T extends Message> SchemaDecoder<T> decoder(Parser<T> parser) {
+        return new ProtobufDecoder<>(Objects.requireNonNull(parser, "parser"));
+    }
+
+    /** Messages written with their own descriptor's schema. */
+    public static <T extends Message> SchemaEncoder<T> encoder() {
+        return new ProtobufEncoder<>();
+    }
+}

@@ -1,0 +1,91 @@
+package io.etl.schema.internal;
+
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaCompatibility;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.DatumReader;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.specific.SpecificData;
+import org.apache.avro.specific.SpecificDatumReader;
+
+/**
+ * Avro payloads: read with the writer's schema, resolved to a reader schema when one is given (defaults filled,
+ * fields projected), into generic or specific records. One datum reader per writer schema and one binary
+ * decoder are reused from record to record.
+ *
+ * @param <T> decoded type
+ */
+public final class AvroDecoder<T> extends FramedDecoder<T, DatumReader<T>> {
+
+    /** Parsed writer schemas, shared: the same registry text parses once per JVM. */
+    private static final Map<String, Schema> PARSED = new ConcurrentHashMap<>();
+
+    private final Schema readerSchema;
+    private final SpecificData specific;
+    private BinaryDecoder decoder;
+
+    private AvroDecoder(Schema readerSchema, SpecificData specific) {
+        super("Avro");
+        this.readerSchema = readerSchema;
+        this.specific = specific;
+    }
+
+    /** Generic records in the writer's schema. */
+    public static <T> AvroDecoder<T> generic() {
+        return new AvroDecoder<>(null, null);
+    }
+
+    /** Generic records resolved to {@code reader}. */
+    public static <T> AvroDecoder<T> generic(Schema reader) {
+        return new AvroDecoder<>(reader, null);
+    }
+
+    /** Instances of a generated {@code SpecificRecord} class, resolved to its schema. */
+    public static <T> AvroDecoder<T> specific(Class<T> type) {
+        SpecificData data = SpecificData.getForClass(type);
+        Schema schema = data.getSchema(type);
+        AvroTrust.trust(schema);
+        return new AvroDecoder<>(schema, data);
+    }
+
+    /** The Avro schema in {@code text}, parsed once. */
+    static Schema parse(String text) {
+        Schema schema = PARSED.get(text);
+        if (schema == null) {
+            schema = new Schema.Parser().parse(text);
+            if (PARSED.size() < 10_000) {
+                PARSED.put(text, schema);
+            }
+        }
+        return schema;
+    }
+
+    @Override
+    protected DatumReader<T> reader(int id, SchemaText text) {
+        requireType(id, text, SchemaText.AVRO);
+        Schema writer = parse(text.schema());
+        if (readerSchema == null) {
+            return new GenericDatumReader<>(writer, writer, GenericData.get());
+        }
+        SchemaCompatibility.SchemaPairCompatibility pair =
+                SchemaCompatibility.checkReaderWriterCompatibility(readerSchema, writer);
+        if (pair.getType() != SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
+            throw new IllegalArgumentException("writer schema id " + id + " (" + writer.getFullName()
+                    + ") cannot be read with reader schema " + readerSchema.getFullName() + ": "
+                    + pair.getResult().getIncompatibilities());
+        }
+        return specific != null
+                ? new SpecificDatumReader<>(writer, readerSchema, specific)
+                : new GenericDatumReader<>(writer, readerSchema, GenericData.get());
+    }
+
+    @Override
+    protected T read(DatumReader<T> reader, int id, byte[] bytes, int offset) throws Exception {
+        decoder = DecoderFactory.get().binaryDecoder(bytes, offset, bytes.length - offset, decoder);
+        return reader.read(null, decoder);
+    }
+}
