@@ -1,6 +1,5 @@
 package io.etl.runtime;
 
-import io.etl.core.config.PipelineConfig;
 import io.etl.runtime.tools.ConsumeCommand;
 import io.etl.runtime.tools.DeadLettersCommand;
 import io.etl.runtime.tools.OffsetsCommand;

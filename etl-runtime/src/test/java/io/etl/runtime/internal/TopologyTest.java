@@ -78,7 +78,9 @@ class TopologyTest {
                                 .dropUnmatched())
                 .build();
         PipelineConfig config = PipelineConfig.custom()
-                .pipeline(PipelineSection.custom().onError(ErrorPolicy.DEAD_LETTER).build())
+                .pipeline(PipelineSection.custom()
+                        .onError(ErrorPolicy.DEAD_LETTER)
+                        .build())
                 .build();
 
         Topology topology = Topology.of(pipeline, config);

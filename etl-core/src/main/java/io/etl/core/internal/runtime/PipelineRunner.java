@@ -70,6 +70,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
     private final MeterRegistry registry;
     /** The clock of the loop's timers: linger, commit floor, stall check. */
     private final EngineTime time;
+
     private final ProcessingOutput output = new ProcessingOutput();
     private final CompletableFuture<PipelineResult> result = new CompletableFuture<>();
     /** Exactly-once mode only, once the source is open; null at least once. */
