@@ -7,6 +7,7 @@ import io.etl.core.RunningPipeline;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
+import io.etl.core.error.ErrorText;
 import io.etl.runtime.internal.JvmMeters;
 import io.etl.runtime.internal.Topology;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
@@ -148,7 +149,8 @@ public final class PipelineService {
      * Runs until stopped or failed.
      *
      * @return the exit code: {@link ExitCodes#OK} drained, {@link ExitCodes#FAILED} failed or not fully
-     * drained, {@link ExitCodes#USAGE} bad configuration (nothing started), {@link ExitCodes#STOP_BUDGET_EXCEEDED}
+     * drained, {@link ExitCodes#UNREACHABLE} the start failed reaching a cluster, {@link ExitCodes#USAGE} bad
+     * configuration (nothing started), {@link ExitCodes#STOP_BUDGET_EXCEEDED}
      */
     public int run() {
         Pipeline pipeline;
@@ -322,7 +324,11 @@ public final class PipelineService {
             default -> {
                 Throwable cause = result.failure();
                 printFailure("pipeline '" + result.pipeline() + "' failed", cause);
-                return ExitCodes.FAILED;
+                return cause instanceof ConfigException config && cause.getSuppressed().length == 0
+                        ? ExitCodes.ofProblems(config.problems().stream()
+                                .map(ConfigProblem::path)
+                                .toList())
+                        : ExitCodes.FAILED;
             }
         }
     }
@@ -372,7 +378,7 @@ public final class PipelineService {
         Map<String, List<String>> pathsByMessage = new LinkedHashMap<>();
         for (ConfigProblem problem : e.problems()) {
             pathsByMessage
-                    .computeIfAbsent(problem.message().replaceAll("\\s*\\R\\s*", " "), m -> new ArrayList<>())
+                    .computeIfAbsent(ErrorText.oneLine(problem.message()), m -> new ArrayList<>())
                     .add(problem.path());
         }
         List<String> lines = new ArrayList<>();
@@ -389,7 +395,7 @@ public final class PipelineService {
         String message = t instanceof ConfigException config
                 ? String.join("; ", problemLines(config))
                 : t.getMessage() == null ? t.getClass().getName() : t.getMessage();
-        return message.replaceAll("\\s*\\R\\s*", " ");
+        return ErrorText.oneLine(message);
     }
 
     static String human(Duration d) {

@@ -31,6 +31,7 @@ import picocli.CommandLine.Option;
             "1:the pipeline failed, or batches were abandoned at the drain deadline",
             "2:usage or configuration error; nothing was started",
             "3:the stop did not finish within pipeline.shutdown_timeout",
+            "4:the start failed: a cluster could not be reached (host, refused, no answer)",
             "130:a second SIGTERM/SIGINT while draining; exited at once"
         })
 public final class RunCommand implements Callable<Integer> {

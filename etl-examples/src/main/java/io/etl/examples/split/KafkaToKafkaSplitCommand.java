@@ -69,6 +69,7 @@ import picocli.CommandLine.Option;
             "1:failed pipeline, or missing orders",
             "2:usage error or invalid configuration; nothing was started",
             "3:KAFKA_BROKERS: the stop outlasted pipeline.shutdown_timeout",
+            "4:KAFKA_BROKERS: the start failed, a cluster could not be reached",
             "130:stopped by a signal before the embedded run finished / a second signal while draining"
         })
 public final class KafkaToKafkaSplitCommand implements Callable<Integer> {

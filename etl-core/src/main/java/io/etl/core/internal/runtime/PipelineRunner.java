@@ -402,7 +402,10 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
 
     /** Drains and closes ({@link ShutdownSequence}), then ends the run with its result. */
     private void finish() {
-        state.transition(PipelineState.DRAINING);
+        if (opened || stopRequested) {
+            state.transition(PipelineState.DRAINING);
+        }
+        // else the opening failed: the parts that did open are closed below, with nothing read to drain
         long begun = stopRequested ? stopRequestedNanos : System.nanoTime();
         shutdown.run(begun, opened, opening.sourceOpened(), transactions);
         buffer.clear(); // what is left was never processed: uncommitted, read again by the next run

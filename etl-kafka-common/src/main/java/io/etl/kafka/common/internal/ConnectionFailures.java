@@ -39,6 +39,27 @@ public record ConnectionFailures(
                 null);
     }
 
+    /**
+     * What the start-up check and the readiness inspection do before they make a client: the hosts of the brokers
+     * resolve, then one address accepts a TCP connection, waited for quietly.
+     *
+     * @param refusedTimeout how long every address may refuse connections, within {@link #timeout()}
+     * @throws ConfigException at {@code brokers} when no host resolves (each named with the cause), when every
+     *     address refused for {@code refusedTimeout}, or when none accepted within the timeout
+     */
+    public void awaitListener(Duration refusedTimeout) {
+        BootstrapAddresses.requireResolvable(brokers, path + ".brokers");
+        switch (ListenerProbe.awaitAccepting(brokers, timeout, refusedTimeout)) {
+            case ACCEPTING -> {
+                // a broker listens: the client takes it from here
+            }
+            case REFUSED -> throw refused(refusedTimeout.compareTo(timeout) < 0 ? refusedTimeout : timeout);
+            case UNREACHABLE ->
+                throw withProbe(new ListenerProbe.Result(ListenerProbe.Answer.UNREACHABLE, null))
+                        .unreachable(null);
+        }
+    }
+
     /** The same failures, with what a probe of the listener found to sharpen the "unreachable" message. */
     public ConnectionFailures withProbe(ListenerProbe.Result result) {
         return new ConnectionFailures(path, brokers, protocol, principal, timeout, result);
@@ -124,9 +145,24 @@ public record ConnectionFailures(
         };
     }
 
-    /** kafka-clients refused to create a client from the properties. */
+    /**
+     * Every address of the brokers refused TCP connections for {@code bound}: nothing listens there (a wrong port or
+     * host), or the brokers are down.
+     */
+    public ConfigException refused(Duration bound) {
+        return ConfigException.of(
+                path + ".brokers",
+                "could not reach brokers " + brokers + ": every address refused TCP connections for "
+                        + Durations.format(bound) + " (connection refused); check the host and port, and that the"
+                        + " brokers are up");
+    }
+
+    /** kafka-clients refused to create a client from the properties; the message ends with the root cause. */
     public ConfigException clientRefused(RuntimeException e) {
-        return ConfigException.of(path, "cannot create a Kafka client: " + KafkaErrors.describe(e), e);
+        return ConfigException.of(
+                path,
+                "cannot create a Kafka client: " + e.getClass().getSimpleName() + ": " + KafkaErrors.rootMessage(e),
+                e);
     }
 
     /** Waiting was interrupted. */

@@ -65,6 +65,7 @@ final class KafkaSinkOpener {
             String principal) {
         return ConnectivityCheck.of(connection, path)
                 .timeout(config.startupTimeout())
+                .refusedTimeout(config.refusedTimeout())
                 .principal(principal)
                 .sharedWithin(context.runId());
     }
