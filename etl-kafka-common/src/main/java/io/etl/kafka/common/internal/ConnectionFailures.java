@@ -14,7 +14,8 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 /**
  * Turns what an admin client reports about a connection (unreachable brokers, refused credentials, a failed
  * TLS handshake, a missing or hidden topic) into a {@link ConfigException} naming the key path, the brokers
- * and the likely cause. One wording for the start-up check and the readiness inspection.
+ * and the likely cause. One wording for the start-up check and the readiness inspection, which also share the
+ * step before any client is made ({@link #awaitListener(Duration)}: the hosts resolve, a broker listens).
  *
  * @param path      the connector section's path, e.g. {@code sinks.eu.kafka}
  * @param brokers   the bootstrap servers, as configured
