@@ -14,8 +14,12 @@ import io.micrometer.core.instrument.MeterRegistry;
  *     .from(KafkaSource.from(config.source("orders")).json(Order.class))
  *     .filter("drop-test", o -> !o.isTest())
  *     .to(KafkaSink.from(config.sink("out")).json())
- *     .run(config);            // blocks; SIGTERM drains and stops
+ *     .run(config);            // blocks until it fails, or the calling thread is interrupted (then drains)
  * }</pre>
+ *
+ * <p>The library installs no signal handler: a SIGTERM ends the JVM without a drain unless something turns it into
+ * {@link RunningPipeline#stop()}. The {@code etl-runtime} launcher's {@code run} command does (SIGTERM and SIGINT
+ * drain, commit and exit 0); an application that embeds a pipeline calls {@code stop()} from its own shutdown.
  */
 public interface Pipeline {
 

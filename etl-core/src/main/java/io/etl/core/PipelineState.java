@@ -8,11 +8,13 @@ package io.etl.core;
  * <pre>
  * STARTING ──▶ RUNNING ◀──▶ BACKPRESSURED
  *    │            │              │
- *    └────────────┴──────────────┴──▶ DRAINING ──▶ STOPPED | FAILED
+ *    ├────────────┴──────────────┴──▶ DRAINING ──▶ STOPPED | FAILED
+ *    └──▶ FAILED
  * </pre>
  *
  * <p>A pipeline whose first partitions arrive while its sinks are full goes from {@link #STARTING} straight to
- * {@link #BACKPRESSURED}.
+ * {@link #BACKPRESSURED}. One whose source or a sink fails to open (brokers unreachable, a topic missing) goes
+ * from {@link #STARTING} straight to {@link #FAILED}: nothing was read, so there is nothing to drain.
  *
  * <p>Health checks derive from it: a pipeline is ready in {@link #RUNNING} and {@link #BACKPRESSURED}.
  */

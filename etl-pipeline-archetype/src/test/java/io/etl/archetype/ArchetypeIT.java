@@ -3,6 +3,7 @@ package io.etl.archetype;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etl.runtime.Main;
 import io.etl.runtime.PipelineFactory;
 import io.etl.testkit.EmbeddedKafka;
@@ -32,9 +33,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * What a user does with the archetype, end to end: {@code archetype:generate} from a local repository,
- * {@code mvn package} of the generated project (its own PipelineTestDriver test included), then
- * {@code java -jar target/<artifactId>.jar run --config pipeline.yaml} against a real broker, until
- * SIGTERM.
+ * {@code mvn verify} of the generated project (its own PipelineTestDriver test and integration test included), then
+ * {@code java -jar target/<artifactId>.jar run --config pipeline.yaml} against a real broker, until SIGTERM; and the
+ * walk-through its README shows, command by command, on the local broker its {@code dev-broker} profile starts.
  *
  * <p>The nested builds never touch the user's local repository: the build installs the archetype and
  * etl's artifacts into {@code target/it-repository} (maven-invoker-plugin), and the nested Maven uses
@@ -49,13 +50,15 @@ class ArchetypeIT {
     private static final String PACKAGE = "com.example.orders";
     private static final Path WORK = Path.of("target", "archetype-it").toAbsolutePath();
     private static final Duration BUILD_TIMEOUT = Duration.ofMinutes(5);
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     static KafkaTestCluster kafka;
 
     private static Path settings;
+    private static Path project;
+    private static Path jar;
 
-    @BeforeAll
-    static void writeSettings() throws IOException {
+    private static void writeSettings() throws IOException {
         deleteRecursively(WORK);
         Files.createDirectories(WORK);
         Path repository = Path.of(property("it.repository")).toAbsolutePath();
@@ -75,15 +78,17 @@ class ArchetypeIT {
                 """.formatted(repository, remote.toUri()));
     }
 
-    @Test
-    void generatedProjectBuildsIntoOneJarThatCopiesEveryRecordThroughTheMapAndStopsCleanly() throws Exception {
-        // 1. generate, exactly as the README says (the plugin named in full: no prefix lookup)
+    /** Generates the project exactly as the README says (the plugin named in full: no prefix lookup), and builds it. */
+    @BeforeAll
+    static void generateAndBuild() throws Exception {
+        writeSettings();
         run(
                 WORK,
                 "generate",
                 maven(
                         ARCHETYPE_PLUGIN + ":generate",
                         "-DinteractiveMode=false",
+                        "-DarchetypeCatalog=local",
                         "-DarchetypeGroupId=io.etl",
                         "-DarchetypeArtifactId=etl-pipeline-archetype",
                         "-DarchetypeVersion=" + property("etl.version"),
@@ -91,18 +96,22 @@ class ArchetypeIT {
                         "-DartifactId=" + ARTIFACT_ID,
                         "-Dversion=1.0.0-SNAPSHOT",
                         "-Dpackage=" + PACKAGE));
-        Path project = WORK.resolve(ARTIFACT_ID);
+        project = WORK.resolve(ARTIFACT_ID);
         assertThat(project.resolve("pipeline.yaml")).exists();
         for (Path doc : List.of(Path.of("..", "README.md"), Path.of("..", "docs", "your-own-pipeline.md"))) {
             assertThat(Files.readString(doc))
                     .as("%s tells users to run the generate goal this test runs", doc)
-                    .contains("mvn " + ARCHETYPE_PLUGIN + ":generate -DinteractiveMode=false");
+                    .contains("mvn " + ARCHETYPE_PLUGIN + ":generate -DinteractiveMode=false -DarchetypeCatalog=local");
         }
         assertThat(project.resolve("README.md")).exists();
         assertThat(project.resolve("src/main/java/com/example/orders/AppPipelineFactory.java"))
                 .exists();
         assertThat(Files.readString(project.resolve("pipeline.yaml")))
-                .contains("${KAFKA_BROKERS:-localhost:9092}", "${INPUT_TOPIC:-input}", "${OUTPUT_TOPIC:-output}")
+                .contains(
+                        "${KAFKA_BROKERS:-localhost:9092}",
+                        "${INPUT_TOPIC:-input}",
+                        "${OUTPUT_TOPIC:-output}",
+                        "${DEAD_LETTER_TOPIC:-input-dlq}")
                 .doesNotContain("#set");
         assertThat(Files.readString(project.resolve("src/main/java/com/example/orders/AppPipeline.java")))
                 .contains("package " + PACKAGE + ";", "public static final String NAME = \"" + ARTIFACT_ID + "\";")
@@ -115,7 +124,7 @@ class ArchetypeIT {
                 .contains("Failures: 0, Errors: 0, Skipped: 0");
         assertThat(Files.readString(project.resolve("target/failsafe-reports/" + PACKAGE + ".AppPipelineIT.txt")))
                 .contains("Tests run: 1, Failures: 0, Errors: 0, Skipped: 0");
-        Path jar = project.resolve("target/" + ARTIFACT_ID + ".jar");
+        jar = project.resolve("target/" + ARTIFACT_ID + ".jar");
         try (JarFile file = new JarFile(jar.toFile())) {
             assertThat(file.getManifest().getMainAttributes().getValue("Main-Class"))
                     .isEqualTo(Main.class.getName());
@@ -125,7 +134,10 @@ class ArchetypeIT {
                             StandardCharsets.UTF_8))
                     .contains(PACKAGE + ".AppPipelineFactory");
         }
+    }
 
+    @Test
+    void theJarRunsAgainstTheBrokersTheEnvironmentNamesAndStopsCleanlyOnSigterm() throws Exception {
         // 3. the shipped configuration is valid offline
         run(project, "validate", List.of(java(), "-jar", jar.toString(), "validate", "pipeline.yaml"));
 
@@ -136,8 +148,11 @@ class ArchetypeIT {
         kafka.createTopic(input, 3);
         kafka.createTopic(output, 3);
         int count = 2_000;
-        kafka.produce(input, count, i -> TestRecord.of("k" + i, "order-" + i));
+        kafka.produce(
+                input, count, i -> TestRecord.of("k" + i, "{\"id\": \"" + i + "\", \"text\": \"order-" + i + "\"}"));
         int port = freePort();
+        String deadLetters = "archetype-dlq";
+        kafka.createTopic(deadLetters, 1);
         Map<String, String> environment = Map.of(
                 "KAFKA_BROKERS",
                 kafka.bootstrapServers(),
@@ -145,6 +160,8 @@ class ArchetypeIT {
                 input,
                 "OUTPUT_TOPIC",
                 output,
+                "DEAD_LETTER_TOPIC",
+                deadLetters,
                 "GROUP_ID",
                 group);
 
@@ -215,9 +232,174 @@ class ArchetypeIT {
                         r -> new String(r.key(), StandardCharsets.UTF_8),
                         r -> new String(r.value(), StandardCharsets.UTF_8)));
         for (int i = 0; i < count; i++) {
-            assertThat(byKey).containsEntry("k" + i, ("order-" + i).toUpperCase(Locale.ROOT));
+            assertThat(byKey)
+                    .containsEntry(
+                            "k" + i,
+                            "{\"id\":\"" + i + "\",\"text\":\"" + ("order-" + i).toUpperCase(Locale.ROOT) + "\"}");
         }
         assertThat(kafka.committedOffsets(group)).isEqualTo(kafka.endOffsets(input));
+    }
+
+    /**
+     * The generated README's walk-through, command by command: the local broker of the {@code dev-broker} profile,
+     * {@code topics create}, {@code produce} of the sample lines, {@code run}, {@code consume} of the output, then,
+     * with the pipeline stopped, {@code offsets reset --to-earliest --execute} and a second run that reads the input
+     * again. The broker takes a free port instead of 9092 (another build may hold it), and the commands reach it
+     * through {@code KAFKA_BROKERS}, the variable the shipped {@code pipeline.yaml} reads.
+     */
+    @Test
+    void theReadmeWalkThroughWorksOnTheLocalBroker() throws Exception {
+        String readme = Files.readString(project.resolve("README.md"));
+        String jarCommand = "java -jar target/" + ARTIFACT_ID + ".jar ";
+        String samples = "src/test/resources/samples/input.jsonl";
+        assertThat(readme)
+                .contains(
+                        "mvn -Pdev-broker exec:java",
+                        jarCommand + "topics create --config pipeline.yaml",
+                        jarCommand + "produce input --config pipeline.yaml --file " + samples,
+                        jarCommand + "run --config pipeline.yaml",
+                        jarCommand + "consume output --config pipeline.yaml",
+                        jarCommand + "offsets reset --config pipeline.yaml --to-earliest --execute");
+        int port = freePort();
+        Map<String, String> environment = Map.of("KAFKA_BROKERS", "localhost:" + port);
+        List<String> expected = lines(project.resolve("src/test/resources/samples/expected-output.jsonl"));
+        int inputRecords = lines(project.resolve(samples)).size();
+
+        try (Background broker = Background.start(
+                project, "dev-broker", maven("-Pdev-broker", "exec:java", "-Detl.dev.port=" + port), Map.of())) {
+            broker.awaitLine("Kafka broker ready at localhost:" + port, Duration.ofMinutes(3));
+
+            String created =
+                    run(project, "topics-create", tool("topics", "create", "--config", "pipeline.yaml"), environment);
+            assertThat(created).contains("created: input", "created: output", "created: input-dlq");
+            String produced = run(
+                    project,
+                    "produce",
+                    tool("produce", "input", "--config", "pipeline.yaml", "--file", samples),
+                    environment);
+            assertThat(produced).contains("produced " + inputRecords + " record(s) to input");
+
+            runPipelineUntilOutputHas(expected.size(), environment, "run-1");
+            assertThat(consume("output", environment)).containsExactlyInAnyOrderElementsOf(expected);
+            assertThat(consume("input-dlq", environment)).hasSize(inputRecords - expected.size());
+
+            String reset = run(
+                    project,
+                    "offsets-reset",
+                    tool("offsets", "reset", "--config", "pipeline.yaml", "--to-earliest", "--execute"),
+                    environment);
+            assertThat(reset).contains("reset 1 partition(s) of group " + ARTIFACT_ID);
+
+            // the second run reads the input again: every output twice
+            runPipelineUntilOutputHas(2 * expected.size(), environment, "run-2");
+            List<String> twice = new ArrayList<>(expected);
+            twice.addAll(expected);
+            assertThat(consume("output", environment)).containsExactlyInAnyOrderElementsOf(twice);
+
+            assertThat(broker.stop("INT"))
+                    .as("the broker's exit code after Ctrl-C; log: %s", broker.tail())
+                    .isZero();
+            assertThat(broker.tail()).contains("stopped");
+        }
+    }
+
+    /** Runs the pipeline as the README says until {@code consume output} shows {@code records}, then SIGTERM. */
+    private void runPipelineUntilOutputHas(int records, Map<String, String> environment, String step) throws Exception {
+        try (Background pipeline = Background.start(
+                project,
+                step,
+                List.of(java(), "-jar", jar.toString(), "run", "--config", "pipeline.yaml"),
+                environment)) {
+            await().atMost(Duration.ofSeconds(90))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .until(() -> consume("output", environment).size() >= records);
+            assertThat(pipeline.stop("TERM"))
+                    .as("exit code after SIGTERM; log: %s", pipeline.tail())
+                    .isZero();
+        }
+    }
+
+    /** The values of {@code topic}, read with the jar's {@code consume}, as compact JSON. */
+    private List<String> consume(String topic, Map<String, String> environment) throws Exception {
+        String out = run(
+                project,
+                "consume-" + topic,
+                tool("consume", topic, "--config", "pipeline.yaml", "--value-only"),
+                environment);
+        return out.lines().filter(l -> !l.isBlank()).map(ArchetypeIT::compact).toList();
+    }
+
+    private static List<String> tool(String... args) {
+        List<String> command = new ArrayList<>(List.of(java(), "-jar", jar.toString()));
+        command.addAll(List.of(args));
+        return command;
+    }
+
+    private static List<String> lines(Path file) throws IOException {
+        return Files.readAllLines(file).stream()
+                .filter(l -> !l.isBlank())
+                .map(ArchetypeIT::compact)
+                .toList();
+    }
+
+    /** A JSON line in one form whatever its spacing, so that what the pipeline wrote compares with the samples. */
+    private static String compact(String json) {
+        try {
+            return JSON.readTree(json).toString();
+        } catch (IOException notJson) {
+            return json;
+        }
+    }
+
+    /** A process left running while the test goes on: its output in a log, stopped by a signal as a user would. */
+    private static final class Background implements AutoCloseable {
+        private final Process process;
+        private final Path log;
+
+        private Background(Process process, Path log) {
+            this.process = process;
+            this.log = log;
+        }
+
+        static Background start(Path directory, String step, List<String> command, Map<String, String> environment)
+                throws IOException {
+            Path log = WORK.resolve(step + ".log");
+            ProcessBuilder builder = new ProcessBuilder(command)
+                    .directory(directory.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(log.toFile());
+            builder.environment().putAll(environment);
+            builder.environment().put("MAVEN_OPTS", "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC");
+            return new Background(builder.start(), log);
+        }
+
+        void awaitLine(String text, Duration timeout) {
+            await().atMost(timeout)
+                    .pollInterval(Duration.ofMillis(500))
+                    .failFast("the process ended", () -> !process.isAlive())
+                    .until(() -> Files.readString(log).contains(text));
+        }
+
+        /** Sends SIG{@code signal} and returns the exit code. */
+        int stop(String signal) throws Exception {
+            new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+                    .inheritIO()
+                    .start()
+                    .waitFor();
+            assertThat(process.waitFor(60, TimeUnit.SECONDS))
+                    .as("%s exits after SIG%s; log: %s", log.getFileName(), signal, tail())
+                    .isTrue();
+            return process.exitValue();
+        }
+
+        String tail() {
+            return ArchetypeIT.tail(log);
+        }
+
+        @Override
+        public void close() {
+            process.destroyForcibly();
+        }
     }
 
     private static List<String> maven(String... args) {
@@ -230,11 +412,12 @@ class ArchetypeIT {
         return command;
     }
 
-    private static void run(Path directory, String step, List<String> command) throws Exception {
-        run(directory, step, command, Map.of());
+    private static String run(Path directory, String step, List<String> command) throws Exception {
+        return run(directory, step, command, Map.of());
     }
 
-    private static void run(Path directory, String step, List<String> command, Map<String, String> environment)
+    /** Runs {@code command} to its end, which must be exit 0; returns what it printed. */
+    private static String run(Path directory, String step, List<String> command, Map<String, String> environment)
             throws Exception {
         Path log = WORK.resolve(step + ".log");
         ProcessBuilder builder = new ProcessBuilder(command)
@@ -252,6 +435,7 @@ class ArchetypeIT {
         assertThat(done && process.exitValue() == 0)
                 .as("%s (%s) succeeds; the end of %s:%n%s", step, String.join(" ", command), log, tail(log))
                 .isTrue();
+        return Files.readString(log);
     }
 
     private static HttpResponse<String> get(HttpClient http, int port, String path)

@@ -12,6 +12,7 @@ import io.etl.runtime.internal.PipelineUses;
 import io.etl.runtime.internal.RegistryUses;
 import java.io.PrintWriter;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;
@@ -42,7 +43,8 @@ import picocli.CommandLine.Option;
         exitCodeList = {
             "0:the clusters are ready for the pipeline",
             "1:not ready: every problem is printed, key path first",
-            "2:usage or configuration error; no cluster was asked"
+            "2:usage or configuration error; no cluster was asked",
+            "4:not ready because a cluster could not be reached (every problem is at a brokers key)"
         })
 public final class CheckCommand implements Callable<Integer> {
 
@@ -106,12 +108,16 @@ public final class CheckCommand implements Callable<Integer> {
         for (Finding note : report.notes()) {
             out.println(note.path() + ": info: " + note.message());
         }
-        int problems = report.problems().size();
+        List<String> paths = new ArrayList<>();
+        report.problems().forEach(p -> paths.add(p.path()));
         for (Finding finding : registry) {
             out.println(finding.problem() ? finding.toString() : finding.path() + ": info: " + finding.message());
-            problems += finding.problem() ? 1 : 0;
+            if (finding.problem()) {
+                paths.add(finding.path());
+            }
         }
+        int problems = paths.size();
         out.println(problems == 0 ? "ready" : "not ready: " + problems + (problems == 1 ? " problem" : " problems"));
-        return problems == 0 ? ExitCodes.OK : ExitCodes.FAILED;
+        return problems == 0 ? ExitCodes.OK : ExitCodes.ofProblems(paths);
     }
 }

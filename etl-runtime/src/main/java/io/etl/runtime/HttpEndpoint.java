@@ -9,10 +9,12 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -26,7 +28,9 @@ import java.util.function.Supplier;
  * </ul>
  * Both health paths answer a small JSON body: {@code status}, {@code state}, {@code pipeline},
  * {@code assigned_partitions}, {@code paused}, {@code breakers}, {@code last_commit_age_ms},
- * {@code last_activity_age_ms}. Only {@code GET} and {@code HEAD} are answered.
+ * {@code last_activity_age_ms}. The runtime's service also answers {@value #TOPOLOGY_PATH}: the pipeline's
+ * topology as text, or as a Mermaid flowchart with {@code ?format=mermaid} (what {@code etl describe} prints). Only
+ * {@code GET} and {@code HEAD} are answered.
  *
  * <pre>{@code
  * try (HttpEndpoint http = HttpEndpoint.start("0.0.0.0", HttpEndpoint.DEFAULT_PORT, registry, () -> running)) {
@@ -46,12 +50,15 @@ public final class HttpEndpoint implements AutoCloseable {
     public static final String LIVE_PATH = "/health/live";
     /** Readiness probe path. */
     public static final String READY_PATH = "/health/ready";
+    /** The pipeline's topology, as {@code etl describe} prints it. */
+    public static final String TOPOLOGY_PATH = "/topology";
     /** How long the pipeline thread may go without a turn of its loop before {@value #LIVE_PATH} answers 503. */
     public static final Duration DEFAULT_LIVENESS_TIMEOUT = Duration.ofSeconds(60);
     /** The Prometheus text exposition format, version 0.0.4. */
     public static final String PROMETHEUS_CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8";
 
     private static final String JSON_CONTENT_TYPE = "application/json";
+    private static final String TEXT_CONTENT_TYPE = "text/plain; charset=utf-8";
 
     private final HttpServer server;
     private final ExecutorService executor;
@@ -79,6 +86,21 @@ public final class HttpEndpoint implements AutoCloseable {
             PrometheusMeterRegistry registry,
             Supplier<RunningPipeline> running,
             Runnable beforeScrape) {
+        return start(host, port, registry, running, beforeScrape, null);
+    }
+
+    /**
+     * {@link #start(String, int, PrometheusMeterRegistry, Supplier, Runnable)} that also serves {@value #TOPOLOGY_PATH}:
+     * {@code topology} returns the body for the {@code format} query parameter ({@code null} when absent), or null
+     * for a format it does not know.
+     */
+    static HttpEndpoint start(
+            String host,
+            int port,
+            PrometheusMeterRegistry registry,
+            Supplier<RunningPipeline> running,
+            Runnable beforeScrape,
+            Function<String, String> topology) {
         HttpServer server;
         try {
             server = HttpServer.create(new InetSocketAddress(host, port), 16);
@@ -100,12 +122,24 @@ public final class HttpEndpoint implements AutoCloseable {
                     }
                     case LIVE_PATH -> send(exchange, health.live());
                     case READY_PATH -> send(exchange, health.ready());
-                    default ->
-                        send(
-                                exchange,
-                                404,
-                                "text/plain; charset=utf-8",
-                                "not found; try " + METRICS_PATH + ", " + LIVE_PATH + " or " + READY_PATH + "\n");
+                    case TOPOLOGY_PATH -> {
+                        if (topology == null) {
+                            send(exchange, 404, TEXT_CONTENT_TYPE, notFound(null));
+                            return;
+                        }
+                        String format = queryParameter(exchange.getRequestURI().getRawQuery(), "format");
+                        String body = topology.apply(format);
+                        if (body == null) {
+                            send(
+                                    exchange,
+                                    400,
+                                    TEXT_CONTENT_TYPE,
+                                    "unknown format '" + format + "'; try text or mermaid\n");
+                        } else {
+                            send(exchange, 200, TEXT_CONTENT_TYPE, body);
+                        }
+                    }
+                    default -> send(exchange, 404, TEXT_CONTENT_TYPE, notFound(topology));
                 }
             }
         });
@@ -117,6 +151,26 @@ public final class HttpEndpoint implements AutoCloseable {
         server.setExecutor(executor);
         server.start();
         return new HttpEndpoint(server, executor);
+    }
+
+    private static String notFound(Function<String, String> topology) {
+        return "not found; try " + METRICS_PATH + ", " + LIVE_PATH + ", " + READY_PATH
+                + (topology == null ? "" : " or " + TOPOLOGY_PATH) + "\n";
+    }
+
+    /** The value of {@code name} in a raw query string ({@code a=1&b=2}), or null. */
+    private static String queryParameter(String rawQuery, String name) {
+        if (rawQuery == null) {
+            return null;
+        }
+        for (String pair : rawQuery.split("&")) {
+            int eq = pair.indexOf('=');
+            String key = eq < 0 ? pair : pair.substring(0, eq);
+            if (URLDecoder.decode(key, StandardCharsets.UTF_8).equals(name)) {
+                return eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            }
+        }
+        return null;
     }
 
     private static void send(HttpExchange exchange, HealthReport.Answer answer) throws IOException {

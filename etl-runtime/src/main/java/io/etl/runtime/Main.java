@@ -11,7 +11,7 @@ import picocli.CommandLine.Command;
 
 /**
  * The {@code etl} launcher: {@code run} a pipeline as a service, {@code validate} its configuration,
- * {@code check} the Kafka clusters are ready for it; and tools for its clusters:
+ * {@code check} the Kafka clusters are ready for it, {@code describe} its topology; and tools for its clusters:
  * {@code topics}, {@code produce}, {@code consume}, {@code offsets}, {@code dead-letters}.
  *
  * <pre>
@@ -33,6 +33,7 @@ import picocli.CommandLine.Command;
             RunCommand.class,
             ValidateCommand.class,
             CheckCommand.class,
+            DescribeCommand.class,
             TopicsCommand.class,
             ProduceCommand.class,
             ConsumeCommand.class,

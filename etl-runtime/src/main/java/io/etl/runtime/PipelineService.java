@@ -7,13 +7,16 @@ import io.etl.core.RunningPipeline;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
+import io.etl.core.error.ErrorText;
 import io.etl.runtime.internal.JvmMeters;
+import io.etl.runtime.internal.Topology;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.PrintStream;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
+import java.net.BindException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -50,6 +54,9 @@ public final class PipelineService {
     private final PipelineFactory factory;
     private final PipelineConfig config;
     private int httpPort = HttpEndpoint.DEFAULT_PORT;
+    /** Whether a taken {@link #httpPort} makes the endpoint take a free port instead of failing the start. */
+    private boolean httpPortFallback = true;
+
     private String httpHost = HttpEndpoint.DEFAULT_HOST;
     private Path configFile;
     private StopSignal stop;
@@ -68,12 +75,31 @@ public final class PipelineService {
         return new PipelineService(factory, config);
     }
 
-    /** The HTTP port; 0 serves no HTTP endpoint. Default {@link HttpEndpoint#DEFAULT_PORT}. */
+    /**
+     * The HTTP port, exactly: when it is taken the start fails ({@link ExitCodes#USAGE}). 0 serves no HTTP endpoint.
+     * Without this call the endpoint takes {@link HttpEndpoint#DEFAULT_PORT}, or a free port when that one is taken
+     * (a second copy of a pipeline on one host), and logs the address.
+     */
     public PipelineService httpPort(int port) {
         if (port < 0 || port > 65_535) {
             throw new IllegalArgumentException("http port must be 0..65535, got " + port);
         }
         this.httpPort = port;
+        this.httpPortFallback = false;
+        return this;
+    }
+
+    /**
+     * The HTTP port to take when it is free, and a free one (logged) when it is not: what a service started without
+     * a port of its own does ({@link HttpEndpoint#DEFAULT_PORT} by default), so that several copies of a pipeline
+     * run on one host.
+     */
+    public PipelineService preferHttpPort(int port) {
+        if (port < 1 || port > 65_535) {
+            throw new IllegalArgumentException("preferred http port must be 1..65535, got " + port);
+        }
+        this.httpPort = port;
+        this.httpPortFallback = true;
         return this;
     }
 
@@ -123,7 +149,8 @@ public final class PipelineService {
      * Runs until stopped or failed.
      *
      * @return the exit code: {@link ExitCodes#OK} drained, {@link ExitCodes#FAILED} failed or not fully
-     * drained, {@link ExitCodes#USAGE} bad configuration (nothing started), {@link ExitCodes#STOP_BUDGET_EXCEEDED}
+     * drained, {@link ExitCodes#UNREACHABLE} the start failed reaching a cluster, {@link ExitCodes#USAGE} bad
+     * configuration (nothing started), {@link ExitCodes#STOP_BUDGET_EXCEEDED}
      */
     public int run() {
         Pipeline pipeline;
@@ -152,9 +179,8 @@ public final class PipelineService {
             HttpEndpoint http;
             try {
                 // the JVM's meters are bound when something first reads them, not while the pipeline starts
-                http = httpPort == 0
-                        ? null
-                        : HttpEndpoint.start(httpHost, httpPort, registry, current::get, () -> jvm.bindTo(registry));
+                Function<String, String> topology = topologyOf(pipeline);
+                http = httpPort == 0 ? null : startHttp(registry, current, jvm, topology);
             } catch (UncheckedIOException e) {
                 err.println("error: " + e.getMessage() + " (choose another port with --http-port, 0 for none)");
                 return ExitCodes.USAGE;
@@ -183,6 +209,47 @@ public final class PipelineService {
         } finally {
             registry.close();
         }
+    }
+
+    /** The endpoint on {@link #httpPort}, or, when that default port is taken, on a free one. */
+    private HttpEndpoint startHttp(
+            PrometheusMeterRegistry registry,
+            AtomicReference<RunningPipeline> current,
+            JvmMeters jvm,
+            Function<String, String> topology) {
+        try {
+            return HttpEndpoint.start(httpHost, httpPort, registry, current::get, () -> jvm.bindTo(registry), topology);
+        } catch (UncheckedIOException e) {
+            if (!httpPortFallback || !(e.getCause() instanceof BindException)) {
+                throw e;
+            }
+            HttpEndpoint http =
+                    HttpEndpoint.start(httpHost, 0, registry, current::get, () -> jvm.bindTo(registry), topology);
+            LOG.warn(
+                    "port {} is in use (another copy of a pipeline on this host?): serving HTTP on port {} instead;"
+                            + " --http-port fixes the port",
+                    httpPort,
+                    http.port());
+            return http;
+        }
+    }
+
+    /**
+     * What {@code /topology} answers for a format ({@code text} when null; null for an unknown one), or null when
+     * the pipeline was not built by the DSL and has no topology to show.
+     */
+    private Function<String, String> topologyOf(Pipeline pipeline) {
+        Topology topology;
+        try {
+            topology = Topology.of(pipeline, config);
+        } catch (IllegalArgumentException notTheDsl) {
+            return null;
+        }
+        String text = topology.text();
+        String mermaid = topology.mermaid();
+        return format -> format == null || format.equalsIgnoreCase("text")
+                ? text
+                : format.equalsIgnoreCase("mermaid") ? mermaid : null;
     }
 
     private int runPipeline(
@@ -257,7 +324,11 @@ public final class PipelineService {
             default -> {
                 Throwable cause = result.failure();
                 printFailure("pipeline '" + result.pipeline() + "' failed", cause);
-                return ExitCodes.FAILED;
+                return cause instanceof ConfigException config && cause.getSuppressed().length == 0
+                        ? ExitCodes.ofProblems(config.problems().stream()
+                                .map(ConfigProblem::path)
+                                .toList())
+                        : ExitCodes.FAILED;
             }
         }
     }
@@ -307,7 +378,7 @@ public final class PipelineService {
         Map<String, List<String>> pathsByMessage = new LinkedHashMap<>();
         for (ConfigProblem problem : e.problems()) {
             pathsByMessage
-                    .computeIfAbsent(problem.message().replaceAll("\\s*\\R\\s*", " "), m -> new ArrayList<>())
+                    .computeIfAbsent(ErrorText.oneLine(problem.message()), m -> new ArrayList<>())
                     .add(problem.path());
         }
         List<String> lines = new ArrayList<>();
@@ -324,7 +395,7 @@ public final class PipelineService {
         String message = t instanceof ConfigException config
                 ? String.join("; ", problemLines(config))
                 : t.getMessage() == null ? t.getClass().getName() : t.getMessage();
-        return message.replaceAll("\\s*\\R\\s*", " ");
+        return ErrorText.oneLine(message);
     }
 
     static String human(Duration d) {

@@ -31,6 +31,7 @@ import picocli.CommandLine.Option;
             "1:the pipeline failed, or batches were abandoned at the drain deadline",
             "2:usage or configuration error; nothing was started",
             "3:the stop did not finish within pipeline.shutdown_timeout",
+            "4:the start failed: a cluster could not be reached (host, refused, no answer)",
             "130:a second SIGTERM/SIGINT while draining; exited at once"
         })
 public final class RunCommand implements Callable<Integer> {
@@ -41,9 +42,10 @@ public final class RunCommand implements Callable<Integer> {
     @Option(
             names = "--http-port",
             paramLabel = "PORT",
-            defaultValue = "" + HttpEndpoint.DEFAULT_PORT,
-            description = "Port of /metrics and /health/*; 0 serves no HTTP endpoint. Default: ${DEFAULT-VALUE}.")
-    private int httpPort;
+            description = "Port of /metrics, /health/* and /topology, exactly (a taken port fails the start); 0 serves"
+                    + " no HTTP endpoint. Default: " + HttpEndpoint.DEFAULT_PORT + ", or a free port when "
+                    + HttpEndpoint.DEFAULT_PORT + " is taken (logged).")
+    private Integer httpPort;
 
     @Option(
             names = "--http-host",
@@ -64,7 +66,7 @@ public final class RunCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintStream err = System.err;
-        if (httpPort < 0 || httpPort > 65_535) {
+        if (httpPort != null && (httpPort < 0 || httpPort > 65_535)) {
             throw new CommandLine.ParameterException(
                     spec.commandLine(), "--http-port must be 0..65535, got " + httpPort);
         }
@@ -85,12 +87,14 @@ public final class RunCommand implements Callable<Integer> {
             return pipeline.usageError(e, err::println);
         }
         try (TraceExport traces = TraceExport.start(System.getenv())) {
-            return PipelineService.of(factory, loaded)
+            PipelineService service = PipelineService.of(factory, loaded)
                     .configFile(pipeline.file())
-                    .httpPort(httpPort)
                     .httpHost(httpHost)
-                    .err(err)
-                    .run();
+                    .err(err);
+            if (httpPort != null) {
+                service.httpPort(httpPort);
+            }
+            return service.run();
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.etl.testkit;
 
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -31,6 +32,10 @@ import java.util.Optional;
  *                         ({@code -Xmx384m -XX:+UseSerialGC -XX:TieredStopAtLevel=1 ...}); empty for the kit's
  * @param proxied          whether each broker gets a second client listener that clients reach through a
  *                         {@link TcpProxy} of its own ({@link KafkaTestCluster#proxies()})
+ * @param clientPort       the port of the client listener on 127.0.0.1 (embedded broker only); 0 picks a free one
+ * @param dataDirectory    where the embedded broker keeps its data, formatted on first use and kept when the
+ *                         broker closes, so a later broker on it finds its topics and offsets again; {@code null}
+ *                         for a temporary directory deleted on close
  */
 public record BrokerOptions(
         Map<String, String> brokerProperties,
@@ -38,7 +43,9 @@ public record BrokerOptions(
         Duration startupTimeout,
         KerberosListener kerberos,
         List<String> jvmOptions,
-        boolean proxied) {
+        boolean proxied,
+        int clientPort,
+        Path dataDirectory) {
 
     /** Default time to wait for a broker to answer {@code describeCluster}. */
     public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(60);
@@ -49,9 +56,23 @@ public record BrokerOptions(
                 new LinkedHashMap<>(brokerProperties == null ? Map.of() : brokerProperties));
         startupTimeout = startupTimeout == null ? DEFAULT_STARTUP_TIMEOUT : startupTimeout;
         jvmOptions = jvmOptions == null ? List.of() : List.copyOf(jvmOptions);
+        if (clientPort < 0 || clientPort > 65_535) {
+            throw new IllegalArgumentException("clientPort must be 0..65535, got " + clientPort);
+        }
     }
 
-    /** Options without proxies. */
+    /** Options of a broker on free ports and temporary storage. */
+    public BrokerOptions(
+            Map<String, String> brokerProperties,
+            BrokerSecurity security,
+            Duration startupTimeout,
+            KerberosListener kerberos,
+            List<String> jvmOptions,
+            boolean proxied) {
+        this(brokerProperties, security, startupTimeout, kerberos, jvmOptions, proxied, 0, null);
+    }
+
+    /** Options without proxies, on free ports and temporary storage. */
     public BrokerOptions(
             Map<String, String> brokerProperties,
             BrokerSecurity security,
@@ -100,7 +121,8 @@ public record BrokerOptions(
     public BrokerOptions withBrokerProperty(String key, String value) {
         Map<String, String> copy = new LinkedHashMap<>(brokerProperties);
         copy.put(key, value);
-        return new BrokerOptions(copy, security, startupTimeout, kerberos, jvmOptions, proxied);
+        return new BrokerOptions(
+                copy, security, startupTimeout, kerberos, jvmOptions, proxied, clientPort, dataDirectory);
     }
 
     /** Builds {@link BrokerOptions}. */
@@ -111,6 +133,8 @@ public record BrokerOptions(
         private KerberosListener kerberos;
         private List<String> jvmOptions = List.of();
         private boolean proxied;
+        private int clientPort;
+        private Path dataDirectory;
 
         private Builder() {}
 
@@ -196,9 +220,44 @@ public record BrokerOptions(
             return this;
         }
 
+        /**
+         * Binds the embedded broker's client listener to this port of 127.0.0.1 instead of a free one, as a
+         * development broker on {@code localhost:9092} needs.
+         *
+         * @param port 1..65535, or 0 for a free port (the default)
+         * @return this builder
+         */
+        public Builder clientPort(int port) {
+            if (port < 0 || port > 65_535) {
+                throw new IllegalArgumentException("clientPort must be 0..65535, got " + port);
+            }
+            this.clientPort = port;
+            return this;
+        }
+
+        /**
+         * Keeps the embedded broker's data in {@code directory}: formatted when it holds no broker data yet, reused
+         * as it is otherwise, and never deleted by the kit.
+         *
+         * @param directory the data directory, created when missing
+         * @return this builder
+         */
+        public Builder dataDirectory(Path directory) {
+            this.dataDirectory = Objects.requireNonNull(directory, "directory");
+            return this;
+        }
+
         /** @return the options */
         public BrokerOptions build() {
-            return new BrokerOptions(brokerProperties, security, startupTimeout, kerberos, jvmOptions, proxied);
+            return new BrokerOptions(
+                    brokerProperties,
+                    security,
+                    startupTimeout,
+                    kerberos,
+                    jvmOptions,
+                    proxied,
+                    clientPort,
+                    dataDirectory);
         }
     }
 }

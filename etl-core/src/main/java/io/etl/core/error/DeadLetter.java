@@ -106,8 +106,8 @@ public record DeadLetter(
     }
 
     /**
-     * The exception that explains the rejection, as {@code class: message}, bounded to {@value #MAX_ERROR_CHARS}
-     * characters: the cause the stage reported when there is one (the user's exception, the broker's refusal),
+     * The exception that explains the rejection, as {@code class: message} on one line, bounded to
+     * {@value #MAX_ERROR_CHARS} characters: the cause the stage reported when there is one (the user's exception, the broker's refusal),
      * else the record error itself.
      */
     public static String describe(RecordException error) {
@@ -116,7 +116,8 @@ public record DeadLetter(
         if (shown == error) {
             message = error.detail();
         }
-        String text = shown.getClass().getName() + (message == null ? "" : ": " + message);
+        // a header holds one line: a message's line breaks are folded
+        String text = shown.getClass().getName() + (message == null ? "" : ": " + ErrorText.oneLine(message));
         if (text.length() > MAX_ERROR_CHARS) {
             text = text.substring(0, MAX_ERROR_CHARS - 3) + "...";
         }

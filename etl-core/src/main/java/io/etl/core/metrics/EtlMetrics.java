@@ -64,6 +64,11 @@ public final class EtlMetrics {
      * committed, over the assigned partitions: what a crash now would process again on top of what is in flight.
      */
     public static final String CHECKPOINT_REPLAY_WINDOW = "etl.checkpoint.replay.window.records";
+    /**
+     * {@code etl_checkpoint_last_commit_age_seconds}: seconds since the source last confirmed a commit; NaN before the
+     * first. It grows while no input arrives (nothing to commit) as well as while commits are stuck.
+     */
+    public static final String CHECKPOINT_LAST_COMMIT_AGE = "etl.checkpoint.last.commit.age";
 
     /**
      * {@code etl_route_records_total{sink,topic}}: messages a route wrote to each topic, counted when their batch

@@ -78,6 +78,19 @@ class DeadLetterTest {
     }
 
     @Test
+    void theErrorHeaderIsOneLineWhateverTheMessage() {
+        RecordMeta meta = meta(List.of());
+        RecordException error = RecordException.at(
+                meta,
+                "parse",
+                RecordException.OPERATOR,
+                "x",
+                new IllegalArgumentException("line one\r\n   line two\n"));
+
+        assertThat(DeadLetter.describe(error)).isEqualTo("java.lang.IllegalArgumentException: line one line two");
+    }
+
+    @Test
     void earlierDeadLetterHeadersAreReplacedNotRepeated() {
         RecordMeta replayed = meta(List.of(Header.of(DeadLetter.STAGE_HEADER, "decode"), Header.of("trace", "t")));
         RecordException error = RecordException.at(replayed, "orders", RecordException.DECODE, "bad", null);

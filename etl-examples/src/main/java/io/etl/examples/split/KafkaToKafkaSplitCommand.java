@@ -69,6 +69,7 @@ import picocli.CommandLine.Option;
             "1:failed pipeline, or missing orders",
             "2:usage error or invalid configuration; nothing was started",
             "3:KAFKA_BROKERS: the stop outlasted pipeline.shutdown_timeout",
+            "4:KAFKA_BROKERS: the start failed, a cluster could not be reached",
             "130:stopped by a signal before the embedded run finished / a second signal while draining"
         })
 public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
@@ -94,7 +95,7 @@ public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
             description = {
                 "Serve /metrics, /health/live and /health/ready on PORT; 0 serves nothing.",
                 "Default: none without KAFKA_BROKERS (then on 127.0.0.1 only), " + HttpEndpoint.DEFAULT_PORT
-                        + " with it (on --http-host)."
+                        + " with it (on --http-host), or a free port when it is taken."
             })
     private Integer metricsPort;
 
@@ -187,8 +188,10 @@ public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
         if (this.config != null) {
             service.configFile(this.config);
         }
-        return service.httpPort(metricsPort == null ? HttpEndpoint.DEFAULT_PORT : metricsPort)
-                .httpHost(httpHost)
+        if (metricsPort != null) {
+            service.httpPort(metricsPort);
+        }
+        return service.httpHost(httpHost)
                 .err(err)
                 .onListening(http -> err.println("metrics and health: http://" + http.address()))
                 .onFinished(running -> printServiceSummary(running, config, started))

@@ -74,7 +74,7 @@ class KafkaToKafkaSplitCommandTest {
 
         int exit = run("127.0.0.1:" + closedPort(), "--config", file.toString(), "--http-port", "0");
 
-        assertThat(exit).isEqualTo(ExitCodes.FAILED);
+        assertThat(exit).isEqualTo(ExitCodes.UNREACHABLE);
         assertThat(err.toString(StandardCharsets.UTF_8)).contains("could not reach brokers");
         assertThat(out.toString(StandardCharsets.UTF_8)).doesNotContain("summary:", "accounted for");
     }

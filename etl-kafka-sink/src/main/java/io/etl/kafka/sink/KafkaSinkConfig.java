@@ -49,6 +49,9 @@ import java.util.function.Consumer;
  *                           pool's {@code batch.linger}); formerly {@code linger}
  * @param topics             topics to create at startup when missing
  * @param startupTimeout     bound of the startup connectivity check and of topic creation
+ * @param refusedTimeout     how long the start waits while every address of {@code brokers} refuses TCP
+ *                           connections (nothing listens: a wrong port, brokers down or still starting), within
+ *                           {@code startupTimeout}
  * @param security           typed TLS/SASL settings; absent means PLAINTEXT unless the passthrough says otherwise
  * @param producer           kafka-clients producer properties applied after validation (see the denylist)
  * @param annotations        static key/values the envelope encoder echoes in every envelope value, as
@@ -67,6 +70,7 @@ public record KafkaSinkConfig(
         @RenamedFrom("linger") Duration producerLinger,
         List<@Valid TopicSpec> topics,
         @RenamedFrom("admin_timeout") Duration startupTimeout,
+        Duration refusedTimeout,
         @Valid KafkaSecurityConfig security,
         Map<String, String> producer,
         Map<String, String> annotations,
@@ -81,6 +85,7 @@ public record KafkaSinkConfig(
     public static final Compression DEFAULT_COMPRESSION = Compression.NONE;
     public static final Duration DEFAULT_PRODUCER_LINGER = Duration.ofMillis(5);
     public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_REFUSED_TIMEOUT = Duration.ofSeconds(5);
 
     public KafkaSinkConfig {
         deliveryTimeout = deliveryTimeout == null ? DEFAULT_DELIVERY_TIMEOUT : deliveryTimeout;
@@ -90,6 +95,7 @@ public record KafkaSinkConfig(
         producerLinger = producerLinger == null ? DEFAULT_PRODUCER_LINGER : producerLinger;
         topics = topics == null ? List.of() : List.copyOf(topics);
         startupTimeout = startupTimeout == null ? DEFAULT_STARTUP_TIMEOUT : startupTimeout;
+        refusedTimeout = refusedTimeout == null ? DEFAULT_REFUSED_TIMEOUT : refusedTimeout;
         producer = Secrets.protect(producer == null ? Map.of() : producer);
         annotations = annotations == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(annotations));
     }
@@ -97,7 +103,7 @@ public record KafkaSinkConfig(
     /** Defaults for everything but the brokers and the topic. */
     public static KafkaSinkConfig of(String brokers, String topic) {
         return new KafkaSinkConfig(
-                brokers, topic, null, null, null, null, null, null, null, null, null, null, null, null);
+                brokers, topic, null, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** Defaults for everything but the brokers, and a route's template section with {@code route}. */
@@ -200,6 +206,7 @@ public record KafkaSinkConfig(
         private Duration producerLinger;
         private List<TopicSpec> topics;
         private Duration startupTimeout;
+        private Duration refusedTimeout;
         private KafkaSecurityConfig security;
         private Map<String, String> producer;
         private Map<String, String> annotations;
@@ -216,6 +223,7 @@ public record KafkaSinkConfig(
             producerLinger = base.producerLinger();
             topics = base.topics();
             startupTimeout = base.startupTimeout();
+            refusedTimeout = base.refusedTimeout();
             security = base.security();
             producer = base.producer();
             annotations = base.annotations();
@@ -294,6 +302,16 @@ public record KafkaSinkConfig(
             return this;
         }
 
+        /**
+         * How long the start waits while every address of the brokers refuses TCP connections, above zero;
+         * default 5s. Raise it to wait for brokers that are still starting.
+         */
+        public Builder refusedTimeout(Duration value) {
+            refusedTimeout = ConfigValidation.requireNonNull("refusedTimeout", value);
+            checkAt("refusedTimeout");
+            return this;
+        }
+
         /** Typed TLS/SASL settings. */
         public Builder security(KafkaSecurityConfig value) {
             security = ConfigValidation.requireNonNull("security", value);
@@ -338,6 +356,7 @@ public record KafkaSinkConfig(
                     producerLinger,
                     topics,
                     startupTimeout,
+                    refusedTimeout,
                     security,
                     producer,
                     annotations,

@@ -75,7 +75,7 @@ class KafkaSinkConfigBuilderTest {
     @Test
     void rejectsProducerLingerNotBelowDeliveryTimeoutAtBuild() {
         KafkaSinkConfig.Builder builder =
-                KafkaSinkConfig.custom().brokers("b").topic("t").producerLinger(Duration.ofSeconds(40));
+                KafkaSinkConfig.custom().brokers("b:9092").topic("t").producerLinger(Duration.ofSeconds(40));
 
         assertThatThrownBy(builder::build)
                 .hasMessage(

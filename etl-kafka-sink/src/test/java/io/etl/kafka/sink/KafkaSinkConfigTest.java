@@ -97,7 +97,7 @@ class KafkaSinkConfigTest {
 
     @Test
     void formerLingerKeyFailsWithItsPathAndTheKeyThatReplacedIt() {
-        assertThat(problems("sinks: {eu: {kafka: {brokers: b, topic: t, linger: 20ms}}}"))
+        assertThat(problems("sinks: {eu: {kafka: {brokers: b:9092, topic: t, linger: 20ms}}}"))
                 .containsExactly("sinks.eu.kafka.linger: unknown key (renamed to producer_linger)");
     }
 
@@ -112,7 +112,7 @@ class KafkaSinkConfigTest {
                 sinks:
                   eu:
                     kafka:
-                      brokers: b
+                      brokers: b:9092
                       topic: t
                       producer: {"%s": "x"}
                 """.formatted(key)))
@@ -145,7 +145,7 @@ class KafkaSinkConfigTest {
         assertThat(ProducerSettings.DENIED.get("request.required.acks")).contains("at-most-once");
         assertThat(ProducerSettings.DENIED.get("delivery.report.only.error")).contains("acknowledge");
         assertThat(ProducerSettings.DENIED.get("enable.gapless.guarantee")).contains("retry");
-        assertThat(problems("sinks: {eu: {kafka: {brokers: b, topic: t, producer: {batch.num.messages: '500'}}}}"))
+        assertThat(problems("sinks: {eu: {kafka: {brokers: b:9092, topic: t, producer: {batch.num.messages: '500'}}}}"))
                 .containsExactly("sinks.eu.kafka.producer.batch.num.messages: is a librdkafka property the Java"
                         + " producer does not know; use batch.size (in bytes) for the producer, batch.max_records for"
                         + " the framework batch");
@@ -157,7 +157,7 @@ class KafkaSinkConfigTest {
                 sinks:
                   eu:
                     kafka:
-                      brokers: b
+                      brokers: b:9092
                       topic: t
                       producer: {retries: "x", batch.size: "-5", buffer.memory: "1048576"}
                 """))
@@ -172,7 +172,7 @@ class KafkaSinkConfigTest {
                 sinks:
                   eu:
                     kafka:
-                      brokers: b
+                      brokers: b:9092
                       topic: t
                       producer:
                         security.protocol: SASL_SSL
@@ -187,7 +187,7 @@ class KafkaSinkConfigTest {
 
     @Test
     void unknownPassthroughKeyFailsWithASuggestion() {
-        assertThat(problems("sinks: {eu: {kafka: {brokers: b, topic: t, producer: {linger_ms: '5'}}}}"))
+        assertThat(problems("sinks: {eu: {kafka: {brokers: b:9092, topic: t, producer: {linger_ms: '5'}}}}"))
                 .containsExactly(
                         "sinks.eu.kafka.producer.linger_ms: unknown producer property (did you mean linger.ms?)");
     }
@@ -206,7 +206,7 @@ class KafkaSinkConfigTest {
                 sinks:
                   eu:
                     kafka:
-                      brokers: b
+                      brokers: b:9092
                       topic: t
                       security: {protocol: SSL, sasl: {mechanism: PLAIN, username: u}}
                 """))
@@ -221,7 +221,7 @@ class KafkaSinkConfigTest {
                 sinks:
                   eu:
                     kafka:
-                      brokers: b
+                      brokers: b:9092
                       topic: t
                       security: {protocol: SASL_PLAINTEXT, sasl: {mechanism: PLAIN, username: u, password: p}}
                       producer: {sasl.mechanism: PLAIN}
@@ -236,7 +236,7 @@ class KafkaSinkConfigTest {
                 sinks:
                   eu:
                     kafka:
-                      brokers: b
+                      brokers: b:9092
                       topic: t
                       security: {protocol: PLAINTEXT, sasl: {mechanism: PLAIN, username: u, password: hunter2}}
                 """);
@@ -247,7 +247,7 @@ class KafkaSinkConfigTest {
     void codeBuiltConfigIsCheckedLikeALoadedOne() {
         ConfigException e = catchThrowableOfType(
                 ConfigException.class,
-                () -> KafkaSink.from("x", KafkaSinkConfig.of("b", "t").withProducer(Map.of("acks", "1")), null));
+                () -> KafkaSink.from("x", KafkaSinkConfig.of("b:9092", "t").withProducer(Map.of("acks", "1")), null));
         assertThat(e.problems()).extracting(ConfigProblem::path).containsExactly("sinks.x.kafka.producer.acks");
     }
 }

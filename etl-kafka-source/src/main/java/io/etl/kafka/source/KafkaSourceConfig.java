@@ -61,6 +61,9 @@ import java.util.function.Consumer;
  * @param sessionTimeout   how long the group waits for a silent instance before moving its partitions
  *                         (classic group protocol; with {@code group.protocol: consumer} the broker decides)
  * @param startupTimeout   bound of the connectivity check made before subscribing
+ * @param refusedTimeout   how long the start waits while every address of {@code brokers} refuses TCP connections
+ *                         (nothing listens: a wrong port, brokers down or still starting), within
+ *                         {@code startupTimeout}
  * @param statisticsInterval how often the consumer's own metrics are refreshed into the
  *                         {@code etl_kafka_source_*} meters ({@code 0s} registers none)
  * @param security         TLS and SASL settings, shared in shape with the Kafka sink; absent means
@@ -82,6 +85,7 @@ public record KafkaSourceConfig(
         Duration revokeTimeout,
         Duration sessionTimeout,
         Duration startupTimeout,
+        Duration refusedTimeout,
         Duration statisticsInterval,
         @Valid KafkaSecurityConfig security,
         Map<String, String> consumer,
@@ -93,6 +97,7 @@ public record KafkaSourceConfig(
     public static final Duration DEFAULT_REVOKE_TIMEOUT = Duration.ofSeconds(10);
     public static final Duration DEFAULT_SESSION_TIMEOUT = Duration.ofSeconds(10);
     public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(30);
+    public static final Duration DEFAULT_REFUSED_TIMEOUT = Duration.ofSeconds(5);
     public static final Duration DEFAULT_STATISTICS_INTERVAL = Duration.ofSeconds(5);
 
     /**
@@ -136,6 +141,7 @@ public record KafkaSourceConfig(
         revokeTimeout = revokeTimeout == null ? DEFAULT_REVOKE_TIMEOUT : revokeTimeout;
         sessionTimeout = sessionTimeout == null ? DEFAULT_SESSION_TIMEOUT : sessionTimeout;
         startupTimeout = startupTimeout == null ? DEFAULT_STARTUP_TIMEOUT : startupTimeout;
+        refusedTimeout = refusedTimeout == null ? DEFAULT_REFUSED_TIMEOUT : refusedTimeout;
         statisticsInterval = statisticsInterval == null ? DEFAULT_STATISTICS_INTERVAL : statisticsInterval;
         consumer = Secrets.protect(consumer == null ? Map.of() : consumer);
     }
@@ -146,7 +152,7 @@ public record KafkaSourceConfig(
      */
     public static KafkaSourceConfig of(String brokers, List<String> topics, String groupId) {
         return new KafkaSourceConfig(
-                brokers, topics, null, groupId, null, null, null, null, null, null, null, null, null, null, null);
+                brokers, topics, null, groupId, null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     private static Map<String, String> denylist(String... keyReasonPairs) {
@@ -215,6 +221,7 @@ public record KafkaSourceConfig(
         private Duration revokeTimeout;
         private Duration sessionTimeout;
         private Duration startupTimeout;
+        private Duration refusedTimeout;
         private Duration statisticsInterval;
         private KafkaSecurityConfig security;
         private Map<String, String> consumer;
@@ -232,6 +239,7 @@ public record KafkaSourceConfig(
             revokeTimeout = base.revokeTimeout();
             sessionTimeout = base.sessionTimeout();
             startupTimeout = base.startupTimeout();
+            refusedTimeout = base.refusedTimeout();
             statisticsInterval = base.statisticsInterval();
             security = base.security();
             consumer = base.consumer();
@@ -316,6 +324,16 @@ public record KafkaSourceConfig(
             return this;
         }
 
+        /**
+         * How long the start waits while every address of the brokers refuses TCP connections, at least 1ms;
+         * default 5s. Raise it to wait for brokers that are still starting.
+         */
+        public Builder refusedTimeout(Duration value) {
+            refusedTimeout = ConfigValidation.checkDuration("refusedTimeout", value);
+            checkAt("refusedTimeout");
+            return this;
+        }
+
         /** How often the consumer's metrics are refreshed, zero (none) or more; default 5s. */
         public Builder statisticsInterval(Duration value) {
             statisticsInterval = ConfigValidation.requireNonNull("statisticsInterval", value);
@@ -362,6 +380,7 @@ public record KafkaSourceConfig(
                     revokeTimeout,
                     sessionTimeout,
                     startupTimeout,
+                    refusedTimeout,
                     statisticsInterval,
                     security,
                     consumer,

@@ -60,7 +60,7 @@ class KafkaSourceConfigBuilderTest {
                 rejected(() -> KafkaSourceConfig.custom().topics("orders", ""), "topics[1]: must not be blank"),
                 rejected(
                         () -> KafkaSourceConfig.custom()
-                                .brokers("b")
+                                .brokers("b:9092")
                                 .groupId("g")
                                 .topicPattern("orders-.*")
                                 .topics("orders")

@@ -90,7 +90,7 @@ class KafkaSourceConfigTest {
         assertThat(problems("""
                 source:
                   orders:
-                    kafka: {brokers: b, topics: [orders], group_id: g, group_instance_id: "host 1/a"}
+                    kafka: {brokers: b:9092, topics: [orders], group_id: g, group_instance_id: "host 1/a"}
                 """))
                 .containsExactly("source.orders.kafka.group_instance_id: must be at most 249 characters of"
                         + " a-z, A-Z, 0-9, '.', '_' and '-' (for example the host name); got 'host 1/a'");
@@ -101,7 +101,7 @@ class KafkaSourceConfigTest {
         assertThat(problems("""
                 source:
                   orders:
-                    kafka: {brokers: b, topics: [orders], topic_pattern: "o.*", group_id: g}
+                    kafka: {brokers: b:9092, topics: [orders], topic_pattern: "o.*", group_id: g}
                 """))
                 .containsExactly(
                         "source.orders.kafka.topic_pattern: cannot be combined with topics: set exactly one of topics and topic_pattern");
@@ -112,7 +112,7 @@ class KafkaSourceConfigTest {
         assertThat(problems("""
                 source:
                   orders:
-                    kafka: {brokers: b, group_id: g}
+                    kafka: {brokers: b:9092, group_id: g}
                 """))
                 .containsExactly("source.orders.kafka.topics: set exactly one of topics and topic_pattern");
     }
@@ -122,7 +122,7 @@ class KafkaSourceConfigTest {
         assertThat(problems("""
                 source:
                   orders:
-                    kafka: {brokers: b, topic_pattern: "orders-(", group_id: g}
+                    kafka: {brokers: b:9092, topic_pattern: "orders-(", group_id: g}
                 """))
                 .singleElement()
                 .asString()
@@ -147,7 +147,7 @@ class KafkaSourceConfigTest {
                 source:
                   orders:
                     kafka:
-                      brokers: b
+                      brokers: b:9092
                       topics: [orders]
                       group_id: g
                       consumer:
@@ -178,7 +178,7 @@ class KafkaSourceConfigTest {
                 source:
                   orders:
                     kafka:
-                      brokers: b
+                      brokers: b:9092
                       topics: [orders]
                       group_id: g
                       consumer:
@@ -208,7 +208,7 @@ class KafkaSourceConfigTest {
                 source:
                   orders:
                     kafka:
-                      brokers: b
+                      brokers: b:9092
                       topics: [orders]
                       group_id: g
                       statistics_interval: -1s
@@ -226,7 +226,7 @@ class KafkaSourceConfigTest {
                 source:
                   orders:
                     kafka:
-                      brokers: b
+                      brokers: b:9092
                       topics: [orders]
                       group_id: g
                       consumer: {fetch_min_bytes: "1", fetch.max.wait.msec: "10", totally.unknown.thing: "1"}
@@ -242,7 +242,7 @@ class KafkaSourceConfigTest {
         assertThat(problems("""
                 source:
                   orders:
-                    kafka: {brokers: b, topics: [orders], group_id: g, group_instance: x}
+                    kafka: {brokers: b:9092, topics: [orders], group_id: g, group_instance: x}
                 """))
                 .singleElement()
                 .asString()
@@ -255,7 +255,7 @@ class KafkaSourceConfigTest {
                 source:
                   orders:
                     kafka:
-                      brokers: b
+                      brokers: b:9092
                       topics: [orders]
                       group_id: g
                       consumer: {security.protocol: SASL_PLAINTEXT, sasl.mechanism: PLAIN, sasl.jaas.config: x}
@@ -268,7 +268,7 @@ class KafkaSourceConfigTest {
                 source:
                   orders:
                     kafka:
-                      brokers: b
+                      brokers: b:9092
                       topics: [orders]
                       group_id: g
                       security: {protocol: SASL_PLAINTEXT, sasl: {mechanism: PLAIN, username: u, password: p}}
@@ -284,7 +284,7 @@ class KafkaSourceConfigTest {
                 source:
                   orders:
                     kafka:
-                      brokers: b
+                      brokers: b:9092
                       topics: [orders]
                       group_id: g
                       security: {protocol: PLAINTEXT, sasl: {mechanism: PLAIN, username: u, password: p}}
@@ -298,7 +298,7 @@ class KafkaSourceConfigTest {
         assertThat(problems("""
                 source:
                   orders:
-                    kafka: {brokers: b, topics: [orders], group_id: g, session_timeout: 500ms, revoke_timeout: 0s}
+                    kafka: {brokers: b:9092, topics: [orders], group_id: g, session_timeout: 500ms, revoke_timeout: 0s}
                 """))
                 .containsExactlyInAnyOrder(
                         "source.orders.kafka.session_timeout: must be at least 1s",
@@ -310,7 +310,7 @@ class KafkaSourceConfigTest {
         PipelineConfig config = parse("""
                 source:
                   orders:
-                    kafka: {brokers: b, topics: [orders], group_id: g, on_error: skip}
+                    kafka: {brokers: b:9092, topics: [orders], group_id: g, on_error: skip}
                 """);
 
         KafkaSource<String> source = KafkaSource.from(config.source("orders")).string();

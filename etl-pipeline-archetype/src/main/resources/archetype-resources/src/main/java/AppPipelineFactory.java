@@ -2,12 +2,9 @@ package ${package};
 
 import io.etl.core.Pipeline;
 import io.etl.core.config.PipelineConfig;
-import io.etl.core.record.RecordMeta;
-import io.etl.kafka.sink.KafkaMessage;
 import io.etl.kafka.sink.KafkaSink;
 import io.etl.kafka.source.KafkaSource;
 import io.etl.runtime.PipelineFactory;
-import java.nio.charset.StandardCharsets;
 
 /**
  * How the runtime finds the pipeline: it loads every {@link PipelineFactory} listed in
@@ -21,14 +18,13 @@ public final class AppPipelineFactory implements PipelineFactory {
         return AppPipeline.NAME;
     }
 
-    /** Reads {@code source.input} as UTF-8 text and writes {@code sinks.output}, keeping each record's key. */
+    /** Reads {@code source.input} as JSON {@link Event}s and writes them to {@code sinks.output} as JSON, keys kept. */
 ## tag::create[]
     @Override
     public Pipeline create(PipelineConfig config) {
         return AppPipeline.define(
-                KafkaSource.from(config.source("input")).string(),
-                KafkaSink.from(config.sink("output")).with((String value, RecordMeta meta) ->
-                        KafkaMessage.of(meta.key(), value.getBytes(StandardCharsets.UTF_8))))
+                KafkaSource.from(config.source("input")).json(Event.class),
+                KafkaSink.from(config.sink("output")).json())
                 .build();
     }
 ## end::create[]

@@ -3,14 +3,15 @@ package io.etl.runtime.internal;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.LoggerContext;
+import ch.qos.logback.classic.PatternLayout;
 import ch.qos.logback.classic.encoder.JsonEncoder;
-import ch.qos.logback.classic.encoder.PatternLayoutEncoder;
 import ch.qos.logback.classic.spi.Configurator;
 import ch.qos.logback.classic.spi.ConfiguratorRank;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.classic.util.ContextInitializer;
 import ch.qos.logback.core.ConsoleAppender;
 import ch.qos.logback.core.encoder.Encoder;
+import ch.qos.logback.core.encoder.LayoutWrappingEncoder;
 import ch.qos.logback.core.spi.ContextAwareBase;
 import io.etl.runtime.LogFormat;
 import io.etl.runtime.Logging;
@@ -31,8 +32,10 @@ import java.util.Map;
 @ConfiguratorRank(ConfiguratorRank.CUSTOM_NORMAL_PRIORITY)
 public final class DefaultLogbackConfigurator extends ContextAwareBase implements Configurator {
 
+    /** A message's line breaks are folded, and an exception follows on the same line ({@code %oneLineEx}). */
     static final String TEXT_PATTERN =
-            "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level %replace([%X{pipeline}] ){'\\[\\] ', ''}%logger{30} - %msg%n";
+            "%d{yyyy-MM-dd'T'HH:mm:ss.SSSXXX} %-5level %replace([%X{pipeline}] ){'\\[\\] ', ''}"
+                    + "%logger{30} - %replace(%msg){'\\s*\\R\\s*', ' '}%oneLineEx%n";
     /** Loggers that are chatty at INFO: their warnings and errors are what an operator needs. */
     private static final Map<String, Level> QUIET = Map.of(
             "org.apache.kafka", Level.WARN,
@@ -77,10 +80,20 @@ public final class DefaultLogbackConfigurator extends ContextAwareBase implement
                 || l.getResource(ContextInitializer.AUTOCONFIG_FILE) != null;
     }
 
+    /** The text format's layout: one event, its exception included, on one line. */
+    static PatternLayout textLayout(LoggerContext context) {
+        PatternLayout layout = new PatternLayout();
+        layout.setContext(context);
+        layout.getInstanceConverterMap().put("oneLineEx", OneLineThrowableConverter::new);
+        layout.setPattern(TEXT_PATTERN);
+        layout.start();
+        return layout;
+    }
+
     private static Encoder<ILoggingEvent> textEncoder(LoggerContext context) {
-        PatternLayoutEncoder encoder = new PatternLayoutEncoder();
+        LayoutWrappingEncoder<ILoggingEvent> encoder = new LayoutWrappingEncoder<>();
         encoder.setContext(context);
-        encoder.setPattern(TEXT_PATTERN);
+        encoder.setLayout(textLayout(context));
         encoder.start();
         return encoder;
     }

@@ -3,6 +3,7 @@ package io.etl.runtime.tools;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
+import io.etl.core.error.ErrorText;
 import io.etl.kafka.common.internal.ConnectivityCheck;
 import java.time.Duration;
 import java.util.HashMap;
@@ -76,7 +77,7 @@ final class Cluster implements AutoCloseable {
         } catch (ConfigException e) {
             throw ToolException.failed(e.problems().stream()
                     .map(ConfigProblem::toString)
-                    .map(s -> s.replaceAll("\\s*\\R\\s*", " "))
+                    .map(ErrorText::oneLine)
                     .collect(Collectors.joining("; ")));
         }
         return this;

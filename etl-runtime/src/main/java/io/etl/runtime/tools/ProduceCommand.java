@@ -1,5 +1,6 @@
 package io.etl.runtime.tools;
 
+import io.etl.core.error.ErrorText;
 import io.etl.runtime.ExitCodes;
 import io.etl.runtime.Main;
 import java.io.BufferedReader;
@@ -229,6 +230,6 @@ public final class ProduceCommand extends ToolCommand {
 
     private static String oneLine(Throwable e) {
         String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        return message.replaceAll("\\s*\\R\\s*", " ");
+        return ErrorText.oneLine(message);
     }
 }

@@ -8,7 +8,9 @@ import ch.qos.logback.classic.LoggerContext;
 import ch.qos.logback.classic.encoder.JsonEncoder;
 import ch.qos.logback.classic.spi.Configurator.ExecutionStatus;
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.classic.spi.LoggingEvent;
 import ch.qos.logback.classic.util.ContextInitializer;
+import ch.qos.logback.classic.util.LogbackMDCAdapter;
 import ch.qos.logback.core.ConsoleAppender;
 import io.etl.runtime.Logging;
 import org.junit.jupiter.api.AfterEach;
@@ -61,6 +63,28 @@ class DefaultLogbackConfiguratorTest {
         assertThat(DefaultLogbackConfigurator.format("text", "json")).isEqualTo("text");
         assertThat(DefaultLogbackConfigurator.format(null, null)).isEqualTo("text");
         assertThat(DefaultLogbackConfigurator.format("", "")).isEqualTo("text");
+    }
+
+    @Test
+    void aTextEventIsOneLineEvenWithLineBreaksInItsMessageAndAnException() {
+        LoggerContext context = new LoggerContext();
+        context.setMDCAdapter(new LogbackMDCAdapter());
+        Logger logger = context.getLogger("io.etl.test");
+        LoggingEvent event = new LoggingEvent(
+                Logger.class.getName(),
+                logger,
+                Level.ERROR,
+                "pipeline failed: invalid configuration (2 problems):\n  a: x\n  b: y",
+                new IllegalStateException("broker said:\nno"),
+                null);
+
+        String line = DefaultLogbackConfigurator.textLayout(context).doLayout(event);
+
+        assertThat(line).endsWith(System.lineSeparator());
+        assertThat(line.strip().lines()).hasSize(1);
+        assertThat(line)
+                .contains("pipeline failed: invalid configuration (2 problems): a: x b: y | ")
+                .contains("java.lang.IllegalStateException: broker said: | no | at ");
     }
 
     /**

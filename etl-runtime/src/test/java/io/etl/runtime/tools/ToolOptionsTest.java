@@ -103,9 +103,11 @@ class ToolOptionsTest {
         assertThat(run("offsets", "reset", "--group", "g").err()).contains("Error: Missing required argument");
         assertThat(run("offsets", "show").err()).contains("name the consumer group with --group");
         assertThat(run("dead-letters", "redrive").err()).contains("name the dead-letter topic with --from");
-        assertThat(run("dead-letters", "redrive", "--from", "dlq", "--since", "yesterday").err())
+        assertThat(run("dead-letters", "redrive", "--from", "dlq", "--since", "yesterday")
+                        .err())
                 .contains("--since: 'yesterday' is not a point in time");
-        assertThat(run("dead-letters", "redrive", "--from", "dlq", "--since", "-1h", "--until", "-2h").err())
+        assertThat(run("dead-letters", "redrive", "--from", "dlq", "--since", "-1h", "--until", "-2h")
+                        .err())
                 .contains("--since (")
                 .contains(") must be before --until (");
         assertThat(run("topics", "delete", "__consumer_offsets").err()).contains("is an internal topic");

@@ -28,6 +28,7 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
     private static final int ATTEMPTS = 3;
 
     private final Path workDir;
+    private final Path dataDir;
     private final KafkaRaftServer server;
     private final String bootstrap;
     private final ClusterSecurityImpl security;
@@ -35,12 +36,14 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
 
     private EmbeddedKafkaCluster(
             Path workDir,
+            Path dataDir,
             KafkaRaftServer server,
             String bootstrap,
             BrokerOptions options,
             TlsMaterial tls,
             BrokerProxies proxies) {
         this.workDir = workDir;
+        this.dataDir = dataDir;
         this.proxies = proxies;
         this.server = server;
         this.bootstrap = bootstrap;
@@ -62,6 +65,10 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
                     "a Kerberos listener needs a forked broker (KafkaTestCluster.forkedSingle)");
         }
         KafkaLogging.configure();
+        if (options.clientPort() != 0) {
+            // a fixed port that is taken stays taken: say so at once instead of retrying
+            Resources.requireFree(options.clientPort());
+        }
         RuntimeException last = null;
         for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
             try {
@@ -89,15 +96,19 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
         Map<Integer, TcpProxy> proxies = new LinkedHashMap<>();
         try {
             List<Integer> ports = Resources.freePorts(4);
+            int clientPort = options.clientPort() != 0 ? options.clientPort() : ports.get(0);
             int proxyPort = ForkedKafkaClusterImpl.proxyFor(options, NODE_ID, ports.get(3), proxies);
+            Path dataDir = options.dataDirectory() != null
+                    ? options.dataDirectory().toAbsolutePath()
+                    : workDir.resolve("data");
             TlsMaterial tls = options.security() == null ? null : TlsMaterial.create(workDir.resolve("tls"));
             NodeConfig node = new NodeConfig(
                     NODE_ID,
                     NodeConfig.Role.COMBINED,
-                    ports.get(0),
+                    clientPort,
                     ports.get(1),
                     ports.get(2),
-                    workDir.resolve("data"),
+                    dataDir,
                     NODE_ID + "@" + NodeConfig.HOST + ":" + ports.get(2),
                     1,
                     options,
@@ -106,12 +117,22 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
                     NodeConfig.NO_PORT,
                     ports.get(3),
                     proxyPort);
-            node.format(Uuid.randomUuid().toString());
+            if (node.isFormatted()) {
+                LOG.info("embedded Kafka broker reuses the data in {}", dataDir);
+            } else {
+                node.format(Uuid.randomUuid().toString());
+            }
             server = new KafkaRaftServer(new KafkaConfig(node.properties(), false), Time.SYSTEM);
             server.startup();
-            String bootstrap = NodeConfig.HOST + ":" + ports.get(0);
+            String bootstrap = NodeConfig.HOST + ":" + clientPort;
             result = new EmbeddedKafkaCluster(
-                    workDir, server, bootstrap, options, tls, proxies.isEmpty() ? null : new BrokerProxies(proxies));
+                    workDir,
+                    dataDir,
+                    server,
+                    bootstrap,
+                    options,
+                    tls,
+                    proxies.isEmpty() ? null : new BrokerProxies(proxies));
             result.awaitBrokers(1, options.startupTimeout());
             LOG.info(
                     "embedded Kafka broker ready at {} in {} ms", bootstrap, (System.nanoTime() - started) / 1_000_000);
@@ -150,9 +171,14 @@ public final class EmbeddedKafkaCluster extends AbstractKafkaTestCluster {
         return Optional.ofNullable(proxies);
     }
 
-    /** @return the directory holding this broker's data and certificates (deleted on close) */
+    /** @return the directory holding this broker's certificates, and its data unless kept elsewhere (deleted on close) */
     public Path workDirectory() {
         return workDir;
+    }
+
+    /** @return the directory holding this broker's data: inside {@link #workDirectory()} unless the options kept it */
+    public Path dataDirectory() {
+        return dataDir;
     }
 
     @Override

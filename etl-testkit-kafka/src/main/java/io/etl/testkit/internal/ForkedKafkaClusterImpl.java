@@ -96,6 +96,11 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
     }
 
     private static ForkedKafkaClusterImpl start(int brokers, BrokerOptions options) {
+        if (options.clientPort() != 0 || options.dataDirectory() != null) {
+            throw new IllegalArgumentException("a fixed client port and a kept data directory are options of the"
+                    + " embedded broker (KafkaTestCluster.embedded); forked brokers use free ports and temporary"
+                    + " storage");
+        }
         KafkaLogging.configure();
         long started = System.nanoTime();
         Path workDir = Resources.createTempDirectory(brokers == 0 ? "forked" : "forked" + brokers);

@@ -251,6 +251,11 @@ record NodeConfig(
         }
     }
 
+    /** Whether the node's data directory already holds formatted storage, which a start then reuses. */
+    boolean isFormatted() {
+        return Files.exists(dataDir.resolve("meta.properties"));
+    }
+
     /** Formats the node's storage (in this JVM), adding the SCRAM users when the broker uses SCRAM. */
     void format(String clusterId) {
         List<String> scram = new ArrayList<>();

@@ -1,8 +1,10 @@
 package io.etl.testkit.internal;
 
+import io.etl.testkit.KafkaTestClusterException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.FileVisitResult;
 import java.nio.file.Files;
@@ -97,6 +99,23 @@ public final class Resources {
             });
         } catch (IOException e) {
             LOG.warn("could not delete {}", root, e);
+        }
+    }
+
+    /**
+     * Checks that {@code port} of 127.0.0.1 can be bound right now.
+     *
+     * @throws KafkaTestClusterException naming the port when something else listens on it
+     */
+    static void requireFree(int port) {
+        try (ServerSocket socket = new ServerSocket()) {
+            socket.setReuseAddress(true);
+            socket.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 1);
+        } catch (IOException e) {
+            throw new KafkaTestClusterException(
+                    "port " + port + " of " + InetAddress.getLoopbackAddress().getHostAddress()
+                            + " is in use (another broker already running?): " + e.getMessage(),
+                    e);
         }
     }
 

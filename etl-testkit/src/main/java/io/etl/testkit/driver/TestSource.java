@@ -10,6 +10,7 @@ import io.etl.core.source.SourceContext;
 import io.etl.core.source.SourceOutput;
 import io.etl.core.source.SourcePartition;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -39,7 +40,9 @@ public final class TestSource<T> implements Source<T> {
 
     private final String name;
     private final int partitions;
-    private final ErrorPolicy policy;
+    private final ValueFormat<T> format;
+    private final Clock clock;
+    private volatile ErrorPolicy policy;
     private volatile int maxPollRecords;
     private final List<List<Entry<T>>> logs = new ArrayList<>();
     private final long[] positions;
@@ -56,9 +59,21 @@ public final class TestSource<T> implements Source<T> {
     private PartitionListener listener;
 
     TestSource(String name, int partitions, ErrorPolicy policy, int maxPollRecords) {
+        this(name, partitions, policy, maxPollRecords, null, Clock.systemUTC());
+    }
+
+    /**
+     * @param format how values turn into bytes and back ({@link #sendBytes}, the payload dead letters carry); null
+     *               when the source takes values only
+     * @param clock  the timestamps of the records piped in
+     */
+    TestSource(
+            String name, int partitions, ErrorPolicy policy, int maxPollRecords, ValueFormat<T> format, Clock clock) {
         this.name = name;
         this.partitions = partitions;
         this.policy = policy;
+        this.format = format;
+        this.clock = clock;
         this.maxPollRecords = maxPollRecords;
         this.positions = new long[partitions];
         for (int p = 0; p < partitions; p++) {
@@ -73,25 +88,113 @@ public final class TestSource<T> implements Source<T> {
 
     /** Pipes {@code value} keyed by {@code key} into the partition the key hashes to. */
     public long send(String key, T value) {
-        int p = key == null ? 0 : Math.floorMod(key.hashCode(), partitions);
-        return send(p, key, value);
+        return send(partitionOf(key), key, value);
     }
 
     /** Pipes {@code value} into {@code partition}; returns its offset. */
     public long send(int partition, String key, T value) {
-        return enqueue(partition, key, value, null);
+        return enqueue(partition, key, value, encode(value), List.of(), null);
+    }
+
+    /**
+     * Pipes {@code value} with {@code headers}, keyed by {@code key} into the partition the key hashes to; returns
+     * its offset.
+     */
+    public long send(String key, T value, Header... headers) {
+        return enqueue(partitionOf(key), key, value, encode(value), List.of(headers), null);
+    }
+
+    /**
+     * Pipes {@code value} as the bytes a topic holds: decoded as the Kafka source decodes this input's type (see
+     * {@link PipelineTestDriver#input(String, Class)}), or, when they do not decode, a record that failed to decode,
+     * under the source's error policy. Returns its offset.
+     *
+     * @throws IllegalStateException for a source made without a type ({@link PipelineTestDriver#source})
+     */
+    public long sendBytes(String key, byte[] value, Header... headers) {
+        ValueFormat<T> f = requireFormat("sendBytes");
+        T decoded;
+        try {
+            decoded = f.decode(value);
+        } catch (Exception e) {
+            return enqueue(partitionOf(key), key, null, value, List.of(headers), e);
+        }
+        return enqueue(partitionOf(key), key, decoded, value, List.of(headers), null);
+    }
+
+    /** {@link #sendBytes} of {@code text} in UTF-8, e.g. a JSON document. */
+    public long sendText(String key, String text, Header... headers) {
+        return sendBytes(key, text == null ? null : text.getBytes(StandardCharsets.UTF_8), headers);
+    }
+
+    /**
+     * Pipes a record whose bytes cannot be decoded: the source's error policy ({@link #onError}) decides what
+     * happens to it, and a dead letter of it carries {@code value} as its original bytes. With a typed input the
+     * failure is the decoder's own; returns the record's offset.
+     *
+     * @throws IllegalArgumentException when a typed input can decode {@code value} after all
+     */
+    public long sendUndecodable(String key, byte[] value) {
+        Throwable failure = format == null
+                ? new IllegalArgumentException(
+                        "cannot decode " + (value == null ? "a null value" : value.length + " bytes"))
+                : decodeFailure(value);
+        if (failure == null) {
+            throw new IllegalArgumentException("these bytes decode as " + format.typeName() + " at source '" + name
+                    + "'; pipe them with sendBytes");
+        }
+        return enqueue(partitionOf(key), key, null, value, List.of(), failure);
+    }
+
+    private Throwable decodeFailure(byte[] value) {
+        try {
+            format.decode(value);
+            return null;
+        } catch (Exception e) {
+            return e;
+        }
     }
 
     /** Pipes a record that fails to decode (the source's error policy applies); returns its offset. */
     public long sendUndecodable(int partition, String key, String reason) {
-        return enqueue(partition, key, null, new IllegalArgumentException(reason));
+        return enqueue(partition, key, null, null, List.of(), new IllegalArgumentException(reason));
     }
 
-    private synchronized long enqueue(int partition, String key, T value, Throwable decodeError) {
+    /**
+     * What happens to a record that fails to decode: {@link ErrorPolicy#FAIL} (the default, as for a Kafka source),
+     * {@link ErrorPolicy#SKIP} or {@link ErrorPolicy#DEAD_LETTER}. Set it before the pipeline starts.
+     */
+    public TestSource<T> onError(ErrorPolicy value) {
+        this.policy = Objects.requireNonNull(value, "policy");
+        return this;
+    }
+
+    private int partitionOf(String key) {
+        return key == null ? 0 : Math.floorMod(key.hashCode(), partitions);
+    }
+
+    private byte[] encode(T value) {
+        return format == null ? null : format.encode(value);
+    }
+
+    private ValueFormat<T> requireFormat(String method) {
+        if (format == null) {
+            throw new IllegalStateException("source '" + name + "' takes values only; for " + method
+                    + " create it with driver.input(name, type), which knows how its bytes decode");
+        }
+        return format;
+    }
+
+    private synchronized long enqueue(
+            int partition, String key, T value, byte[] payload, List<Header> headers, Throwable decodeError) {
+        if (partition < 0 || partition >= partitions) {
+            throw new IllegalArgumentException(
+                    "source '" + name + "' has partitions 0.." + (partitions - 1) + ", not " + partition);
+        }
         List<Entry<T>> log = logs.get(partition);
         long offset = log.size();
         byte[] k = key == null ? null : key.getBytes(StandardCharsets.UTF_8);
-        RecordMeta meta = new RecordMeta(name, partition, offset, System.currentTimeMillis(), k, List.<Header>of());
+        RecordMeta meta = new RecordMeta(name, partition, offset, clock.millis(), k, headers, payload);
         log.add(new Entry<>(value, meta, decodeError));
         Thread t = pollThread;
         if (t != null) {

@@ -9,6 +9,7 @@ import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
 import io.etl.core.error.DeadLetterHandler;
 import io.etl.core.error.ErrorPolicy;
+import io.etl.core.internal.runtime.EngineTime;
 import io.etl.core.internal.runtime.PipelineRunner;
 import io.etl.core.sink.Sink;
 import io.etl.core.source.Source;
@@ -137,6 +138,14 @@ public final class PipelineDefinition implements Pipeline {
 
     @Override
     public RunningPipeline start(PipelineConfig config, MeterRegistry registry) {
+        return start(config, registry, EngineTime.SYSTEM);
+    }
+
+    /**
+     * {@link #start(PipelineConfig, MeterRegistry)} with the run's timers (linger, commit floor, stall check) on
+     * {@code time}: a test driver's clock that can run ahead of the JVM's.
+     */
+    public RunningPipeline start(PipelineConfig config, MeterRegistry registry, EngineTime time) {
         if (!built) {
             build();
         }
@@ -145,7 +154,8 @@ public final class PipelineDefinition implements Pipeline {
         checkStageSettings(config);
         checkDeadLetters(config);
         // metrics.enabled: false: every meter goes to a registry with no backend, so none reaches the caller's
-        return PipelineRunner.start(this, config, config.metrics().enabled() ? registry : new CompositeMeterRegistry());
+        return PipelineRunner.start(
+                this, config, config.metrics().enabled() ? registry : new CompositeMeterRegistry(), time);
     }
 
     /** Every key of {@code pipeline.stages} names an asynchronous stage of this pipeline. */

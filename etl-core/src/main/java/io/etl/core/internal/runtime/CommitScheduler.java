@@ -69,6 +69,16 @@ final class CommitScheduler {
                 .register(registry);
         this.commitsSent =
                 Counter.builder(EtlMetrics.CHECKPOINT_COMMITS).tags(tags).register(registry);
+        Gauge.builder(EtlMetrics.CHECKPOINT_LAST_COMMIT_AGE, this, CommitScheduler::lastCommitAgeSeconds)
+                .tags(tags)
+                .baseUnit("seconds")
+                .register(registry);
+    }
+
+    /** Seconds since the last confirmed commit, NaN before the first. */
+    private double lastCommitAgeSeconds() {
+        long at = lastCommitMillis;
+        return at == 0 ? Double.NaN : Math.max(0, System.currentTimeMillis() - at) / 1000.0;
     }
 
     /** {@code checkpoint.interval}, the floor between two commits, in nanoseconds. */

@@ -72,6 +72,9 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
     private final AsyncStages stages;
 
     private final MeterRegistry registry;
+    /** The clock of the loop's timers: linger, commit floor, stall check. */
+    private final EngineTime time;
+
     private final ProcessingOutput output = new ProcessingOutput();
     private final CompletableFuture<PipelineResult> result = new CompletableFuture<>();
     /** Exactly-once mode only, once the source is open; null at least once. */
@@ -104,6 +107,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
      * @param exactlyOnce builds the exactly-once steps once everything is open (null at least once)
      * @param stages      the chain's asynchronous stages
      * @param registry    where the run's meters are
+     * @param time        the clock of the loop's timers
      */
     PipelineRunner(
             String name,
@@ -121,7 +125,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
             ShutdownSequence shutdown,
             Supplier<TransactionSteps> exactlyOnce,
             AsyncStages stages,
-            MeterRegistry registry) {
+            MeterRegistry registry,
+            EngineTime time) {
         this.name = name;
         this.state = new PipelineStateMachine(name);
         this.signals = signals;
@@ -139,11 +144,18 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
         this.exactlyOnce = exactlyOnce;
         this.stages = stages;
         this.registry = registry;
+        this.time = time;
     }
 
     /** Starts {@code definition} on a new thread. */
     public static RunningPipeline start(PipelineDefinition definition, PipelineConfig config, MeterRegistry registry) {
-        PipelineRunner runner = PipelineRunnerFactory.create(definition, config, registry);
+        return start(definition, config, registry, EngineTime.SYSTEM);
+    }
+
+    /** Starts {@code definition} on a new thread, its timers on {@code time}. */
+    public static RunningPipeline start(
+            PipelineDefinition definition, PipelineConfig config, MeterRegistry registry, EngineTime time) {
+        PipelineRunner runner = PipelineRunnerFactory.create(definition, config, registry, time);
         Thread t = new Thread(runner::runLoop, "etl-" + runner.name);
         runner.signals.wakes(t);
         t.start();
@@ -276,8 +288,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
         // the previous one completed, and the floor has passed since it was sent
         long floor = commits.floorNanos();
         long drainNanos = shutdown.drainTimeout().toNanos();
-        long nextHousekeeping = System.nanoTime() + HOUSEKEEPING_NANOS;
-        commits.start(System.nanoTime());
+        long nextHousekeeping = time.nanoTime() + HOUSEKEEPING_NANOS;
+        commits.start(time.nanoTime());
         long maxPoll = source.pollTimeout().toNanos();
         while (!stopRequested && !signals.failed()) {
             lastActivityMillis = System.currentTimeMillis();
@@ -288,7 +300,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
             continueAsync();
             boolean blocked = !processBuffer();
             setPaused(blocked);
-            long now = System.nanoTime();
+            long now = time.nanoTime();
             long wait;
             if (blocked) {
                 wait = stages.capWait(BLOCKED_POLL_NANOS);
@@ -308,13 +320,13 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
             } else {
                 source.poll(Duration.ofNanos(Math.max(0, wait)), output);
             }
-            now = System.nanoTime();
+            now = time.nanoTime();
             sinks.tick(now);
             if (transactions != null) {
                 // exactly once: one transaction per checkpoint.interval, offsets inside it
                 if (commits.due(now)) {
                     transactions.commit(System.nanoTime() + drainNanos);
-                    commits.committedAt(System.nanoTime());
+                    commits.committedAt(time.nanoTime());
                 }
             } else {
                 commits.commitIfDue(now);
@@ -374,7 +386,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
                 // already durable is committed now, so a crash replays less of it
                 sinks.sealIdle();
                 if (transactions == null) {
-                    commits.commitIfDue(System.nanoTime());
+                    commits.commitIfDue(time.nanoTime());
                 }
             }
             int i = buffer.next();
@@ -428,7 +440,10 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
 
     /** Drains and closes ({@link ShutdownSequence}), then ends the run with its result. */
     private void finish() {
-        state.transition(PipelineState.DRAINING);
+        if (opened || stopRequested) {
+            state.transition(PipelineState.DRAINING);
+        }
+        // else the opening failed: the parts that did open are closed below, with nothing read to drain
         long begun = stopRequested ? stopRequestedNanos : System.nanoTime();
         shutdown.run(begun, opened, opening.sourceOpened(), transactions);
         buffer.clear(); // what is left was never processed: uncommitted, read again by the next run

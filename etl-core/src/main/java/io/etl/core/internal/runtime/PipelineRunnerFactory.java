@@ -49,6 +49,7 @@ final class PipelineRunnerFactory {
     private final PipelineDefinition definition;
     private final PipelineConfig config;
     private final MeterRegistry registry;
+    private final EngineTime time;
     private final String name;
     private final Tags tags;
     private final PipelineSignals signals;
@@ -60,10 +61,12 @@ final class PipelineRunnerFactory {
     private final Map<Sink<Object, ?>, SinkPool<Object, ?>> bySink = new IdentityHashMap<>();
 
     @SuppressWarnings("unchecked")
-    private PipelineRunnerFactory(PipelineDefinition definition, PipelineConfig config, MeterRegistry registry) {
+    private PipelineRunnerFactory(
+            PipelineDefinition definition, PipelineConfig config, MeterRegistry registry, EngineTime time) {
         this.definition = definition;
         this.config = config;
         this.registry = registry;
+        this.time = time;
         this.name = config.pipeline().name() != null ? config.pipeline().name() : definition.name();
         Tags common = Tags.of(EtlMetrics.TAG_PIPELINE, name);
         for (Map.Entry<String, String> t : config.metrics().commonTags().entrySet()) {
@@ -79,9 +82,13 @@ final class PipelineRunnerFactory {
                 config.pipeline().transactionTimeout());
     }
 
-    /** The runner of {@code definition} under {@code config}, its meters in {@code registry}; not started. */
-    static PipelineRunner create(PipelineDefinition definition, PipelineConfig config, MeterRegistry registry) {
-        return new PipelineRunnerFactory(definition, config, registry).create();
+    /**
+     * The runner of {@code definition} under {@code config}, its meters in {@code registry}, its timers on
+     * {@code time}; not started.
+     */
+    static PipelineRunner create(
+            PipelineDefinition definition, PipelineConfig config, MeterRegistry registry, EngineTime time) {
+        return new PipelineRunnerFactory(definition, config, registry, time).create();
     }
 
     private PipelineRunner create() {
@@ -145,7 +152,8 @@ final class PipelineRunnerFactory {
                         errors,
                         source.name(),
                         source.errorPolicy(),
-                        checkpoint.maxPendingRecords()),
+                        checkpoint.maxPendingRecords(),
+                        time),
                 sinks,
                 new SourcePause(source, paused),
                 partitions,
@@ -163,7 +171,8 @@ final class PipelineRunnerFactory {
                         config.pipeline().shutdownTimeout()),
                 exactlyOnce,
                 stages,
-                registry);
+                registry,
+                time);
     }
 
     /** One pool per sink of the definition. */

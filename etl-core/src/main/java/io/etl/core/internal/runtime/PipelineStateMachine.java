@@ -32,7 +32,12 @@ final class PipelineStateMachine {
     static {
         NEXT.put(
                 PipelineState.STARTING,
-                EnumSet.of(PipelineState.RUNNING, PipelineState.BACKPRESSURED, PipelineState.DRAINING));
+                // FAILED straight from STARTING: a start that failed before everything opened has nothing to drain
+                EnumSet.of(
+                        PipelineState.RUNNING,
+                        PipelineState.BACKPRESSURED,
+                        PipelineState.DRAINING,
+                        PipelineState.FAILED));
         NEXT.put(PipelineState.RUNNING, EnumSet.of(PipelineState.BACKPRESSURED, PipelineState.DRAINING));
         NEXT.put(PipelineState.BACKPRESSURED, EnumSet.of(PipelineState.RUNNING, PipelineState.DRAINING));
         NEXT.put(PipelineState.DRAINING, EnumSet.of(PipelineState.STOPPED, PipelineState.FAILED));

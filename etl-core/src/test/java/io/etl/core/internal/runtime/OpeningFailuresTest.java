@@ -4,12 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etl.core.Pipeline;
 import io.etl.core.PipelineResult;
+import io.etl.core.PipelineState;
+import io.etl.core.RunningPipeline;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
 import io.etl.core.source.SourceContext;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -46,6 +50,35 @@ class OpeningFailuresTest {
                 .singleElement()
                 .satisfies(
                         s -> assertThat(s).isInstanceOf(ConfigException.class).hasMessageContaining("'in'"));
+    }
+
+    @Test
+    void aStartThatNeverOpenedGoesFromStartingToFailedWithoutDraining() throws Exception {
+        CountDownLatch watched = new CountDownLatch(1);
+        FixtureSource source = new FixtureSource(List.of()) {
+            @Override
+            public void open(SourceContext ctx) {
+                try {
+                    watched.await(30, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+                throw ConfigException.of("source.in.kafka.brokers", "could not reach brokers");
+            }
+        };
+        RunningPipeline running = Pipeline.named("never-opened")
+                .from(source)
+                .to(sink("out", () -> null))
+                .start(PipelineConfig.defaults());
+        List<String> moves = new CopyOnWriteArrayList<>();
+        running.addStateListener((from, to) -> moves.add(from + "->" + to));
+        watched.countDown();
+
+        PipelineResult result = running.result().get(30, TimeUnit.SECONDS);
+
+        assertThat(result.status()).isEqualTo(PipelineResult.Status.FAILED);
+        assertThat(running.state()).isEqualTo(PipelineState.FAILED);
+        assertThat(moves).containsExactly("STARTING->FAILED");
     }
 
     @Test

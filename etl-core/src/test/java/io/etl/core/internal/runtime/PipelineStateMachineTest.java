@@ -29,6 +29,7 @@ class PipelineStateMachineTest {
             List.of(STARTING, RUNNING),
             List.of(STARTING, BACKPRESSURED),
             List.of(STARTING, DRAINING),
+            List.of(STARTING, FAILED),
             List.of(RUNNING, BACKPRESSURED),
             List.of(RUNNING, DRAINING),
             List.of(BACKPRESSURED, RUNNING),

@@ -140,6 +140,12 @@ public final class ClusterInspection {
         }
 
         List<Finding> inspect() {
+            try {
+                // as a start does: the hosts resolve and a broker listens, worded as the start words it
+                failures.awaitListener(first.refusedTimeout());
+            } catch (ConfigException e) {
+                return connectionProblems(e, uses);
+            }
             try (Admin admin = Admin.create(adminProperties(first, timeout))) {
                 Set<AclOperation> clusterOperations;
                 try {

@@ -1,6 +1,7 @@
 package io.etl.kafka.common.internal;
 
 import io.etl.kafka.common.KafkaSecurityConfig;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import org.apache.kafka.common.config.SaslConfigs;
@@ -28,6 +29,9 @@ import org.apache.kafka.common.config.SaslConfigs;
  *                         expected
  * @param principal        the principal to name in findings, e.g. {@code User:etl}; derived from a SCRAM/PLAIN
  *                         JAAS {@code username} when {@code null}
+ * @param refusedTimeout   how long every broker address may refuse connections before the cluster is reported
+ *                         unreachable, as the connector's start gives them ({@code refused_timeout}); {@code null}
+ *                         for {@link ConnectivityCheck#DEFAULT_REFUSED_TIMEOUT}
  */
 public record ClusterUse(
         String path,
@@ -37,7 +41,8 @@ public record ClusterUse(
         String groupId,
         long maxMessageBytes,
         boolean createdAtStart,
-        String principal) {
+        String principal,
+        Duration refusedTimeout) {
 
     /** What the connector does with the topic. */
     public enum Role {
@@ -58,27 +63,38 @@ public record ClusterUse(
         if (principal == null) {
             principal = ClientPrincipal.ofJaas(clientProperties.get(SaslConfigs.SASL_JAAS_CONFIG));
         }
+        if (refusedTimeout == null) {
+            refusedTimeout = ConnectivityCheck.DEFAULT_REFUSED_TIMEOUT;
+        }
     }
 
     /** A consumer of {@code topic} in group {@code groupId}. */
     public static ClusterUse read(String path, Map<String, ?> clientProperties, String topic, String groupId) {
-        return new ClusterUse(path, Map.copyOf(clientProperties), topic, Role.READ, groupId, 0, false, null);
+        return new ClusterUse(path, Map.copyOf(clientProperties), topic, Role.READ, groupId, 0, false, null, null);
     }
 
     /** A producer to {@code topic} whose messages are at most {@code maxMessageBytes}. */
     public static ClusterUse write(String path, Map<String, ?> clientProperties, String topic, long maxMessageBytes) {
         return new ClusterUse(
-                path, Map.copyOf(clientProperties), topic, Role.WRITE, null, maxMessageBytes, false, null);
+                path, Map.copyOf(clientProperties), topic, Role.WRITE, null, maxMessageBytes, false, null, null);
     }
 
     /** A copy whose topic the connector creates at start-up when it is missing. */
     public ClusterUse createdAtStart(boolean value) {
-        return new ClusterUse(path, clientProperties, topic, role, groupId, maxMessageBytes, value, principal);
+        return new ClusterUse(
+                path, clientProperties, topic, role, groupId, maxMessageBytes, value, principal, refusedTimeout);
     }
 
     /** A copy naming {@code value} as the principal. */
     public ClusterUse withPrincipal(String value) {
-        return new ClusterUse(path, clientProperties, topic, role, groupId, maxMessageBytes, createdAtStart, value);
+        return new ClusterUse(
+                path, clientProperties, topic, role, groupId, maxMessageBytes, createdAtStart, value, refusedTimeout);
+    }
+
+    /** A copy whose brokers may refuse connections for {@code value} before they are reported unreachable. */
+    public ClusterUse withRefusedTimeout(Duration value) {
+        return new ClusterUse(
+                path, clientProperties, topic, role, groupId, maxMessageBytes, createdAtStart, principal, value);
     }
 
     /** A copy naming the principal {@code security} authenticates as; this use as it is when that is unknown. */

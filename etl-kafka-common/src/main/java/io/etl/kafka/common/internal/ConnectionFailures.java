@@ -14,7 +14,8 @@ import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 /**
  * Turns what an admin client reports about a connection (unreachable brokers, refused credentials, a failed
  * TLS handshake, a missing or hidden topic) into a {@link ConfigException} naming the key path, the brokers
- * and the likely cause. One wording for the start-up check and the readiness inspection.
+ * and the likely cause. One wording for the start-up check and the readiness inspection, which also share the
+ * step before any client is made ({@link #awaitListener(Duration)}: the hosts resolve, a broker listens).
  *
  * @param path      the connector section's path, e.g. {@code sinks.eu.kafka}
  * @param brokers   the bootstrap servers, as configured
@@ -37,6 +38,27 @@ public record ConnectionFailures(
                 principal,
                 timeout,
                 null);
+    }
+
+    /**
+     * What the start-up check and the readiness inspection do before they make a client: the hosts of the brokers
+     * resolve, then one address accepts a TCP connection, waited for quietly.
+     *
+     * @param refusedTimeout how long every address may refuse connections, within {@link #timeout()}
+     * @throws ConfigException at {@code brokers} when no host resolves (each named with the cause), when every
+     *     address refused for {@code refusedTimeout}, or when none accepted within the timeout
+     */
+    public void awaitListener(Duration refusedTimeout) {
+        BootstrapAddresses.requireResolvable(brokers, path + ".brokers");
+        switch (ListenerProbe.awaitAccepting(brokers, timeout, refusedTimeout)) {
+            case ACCEPTING -> {
+                // a broker listens: the client takes it from here
+            }
+            case REFUSED -> throw refused(refusedTimeout.compareTo(timeout) < 0 ? refusedTimeout : timeout);
+            case UNREACHABLE ->
+                throw withProbe(new ListenerProbe.Result(ListenerProbe.Answer.UNREACHABLE, null))
+                        .unreachable(null);
+        }
     }
 
     /** The same failures, with what a probe of the listener found to sharpen the "unreachable" message. */
@@ -124,9 +146,24 @@ public record ConnectionFailures(
         };
     }
 
-    /** kafka-clients refused to create a client from the properties. */
+    /**
+     * Every address of the brokers refused TCP connections for {@code bound}: nothing listens there (a wrong port or
+     * host), or the brokers are down.
+     */
+    public ConfigException refused(Duration bound) {
+        return ConfigException.of(
+                path + ".brokers",
+                "could not reach brokers " + brokers + ": every address refused TCP connections for "
+                        + Durations.format(bound) + " (connection refused); check the host and port, and that the"
+                        + " brokers are up");
+    }
+
+    /** kafka-clients refused to create a client from the properties; the message ends with the root cause. */
     public ConfigException clientRefused(RuntimeException e) {
-        return ConfigException.of(path, "cannot create a Kafka client: " + KafkaErrors.describe(e), e);
+        return ConfigException.of(
+                path,
+                "cannot create a Kafka client: " + e.getClass().getSimpleName() + ": " + KafkaErrors.rootMessage(e),
+                e);
     }
 
     /** Waiting was interrupted. */

@@ -21,8 +21,10 @@ import org.slf4j.LoggerFactory;
  * A bounded startup check: can the client reach and authenticate to the brokers, and (for a sink) does
  * its topic exist? Without it a misconfigured client fails late and vaguely: a PLAINTEXT client against a
  * TLS listener just times out, a consumer logs "disconnected" forever. Every failure becomes a
- * {@link ConfigException} naming the brokers and the cause. Brokers that do not accept connections yet are
- * waited for quietly, by plain TCP connection attempts, before any Kafka client is created.
+ * {@link ConfigException} naming the brokers and the cause. Before any Kafka client is created, the hosts are
+ * resolved (none resolving fails at once, naming each host and why) and brokers that do not accept connections
+ * yet are waited for quietly, by plain TCP connection attempts: up to {@link #refusedTimeout(Duration)} while every
+ * address refuses, up to the timeout while some do not answer.
  *
  * <pre>{@code
  * ConnectivityCheck.of(clientProperties, "sinks.eu.kafka")
@@ -40,12 +42,18 @@ public final class ConnectivityCheck {
 
     /** Default bound of the whole check. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * Default of {@link #refusedTimeout(Duration)}: how long every broker address may refuse TCP connections before
+     * the check fails.
+     */
+    public static final Duration DEFAULT_REFUSED_TIMEOUT = Duration.ofSeconds(5);
     /** Bound of the listener probe a client without TLS makes first. */
     private static final Duration PROBE_TIMEOUT = Duration.ofSeconds(2);
 
     private final Map<String, ?> clientProperties;
     private final String path;
     private Duration timeout = DEFAULT_TIMEOUT;
+    private Duration refusedTimeout = DEFAULT_REFUSED_TIMEOUT;
     private String topic;
     private String principal;
     private String runId;
@@ -69,6 +77,16 @@ public final class ConnectivityCheck {
     /** Bounds the whole check (default 30 s). */
     public ConnectivityCheck timeout(Duration value) {
         this.timeout = Objects.requireNonNull(value, "timeout");
+        return this;
+    }
+
+    /**
+     * How long every address of the brokers may refuse TCP connections (nothing listens: a wrong port, brokers
+     * down) before the check fails, within the whole check's timeout (default 5 s). Addresses that do not answer
+     * at all are given the whole timeout.
+     */
+    public ConnectivityCheck refusedTimeout(Duration value) {
+        this.refusedTimeout = Objects.requireNonNull(value, "refusedTimeout");
         return this;
     }
 
@@ -124,10 +142,7 @@ public final class ConnectivityCheck {
     public Outcome run() {
         ConnectionFailures failures = ConnectionFailures.of(clientProperties, path, principal, timeout);
         long started = System.nanoTime();
-        if (!ListenerProbe.awaitAccepting(failures.brokers(), timeout)) {
-            throw failures.withProbe(new ListenerProbe.Result(ListenerProbe.Answer.UNREACHABLE, null))
-                    .unreachable(null);
-        }
+        failures.awaitListener(refusedTimeout);
         failures = failures.withProbe(plaintextProbe(failures.brokers(), failures.protocol(), started));
         if (runId != null) {
             SharedClusterProbe shared;

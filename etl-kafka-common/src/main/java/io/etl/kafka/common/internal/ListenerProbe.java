@@ -2,6 +2,7 @@ package io.etl.kafka.common.internal;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.ConnectException;
 import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.time.Duration;
@@ -50,17 +51,42 @@ public final class ListenerProbe {
     /** Bound of one connection attempt of {@link #awaitAccepting}. */
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(2);
 
+    /** How {@link #awaitAccepting(String, Duration, Duration)} ended. */
+    public enum Waited {
+        /** A broker accepted a TCP connection (or no host resolved: the caller reports that). */
+        ACCEPTING,
+        /** Every address refused TCP connections, round after round, for the refused bound. */
+        REFUSED,
+        /** The time ran out with none accepting (some did not answer at all: filtered, or a black hole). */
+        UNREACHABLE
+    }
+
+    /**
+     * {@link #awaitAccepting(String, Duration, Duration)} with no bound of its own for refusals.
+     *
+     * @return true as soon as one accepts a connection (or none resolves); false when the time ran out
+     */
+    public static boolean awaitAccepting(String bootstrapServers, Duration within) {
+        return awaitAccepting(bootstrapServers, within, within) == Waited.ACCEPTING;
+    }
+
     /**
      * Waits, quietly, until one of the listed brokers accepts a TCP connection, trying them all in rounds with a
      * growing pause between rounds. A Kafka client asked to connect to brokers that are down logs a warning at
-     * every attempt; this wait lets a start-up check give brokers that are still starting the whole check's time
-     * without that noise, and report unreachable brokers once.
+     * every attempt; this wait lets a start-up check give brokers that are still starting time without that noise,
+     * and report unreachable brokers once. Addresses that actively refuse (nothing listens there: a wrong port, a
+     * broker that is down) are given {@code refusedWithin}; addresses that do not answer at all, the whole
+     * {@code within}.
      *
-     * @return true as soon as one accepts a connection, and also at once when none of the listed hosts resolves or
-     *     none can be parsed (the client then reports that itself, naming the address); false when the time ran
-     *     out with none accepting
+     * @param within        the bound of the whole wait
+     * @param refusedWithin how long every address may go on refusing before the wait gives up, at most
+     *                      {@code within}
+     * @return {@link Waited#ACCEPTING} as soon as one accepts a connection, and also at once when none of the listed
+     *     hosts resolves or none can be parsed (the caller reports that, naming the address); {@link Waited#REFUSED}
+     *     once every address refused for {@code refusedWithin}; {@link Waited#UNREACHABLE} when {@code within} ran
+     *     out
      */
-    public static boolean awaitAccepting(String bootstrapServers, Duration within) {
+    public static Waited awaitAccepting(String bootstrapServers, Duration within, Duration refusedWithin) {
         List<InetSocketAddress> addresses = new ArrayList<>();
         for (String server : bootstrapServers.split(",")) {
             InetSocketAddress address = parse(server.trim());
@@ -69,13 +95,18 @@ public final class ListenerProbe {
             }
         }
         long deadline = System.nanoTime() + within.toNanos();
+        long refusedNanos = Math.min(within.toNanos(), refusedWithin.toNanos());
+        long refusedSince = 0;
+        boolean refusing = false;
         Duration pause = FIRST_PAUSE;
         while (true) {
             boolean resolved = false;
+            boolean allRefused = true;
+            long round = System.nanoTime();
             for (InetSocketAddress address : addresses) {
                 long left = deadline - System.nanoTime();
                 if (left <= 0) {
-                    return false;
+                    return refusing ? Waited.REFUSED : Waited.UNREACHABLE;
                 }
                 InetSocketAddress target = address.isUnresolved()
                         ? new InetSocketAddress(address.getHostString(), address.getPort())
@@ -86,18 +117,39 @@ public final class ListenerProbe {
                 resolved = true;
                 try (Socket socket = new Socket()) {
                     socket.connect(target, (int) Math.max(1, Math.min(CONNECT_TIMEOUT.toMillis(), left / 1_000_000)));
-                    return true;
-                } catch (IOException | IllegalArgumentException refused) {
-                    // down, still starting, or filtered: try the next, then wait for another round
+                    return Waited.ACCEPTING;
+                } catch (ConnectException refused) {
+                    // nothing listens there (yet): try the next, then wait for another round
+                } catch (IOException | IllegalArgumentException unanswered) {
+                    // filtered, no route, or too slow to answer
+                    allRefused = false;
                 }
             }
-            long left = deadline - System.nanoTime();
-            if (!resolved || left <= 0) {
-                return !resolved;
+            if (!resolved) {
+                return Waited.ACCEPTING;
             }
-            LockSupport.parkNanos(Math.min(pause.toNanos(), left));
+            long now = System.nanoTime();
+            if (!allRefused) {
+                refusing = false;
+            } else if (!refusing) {
+                refusing = true;
+                refusedSince = round;
+            }
+            if (refusing && now - refusedSince >= refusedNanos) {
+                return Waited.REFUSED;
+            }
+            long left = deadline - now;
+            if (left <= 0) {
+                // the whole bound ran out: refusing all along is still a refusal
+                return refusing ? Waited.REFUSED : Waited.UNREACHABLE;
+            }
+            long wait = Math.min(pause.toNanos(), left);
+            if (refusing) {
+                wait = Math.min(wait, Math.max(0, refusedSince + refusedNanos - now));
+            }
+            LockSupport.parkNanos(wait);
             if (Thread.currentThread().isInterrupted()) {
-                return false;
+                return Waited.UNREACHABLE;
             }
             pause = pause.multipliedBy(2).compareTo(MAX_PAUSE) > 0 ? MAX_PAUSE : pause.multipliedBy(2);
         }

@@ -55,9 +55,53 @@ class ConnectivityCheckBoundTest {
             port = free.getLocalPort();
         }
 
-        Duration took = failingCheck("127.0.0.1:" + port, "none of them accepted a TCP connection");
+        Duration took = failingCheck("127.0.0.1:" + port, "every address refused TCP connections for 2s");
 
         assertThat(took).isBetween(BOUND, BOUND.plus(SLACK));
+    }
+
+    @Test
+    void brokersThatRefuseConnectionsFailTheCheckAtTheRefusedBoundNotTheTimeout() throws IOException {
+        int port;
+        try (ServerSocket free = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = free.getLocalPort();
+        }
+        Duration refused = Duration.ofSeconds(1);
+        long started = System.nanoTime();
+
+        assertThatThrownBy(() -> ConnectivityCheck.of(
+                                Map.of("bootstrap.servers", "127.0.0.1:" + port + ",localhost:" + port),
+                                "source.in.kafka")
+                        .timeout(Duration.ofSeconds(30))
+                        .refusedTimeout(refused)
+                        .run())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("source.in.kafka.brokers: could not reach brokers 127.0.0.1:" + port)
+                .hasMessageContaining("every address refused TCP connections for 1s (connection refused)");
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isBetween(refused, refused.plus(SLACK));
+    }
+
+    @Test
+    void aHostThatDoesNotResolveFailsAtOnceNamingTheHostAndTheCause() {
+        long started = System.nanoTime();
+
+        assertThatThrownBy(() -> ConnectivityCheck.of(
+                                Map.of("bootstrap.servers", "no-such-broker.invalid:9092"), "sinks.eu.kafka")
+                        .timeout(Duration.ofSeconds(30))
+                        .run())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("sinks.eu.kafka.brokers: cannot resolve host 'no-such-broker.invalid' of"
+                        + " 'no-such-broker.invalid:9092': UnknownHostException");
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(10));
+    }
+
+    @Test
+    void aPortOutOfRangeFailsAtOnceAtTheBrokersKey() {
+        assertThatThrownBy(() -> ConnectivityCheck.of(Map.of("bootstrap.servers", "localhost:99999"), "sinks.eu.kafka")
+                        .timeout(Duration.ofSeconds(30))
+                        .run())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("sinks.eu.kafka.brokers: invalid port 99999 in 'localhost:99999'");
     }
 
     @Test

@@ -149,7 +149,8 @@ class SharedClusterProbeIT {
         assertThat(shared.problems()).isEqualTo(alone.problems());
         assertThat(next.problems()).singleElement().satisfies(p -> {
             assertThat(p.path()).isEqualTo("sinks.us.kafka.brokers");
-            assertThat(p.message()).startsWith("could not reach brokers 127.0.0.1:1 within 2s");
+            assertThat(p.message())
+                    .startsWith("could not reach brokers 127.0.0.1:1: every address refused TCP connections for 2s");
         });
     }
 

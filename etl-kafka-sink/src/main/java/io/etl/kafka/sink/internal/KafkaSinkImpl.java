@@ -132,7 +132,7 @@ final class KafkaSinkImpl<T> implements KafkaSink<T>, KafkaClusterUser {
                         config.topic(),
                         config.maxMessageBytes().bytes())
                 .createdAtStart(created);
-        return List.of(use.withPrincipalOf(config.security()));
+        return List.of(use.withPrincipalOf(config.security()).withRefusedTimeout(config.refusedTimeout()));
     }
 
     @Override

@@ -108,6 +108,7 @@ final class KafkaSinkOpener {
             String principal) {
         return ConnectivityCheck.of(connection, path)
                 .timeout(config.startupTimeout())
+                .refusedTimeout(config.refusedTimeout())
                 .principal(principal)
                 .sharedWithin(context.runId());
     }

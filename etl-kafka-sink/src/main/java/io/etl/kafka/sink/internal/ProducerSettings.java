@@ -2,6 +2,7 @@ package io.etl.kafka.sink.internal;
 
 import io.etl.core.config.Durations;
 import io.etl.core.error.ConfigProblem;
+import io.etl.kafka.common.internal.BootstrapAddresses;
 import io.etl.kafka.common.internal.ClientConnection;
 import io.etl.kafka.common.internal.ClientPassthrough;
 import io.etl.kafka.common.internal.SecurityProperties;
@@ -128,6 +129,10 @@ public final class ProducerSettings {
         if (config.startupTimeout().isNegative() || config.startupTimeout().isZero()) {
             problems.add(new ConfigProblem(path + ".startup_timeout", "must be positive"));
         }
+        if (config.refusedTimeout().isNegative() || config.refusedTimeout().isZero()) {
+            problems.add(new ConfigProblem(path + ".refused_timeout", "must be positive"));
+        }
+        problems.addAll(BootstrapAddresses.problems(config.brokers(), path + ".brokers"));
         config.annotations().forEach((key, value) -> {
             if (key == null || key.isBlank()) {
                 problems.add(new ConfigProblem(path + ".annotations", "keys must not be blank"));

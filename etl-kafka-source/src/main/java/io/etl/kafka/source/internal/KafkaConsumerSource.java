@@ -161,7 +161,9 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
         List<String> topics = config.topics().isEmpty() ? Collections.singletonList(null) : config.topics();
         List<ClusterUse> uses = new ArrayList<>();
         for (String topic : topics) {
-            uses.add(ClusterUse.read(path, connection, topic, config.groupId()).withPrincipalOf(config.security()));
+            uses.add(ClusterUse.read(path, connection, topic, config.groupId())
+                    .withPrincipalOf(config.security())
+                    .withRefusedTimeout(config.refusedTimeout()));
         }
         return uses;
     }

@@ -1,6 +1,7 @@
 package io.etl.kafka.source.internal;
 
 import io.etl.core.error.ConfigProblem;
+import io.etl.kafka.common.internal.BootstrapAddresses;
 import io.etl.kafka.common.internal.ClientPassthrough;
 import io.etl.kafka.common.internal.SecurityProperties;
 import io.etl.kafka.source.KafkaSourceConfig;
@@ -61,6 +62,8 @@ final class SourceConfigCheck {
         positive(problems, path + ".poll_timeout", config.pollTimeout(), Duration.ofMillis(1));
         positive(problems, path + ".revoke_timeout", config.revokeTimeout(), Duration.ofMillis(1));
         positive(problems, path + ".startup_timeout", config.startupTimeout(), Duration.ofMillis(1));
+        positive(problems, path + ".refused_timeout", config.refusedTimeout(), Duration.ofMillis(1));
+        problems.addAll(BootstrapAddresses.problems(config.brokers(), path + ".brokers"));
         positive(problems, path + ".session_timeout", config.sessionTimeout(), Duration.ofSeconds(1));
         if (config.statisticsInterval().isNegative()) {
             problems.add(

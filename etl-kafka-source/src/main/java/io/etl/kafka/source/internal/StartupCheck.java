@@ -38,6 +38,7 @@ final class StartupCheck {
         long deadline = System.nanoTime() + config.startupTimeout().toNanos();
         ConnectivityCheck.of(connection, path)
                 .timeout(config.startupTimeout())
+                .refusedTimeout(config.refusedTimeout())
                 .principal(ClientPrincipal.of(config.security(), config.consumer()))
                 .sharedWithin(runId)
                 .run();

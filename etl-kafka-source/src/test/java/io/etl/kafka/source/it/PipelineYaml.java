@@ -163,6 +163,11 @@ final class PipelineYaml {
         return source("startup_timeout", value).eachSink("startup_timeout", value);
     }
 
+    /** The {@code refused_timeout} of the source and of every sink. */
+    PipelineYaml refusedTimeout(String value) {
+        return source("refused_timeout", value).eachSink("refused_timeout", value);
+    }
+
     /** {@code interval} null leaves {@code checkpoint.interval} at its default. */
     PipelineYaml checkpoint(String interval, String drain) {
         checkpointInterval = interval;
