@@ -55,7 +55,8 @@ class ConnectivityCheckBoundTest {
             port = free.getLocalPort();
         }
 
-        Duration took = failingCheck("127.0.0.1:" + port, "every address refused TCP connections for 2s");
+        Duration took = failingCheck(
+                "127.0.0.1:" + port, "every address refused TCP connections for " + BOUND.toSeconds() + "s");
 
         assertThat(took).isBetween(BOUND, BOUND.plus(SLACK));
     }
