@@ -8,6 +8,7 @@ import io.etl.core.config.PipelineConfig;
 import io.etl.core.config.SinkSection;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
+import io.etl.core.internal.config.AsBound;
 import io.etl.kafka.common.SaslMechanism;
 import io.etl.kafka.common.SecurityProtocol;
 import io.etl.kafka.sink.internal.ProducerSettings;
@@ -85,7 +86,12 @@ class KafkaSinkConfigTest {
         assertThat(config.compression()).isEqualTo(Compression.LZ4);
         assertThat(config.statisticsInterval()).isZero();
         assertThat(config.topics())
-                .containsExactly(new TopicSpec("orders-eu", 6, 1, Map.of("cleanup.policy", "compact")));
+                .containsExactly(TopicSpec.custom()
+                        .name("orders-eu")
+                        .partitions(6)
+                        .replicationFactor(1)
+                        .configs(Map.of("cleanup.policy", "compact"))
+                        .build());
         assertThat(config.security().protocol()).isEqualTo(SecurityProtocol.SASL_SSL);
         assertThat(config.security().sasl().mechanism()).isEqualTo(SaslMechanism.SCRAM_SHA_512);
         assertThat(config.security().sasl().password()).isEqualTo("pw");
@@ -244,10 +250,17 @@ class KafkaSinkConfigTest {
     }
 
     @Test
-    void codeBuiltConfigIsCheckedLikeALoadedOne() {
-        ConfigException e = catchThrowableOfType(
-                ConfigException.class,
-                () -> KafkaSink.from("x", KafkaSinkConfig.of("b", "t").withProducer(Map.of("acks", "1")), null));
-        assertThat(e.problems()).extracting(ConfigProblem::path).containsExactly("sinks.x.kafka.producer.acks");
+    void codeBuiltConfigIsCheckedWhereItIsBuiltAndAgainWithItsPathWhenTheSinkIsMade() {
+        KafkaSinkConfig config =
+                KafkaSinkConfig.custom().brokers("b").topic("t").build();
+        ConfigException atCopy =
+                catchThrowableOfType(ConfigException.class, () -> config.withProducer(Map.of("acks", "1")));
+        assertThat(atCopy.problems()).extracting(ConfigProblem::path).containsExactly("producer.acks");
+
+        // a section that breaks a rule exists only while a file is bound; the sink checks it again with its path
+        KafkaSinkConfig bound = AsBound.record(() -> new KafkaSinkConfig(
+                "b", "t", null, null, null, null, null, null, null, null, Map.of("acks", "1"), null, null));
+        ConfigException atSink = catchThrowableOfType(ConfigException.class, () -> KafkaSink.from("x", bound, null));
+        assertThat(atSink.problems()).extracting(ConfigProblem::path).containsExactly("sinks.x.kafka.producer.acks");
     }
 }
