@@ -142,7 +142,14 @@ public final class ConnectivityCheck {
                 shared.release();
             }
         }
-        try (Admin admin = Admin.create(adminProperties())) {
+        Admin admin;
+        try {
+            admin = Admin.create(adminProperties());
+        } catch (KafkaException e) {
+            // raised by Admin.create for a client configuration kafka-clients refuses
+            throw failures.clientRefused(e);
+        }
+        try {
             return ask(
                     admin,
                     t -> admin.describeCluster(new DescribeClusterOptions().timeoutMs(AdminSettings.millis(t)))
@@ -150,9 +157,9 @@ public final class ConnectivityCheck {
                             .get(t.toMillis(), TimeUnit.MILLISECONDS),
                     failures,
                     started);
-        } catch (KafkaException e) {
-            // raised by Admin.create for a client configuration kafka-clients refuses
-            throw failures.clientRefused(e);
+        } finally {
+            // the answer is known: calls still pending (a silent listener) are abandoned, not awaited
+            admin.close(Duration.ZERO);
         }
     }
 
