@@ -8,6 +8,7 @@ import jakarta.validation.constraints.Pattern;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
+import org.hibernate.validator.constraints.Range;
 
 /**
  * The {@code pipeline} section.
@@ -31,6 +32,9 @@ import java.util.Optional;
  *                         derives one
  * @param transactionTimeout in exactly-once mode, how long the brokers let a transaction stay open before they
  *                         abort it; must be at least twice {@code checkpoint.interval}
+ * @param refusedMessageAttempts in exactly-once mode, how many transactions an output its destination refuses on
+ *                         its own account (too large for the topic, against a broker policy) may abort; the next
+ *                         time its record is processed, its sink's {@code on_error} applies instead of a send
  */
 public record PipelineSection(
         String name,
@@ -44,7 +48,8 @@ public record PipelineSection(
         @Pattern(regexp = "(?s).*\\S.*", message = "must not be blank when set")
         String transactionalId,
 
-        Duration transactionTimeout) {
+        Duration transactionTimeout,
+        @Range(min = 1, max = 100) Integer refusedMessageAttempts) {
 
     public static final ErrorPolicy DEFAULT_ON_ERROR = ErrorPolicy.FAIL;
     public static final int DEFAULT_OPERATOR_ATTEMPTS = 3;
@@ -58,6 +63,11 @@ public record PipelineSection(
      * come back (scaled in, or a new id) stops holding up read-committed consumers soon.
      */
     public static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * A refusal that repeats is the topic's or the brokers' answer to that message, not a passing state: three
+     * attempts ride out one that is not, and cost two replays of a checkpoint interval.
+     */
+    public static final int DEFAULT_REFUSED_MESSAGE_ATTEMPTS = 3;
 
     /**
      * The settings, each null one at its default ({@code name} and {@code transactionalId} stay unset). YAML
@@ -74,7 +84,8 @@ public record PipelineSection(
             TracingConfig tracing,
             DeliveryGuarantee delivery,
             String transactionalId,
-            Duration transactionTimeout) {
+            Duration transactionTimeout,
+            Integer refusedMessageAttempts) {
         this.name = name;
         this.onError = onError == null ? DEFAULT_ON_ERROR : onError;
         this.operatorAttempts = operatorAttempts == null ? DEFAULT_OPERATOR_ATTEMPTS : operatorAttempts;
@@ -84,6 +95,8 @@ public record PipelineSection(
         this.delivery = delivery == null ? DEFAULT_DELIVERY : delivery;
         this.transactionalId = transactionalId;
         this.transactionTimeout = transactionTimeout == null ? DEFAULT_TRANSACTION_TIMEOUT : transactionTimeout;
+        this.refusedMessageAttempts =
+                refusedMessageAttempts == null ? DEFAULT_REFUSED_MESSAGE_ATTEMPTS : refusedMessageAttempts;
         ConfigValidation.checkConstructed(this);
     }
 
@@ -99,7 +112,7 @@ public record PipelineSection(
 
     /** Every setting at its default. */
     public static PipelineSection defaults() {
-        return new PipelineSection(null, null, null, null, null, null, null, null, null);
+        return new PipelineSection(null, null, null, null, null, null, null, null, null, null);
     }
 
     /** A builder starting from the defaults. */
@@ -126,6 +139,7 @@ public record PipelineSection(
         private DeliveryGuarantee delivery;
         private String transactionalId;
         private Duration transactionTimeout;
+        private int refusedMessageAttempts;
 
         private Builder(PipelineSection base) {
             name = base.name();
@@ -137,6 +151,7 @@ public record PipelineSection(
             delivery = base.delivery();
             transactionalId = base.transactionalId();
             transactionTimeout = base.transactionTimeout();
+            refusedMessageAttempts = base.refusedMessageAttempts();
         }
 
         /** The pipeline's name, which overrides the name given in code; default unset. */
@@ -196,6 +211,16 @@ public record PipelineSection(
             return this;
         }
 
+        /**
+         * In exactly-once mode, how many transactions an output its destination refuses may abort before its sink's
+         * {@code on_error} applies, 1 to 100; default {@value PipelineSection#DEFAULT_REFUSED_MESSAGE_ATTEMPTS}.
+         */
+        public Builder refusedMessageAttempts(int value) {
+            refusedMessageAttempts =
+                    ConfigValidation.checkValue(PipelineSection.class, "refusedMessageAttempts", value);
+            return this;
+        }
+
         /** The settings; the constructor checks the whole as YAML validation does. */
         public PipelineSection build() {
             return new PipelineSection(
@@ -207,7 +232,8 @@ public record PipelineSection(
                     tracing,
                     delivery,
                     transactionalId,
-                    transactionTimeout);
+                    transactionTimeout,
+                    refusedMessageAttempts);
         }
     }
 }

@@ -14,6 +14,8 @@ import io.etl.core.internal.chain.RecordErrors;
 import io.etl.core.internal.checkpoint.Checkpointer;
 import io.etl.core.internal.config.DeadLetterSinks;
 import io.etl.core.internal.dsl.PipelineDefinition;
+import io.etl.core.internal.pool.PoolEvents;
+import io.etl.core.internal.pool.RefusedOutputs;
 import io.etl.core.internal.pool.SinkPool;
 import io.etl.core.internal.trace.RecordTracing;
 import io.etl.core.metrics.EtlMetrics;
@@ -48,6 +50,8 @@ final class PipelineRunnerFactory {
     private final PipelineSignals signals;
     private final Source<Object> source;
     private final RunContext run;
+    /** In exactly-once mode, the outputs refused in aborted transactions; null otherwise. */
+    private final RefusedOutputs refused;
     /** Every sink pool, the dead-letter pool last. */
     private final List<SinkPool<Object, ?>> pools = new ArrayList<>();
 
@@ -71,6 +75,7 @@ final class PipelineRunnerFactory {
                 config.pipeline().delivery(),
                 config.pipeline().transactionalId(),
                 config.pipeline().transactionTimeout());
+        this.refused = run.exactlyOnce() ? new RefusedOutputs(config.pipeline().refusedMessageAttempts()) : null;
     }
 
     /** The runner of {@code definition} under {@code config}, its meters in {@code registry}; not started. */
@@ -86,7 +91,8 @@ final class PipelineRunnerFactory {
         RecordContext ctx = new RecordContext(
                 errors,
                 config.pipeline(),
-                RecordTracing.create(config.pipeline().tracing(), name, source.name()));
+                RecordTracing.create(config.pipeline().tracing(), name, source.name()),
+                refused);
         Node head = ChainCompiler.compile(
                 definition.operators(),
                 definition.terminal(),
@@ -114,7 +120,7 @@ final class PipelineRunnerFactory {
         Supplier<TransactionSteps> exactlyOnce = () -> run.exactlyOnce()
                 ? new TransactionSteps(
                         name,
-                        new TransactionRun(transactionalCheckpoint(sinks), registry, tags),
+                        new TransactionRun(transactionalCheckpoint(sinks), refused, registry, tags),
                         acknowledgements,
                         commits,
                         new SourceRewind(name, buffer, partitions, source),
@@ -159,8 +165,10 @@ final class PipelineRunnerFactory {
      * for that sink, last: it is drained after every pool that may still hand it dead letters.
      */
     private PipelineSinks sinks() {
+        // exactly once, an output's refusal aborts its transaction: it is remembered, and its policy applies later
+        PoolEvents outputEvents = refused == null ? signals : refused.remembering(signals);
         for (Sink<Object, ?> sink : definition.sinks()) {
-            SinkPool<Object, ?> pool = new SinkPool<>(sink, signals, registry, tags);
+            SinkPool<Object, ?> pool = new SinkPool<>(sink, outputEvents, registry, tags);
             bySink.put(sink, pool);
             pools.add(pool);
         }

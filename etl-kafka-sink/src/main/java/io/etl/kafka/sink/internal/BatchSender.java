@@ -17,6 +17,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BiConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -70,8 +71,24 @@ final class BatchSender {
             SealedBatch<KafkaMessage> batch,
             BatchDelivery.Completion completion,
             BiConsumer<CompletableFuture<Void>, RetryableException> expiry) {
+        return send(producer, batch, completion, expiry, null);
+    }
+
+    /**
+     * {@link #send(KafkaProducer, SealedBatch, BatchDelivery.Completion, BiConsumer)} inside a transaction whose first
+     * refused message claims {@code transactionRefusal} ({@link BatchDelivery#culprit()}).
+     */
+    CompletableFuture<Void> send(
+            KafkaProducer<byte[], byte[]> producer,
+            SealedBatch<KafkaMessage> batch,
+            BatchDelivery.Completion completion,
+            BiConsumer<CompletableFuture<Void>, RetryableException> expiry,
+            AtomicBoolean transactionRefusal) {
         int n = batch.messages().size();
         BatchDelivery delivery = new BatchDelivery(n, Thread.currentThread(), completion);
+        if (transactionRefusal != null) {
+            delivery.claimRefusalWith(transactionRefusal);
+        }
         long deadline = System.nanoTime() + deliveryTimeoutNanos;
         try {
             sendEach(producer, batch, delivery, deadline);
@@ -108,7 +125,7 @@ final class BatchSender {
             long backoff = TimeUnit.MILLISECONDS.toNanos(1);
             while (true) {
                 try {
-                    delivery.sending(i, p.send(record, delivery));
+                    delivery.sending(i, p.send(record, delivery.callbackFor(i)));
                 } catch (RuntimeException e) {
                     // a closed or failed producer, an interrupt: nothing more is sent in this attempt
                     delivery.abandon(n - i, e);
@@ -121,6 +138,7 @@ final class BatchSender {
                 if (KafkaErrorClassifier.concernsOneRecord(rejected)) {
                     // the client refuses this record alone (larger than max.request.size): the rest goes on
                     delivery.sending(i, null);
+                    delivery.refusedOnSend();
                     batch.reject(i, refusal(rejected));
                     delivery.skipped();
                     break;
