@@ -2,6 +2,7 @@ package io.etl.core;
 
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.record.RecordMeta;
+import io.etl.core.sink.RoutableSink;
 import io.etl.core.sink.Sink;
 import java.util.function.BiFunction;
 import java.util.function.BiPredicate;
@@ -68,6 +69,20 @@ public interface RecordStream<T> {
 
     /** Ends the chain in one sink. */
     Pipeline to(Sink<? super T, ?> sink);
+
+    /**
+     * Ends the chain in a route: each value goes to the destination (topic) {@code destination} names for it, through
+     * a sink opened on first use from {@code template}, whose settings (connection, encoder, which destinations are
+     * allowed, how many may be open) every destination shares. A destination the template does not allow is a record
+     * error under the template's {@code on_error} policy.
+     *
+     * <pre>{@code
+     * .route("by-tenant", order -> "orders-" + order.tenant(), KafkaSink.from(config.sink("tenants")).json())
+     * }</pre>
+     *
+     * @param name the route's name, unique within the pipeline: the sink's name in metrics and dead letters
+     */
+    Pipeline route(String name, Function<? super T, String> destination, RoutableSink<? super T, ?> template);
 
     /**
      * Ends the chain in named branches, each with its own sink, plus {@code otherwise} or

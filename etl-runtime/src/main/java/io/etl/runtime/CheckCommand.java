@@ -6,16 +6,14 @@ import io.etl.core.error.ConfigException;
 import io.etl.kafka.common.internal.ClusterInspection;
 import io.etl.kafka.common.internal.Finding;
 import io.etl.kafka.common.internal.ReadinessReport;
+import io.etl.runtime.internal.DurationOption;
 import io.etl.runtime.internal.Factories;
 import io.etl.runtime.internal.PipelineUses;
 import io.etl.runtime.internal.RegistryUses;
 import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.Callable;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -51,8 +49,6 @@ public final class CheckCommand implements Callable<Integer> {
     /** Default bound of the whole check. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
-    private static final Pattern DURATION = Pattern.compile("(\\d+)(ms|s|m)");
-
     @CommandLine.Mixin
     private PipelineOptions pipeline;
 
@@ -60,7 +56,7 @@ public final class CheckCommand implements Callable<Integer> {
             names = "--timeout",
             paramLabel = "DURATION",
             defaultValue = "30s",
-            converter = DurationConverter.class,
+            converter = DurationOption.class,
             description = "Bounds the whole check, e.g. 10s or 500ms; clusters are checked in parallel."
                     + " Default: ${DEFAULT-VALUE}.")
     private Duration timeout;
@@ -117,23 +113,5 @@ public final class CheckCommand implements Callable<Integer> {
         }
         out.println(problems == 0 ? "ready" : "not ready: " + problems + (problems == 1 ? " problem" : " problems"));
         return problems == 0 ? ExitCodes.OK : ExitCodes.FAILED;
-    }
-
-    /** {@code 500ms}, {@code 30s}, {@code 2m}. */
-    static final class DurationConverter implements CommandLine.ITypeConverter<Duration> {
-        @Override
-        public Duration convert(String value) {
-            Matcher m = DURATION.matcher(value.trim().toLowerCase(Locale.ROOT));
-            if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
-                throw new CommandLine.TypeConversionException(
-                        "expected a positive duration such as 500ms, 30s or 2m," + " got '" + value + "'");
-            }
-            long n = Long.parseLong(m.group(1));
-            return switch (m.group(2)) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                default -> Duration.ofMinutes(n);
-            };
-        }
     }
 }

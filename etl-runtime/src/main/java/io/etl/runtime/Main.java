@@ -1,17 +1,25 @@
 package io.etl.runtime;
 
+import io.etl.runtime.tools.ConsumeCommand;
+import io.etl.runtime.tools.DeadLettersCommand;
+import io.etl.runtime.tools.OffsetsCommand;
+import io.etl.runtime.tools.ProduceCommand;
+import io.etl.runtime.tools.TopicsCommand;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
  * The {@code etl} launcher: {@code run} a pipeline as a service, {@code validate} its configuration,
- * {@code check} the Kafka clusters are ready for it.
+ * {@code check} the Kafka clusters are ready for it; and tools for its clusters:
+ * {@code topics}, {@code produce}, {@code consume}, {@code offsets}, {@code dead-letters}.
  *
  * <pre>
  * java -cp etl-runtime.jar:my-pipeline.jar io.etl.runtime.Main run --config pipeline.yaml
  * java -jar etl-runtime.jar validate pipeline.yaml
  * java -cp etl-runtime.jar:my-pipeline.jar io.etl.runtime.Main check --config pipeline.yaml
+ * java -jar etl-runtime.jar topics create --config pipeline.yaml
+ * java -jar etl-runtime.jar consume orders-eu --config pipeline.yaml --max 10
  * </pre>
  *
  * <p>Exit codes: {@link ExitCodes}. Each command has {@code --help}.
@@ -21,7 +29,17 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Main.Version.class,
         description = "Runs etl pipelines (Kafka to Kafka, at-least-once or exactly-once) as a service.",
-        subcommands = {RunCommand.class, ValidateCommand.class, CheckCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {
+            RunCommand.class,
+            ValidateCommand.class,
+            CheckCommand.class,
+            TopicsCommand.class,
+            ProduceCommand.class,
+            ConsumeCommand.class,
+            OffsetsCommand.class,
+            DeadLettersCommand.class,
+            CommandLine.HelpCommand.class
+        },
         synopsisSubcommandLabel = "COMMAND",
         footer = {"", "Run `etl COMMAND --help` for a command's options."})
 public final class Main implements Runnable {

@@ -34,8 +34,8 @@ import org.apache.avro.generic.GenericRecord;
  * java -cp etl-bench/target/etl-bench.jar io.etl.bench.avro.AvroRace --records 200000 --runs 3
  * }</pre>
  *
- * <p>Options: {@code --records N} (200,000), {@code --runs R} (1), {@code --jvm-arg ARG} (every contestant; the
- * default flags are {@code -Xmx512m -XX:+UseSerialGC}). The broker is {@code KAFKA_BROKERS} when set, else one
+ * <p>Options: {@code --records N} (200,000), {@code --runs R} (1), {@code --jvm-flags "FLAGS"} (one flag set for
+ * both contestants, as in the other races; none by default, so both run on the JVM's defaults). The broker is {@code KAFKA_BROKERS} when set, else one
  * embedded in this JVM; the registry is a {@link SchemaRegistryServer} in this JVM.
  */
 public final class AvroRace {
@@ -57,15 +57,12 @@ public final class AvroRace {
             switch (args[i]) {
                 case "--records" -> records = Integer.parseInt(args[++i]);
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
-                case "--jvm-arg" -> jvmArgs.add(args[++i]);
+                case "--jvm-flags" -> jvmArgs.addAll(List.of(args[++i].trim().split("\\s+")));
                 default -> {
-                    System.err.println("usage: AvroRace [--records N] [--runs R] [--jvm-arg ARG]...");
+                    System.err.println("usage: AvroRace [--records N] [--runs R] [--jvm-flags FLAGS]");
                     System.exit(2);
                 }
             }
-        }
-        if (jvmArgs.isEmpty()) {
-            jvmArgs.addAll(List.of("-Xmx512m", "-XX:+UseSerialGC"));
         }
         List<Result> results = new ArrayList<>();
         try (KafkaTestCluster kafka = KafkaTestCluster.fromEnvironment();

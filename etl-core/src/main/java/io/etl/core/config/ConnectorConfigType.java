@@ -2,6 +2,7 @@ package io.etl.core.config;
 
 import io.etl.core.error.ConfigProblem;
 import io.etl.core.error.DeadLetter;
+import io.etl.core.error.RetryLetter;
 import io.etl.core.sink.Sink;
 import java.util.List;
 import java.util.Optional;
@@ -51,6 +52,17 @@ public interface ConnectorConfigType<C> {
      * opening its writer may. Empty (the default) when the connector cannot write dead letters.
      */
     default Optional<Sink<DeadLetter, ?>> deadLetterSink(SinkSection section) {
+        return Optional.empty();
+    }
+
+    /**
+     * For a sink connector that can write retry topics: the sink the connector section of the top-level {@code retry}
+     * section describes (its {@link SinkSection#config()} is this type's record, with no destination of its own). It
+     * writes each {@link RetryLetter}'s key, value and headers to the letter's {@link RetryLetter#topic()}, and is run
+     * in the pipeline's sink pool like any other sink. Building it must not do I/O; opening its writer may. Empty (the
+     * default) when the connector cannot write retry topics.
+     */
+    default Optional<Sink<RetryLetter, ?>> retrySink(SinkSection section) {
         return Optional.empty();
     }
 }

@@ -11,7 +11,7 @@ import java.util.function.Function;
 
 /**
  * A whole pipeline configuration: the {@code pipeline}, {@code source}, {@code sinks},
- * {@code dead_letter}, {@code checkpoint} and {@code metrics} sections of one YAML file.
+ * {@code dead_letter}, {@code retry}, {@code checkpoint} and {@code metrics} sections of one YAML file.
  *
  * <pre>{@code
  * PipelineConfig config = PipelineConfig.load(Path.of("kafka_to_kafka_split.yaml"));
@@ -34,6 +34,8 @@ import java.util.function.Function;
  * @param deadLetter the {@code dead_letter} section: where every stage with policy {@code dead_letter} sends
  *                   the records it rejects, shaped like a sink entry ({@code dead_letter: {kafka: {...}}});
  *                   empty when absent
+ * @param retry      the {@code retry} section: the retry topics where every stage with policy {@code retry} sends
+ *                   the records that fail, and the connector section that writes them; empty when absent
  */
 public record PipelineConfig(
         PipelineSection pipeline,
@@ -41,7 +43,8 @@ public record PipelineConfig(
         Map<String, SinkSection> sinks,
         CheckpointConfig checkpoint,
         MetricsConfig metrics,
-        Optional<SinkSection> deadLetter) {
+        Optional<SinkSection> deadLetter,
+        Optional<RetrySection> retry) {
 
     /** The key of the top-level dead-letter section, and the name of the sink it becomes. */
     public static final String DEAD_LETTER = "dead_letter";
@@ -59,19 +62,32 @@ public record PipelineConfig(
             Map<String, SinkSection> sinks,
             CheckpointConfig checkpoint,
             MetricsConfig metrics,
-            Optional<SinkSection> deadLetter) {
+            Optional<SinkSection> deadLetter,
+            Optional<RetrySection> retry) {
         this.pipeline = pipeline == null ? PipelineSection.defaults() : pipeline;
         this.sources = sources == null ? Map.of() : Map.copyOf(sources);
         this.sinks = sinks == null ? Map.of() : Map.copyOf(sinks);
         this.checkpoint = checkpoint == null ? CheckpointConfig.defaults() : checkpoint;
         this.metrics = metrics == null ? MetricsConfig.defaults() : metrics;
         this.deadLetter = deadLetter == null ? Optional.empty() : deadLetter;
+        this.retry = retry == null ? Optional.empty() : retry;
         ConfigValidation.checkConstructed(this, PipelineRules::problems);
+    }
+
+    /** The sections without a {@code retry} section. */
+    public PipelineConfig(
+            PipelineSection pipeline,
+            Map<String, SourceSection> sources,
+            Map<String, SinkSection> sinks,
+            CheckpointConfig checkpoint,
+            MetricsConfig metrics,
+            Optional<SinkSection> deadLetter) {
+        this(pipeline, sources, sinks, checkpoint, metrics, deadLetter, Optional.empty());
     }
 
     /** Defaults everywhere and no source or sink sections: for pipelines built entirely in code. */
     public static PipelineConfig defaults() {
-        return new PipelineConfig(null, null, null, null, null, null);
+        return new PipelineConfig(null, null, null, null, null, null, null);
     }
 
     /** Loads a YAML file, interpolating from the process environment. */
@@ -117,6 +133,11 @@ public record PipelineConfig(
         return from(this).deadLetter(value).build();
     }
 
+    /** {@code from(this).retry(value).build()}: a copy with another {@code retry} section (null for none). */
+    public PipelineConfig withRetry(RetrySection value) {
+        return from(this).retry(value).build();
+    }
+
     /** A builder starting from the defaults: no sections but the core's, each at its defaults. */
     public static Builder custom() {
         return new Builder(defaults());
@@ -139,6 +160,7 @@ public record PipelineConfig(
         private CheckpointConfig checkpoint;
         private MetricsConfig metrics;
         private Optional<SinkSection> deadLetter;
+        private Optional<RetrySection> retry;
 
         private Builder(PipelineConfig base) {
             pipeline = base.pipeline();
@@ -147,6 +169,7 @@ public record PipelineConfig(
             checkpoint = base.checkpoint();
             metrics = base.metrics();
             deadLetter = base.deadLetter();
+            retry = base.retry();
         }
 
         /** The {@code pipeline} section. */
@@ -185,9 +208,15 @@ public record PipelineConfig(
             return this;
         }
 
+        /** The {@code retry} section, or null for none (the default). */
+        public Builder retry(RetrySection value) {
+            retry = Optional.ofNullable(value);
+            return this;
+        }
+
         /** The configuration; the constructor checks the rules that tie its sections together. */
         public PipelineConfig build() {
-            return new PipelineConfig(pipeline, sources, sinks, checkpoint, metrics, deadLetter);
+            return new PipelineConfig(pipeline, sources, sinks, checkpoint, metrics, deadLetter, retry);
         }
     }
 }

@@ -16,6 +16,8 @@ import java.util.List;
  * <ul>
  *   <li>{@value #STAGE_HEADER}: {@code decode}, {@code operator:<name>}, {@code split:<name>},
  *       {@code encode:<sink>} or {@code produce:<sink>}</li>
+ *   <li>{@value #REASON_HEADER}: the error's {@link RecordException#reason() reason} tag: {@code decode},
+ *       {@code operator}, {@code encode}, {@code oversized}, {@code produce} or a connector's own</li>
  *   <li>{@value #ERROR_HEADER}: exception class and message, at most {@value #MAX_ERROR_CHARS} characters</li>
  *   <li>{@value #SOURCE_HEADER}: {@code <topic>-<partition>@<offset>}</li>
  *   <li>{@value #TIMESTAMP_HEADER}: when it was rejected, epoch milliseconds</li>
@@ -38,6 +40,7 @@ public record DeadLetter(
     public static final String HEADER_PREFIX = "etl.dlq.";
 
     public static final String STAGE_HEADER = "etl.dlq.stage";
+    public static final String REASON_HEADER = "etl.dlq.reason";
     public static final String ERROR_HEADER = "etl.dlq.error";
     public static final String SOURCE_HEADER = "etl.dlq.source";
     public static final String TIMESTAMP_HEADER = "etl.dlq.timestamp";
@@ -82,13 +85,16 @@ public record DeadLetter(
     /** The source headers followed by the {@code etl.dlq.*} headers. */
     public List<Header> headers() {
         List<Header> original = source.headers();
-        List<Header> out = new ArrayList<>(original.size() + 6);
+        List<Header> out = new ArrayList<>(original.size() + 7);
         for (Header h : original) {
             if (!h.key().startsWith(HEADER_PREFIX)) {
                 out.add(h);
             }
         }
         out.add(Header.of(STAGE_HEADER, stage));
+        if (error.reason() != null) {
+            out.add(Header.of(REASON_HEADER, error.reason()));
+        }
         out.add(Header.of(ERROR_HEADER, describe(error)));
         out.add(Header.of(SOURCE_HEADER, source.position()));
         out.add(Header.of(TIMESTAMP_HEADER, Long.toString(timestamp)));

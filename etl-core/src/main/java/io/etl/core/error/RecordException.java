@@ -20,6 +20,12 @@ public final class RecordException extends EtlException {
     /** Reason tag for a message the destination refused on its own account (for example too large for the topic). */
     public static final String PRODUCE = "produce";
 
+    /**
+     * Reason tag for a value a route cannot write: its topic function failed, or named a topic the route does not
+     * allow, cannot open, or would exceed the route's bound on open topics with.
+     */
+    public static final String ROUTE = "route";
+
     private final String reason;
     private final String topic;
     private final int partition;
@@ -54,8 +60,8 @@ public final class RecordException extends EtlException {
     }
 
     /**
-     * Short tag: {@link #OVERSIZED}, {@link #DECODE}, {@link #OPERATOR}, {@link #ENCODE}, {@link #PRODUCE} or a
-     * connector's own.
+     * Short tag: {@link #OVERSIZED}, {@link #DECODE}, {@link #OPERATOR}, {@link #ENCODE}, {@link #PRODUCE},
+     * {@link #ROUTE} or a connector's own.
      */
     public String reason() {
         return reason;

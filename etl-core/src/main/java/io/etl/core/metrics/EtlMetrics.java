@@ -17,12 +17,19 @@ public final class EtlMetrics {
     public static final String SOURCE_RECORDS_UNPROCESSED = "etl.source.records.unprocessed";
     /** {@code etl_source_paused}: 1 while the source is paused by backpressure. */
     public static final String SOURCE_PAUSED = "etl.source.paused";
+    /**
+     * {@code etl_source_retry_waiting{source}}: retry-topic partitions the source holds paused because their next
+     * record is not due yet.
+     */
+    public static final String SOURCE_RETRY_WAITING = "etl.source.retry.waiting";
     /** {@code etl_records_dropped_total{reason,stage}}: filtered out is not counted; skipped records are. */
     public static final String RECORDS_DROPPED = "etl.records.dropped";
     /** {@code etl_records_filtered_total{stage}}: records a filter let go (done at once, never an error). */
     public static final String RECORDS_FILTERED = "etl.records.filtered";
     /** {@code etl_records_dead_lettered_total{reason,stage}}. */
     public static final String RECORDS_DEAD_LETTERED = "etl.records.dead.lettered";
+    /** {@code etl_records_retried_total{reason,stage}}: records sent to a retry topic (policy {@code retry}). */
+    public static final String RECORDS_RETRIED = "etl.records.retried";
     /** {@code etl_sink_records_total{sink}}: messages made durable. */
     public static final String SINK_RECORDS = "etl.sink.records";
     /** {@code etl_sink_batches_total{sink,outcome}}: outcome is success, retryable or fatal. */
@@ -52,6 +59,14 @@ public final class EtlMetrics {
      * committed, over the assigned partitions: what a crash now would process again on top of what is in flight.
      */
     public static final String CHECKPOINT_REPLAY_WINDOW = "etl.checkpoint.replay.window.records";
+
+    /**
+     * {@code etl_route_records_total{sink,topic}}: messages a route wrote to each topic, counted when their batch
+     * was acknowledged (a batch written again counts again).
+     */
+    public static final String ROUTE_RECORDS = "etl.route.records";
+    /** {@code etl_route_topics{sink}}: topics a route has open (at most its {@code max_topics}). */
+    public static final String ROUTE_TOPICS = "etl.route.topics";
 
     /** Tag names. */
     public static final String TAG_PIPELINE = "pipeline";

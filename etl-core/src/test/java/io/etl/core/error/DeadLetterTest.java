@@ -39,6 +39,8 @@ class DeadLetterTest {
                         "t-1",
                         DeadLetter.STAGE_HEADER,
                         "operator:parse",
+                        DeadLetter.REASON_HEADER,
+                        "operator",
                         DeadLetter.ERROR_HEADER,
                         "java.lang.IllegalArgumentException: bad id",
                         DeadLetter.SOURCE_HEADER,

@@ -116,6 +116,33 @@ public final class DslExamples {
         // spotless:on
     }
 
+    /** Each order to its region's topic, opened (and created) on first use from one template section. */
+    public static Pipeline routed(PipelineConfig config) {
+        // spotless:off
+        // tag::route[]
+        return Pipeline.named("orders-by-region")
+                .from(KafkaSource.from(config.source("orders")).json(Order.class))
+                .map("reshape", RoutedOrder::from)
+                .route("by-region", o -> "orders-" + o.region(), KafkaSink.from(config.sink("regions")).json())
+                .build();
+        // end::route[]
+        // spotless:on
+    }
+
+    /** A lookup that may fail for a while, tried again later through the retry topics while the others go on. */
+    public static Pipeline retriedLater(PipelineConfig config) {
+        // spotless:off
+        // tag::retry-topics[]
+        return Pipeline.named("orders-checked-later")
+                .from(KafkaSource.from(config.source("orders")).json(Order.class))
+                .filter("known-customer", order -> lookup(order.customer()))
+                .onError(ErrorPolicy.RETRY)         // the lookup threw: again after each delay of the retry section
+                .map("reshape", RoutedOrder::from)
+                .to(KafkaSink.from(config.sink("out")).json());
+        // end::retry-topics[]
+        // spotless:on
+    }
+
     /** Connectors configured in code instead of a YAML file: builders check every value as YAML loading does. */
     public static Pipeline configuredInCode(String brokers) {
         // spotless:off

@@ -1,7 +1,6 @@
 package io.etl.examples.split;
 
 import io.etl.core.config.PipelineConfig;
-import io.etl.kafka.common.internal.ClientConnection;
 import io.etl.kafka.sink.KafkaSinkConfig;
 import io.etl.kafka.source.KafkaSourceConfig;
 import io.etl.testkit.KafkaTestCluster;
@@ -55,11 +54,7 @@ final class SampleOrders {
     private static Map<String, String> clientProperties(PipelineConfig config) {
         KafkaSinkConfig sink = config.sink(SplitSummary.BRANCHES[0]).connector(KafkaSinkConfig.class);
         Map<String, String> props = new HashMap<>();
-        ClientConnection.properties(
-                        sink.brokers(),
-                        sink.security(),
-                        sink.producer(),
-                        "sinks." + SplitSummary.BRANCHES[0] + ".kafka")
+        sink.connectionProperties("sinks." + SplitSummary.BRANCHES[0] + ".kafka")
                 .forEach((k, v) -> props.put(k, String.valueOf(v)));
         // the cluster is reached at the source's brokers
         props.remove(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);

@@ -20,11 +20,19 @@ import java.util.Objects;
  * @param value     value bytes, or null for a tombstone
  * @param headers   headers in order, never null
  * @param partition explicit partition, or null to let the producer's partitioner pick one by key
+ * @param topic     the topic a route chose for it, or null for the sink's own topic: encoders leave it null (a
+ *                  route sets it after the topic function and its checks; a plain sink refuses a message naming
+ *                  another topic than its own)
  */
-public record KafkaMessage(byte[] key, byte[] value, List<Header> headers, Integer partition) {
+public record KafkaMessage(byte[] key, byte[] value, List<Header> headers, Integer partition, String topic) {
 
     public KafkaMessage {
         headers = headers == null ? List.of() : List.copyOf(headers);
+    }
+
+    /** A message for the sink's own topic. */
+    public KafkaMessage(byte[] key, byte[] value, List<Header> headers, Integer partition) {
+        this(key, value, headers, partition, null);
     }
 
     /** A message with this key and value, no headers. */
@@ -66,7 +74,12 @@ public record KafkaMessage(byte[] key, byte[] value, List<Header> headers, Integ
             }
         }
         copy.add(header);
-        return new KafkaMessage(key, value, copy, partition);
+        return new KafkaMessage(key, value, copy, partition, topic);
+    }
+
+    /** This message, bound for {@code destination}. */
+    public KafkaMessage withTopic(String destination) {
+        return new KafkaMessage(key, value, headers, partition, destination);
     }
 
     static int utf8Length(String s) {
@@ -95,7 +108,8 @@ public record KafkaMessage(byte[] key, byte[] value, List<Header> headers, Integ
                 && Arrays.equals(key, m.key)
                 && Arrays.equals(value, m.value)
                 && headers.equals(m.headers)
-                && Objects.equals(partition, m.partition);
+                && Objects.equals(partition, m.partition)
+                && Objects.equals(topic, m.topic);
     }
 
     @Override
@@ -107,7 +121,8 @@ public record KafkaMessage(byte[] key, byte[] value, List<Header> headers, Integ
     public String toString() {
         return "KafkaMessage[key=" + (key == null ? "null" : key.length + " bytes") + ", value="
                 + (value == null ? "tombstone" : value.length + " bytes") + ", headers=" + headers.size()
-                + (partition == null ? "" : ", partition=" + partition) + "]";
+                + (partition == null ? "" : ", partition=" + partition)
+                + (topic == null ? "" : ", topic=" + topic) + "]";
     }
 
     /** Builds a {@link KafkaMessage}; a value (possibly empty) or {@link #tombstone()} is required. */

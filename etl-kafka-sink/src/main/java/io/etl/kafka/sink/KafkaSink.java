@@ -2,14 +2,17 @@ package io.etl.kafka.sink;
 
 import io.etl.core.config.SinkPoolConfig;
 import io.etl.core.config.SinkSection;
+import io.etl.core.sink.RoutableSink;
 import io.etl.core.sink.Sink;
 import io.etl.kafka.sink.internal.KafkaSinkBuilderImpl;
 
 /**
  * A {@link Sink} that writes one Kafka topic through one idempotent, {@code acks=all}
  * producer; a batch completes only when every message's delivery report succeeded, which is what the
- * pipeline commits source offsets behind. Fan-out to several topics is the split terminal with one
- * sink per branch.
+ * pipeline commits source offsets behind. Fan-out to topics named in code is the split terminal with one
+ * sink per branch; to a topic per record, a route, whose template is a section with a {@code route} block
+ * instead of a {@code topic} ({@link RouteConfig}):
+ * {@code .route("by-tenant", o -> "orders-" + o.tenant(), KafkaSink.from(config.sink("tenants")).json())}.
  *
  * <pre>{@code
  * PipelineConfig config = PipelineConfig.load(Path.of("pipeline.yaml"));
@@ -21,7 +24,7 @@ import io.etl.kafka.sink.internal.KafkaSinkBuilderImpl;
  *
  * @param <T> the value type the chosen encoder accepts
  */
-public interface KafkaSink<T> extends Sink<T, KafkaMessage> {
+public interface KafkaSink<T> extends RoutableSink<T, KafkaMessage> {
 
     /** The connector key under a sink entry: {@code sinks.<name>.kafka}. */
     String CONNECTOR = "kafka";

@@ -7,6 +7,7 @@ import io.etl.core.config.Secrets;
 import io.etl.core.error.ConfigException;
 import io.etl.kafka.common.KafkaSecurityConfig;
 import io.etl.kafka.common.SchemaRegistryConfig;
+import io.etl.kafka.common.internal.ClientConnection;
 import io.etl.kafka.sink.internal.ProducerSettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
@@ -38,7 +39,9 @@ import java.util.Objects;
  * instance holds only settings that YAML validation accepts: its constructor checks them.
  *
  * @param brokers            bootstrap servers, comma-separated (required)
- * @param topic              the one topic this sink writes (required)
+ * @param topic              the one topic this sink writes, not blank; required, except in a route's template
+ *                           section, which has {@code route} instead, and in the {@code retry} section, which
+ *                           names its topics after the source's (the loader checks which section it is)
  * @param deliveryTimeout    producer {@code delivery.timeout.ms}; also bounds how long a batch waits for its
  *                           delivery reports
  * @param maxMessageBytes    largest message (key + value + headers) accepted; larger ones are record errors
@@ -54,10 +57,11 @@ import java.util.Objects;
  *                           {@code "annotations": {...}} (other encoders do not use them)
  * @param schemaRegistry     the schema registry the sink's Avro, Protobuf or JSON Schema encoder registers or
  *                           looks schemas up in (module {@code etl-schema-registry}); absent when none is used
+ * @param route              in a route's template section (no {@code topic}): the topics the route may write
  */
 public record KafkaSinkConfig(
         @NotBlank String brokers,
-        @NotBlank String topic,
+        String topic,
         Duration deliveryTimeout,
         DataSize maxMessageBytes,
         Duration statisticsInterval,
@@ -68,7 +72,8 @@ public record KafkaSinkConfig(
         @Valid KafkaSecurityConfig security,
         Map<String, String> producer,
         Map<String, String> annotations,
-        @Valid SchemaRegistryConfig schemaRegistry) {
+        @Valid SchemaRegistryConfig schemaRegistry,
+        @Valid RouteConfig route) {
 
     public static final Duration DEFAULT_DELIVERY_TIMEOUT = Duration.ofSeconds(30);
     /** 1MB, decimal: 1,000,000 bytes. */
@@ -85,7 +90,9 @@ public record KafkaSinkConfig(
      *
      * @throws ConfigException when a setting is out of range or the settings break a rule between them
      *                         ({@code producer_linger} below {@code delivery_timeout}, the {@code producer}
-     *                         denylist, ...), naming each at its key
+     *                         denylist, both {@code topic} and {@code route}, ...), naming each at its key; the
+     *                         rules of the section's place ({@code topic} or {@code route} in a sink entry) are
+     *                         the loader's and the sink's
      */
     public KafkaSinkConfig(
             String brokers,
@@ -100,7 +107,8 @@ public record KafkaSinkConfig(
             KafkaSecurityConfig security,
             Map<String, String> producer,
             Map<String, String> annotations,
-            SchemaRegistryConfig schemaRegistry) {
+            SchemaRegistryConfig schemaRegistry,
+            RouteConfig route) {
         this.brokers = brokers;
         this.topic = topic;
         this.deliveryTimeout = deliveryTimeout == null ? DEFAULT_DELIVERY_TIMEOUT : deliveryTimeout;
@@ -115,7 +123,22 @@ public record KafkaSinkConfig(
         this.annotations =
                 annotations == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(annotations));
         this.schemaRegistry = schemaRegistry;
-        ConfigValidation.checkConstructed(this, c -> ProducerSettings.check(c, ""));
+        this.route = route;
+        ConfigValidation.checkConstructed(this, c -> ProducerSettings.rules(c, ""));
+    }
+
+    /** Defaults for everything but the brokers, and a route's template section with {@code route}. */
+    public static KafkaSinkConfig routeTemplate(String brokers, RouteConfig route) {
+        return custom().brokers(brokers)
+                .route(Objects.requireNonNull(route, "route"))
+                .build();
+    }
+
+    /** A copy that is a route's template: no {@code topic}, and {@code value} as its {@code route}. */
+    public KafkaSinkConfig withRoute(RouteConfig value) {
+        Builder b = from(this);
+        b.topic = null;
+        return b.route(value).build();
     }
 
     /** {@code from(this).producer(value).build()}. */
@@ -158,7 +181,18 @@ public record KafkaSinkConfig(
         return from(this).annotations(value).build();
     }
 
-    /** A builder starting from the defaults, without brokers or topic (both required). */
+    /**
+     * The properties a Kafka client needs to reach this sink's cluster as its producer does: the brokers, the
+     * typed {@code security} section and the {@code security.*}, {@code ssl.*} and {@code sasl.*} keys of the
+     * producer passthrough. For tools that share the pipeline's connection, such as an admin client.
+     *
+     * @param path the section's key path, e.g. {@code sinks.eu.kafka}, named by errors in the security settings
+     */
+    public Map<String, Object> connectionProperties(String path) {
+        return ClientConnection.properties(brokers, security, producer, path);
+    }
+
+    /** A builder starting from the defaults, without brokers or topic (a sink entry needs a topic or a route). */
     public static Builder custom() {
         return new Builder();
     }
@@ -189,6 +223,7 @@ public record KafkaSinkConfig(
         private Map<String, String> producer = Map.of();
         private Map<String, String> annotations = Map.of();
         private SchemaRegistryConfig schemaRegistry;
+        private RouteConfig route;
 
         private Builder() {}
 
@@ -206,6 +241,7 @@ public record KafkaSinkConfig(
             producer = base.producer();
             annotations = base.annotations();
             schemaRegistry = base.schemaRegistry();
+            route = base.route();
         }
 
         /** Bootstrap servers, comma-separated, not blank; required. */
@@ -214,9 +250,20 @@ public record KafkaSinkConfig(
             return this;
         }
 
-        /** The one topic this sink writes, not blank; required. */
+        /** The one topic this sink writes, not blank; required, except in a route's template. */
         public Builder topic(String value) {
-            topic = ConfigValidation.checkValue(KafkaSinkConfig.class, "topic", value);
+            ConfigValidation.requireNonNull("topic", value);
+            ConfigValidation.requireNone(ProducerSettings.topic(value, ""));
+            topic = value;
+            return this;
+        }
+
+        /**
+         * Makes the section a route's template: the topics the route may write (and no {@code topic}); default
+         * none. Checked at once, and against {@code topic} at build.
+         */
+        public Builder route(RouteConfig value) {
+            route = ConfigValidation.checkValue(KafkaSinkConfig.class, "route", value);
             return this;
         }
 
@@ -326,7 +373,8 @@ public record KafkaSinkConfig(
                     security,
                     producer,
                     annotations,
-                    schemaRegistry);
+                    schemaRegistry,
+                    route);
         }
     }
 }

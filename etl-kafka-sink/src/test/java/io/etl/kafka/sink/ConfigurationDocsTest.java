@@ -24,6 +24,8 @@ class ConfigurationDocsTest {
             classes = {
                 KafkaSinkConfig.class,
                 TopicSpec.class,
+                RouteConfig.class,
+                TopicCreation.class,
                 KafkaSecurityConfig.class,
                 KafkaTlsConfig.class,
                 KafkaSaslConfig.class

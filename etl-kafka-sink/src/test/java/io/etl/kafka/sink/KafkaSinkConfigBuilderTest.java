@@ -35,7 +35,7 @@ class KafkaSinkConfigBuilderTest {
 
         assertThat(config)
                 .isEqualTo(new KafkaSinkConfig(
-                        "b:9092", "t", null, null, null, null, null, null, null, null, null, null, null));
+                        "b:9092", "t", null, null, null, null, null, null, null, null, null, null, null, null));
         assertThat(config.producerLinger()).isEqualTo(KafkaSinkConfig.DEFAULT_PRODUCER_LINGER);
     }
 
@@ -112,7 +112,7 @@ class KafkaSinkConfigBuilderTest {
         return Stream.of(
                 rejected(
                         () -> new KafkaSinkConfig(
-                                "b", " ", null, null, null, null, null, null, null, null, null, null, null),
+                                "b", " ", null, null, null, null, null, null, null, null, null, null, null, null),
                         "topic: must not be blank"),
                 rejected(
                         () -> new KafkaSinkConfig(
@@ -123,6 +123,7 @@ class KafkaSinkConfigBuilderTest {
                                 null,
                                 null,
                                 Duration.ofSeconds(3),
+                                null,
                                 null,
                                 null,
                                 null,
@@ -143,6 +144,7 @@ class KafkaSinkConfigBuilderTest {
                                 null,
                                 null,
                                 Map.of("acks", "1"),
+                                null,
                                 null,
                                 null),
                         "producer.acks: is not allowed: " + ProducerSettings.DENIED.get("acks")),
@@ -200,7 +202,20 @@ class KafkaSinkConfigBuilderTest {
         assertThat(copy.withSecurity(null).security()).isNull();
         assertThat(copy.topic()).isEqualTo("t");
         assertThatThrownBy(() -> new KafkaSinkConfig(
-                        null, null, null, DataSize.ofBytes(0), null, null, null, null, null, null, null, null, null))
+                        null,
+                        null,
+                        null,
+                        DataSize.ofBytes(0),
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null))
                 .isInstanceOfSatisfying(
                         ConfigException.class,
                         e -> assertThat(e.problems())

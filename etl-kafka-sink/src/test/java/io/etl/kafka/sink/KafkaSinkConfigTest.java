@@ -259,7 +259,7 @@ class KafkaSinkConfigTest {
 
         // a section that breaks a rule exists only while a file is bound; the sink checks it again with its path
         KafkaSinkConfig bound = AsBound.record(() -> new KafkaSinkConfig(
-                "b", "t", null, null, null, null, null, null, null, null, Map.of("acks", "1"), null, null));
+                "b", "t", null, null, null, null, null, null, null, null, Map.of("acks", "1"), null, null, null));
         ConfigException atSink = catchThrowableOfType(ConfigException.class, () -> KafkaSink.from("x", bound, null));
         assertThat(atSink.problems()).extracting(ConfigProblem::path).containsExactly("sinks.x.kafka.producer.acks");
     }

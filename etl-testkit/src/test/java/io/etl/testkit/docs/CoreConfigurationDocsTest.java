@@ -8,6 +8,8 @@ import io.etl.core.config.CheckpointConfig;
 import io.etl.core.config.MetricsConfig;
 import io.etl.core.config.PipelineSection;
 import io.etl.core.config.RetryConfig;
+import io.etl.core.config.RetryLevel;
+import io.etl.core.config.RetryTopicsConfig;
 import io.etl.core.config.SinkPoolConfig;
 import io.etl.core.config.TracingConfig;
 import java.nio.file.Files;
@@ -36,7 +38,9 @@ class CoreConfigurationDocsTest {
                 SinkPoolConfig.class,
                 BatchConfig.class,
                 RetryConfig.class,
-                BreakerConfig.class
+                BreakerConfig.class,
+                RetryTopicsConfig.class,
+                RetryLevel.class
             })
     @SuppressWarnings("unchecked")
     void everyCoreKeyIsDocumented(Class<?> record) {

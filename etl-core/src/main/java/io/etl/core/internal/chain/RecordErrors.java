@@ -3,6 +3,7 @@ package io.etl.core.internal.chain;
 import io.etl.core.error.DeadLetter;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.RecordException;
+import io.etl.core.error.RetryLetter;
 import io.etl.core.internal.pool.Refusal;
 import io.etl.core.metrics.EtlMetrics;
 import io.micrometer.core.instrument.Counter;
@@ -26,9 +27,11 @@ public final class RecordErrors {
     private final MeterRegistry registry;
     private final Tags tags;
     private final DeadLetters deadLetters;
+    private final Retries retries;
     private final Consumer<Throwable> pipelineFailure;
     private final Map<String, Counter> dropped = new ConcurrentHashMap<>();
     private final Map<String, Counter> deadLettered = new ConcurrentHashMap<>();
+    private final Map<String, Counter> retried = new ConcurrentHashMap<>();
     private final Map<String, Integer> logged = new ConcurrentHashMap<>();
 
     /**
@@ -36,9 +39,23 @@ public final class RecordErrors {
      */
     public RecordErrors(
             MeterRegistry registry, Tags tags, DeadLetters deadLetters, Consumer<Throwable> pipelineFailure) {
+        this(registry, tags, deadLetters, null, pipelineFailure);
+    }
+
+    /**
+     * @param deadLetters where {@code dead_letter} records go; null when no stage may use that policy
+     * @param retries     where {@code retry} records go; null when no stage may use that policy
+     */
+    public RecordErrors(
+            MeterRegistry registry,
+            Tags tags,
+            DeadLetters deadLetters,
+            Retries retries,
+            Consumer<Throwable> pipelineFailure) {
         this.registry = registry;
         this.tags = tags;
         this.deadLetters = deadLetters;
+        this.retries = retries;
         this.pipelineFailure = pipelineFailure;
     }
 
@@ -52,18 +69,60 @@ public final class RecordErrors {
             int attempts,
             RecordContext ctx) {
         ctx.tracing.recordFailed(error);
+        apply(stage, dlqStage, policy, value, error, attempts, ctx);
+    }
+
+    private void apply(
+            String stage,
+            String dlqStage,
+            ErrorPolicy policy,
+            Object value,
+            RecordException error,
+            int attempts,
+            RecordContext ctx) {
         switch (policy) {
             case SKIP -> skipped(stage, error);
             case DEAD_LETTER -> {
                 counted(stage, error);
                 deadLetters().send(dlqStage, ctx.meta(), value, error, attempts, ctx.owner(), ctx.nowNanos);
             }
+            case RETRY -> retry(stage, dlqStage, value, error, attempts, ctx);
             case FAIL -> {
                 LOG.error("stopping the pipeline: {}", error.getMessage());
                 ctx.end();
                 throw new PipelineStop(error);
             }
         }
+    }
+
+    /**
+     * Sends the record to its next retry topic; once it has been through every level, or when the retry topic cannot
+     * take it, the {@code retry} section's {@code then} policy applies instead.
+     */
+    private void retry(
+            String stage, String dlqStage, Object value, RecordException error, int attempts, RecordContext ctx) {
+        if (retries == null) {
+            throw new IllegalStateException("a stage uses retry but the pipeline has no retry section");
+        }
+        RetryLetter letter = retries.next(dlqStage, ctx.meta(), error, System.currentTimeMillis());
+        if (letter == null) {
+            apply(stage, dlqStage, retries.then(), value, error, attempts, ctx);
+            return;
+        }
+        try {
+            retries.send(letter, ctx.owner(), ctx.nowNanos);
+        } catch (RecordException e) {
+            LOG.warn(
+                    "{}: the retry topic {} cannot take {} ({}); retry.then applies",
+                    stage,
+                    letter.topic(),
+                    ctx.meta().position(),
+                    e.getMessage());
+            apply(stage, dlqStage, retries.then(), value, error, attempts, ctx);
+            return;
+        }
+        counter(retried, EtlMetrics.RECORDS_RETRIED, stage, error.reason()).increment();
+        log(stage, "to " + letter.topic() + " (attempt " + letter.attempt() + ")", error);
     }
 
     /**
@@ -81,7 +140,8 @@ public final class RecordErrors {
                 deadLetters()
                         .handOver(DeadLetter.produceStage(r.sink()), r.source(), r.error(), r.attempts(), r.owner());
             }
-            case FAIL -> {
+            case FAIL, RETRY -> {
+                // a sink's policy is never retry: the pipeline refuses it before it starts
                 LOG.error("stopping the pipeline: {}", r.error().getMessage());
                 r.owner().fail(r.error());
                 pipelineFailure.accept(r.error());

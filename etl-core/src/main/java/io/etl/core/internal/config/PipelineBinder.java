@@ -10,6 +10,8 @@ import io.etl.core.config.DeliveryGuarantee;
 import io.etl.core.config.MetricsConfig;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.config.PipelineSection;
+import io.etl.core.config.RetrySection;
+import io.etl.core.config.RetryTopicsConfig;
 import io.etl.core.config.SinkPoolConfig;
 import io.etl.core.config.SinkSection;
 import io.etl.core.config.SourceSection;
@@ -30,8 +32,11 @@ import org.slf4j.LoggerFactory;
  */
 final class PipelineBinder {
 
-    static final List<String> SECTIONS =
-            List.of("pipeline", "source", "sinks", PipelineConfig.DEAD_LETTER, "checkpoint", "metrics");
+    static final List<String> SECTIONS = List.of(
+            "pipeline", "source", "sinks", PipelineConfig.DEAD_LETTER, RetrySection.NAME, "checkpoint", "metrics");
+    /** The keys of the {@code retry} section the core binds; the one other key is its connector's. */
+    static final Set<String> RETRY_KEYS = Set.of("topics", "then");
+
     static final String SOURCE_ON_ERROR = "on_error";
 
     private static final Logger LOG = LoggerFactory.getLogger(PipelineBinder.class);
@@ -61,6 +66,7 @@ final class PipelineBinder {
         CheckpointConfig checkpoint = null;
         MetricsConfig metrics = null;
         SinkSection deadLetter = null;
+        RetrySection retry = null;
         for (Map.Entry<String, JsonNode> section : root.properties()) {
             String key = section.getKey();
             JsonNode node = section.getValue();
@@ -83,11 +89,18 @@ final class PipelineBinder {
                         }
                     });
                 case PipelineConfig.DEAD_LETTER -> deadLetter = deadLetter(node);
+                case RetrySection.NAME -> retry = retry(node);
                 default -> problems.add(key, Suggestions.unknownKey(key, SECTIONS));
             }
         }
-        PipelineConfig config =
-                new PipelineConfig(pipeline, sources, sinks, checkpoint, metrics, Optional.ofNullable(deadLetter));
+        PipelineConfig config = new PipelineConfig(
+                pipeline,
+                sources,
+                sinks,
+                checkpoint,
+                metrics,
+                Optional.ofNullable(deadLetter),
+                Optional.ofNullable(retry));
         if (config.pipeline().delivery() == DeliveryGuarantee.EXACTLY_ONCE
                 && !root.path("checkpoint").has("interval")) {
             // one transaction per checkpoint: the at-least-once default would commit a transaction every few ms
@@ -136,6 +149,62 @@ final class PipelineBinder {
                     "the " + connector.type().key() + " connector refused this dead-letter section: " + e.getMessage());
         }
         return section;
+    }
+
+    /**
+     * The {@code retry} section: the levels ({@code topics}, {@code then}) and one connector key, shaped like the
+     * {@code dead_letter} section, whose connector must be able to write retry topics.
+     */
+    private RetrySection retry(JsonNode node) {
+        String path = RetrySection.NAME;
+        if (node == null || !node.isObject()) {
+            problems.add(path, "expected a mapping with topics, then and one connector key");
+            return null;
+        }
+        ObjectNode entry = ((ObjectNode) node).deepCopy();
+        ObjectNode core = JsonNodeFactory.instance.objectNode();
+        for (String key : RETRY_KEYS) {
+            if (entry.has(key)) {
+                core.set(key, entry.remove(key));
+            }
+        }
+        int before = problems.size();
+        RetryTopicsConfig levels = binder.bind(core, RetryTopicsConfig.class, path);
+        if (levels != null && problems.size() == before) {
+            for (ConfigProblem p : RetryTopicsConfig.rules(levels)) {
+                problems.add(path + "." + p.path(), p.message());
+            }
+        }
+        Connector connector = connector(Role.SINK, path, entry);
+        if (connector == null) {
+            return null;
+        }
+        ObjectNode pool = connector.take(SinkPoolConfig.KEYS);
+        if (pool.has(SOURCE_ON_ERROR)) {
+            problems.add(
+                    connector.path() + "." + SOURCE_ON_ERROR,
+                    "has no meaning for the retry sink: a record that cannot be written to its retry topic gets the"
+                            + " retry section's then policy");
+            pool.remove(SOURCE_ON_ERROR);
+        }
+        SinkPoolConfig poolConfig = binder.bind(pool, SinkPoolConfig.class, connector.path());
+        Object config = bindConnector(connector, SinkPoolConfig.KEYS);
+        if (config == null || levels == null) {
+            return null;
+        }
+        SinkSection writer = new SinkSection(RetrySection.NAME, connector.type().key(), config, poolConfig);
+        try {
+            if (connector.type().retrySink(writer).isEmpty()) {
+                problems.add(
+                        connector.path(), "the " + connector.type().key() + " connector cannot write retry topics");
+            }
+        } catch (RuntimeException e) {
+            LOG.debug("retry sink of {} failed", connector.path(), e);
+            problems.add(
+                    connector.path(),
+                    "the " + connector.type().key() + " connector refused this retry section: " + e.getMessage());
+        }
+        return new RetrySection(levels, writer);
     }
 
     private Map<String, JsonNode> entries(JsonNode node, String path) {

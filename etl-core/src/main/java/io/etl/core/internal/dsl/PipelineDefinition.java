@@ -4,6 +4,7 @@ import io.etl.core.Pipeline;
 import io.etl.core.PipelineResult;
 import io.etl.core.RunningPipeline;
 import io.etl.core.config.PipelineConfig;
+import io.etl.core.config.RetrySection;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
 import io.etl.core.error.DeadLetterHandler;
@@ -120,6 +121,12 @@ public final class PipelineDefinition implements Pipeline {
                         "a sink may not be named '" + PipelineConfig.DEAD_LETTER
                                 + "': that name belongs to the dead-letter sink"));
             }
+            if (RetrySection.NAME.equals(sink.name())) {
+                problems.add(new ConfigProblem(
+                        where,
+                        "a sink may not be named '" + RetrySection.NAME
+                                + "': that name belongs to the sink that writes the retry topics"));
+            }
         }
         if (!problems.isEmpty()) {
             throw new ConfigException(problems);
@@ -134,6 +141,7 @@ public final class PipelineDefinition implements Pipeline {
             build();
         }
         // every configuration record checked itself when it was built, in code as from a file
+        checkRetries(config);
         checkDeadLetters(config);
         // metrics.enabled: false: every meter goes to a registry with no backend, so none reaches the caller's
         return PipelineRunner.start(this, config, config.metrics().enabled() ? registry : new CompositeMeterRegistry());
@@ -162,7 +170,64 @@ public final class PipelineDefinition implements Pipeline {
                 stages.add("sink '" + sink.name() + "' (sinks." + sink.name() + ".<connector>.on_error)");
             }
         }
+        if (config.retry().isPresent()
+                && config.retry().get().levels().then() == ErrorPolicy.DEAD_LETTER
+                && usesRetry(config)) {
+            stages.add("retry topics (" + RetrySection.NAME + ".then)");
+        }
         return stages;
+    }
+
+    /** The operators and splits whose policy under {@code config} is {@code retry}, each named as its setting is. */
+    List<String> retryStages(PipelineConfig config) {
+        List<String> stages = new ArrayList<>();
+        ErrorPolicy operatorDefault = config.pipeline().onError();
+        for (OperatorSpec op : draft.operators) {
+            if (op.policy() == ErrorPolicy.RETRY) {
+                stages.add("operator '" + op.name() + "' (.onError)");
+            } else if (op.policy() == null && operatorDefault == ErrorPolicy.RETRY) {
+                stages.add("operator '" + op.name() + "' (pipeline.on_error)");
+            }
+        }
+        if (draft.terminal.isSplit() && operatorDefault == ErrorPolicy.RETRY) {
+            stages.add("split '" + draft.terminal.splitName() + "' (pipeline.on_error)");
+        }
+        return stages;
+    }
+
+    /** Whether some stage sends records to the retry topics under {@code config}. */
+    public boolean usesRetry(PipelineConfig config) {
+        return !retryStages(config).isEmpty();
+    }
+
+    /**
+     * Policy {@code retry} is for operators and split predicates, whose failures may pass (a service that is down):
+     * a record that failed to decode or encode fails the same way every time. Every stage that uses it needs the
+     * {@code retry} section.
+     */
+    private void checkRetries(PipelineConfig config) {
+        List<ConfigProblem> problems = new ArrayList<>();
+        String reason = "policy retry is for operators and split predicates: a record that fails here fails the same"
+                + " way when it is tried again (use dead_letter, then redrive once the cause is fixed)";
+        if (draft.source.errorPolicy() == ErrorPolicy.RETRY) {
+            problems.add(new ConfigProblem("source." + draft.source.name() + ".<connector>.on_error", reason));
+        }
+        for (Sink<Object, ?> sink : sinks()) {
+            if (sink.errorPolicy() == ErrorPolicy.RETRY) {
+                problems.add(new ConfigProblem("sinks." + sink.name() + ".<connector>.on_error", reason));
+            }
+        }
+        if (config.retry().isEmpty()) {
+            for (String stage : retryStages(config)) {
+                problems.add(new ConfigProblem(
+                        stage,
+                        "policy retry needs a top-level retry section (retry: {topics: [{after: 10s}], kafka:"
+                                + " {brokers: ...}})"));
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
     }
 
     /** Whether some stage sends records to the dead-letter destination under {@code config}. */

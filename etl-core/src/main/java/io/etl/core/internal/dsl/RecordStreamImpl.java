@@ -6,6 +6,7 @@ import io.etl.core.RecordStream;
 import io.etl.core.Split;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.record.RecordMeta;
+import io.etl.core.sink.RoutableSink;
 import io.etl.core.sink.Sink;
 import java.util.Locale;
 import java.util.Objects;
@@ -120,6 +121,20 @@ final class RecordStreamImpl<T> implements RecordStream<T> {
     public Pipeline to(Sink<? super T, ?> sink) {
         checkCurrent();
         draft.terminal = TerminalSpec.single((Sink<Object, ?>) sink);
+        return new PipelineDefinition(draft);
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public Pipeline route(String name, Function<? super T, String> destination, RoutableSink<? super T, ?> template) {
+        checkCurrent();
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(destination, "destination");
+        Objects.requireNonNull(template, "template");
+        // the template accepts some supertype of T; every value reaching it is a T
+        RoutableSink<Object, ?> sink = (RoutableSink<Object, ?>) template;
+        Function<Object, String> of = (Function<Object, String>) destination;
+        draft.terminal = TerminalSpec.single(sink.route(name, of));
         return new PipelineDefinition(draft);
     }
 

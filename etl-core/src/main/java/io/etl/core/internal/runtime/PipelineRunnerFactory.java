@@ -4,15 +4,20 @@ import io.etl.core.checkpoint.RunContext;
 import io.etl.core.checkpoint.TransactionalCheckpoint;
 import io.etl.core.config.CheckpointConfig;
 import io.etl.core.config.PipelineConfig;
+import io.etl.core.config.RetrySection;
+import io.etl.core.config.RetryTopicsConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.DeadLetter;
+import io.etl.core.error.RetryLetter;
 import io.etl.core.internal.chain.ChainCompiler;
 import io.etl.core.internal.chain.DeadLetters;
 import io.etl.core.internal.chain.Node;
 import io.etl.core.internal.chain.RecordContext;
 import io.etl.core.internal.chain.RecordErrors;
+import io.etl.core.internal.chain.Retries;
 import io.etl.core.internal.checkpoint.Checkpointer;
 import io.etl.core.internal.config.DeadLetterSinks;
+import io.etl.core.internal.config.RetrySinks;
 import io.etl.core.internal.dsl.PipelineDefinition;
 import io.etl.core.internal.pool.PoolEvents;
 import io.etl.core.internal.pool.RefusedOutputs;
@@ -85,8 +90,10 @@ final class PipelineRunnerFactory {
 
     private PipelineRunner create() {
         CheckpointConfig checkpoint = config.checkpoint();
+        outputPools();
+        Retries retries = retries();
         PipelineSinks sinks = sinks();
-        RecordErrors errors = new RecordErrors(registry, tags, sinks.deadLetters(), signals::fail);
+        RecordErrors errors = new RecordErrors(registry, tags, sinks.deadLetters(), retries, signals::fail);
         signals.errors(errors);
         RecordContext ctx = new RecordContext(
                 errors,
@@ -160,11 +167,8 @@ final class PipelineRunnerFactory {
                 registry);
     }
 
-    /**
-     * One pool per sink of the definition and, when a stage dead-letters to the {@code dead_letter} section, one
-     * for that sink, last: it is drained after every pool that may still hand it dead letters.
-     */
-    private PipelineSinks sinks() {
+    /** One pool per sink of the definition. */
+    private void outputPools() {
         // exactly once, an output's refusal aborts its transaction: it is remembered, and its policy applies later
         PoolEvents outputEvents = refused == null ? signals : refused.remembering(signals);
         for (Sink<Object, ?> sink : definition.sinks()) {
@@ -172,6 +176,32 @@ final class PipelineRunnerFactory {
             bySink.put(sink, pool);
             pools.add(pool);
         }
+    }
+
+    /**
+     * When a stage uses policy {@code retry}, the pool of the sink that writes the retry topics, after the output
+     * pools; the retry levels are registered with the run, where the source finds the retry topics it also reads.
+     */
+    private Retries retries() {
+        if (config.retry().isEmpty()) {
+            return null;
+        }
+        RetrySection section = config.retry().get();
+        if (!definition.usesRetry(config)) {
+            LOG.warn("pipeline '{}': the retry section is not used (no stage has policy retry)", name);
+            return null;
+        }
+        SinkPool<RetryLetter, ?> pool = new SinkPool<>(RetrySinks.create(section.writer()), signals, registry, tags);
+        addLast(pool);
+        run.computeIfAbsent(RetryTopicsConfig.class, section::levels);
+        return new Retries(name, section.levels(), pool);
+    }
+
+    /**
+     * The pools made so far and, when a stage dead-letters to the {@code dead_letter} section, one
+     * for that sink, last: it is drained after every pool that may still hand it dead letters.
+     */
+    private PipelineSinks sinks() {
         if (definition.deadLetter() != null) {
             return new PipelineSinks(
                     name,

@@ -256,7 +256,7 @@ class ConfigLoaderTest {
         assertThat(problems("sink: {}\nfoo: 1\n"))
                 .containsExactly(
                         "sink: unknown key (did you mean sinks?)",
-                        "foo: unknown key (expected one of: checkpoint, dead_letter, metrics, pipeline, sinks, source)");
+                        "foo: unknown key (expected one of: checkpoint, dead_letter, metrics, pipeline, retry, sinks, source)");
     }
 
     @Test
@@ -312,9 +312,9 @@ class ConfigLoaderTest {
     @Test
     void badEnumValueNamesTheAcceptedValues() {
         assertThat(problems("pipeline: {on_error: explode}"))
-                .containsExactly("pipeline.on_error: 'explode' is not one of skip, fail, dead_letter");
+                .containsExactly("pipeline.on_error: 'explode' is not one of skip, fail, dead_letter, retry");
         assertThat(problems("pipeline: {on_error: 1}"))
-                .containsExactly("pipeline.on_error: '1' is not one of skip, fail, dead_letter");
+                .containsExactly("pipeline.on_error: '1' is not one of skip, fail, dead_letter, retry");
     }
 
     @Test
@@ -498,7 +498,7 @@ class ConfigLoaderTest {
     void aScalarDocumentIsAProblem() {
         assertThat(problems("just text"))
                 .containsExactly(
-                        "expected a mapping with the sections pipeline, source, sinks, dead_letter, checkpoint, metrics");
+                        "expected a mapping with the sections pipeline, source, sinks, dead_letter, retry, checkpoint, metrics");
     }
 
     @Test

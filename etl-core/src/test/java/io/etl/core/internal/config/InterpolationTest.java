@@ -141,7 +141,7 @@ class InterpolationTest {
 
         assertThat(found)
                 .containsExactly(
-                        "pipeline.on_error: value of ${POLICY} is not one of skip, fail, dead_letter",
+                        "pipeline.on_error: value of ${POLICY} is not one of skip, fail, dead_letter, retry",
                         "checkpoint.interval: value of ${INTERVAL} is not a duration; use 250ms, 30s, 5m, 1h or ISO-8601",
                         "sinks.eu.kafka.shards: expected a whole number (value of ${SHARDS})");
         assertThat(String.join("\n", found)).doesNotContain("s3cr3t");

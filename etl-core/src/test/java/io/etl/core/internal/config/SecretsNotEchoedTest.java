@@ -46,7 +46,7 @@ class SecretsNotEchoedTest {
                 .extracting(Object::toString)
                 .containsExactly(
                         "sinks.eu.vault.token_ttl: value is not a duration; use 250ms, 30s, 5m, 1h or ISO-8601",
-                        "sinks.eu.vault.key_policy: value is not one of skip, fail, dead_letter",
+                        "sinks.eu.vault.key_policy: value is not one of skip, fail, dead_letter, retry",
                         "sinks.eu.vault.sasl_password: expected a whole number");
         assertThat(e.getMessage()).doesNotContain("hunter");
     }

@@ -63,7 +63,7 @@ final class AtLeastOnceKafkaWriter implements SinkWriter<KafkaMessage> {
             KafkaErrorClassifier classifier) {
         this.config = config;
         this.path = path;
-        this.topic = config.topic();
+        this.topic = Destinations.label(config);
         this.context = context;
         this.connection = connection;
         this.classifier = classifier;
@@ -88,7 +88,7 @@ final class AtLeastOnceKafkaWriter implements SinkWriter<KafkaMessage> {
             Map<String, Object> producer,
             String principal) {
         AtLeastOnceKafkaWriter writer = new AtLeastOnceKafkaWriter(
-                config, path, context, connection, new KafkaErrorClassifier(config.topic(), principal));
+                config, path, context, connection, new KafkaErrorClassifier(Destinations.label(config), principal));
         try {
             writer.shared = SharedProducer.acquire(
                     context.runId(),
@@ -139,6 +139,9 @@ final class AtLeastOnceKafkaWriter implements SinkWriter<KafkaMessage> {
 
     /** Fetches the topic's metadata once, so the first batch does not wait for it (and auth problems show now). */
     private void warmUp() {
+        if (config.topic() == null) {
+            return; // a route's topics: each is looked at on its first use
+        }
         long deadline = System.nanoTime() + config.startupTimeout().toNanos();
         while (true) {
             try {
@@ -216,7 +219,7 @@ final class AtLeastOnceKafkaWriter implements SinkWriter<KafkaMessage> {
                 continue;
             }
             if (KafkaErrorClassifier.concernsOneRecord(cause)) {
-                batch.reject(i, sender.refusal(cause));
+                batch.reject(i, sender.refusal(batch.messages().get(i), cause));
                 refusedAny = true;
             } else if (other == null) {
                 other = cause;
@@ -269,7 +272,10 @@ final class AtLeastOnceKafkaWriter implements SinkWriter<KafkaMessage> {
             replaceProducer(used, error);
         }
         EtlException outcome = classifier.classify(error);
-        if (outcome instanceof RetryableException && KafkaErrorClassifier.isTimeout(error) && !sender.closed()) {
+        if (outcome instanceof RetryableException
+                && KafkaErrorClassifier.isTimeout(error)
+                && config.topic() != null
+                && !sender.closed()) {
             // a send that times out may be waiting for a topic that is gone: ask the brokers (this runs on the timer)
             future.completeExceptionally(topicExists() ? outcome : classifier.missingTopic(error));
             return;

@@ -51,7 +51,7 @@ final class BatchSender {
     BatchSender(KafkaSinkConfig config, SinkContext context) {
         this.sink = context.sink();
         this.runId = context.runId();
-        this.topic = config.topic();
+        this.topic = Destinations.label(config);
         this.deliveryTimeoutNanos = config.deliveryTimeout().toNanos();
         this.timer = new ScheduledThreadPoolExecutor(1, r -> {
             Thread t = new Thread(r, "etl-" + context.pipeline() + "-" + context.sink() + "-timer");
@@ -139,7 +139,7 @@ final class BatchSender {
                     // the client refuses this record alone (larger than max.request.size): the rest goes on
                     delivery.sending(i, null);
                     delivery.refusedOnSend();
-                    batch.reject(i, refusal(rejected));
+                    batch.reject(i, refusal(messages.get(i), rejected));
                     delivery.skipped();
                     break;
                 }
@@ -167,15 +167,16 @@ final class BatchSender {
                 headers.add(new RecordHeader(h.key(), h.value()));
             }
         }
-        return new ProducerRecord<>(topic, m.partition(), null, m.key(), m.value(), headers);
+        // a route's messages each name their topic
+        return new ProducerRecord<>(Destinations.of(m, topic), m.partition(), null, m.key(), m.value(), headers);
     }
 
-    /** The record error for a message the destination refused on its own account. */
-    RecordException refusal(Throwable cause) {
+    /** The record error for message {@code m}, which the destination refused on its own account. */
+    RecordException refusal(KafkaMessage m, Throwable cause) {
         Throwable e = KafkaErrors.unwrap(cause);
         return RecordException.of(
                 RecordException.PRODUCE,
-                "topic '" + topic
+                "topic '" + Destinations.of(m, topic)
                         + "' refused the message: " + e.getClass().getSimpleName()
                         + (e.getMessage() == null ? "" : ": " + e.getMessage()),
                 e);

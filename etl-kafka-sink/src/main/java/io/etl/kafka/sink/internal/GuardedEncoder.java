@@ -67,10 +67,19 @@ final class GuardedEncoder<T> implements Encoder<T, KafkaMessage> {
         if (message == null) {
             throw RecordException.of(RecordException.ENCODE, "the encoder returned no message", null);
         }
+        if (message.topic() != null && !message.topic().equals(topic)) {
+            throw RecordException.of(
+                    RecordException.ENCODE,
+                    "the encoder chose topic '" + message.topic() + "'"
+                            + (topic == null ? "" : " but the sink writes topic '" + topic + "'")
+                            + "; a route chooses topics with its topic function",
+                    null);
+        }
         if (trace != null) {
             List<Header> headers = trace.applyTo(message.headers());
             if (headers != message.headers()) {
-                message = new KafkaMessage(message.key(), message.value(), headers, message.partition());
+                message =
+                        new KafkaMessage(message.key(), message.value(), headers, message.partition(), message.topic());
             }
         }
         if (idempotencyHeader) {
@@ -86,14 +95,23 @@ final class GuardedEncoder<T> implements Encoder<T, KafkaMessage> {
         if (size > maxBytes) {
             throw RecordException.of(
                     RecordException.OVERSIZED,
-                    "message of " + size + " bytes exceeds max_message_bytes " + maxBytes + " for topic " + topic,
+                    "message of " + size + " bytes exceeds max_message_bytes " + maxBytes
+                            + (topic == null ? "" : " for topic " + topic),
                     null);
         }
-        if (topicLimit != Long.MAX_VALUE && size + recordOverhead(message) > topicLimit) {
+        return checkedAgainst(message, size, topic, topicLimit);
+    }
+
+    /**
+     * {@code message} of {@code size} bytes when it fits a record batch of {@code limit} bytes (a topic's
+     * {@code max.message.bytes}; {@link Long#MAX_VALUE} when unknown), else an {@code oversized} record error.
+     */
+    static KafkaMessage checkedAgainst(KafkaMessage message, long size, String topic, long limit) {
+        if (limit != Long.MAX_VALUE && size + recordOverhead(message) > limit) {
             throw RecordException.of(
                     RecordException.OVERSIZED,
                     "message of " + size + " bytes (" + (size + recordOverhead(message))
-                            + " as a record batch) exceeds max.message.bytes " + topicLimit
+                            + " as a record batch) exceeds max.message.bytes " + limit
                             + " of topic " + topic,
                     null);
         }

@@ -1,7 +1,9 @@
 package io.etl.kafka.sink.internal;
 
 import io.etl.core.config.SinkPoolConfig;
+import io.etl.core.error.ConfigException;
 import io.etl.core.sink.Encoder;
+import io.etl.core.sink.Sink;
 import io.etl.core.sink.SinkContext;
 import io.etl.core.sink.SinkWriter;
 import io.etl.kafka.common.FormatContext;
@@ -12,6 +14,7 @@ import io.etl.kafka.sink.KafkaSink;
 import io.etl.kafka.sink.KafkaSinkConfig;
 import java.util.List;
 import java.util.OptionalLong;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -70,8 +73,30 @@ final class KafkaSinkImpl<T> implements KafkaSink<T>, KafkaClusterUser {
         return encoder;
     }
 
+    /**
+     * A route whose topics this section's {@code route} block allows.
+     *
+     * @throws ConfigException when the section names a topic instead (it is not a route's template)
+     */
+    @Override
+    public Sink<T, KafkaMessage> route(String routeName, Function<? super T, String> destination) {
+        if (config.route() == null) {
+            throw ConfigException.of(
+                    path,
+                    "route '" + routeName + "' needs a template section: a route block (topics or topic_pattern)"
+                            + " and no topic; this section writes topic '" + config.topic() + "'");
+        }
+        return new RoutedKafkaSink<>(routeName, path, config, pool, encoder, guard, destination);
+    }
+
     @Override
     public SinkWriter<KafkaMessage> openWriter(SinkContext context) {
+        if (config.topic() == null) {
+            throw ConfigException.of(
+                    path + ".topic",
+                    "must not be blank: this section is a route's template (it has a route block); write to it"
+                            + " with route(..), or give it a topic");
+        }
         guard.open(new FormatContext(
                 "sink '" + name + "'",
                 path,
@@ -97,6 +122,9 @@ final class KafkaSinkImpl<T> implements KafkaSink<T>, KafkaClusterUser {
     /** Writes its topic with its size guard; a topic listed under {@code topics} is created at start-up. */
     @Override
     public List<ClusterUse> clusterUses() {
+        if (config.topic() == null) {
+            return List.of(); // a template: the route built from it reports its topics
+        }
         boolean created = config.topics().stream().anyMatch(t -> t.name().equals(config.topic()));
         ClusterUse use = ClusterUse.write(
                         path,

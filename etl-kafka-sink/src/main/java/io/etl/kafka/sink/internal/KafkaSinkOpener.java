@@ -5,6 +5,7 @@ import io.etl.core.sink.SinkWriter;
 import io.etl.kafka.common.internal.ClientPrincipal;
 import io.etl.kafka.common.internal.ClientProperties;
 import io.etl.kafka.common.internal.ConnectivityCheck;
+import io.etl.kafka.common.internal.TopicCreator;
 import io.etl.kafka.sink.KafkaMessage;
 import io.etl.kafka.sink.KafkaSinkConfig;
 import java.util.Map;
@@ -44,16 +45,58 @@ final class KafkaSinkOpener {
         LOG.debug("sink '{}': producer properties {}", context.sink(), ClientProperties.redacted(producer));
         if (!config.topics().isEmpty()) {
             check(connection, path, config, context, principal).run();
-            TopicCreator.create(connection, config.topics(), config.startupTimeout(), path);
+            TopicCreator.create(
+                    connection,
+                    TopicSpecs.newTopics(config.topics()),
+                    TopicSpecs.paths(config.topics(), path),
+                    config.startupTimeout(),
+                    path + ".topics");
         }
         ConnectivityCheck.Outcome checked = check(connection, path, config, context, principal)
                 .topic(config.topic())
                 .readMaxMessageBytes()
                 .run();
-        SinkWriter<KafkaMessage> writer = context.run().exactlyOnce()
+        return new Opened(
+                writer(config, path, context, connection, producer, principal), checked.topicMaxMessageBytes());
+    }
+
+    /**
+     * Opens the writer of a sink without a topic of its own (a route, the retry writer), whose messages each name
+     * theirs: checks the brokers and creates the topics the section lists; each message's topic is looked at
+     * elsewhere before its first message is encoded.
+     *
+     * @throws io.etl.core.error.ConfigException naming the brokers, principal or passthrough key at fault
+     */
+    static SinkWriter<KafkaMessage> openRouted(KafkaSinkConfig config, String path, SinkContext context) {
+        Map<String, Object> connection = ProducerSettings.connection(config, path);
+        Map<String, Object> producer =
+                ProducerSettings.producer(config, path, "etl-" + context.pipeline() + "-" + context.sink());
+        String principal = ClientPrincipal.of(config.security(), config.producer());
+        LOG.info("sink '{}': writing topics {} at {}", context.sink(), Destinations.label(config), config.brokers());
+        LOG.debug("sink '{}': producer properties {}", context.sink(), ClientProperties.redacted(producer));
+        check(connection, path, config, context, principal).run();
+        if (!config.topics().isEmpty()) {
+            TopicCreator.create(
+                    connection,
+                    TopicSpecs.newTopics(config.topics()),
+                    TopicSpecs.paths(config.topics(), path),
+                    config.startupTimeout(),
+                    path + ".topics");
+        }
+        return writer(config, path, context, connection, producer, principal);
+    }
+
+    /** The writer of the run's delivery mode. */
+    private static SinkWriter<KafkaMessage> writer(
+            KafkaSinkConfig config,
+            String path,
+            SinkContext context,
+            Map<String, Object> connection,
+            Map<String, Object> producer,
+            String principal) {
+        return context.run().exactlyOnce()
                 ? TransactionalKafkaWriter.join(config, path, context, producer)
                 : AtLeastOnceKafkaWriter.open(config, path, context, connection, producer, principal);
-        return new Opened(writer, checked.topicMaxMessageBytes());
     }
 
     /** The start-up check of these brokers, shared with the other connectors of the run. */

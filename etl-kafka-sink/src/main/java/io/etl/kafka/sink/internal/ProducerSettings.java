@@ -94,11 +94,28 @@ public final class ProducerSettings {
     private ProducerSettings() {}
 
     /**
-     * Every problem of a section, each at {@code path} plus its key ({@code path} is e.g. {@code sinks.eu.kafka},
-     * or {@code ""} for a record's own check): the loader checks a bound section with it, and the record's
-     * constructor checks itself.
+     * Every problem of a section at {@code path} ({@code sinks.eu.kafka}, {@code dead_letter.kafka},
+     * {@code retry.kafka}), each at {@code path} plus its key: its own {@link #rules} and those of its place
+     * ({@code topic} or {@code route} in a sink entry, a topic in the dead-letter section, neither in the retry
+     * section). The loader checks a bound section with it, and a sink checks its section when it is made.
      */
     public static List<ConfigProblem> check(KafkaSinkConfig config, String path) {
+        List<ConfigProblem> problems = keyRules(config, path);
+        problems.addAll(RouteSettings.check(config, path));
+        return problems;
+    }
+
+    /**
+     * The problems of a section wherever it sits, each at {@code path} plus its key ({@code ""} for the record's
+     * own check, which its constructor runs).
+     */
+    public static List<ConfigProblem> rules(KafkaSinkConfig config, String path) {
+        List<ConfigProblem> problems = keyRules(config, path);
+        problems.addAll(RouteSettings.own(config, path));
+        return problems;
+    }
+
+    private static List<ConfigProblem> keyRules(KafkaSinkConfig config, String path) {
         List<ConfigProblem> problems = new ArrayList<>(passthrough(config.producer(), config.security(), path));
         if (config.security() != null) {
             problems.addAll(config.security()
@@ -122,6 +139,13 @@ public final class ProducerSettings {
             Map<String, String> producer, KafkaSecurityConfig security, String path) {
         Set<String> typedKeys = security == null ? Set.of() : SecurityProperties.clientPropertyKeys(security);
         return PASSTHROUGH.check(producer, path + ".producer", typedKeys);
+    }
+
+    /** {@code topic}: not blank when set. */
+    public static List<ConfigProblem> topic(String value, String path) {
+        return value != null && value.isBlank()
+                ? List.of(new ConfigProblem(path + ".topic", "must not be blank"))
+                : List.of();
     }
 
     /** {@code delivery_timeout}: at least 1s. */

@@ -81,7 +81,7 @@ final class TransactionalKafkaWriter implements SinkWriter<KafkaMessage> {
             transaction.failed(error);
             int culprit = delivery.culprit();
             if (culprit >= 0) {
-                batch.reject(culprit, sender.refusal(delivery.culpritError()));
+                batch.reject(culprit, sender.refusal(batch.messages().get(culprit), delivery.culpritError()));
             }
         }
         delivery.future().complete(null);

@@ -1,5 +1,6 @@
 package io.etl.kafka.source.internal;
 
+import io.etl.core.config.RetryTopicsConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
 import io.etl.core.error.ErrorPolicy;
@@ -25,15 +26,12 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 import java.util.regex.Pattern;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.Consumer;
@@ -43,9 +41,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.consumer.OffsetCommitCallback;
-import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.config.SaslConfigs;
 import org.apache.kafka.common.errors.FencedInstanceIdException;
 import org.apache.kafka.common.errors.RebalanceInProgressException;
 import org.slf4j.Logger;
@@ -69,7 +65,6 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
     private static final Logger LOG = LoggerFactory.getLogger(KafkaConsumerSource.class);
 
     /** SASL mechanisms whose login only reads the configuration. */
-    private static final Set<String> LOCAL_LOGINS = Set.of("PLAIN", "SCRAM-SHA-256", "SCRAM-SHA-512");
 
     /** The callback of the empty commit that {@link #completeCommits()} sends: it stores nothing and cannot fail. */
     private static final OffsetCommitCallback NOTHING_COMMITTED = (offsets, error) -> {};
@@ -89,6 +84,8 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
     private final ConsumerErrorClassifier errors;
     /** Monotonic time in nanoseconds; a test replaces it to simulate a frozen JVM. */
     LongSupplier clock = System::nanoTime;
+    /** Wall-clock time in milliseconds, which the due times of retry records are in. */
+    LongSupplier wallClock = System::currentTimeMillis;
 
     private final SessionWatch watch;
 
@@ -104,6 +101,8 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
     private final PendingFailures failures = new PendingFailures();
     /** A record the decoder could not decode yet (a schema registry that does not answer), and its backoff. */
     private final DecodeWait decodeWait;
+    /** The retry topics read besides the source's own, when the pipeline has some; null otherwise. */
+    private RetryDelays retries;
 
     /**
      * @param consumerFactory makes the consumer from its properties ({@code KafkaConsumer::new} in production)
@@ -192,6 +191,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
             // exactly-once pipelines chain: read only what an upstream transaction committed, unless told otherwise
             props.putIfAbsent(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         }
+        RetryTopicsConfig retry = RetryTopicSetup.prepare(context, config, path, props);
         LOG.debug("source '{}': consumer properties {}", name, ClientProperties.redacted(props));
         boolean consumerProtocol = ConsumerSettings.usesConsumerProtocol(config);
         if (consumerProtocol) {
@@ -200,9 +200,16 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
                             + " (group.consumer.*); session_timeout is not used",
                     name);
         }
-        consumer = startupCheck
-                ? checkedConsumer(props, context.runId(), !consumerProtocol && buildsOffline(props))
-                : newConsumer(props);
+        consumer = new ConsumerOpening(consumerFactory, config, path, errors)
+                .open(props, startupCheck ? context.runId() : null, startupCheck, consumerProtocol);
+        if (retry != null) {
+            try {
+                retries = RetryTopicSetup.open(name, config, retry, path, context, startupCheck);
+            } catch (RuntimeException e) {
+                consumer.close(CloseOptions.timeout(Duration.ZERO));
+                throw e;
+            }
+        }
         meters = SourceMeters.register(context, name, config, consumer, assigned);
         resets = new OffsetResets(name, config, consumer, meters);
         rebalance = new RebalanceHandler(
@@ -232,59 +239,9 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
                     config.groupId(),
                     config.topicPattern());
         } else {
-            consumer.subscribe(config.topics(), rebalance);
-            LOG.info("source '{}': group '{}' subscribed to {}", name, config.groupId(), config.topics());
-        }
-    }
-
-    /**
-     * Runs the startup check and returns the consumer. A classic-protocol consumer touches no broker before its
-     * first poll, so it is built first, while the check's probe (usually leased by the run's sinks already)
-     * connects: its class loading and configuration overlap with the probe. A check that fails still reports
-     * first (the built consumer is closed), as does a check that passes before a refused client configuration.
-     * The consumer protocol's client connects as soon as it exists, and a SASL login other than PLAIN or SCRAM
-     * (Kerberos, OAuth, a JAAS configuration of the user's) may call a KDC or a token endpoint while it is built:
-     * those are built only after the check, so a failing check never waits for them.
-     */
-    private Consumer<byte[], byte[]> checkedConsumer(Map<String, Object> props, String runId, boolean buildFirst) {
-        KafkaException refused = null;
-        Consumer<byte[], byte[]> built = null;
-        if (buildFirst) {
-            try {
-                built = consumerFactory.apply(props);
-            } catch (KafkaException e) {
-                refused = e;
-            }
-        }
-        try {
-            StartupCheck.run(config, ConsumerSettings.connection(config, path), path, runId);
-        } catch (RuntimeException | Error e) {
-            if (built != null) {
-                built.close(CloseOptions.timeout(Duration.ZERO));
-            }
-            throw e;
-        }
-        if (refused != null) {
-            throw errors.clientRefused(path, refused);
-        }
-        return built != null ? built : newConsumer(props);
-    }
-
-    /** Whether building a classic consumer with {@code props} stays inside this process (no login that calls out). */
-    static boolean buildsOffline(Map<String, Object> props) {
-        Object protocol = props.get(CommonClientConfigs.SECURITY_PROTOCOL_CONFIG);
-        if (protocol == null || !protocol.toString().toUpperCase(Locale.ROOT).startsWith("SASL")) {
-            return true;
-        }
-        Object mechanism = props.getOrDefault(SaslConfigs.SASL_MECHANISM, SaslConfigs.DEFAULT_SASL_MECHANISM);
-        return LOCAL_LOGINS.contains(mechanism.toString().toUpperCase(Locale.ROOT));
-    }
-
-    private Consumer<byte[], byte[]> newConsumer(Map<String, Object> props) {
-        try {
-            return consumerFactory.apply(props);
-        } catch (KafkaException e) {
-            throw errors.clientRefused(path, e);
+            List<String> topics = retries == null ? config.topics() : retries.withRetryTopics(config.topics());
+            consumer.subscribe(topics, rebalance);
+            LOG.info("source '{}': group '{}' subscribed to {}", name, config.groupId(), topics);
         }
     }
 
@@ -295,6 +252,9 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
         failures.throwIfAny();
         if (decodeWait.waiting()) {
             retryDecodeWhenDue();
+        }
+        if (retries != null && retries.size() > 0) {
+            resumeDueRetries();
         }
         ConsumerRecords<byte[], byte[]> records;
         try {
@@ -316,7 +276,11 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
             rejoinBeforeProcessing(records, now);
             return;
         }
+        long nowMillis = retries == null ? 0 : wallClock.getAsLong();
         for (ConsumerRecord<byte[], byte[]> r : records) {
+            if (retries != null && retries.holdsBack(r, consumer, nowMillis)) {
+                continue;
+            }
             // the value bytes ride along by reference, so any stage can dead-letter the record as it was read
             RecordMeta meta = new RecordMeta(
                     r.topic(),
@@ -380,10 +344,26 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
             return;
         }
         if (!paused) {
-            Collection<TopicPartition> p = consumer.paused();
-            if (!p.isEmpty()) {
-                consumer.resume(p);
-            }
+            resumePaused();
+        }
+    }
+
+    /** Resumes the retry-topic partitions whose next record is due, unless something else keeps them paused. */
+    private void resumeDueRetries() {
+        List<TopicPartition> due = retries.due(wallClock.getAsLong(), assigned.topicPartitions());
+        if (!due.isEmpty() && !paused && !decodeWait.holding()) {
+            consumer.resume(due);
+        }
+    }
+
+    /** Resumes every paused partition but the retry-topic partitions whose next record is not due yet. */
+    private void resumePaused() {
+        Collection<TopicPartition> p = consumer.paused();
+        if (retries != null) {
+            p = retries.resumable(p);
+        }
+        if (!p.isEmpty()) {
+            consumer.resume(p);
         }
     }
 
@@ -534,10 +514,7 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
         if (decodeWait.holding()) {
             return; // a record waits to be decoded: the partitions resume when its backoff has passed
         }
-        Collection<TopicPartition> p = consumer.paused();
-        if (!p.isEmpty()) {
-            consumer.resume(p);
-        }
+        resumePaused();
     }
 
     // ---- close ---------------------------------------------------------------------------------------------

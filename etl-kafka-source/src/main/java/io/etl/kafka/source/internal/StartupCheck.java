@@ -82,7 +82,7 @@ final class StartupCheck {
     }
 
     /** Why a topic that may exist could not be described: not authorized, no answer in time, or another error. */
-    private static ConfigException notDescribed(KafkaSourceConfig config, String path, TopicProbe.Topic topic) {
+    static ConfigException notDescribed(KafkaSourceConfig config, String path, TopicProbe.Topic topic) {
         Throwable cause = topic.failure();
         String message;
         if (topic.timedOut()) {

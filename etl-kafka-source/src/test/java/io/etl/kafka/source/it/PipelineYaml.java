@@ -43,6 +43,9 @@ final class PipelineYaml {
     private String checkpointInterval = "250ms";
     private String drainTimeout = "15s";
     private String deadLetterTopic;
+    private final Map<String, String> routes = new LinkedHashMap<>();
+    private String retryLevels;
+    private String retryThen;
 
     private PipelineYaml(String name, String brokers, String inputTopic, String groupId) {
         this.name = name;
@@ -59,6 +62,25 @@ final class PipelineYaml {
 
     PipelineYaml sink(String sinkName, String topic) {
         sinks.put(sinkName, topic);
+        return this;
+    }
+
+    /**
+     * A sink entry that is a route's template: no topic, and the {@code route} block {@code inlineYaml}, e.g.
+     * {@code {topic_pattern: "routed-.*", create: {partitions: 2}}}; it gets every sink's keys too.
+     */
+    PipelineYaml routeTemplate(String sinkName, String inlineYaml) {
+        routes.put(sinkName, inlineYaml);
+        return this;
+    }
+
+    /**
+     * A top-level {@code retry} section with these levels, e.g. {@code [{after: 2s}, {after: 3s}]}, and {@code then}
+     * (null for the default), written by a Kafka section on the sink brokers.
+     */
+    PipelineYaml retry(String levels, String then) {
+        retryLevels = levels;
+        retryThen = then;
         return this;
     }
 
@@ -163,10 +185,28 @@ final class PipelineYaml {
             keys(y, "      ", eachSink);
             passthrough(y, "producer", producer);
         });
+        routes.forEach((sink, route) -> {
+            y.append("  ").append(sink).append(":\n    kafka:\n");
+            y.append("      brokers: ").append(quoted(sinkBrokers)).append('\n');
+            y.append("      route: ").append(route).append('\n');
+            keys(y, "      ", eachSink);
+            passthrough(y, "producer", producer);
+        });
         if (deadLetterTopic != null) {
             y.append("dead_letter:\n  kafka:\n");
             y.append("    brokers: ").append(quoted(sinkBrokers)).append('\n');
             y.append("    topic: ").append(deadLetterTopic).append('\n');
+            y.append("    statistics_interval: 0s\n");
+            y.append("    batch: {linger: ").append(linger).append("}\n");
+            y.append("    retry: {initial_backoff: 100ms, max_backoff: 1s}\n");
+        }
+        if (retryLevels != null) {
+            y.append("retry:\n  topics: ").append(retryLevels).append('\n');
+            if (retryThen != null) {
+                y.append("  then: ").append(retryThen).append('\n');
+            }
+            y.append("  kafka:\n");
+            y.append("    brokers: ").append(quoted(sinkBrokers)).append('\n');
             y.append("    statistics_interval: 0s\n");
             y.append("    batch: {linger: ").append(linger).append("}\n");
             y.append("    retry: {initial_backoff: 100ms, max_backoff: 1s}\n");

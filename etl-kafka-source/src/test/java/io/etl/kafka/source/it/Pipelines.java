@@ -12,13 +12,14 @@ final class Pipelines {
 
     private Pipelines() {}
 
-    /** By name: {@code split}, {@code copy} or {@code dlq} ({@link DeadLetterOrders#pipeline}). */
+    /** By name: {@code split}, {@code copy}, {@code route} or {@code dlq} ({@link DeadLetterOrders#pipeline}). */
     static Pipeline named(String kind, PipelineConfig config) {
         return switch (kind) {
             case "split" -> split(config);
             case "copy" -> copy(config);
             case "dlq" -> DeadLetterOrders.pipeline(config);
             case "split-rejects" -> splitWithRejects(config);
+            case "route" -> route(config);
             default -> throw new IllegalArgumentException("unknown pipeline kind " + kind);
         };
     }
@@ -68,6 +69,26 @@ final class Pipelines {
                     KafkaSink.from(config.sink(region)).json());
         }
         return branches.otherwise(KafkaSink.from(config.sink("unrouted")).json());
+    }
+
+    /** The topic order {@code region} is routed to by {@link #route}, in the run named {@code run}. */
+    static String routedTopic(String run, String region) {
+        return "routed-" + run + "-" + region;
+    }
+
+    /**
+     * JSON orders, reshaped, routed by region to {@link #routedTopic} through the template sink {@code regions}; the
+     * run's name is the pipeline section's {@code name}.
+     */
+    static Pipeline route(PipelineConfig config) {
+        String run = config.pipeline().name();
+        return Pipeline.named("orders-route")
+                .from(KafkaSource.from(config.source("orders")).json(Orders.Order.class))
+                .map("reshape", Orders.Order::reshape)
+                .route(
+                        "by-region",
+                        r -> routedTopic(run, r.region()),
+                        KafkaSink.from(config.sink("regions")).json());
     }
 
     /** JSON orders, reshaped, to the sink {@code out}. */
