@@ -64,7 +64,18 @@ class KafkaSinkConfigBuilderTest {
 
     static Stream<ConfigRejection> settingsOutOfRange() {
         return Stream.of(
-                rejected(() -> KafkaSinkConfig.custom().brokers("b:9092").build(), "topic: must not be blank"),
+                rejected(() -> KafkaSinkConfig.custom().topic(" "), "topic: must not be blank"),
+                rejected(
+                        () -> KafkaSinkConfig.custom()
+                                .brokers("b:9092")
+                                .topic("t")
+                                .route(RouteConfig.matching("orders-.*"))
+                                .build(),
+                        "route: a route's template names no topic (the route picks one per record): remove topic,"
+                                + " or route"),
+                rejected(
+                        () -> KafkaSinkConfig.routeTemplate("b:9092", RouteConfig.matching("(")),
+                        "route.topic_pattern: is not a regular expression: Unclosed group"),
                 rejected(() -> KafkaSinkConfig.custom().brokers(" "), "brokers: must not be blank"),
                 rejected(
                         () -> KafkaSinkConfig.custom().deliveryTimeout(Duration.ofMillis(500)),
@@ -221,6 +232,21 @@ class KafkaSinkConfigBuilderTest {
                         e -> assertThat(e.problems())
                                 .extracting(Object::toString)
                                 .as("every constraint at once; the rules between keys wait for those")
-                                .containsExactly("brokers: must not be blank", "topic: must not be blank"));
+                                .containsExactly("brokers: must not be blank"));
+    }
+
+    @Test
+    void aSectionWithoutTopicOrRouteIsBuiltButNoSinkWritesWithIt() {
+        // the retry section's writer names no topic: its topics are named after the source's
+        KafkaSinkConfig noTopic = KafkaSinkConfig.custom().brokers("b:9092").build();
+        assertThat(noTopic.topic()).isNull();
+        assertThat(noTopic.route()).isNull();
+
+        assertThatThrownBy(() -> KafkaSink.from("eu", noTopic, null))
+                .isInstanceOfSatisfying(
+                        ConfigException.class,
+                        e -> assertThat(e.problems())
+                                .extracting(Object::toString)
+                                .containsExactly("sinks.eu.kafka.topic: must not be blank"));
     }
 }
