@@ -1,9 +1,11 @@
 package io.etl.core;
 
+import io.etl.core.config.StageConfig;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.record.RecordMeta;
 import io.etl.core.sink.RoutableSink;
 import io.etl.core.sink.Sink;
+import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
@@ -63,6 +65,45 @@ public interface RecordStream<T> {
 
     /** {@link #peek(String, Consumer)} with a generated name. */
     RecordStream<T> peek(Consumer<? super T> action);
+
+    /**
+     * Replaces each value by the result of an asynchronous call, with several records in flight: by default 16 at a
+     * time, records of one key one after another ({@link StageConfig}). A null result drops the record; a call that
+     * fails (its stage completes exceptionally, or it times out) goes to the stage's error policy after its retries.
+     *
+     * <pre>{@code
+     * .mapAsync("enrich", order -> client.lookup(order.customerId()).thenApply(order::withCustomer))
+     * .settings(StageConfig.custom().concurrency(200).timeout(Duration.ofSeconds(2)).build())
+     * }</pre>
+     *
+     * @param name the stage's name: its metric tag and its key under {@code pipeline.stages}
+     * @param call starts the call for one value; called on the pipeline thread, so it must not block
+     */
+    <R> RecordStream<R> mapAsync(String name, Function<? super T, ? extends CompletionStage<? extends R>> call);
+
+    /**
+     * {@link #mapAsync} whose call yields zero or more values; the record is done when all of them are durable.
+     */
+    <R> RecordStream<R> flatMapAsync(
+            String name, Function<? super T, ? extends CompletionStage<? extends Iterable<? extends R>>> call);
+
+    /** Keeps the values for which an asynchronous call yields true, with several records in flight. */
+    RecordStream<T> filterAsync(String name, Function<? super T, ? extends CompletionStage<Boolean>> predicate);
+
+    /**
+     * {@link #mapAsync} for a blocking function: it runs on a bounded executor of the stage (virtual threads on a
+     * JDK that has them, else as many platform threads as the stage's {@code concurrency}), and a call that
+     * outlives the stage's timeout is interrupted.
+     */
+    <R> RecordStream<R> mapConcurrent(String name, Function<? super T, ? extends R> mapper);
+
+    /**
+     * Sets the settings of the asynchronous stage just added; {@code pipeline.stages.<name>} in the configuration
+     * overrides them key by key.
+     *
+     * @throws IllegalStateException when the operator just added is not asynchronous
+     */
+    RecordStream<T> settings(StageConfig settings);
 
     /** Sets the error policy of the operator just added. */
     RecordStream<T> onError(ErrorPolicy policy);

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -136,6 +137,26 @@ class HealthReportTest {
         assertThat(body.get("breakers").get("eu/1").asText()).isEqualTo("open");
         assertThat(body.get("last_commit_age_ms").asLong()).isBetween(1500L, 60_000L);
         assertThat(body.get("last_activity_age_ms").asLong()).isGreaterThanOrEqualTo(0L);
+    }
+
+    @Test
+    void aStalledAsynchronousStageMakesThePipelineNotReadyAndIsNamed() throws Exception {
+        Frozen p = new Frozen(PipelineState.RUNNING);
+        AtomicInteger stalled = new AtomicInteger();
+        Gauge.builder(EtlMetrics.STAGE_STALLED, stalled, AtomicInteger::get)
+                .tags(EtlMetrics.TAG_STAGE, "enrich")
+                .register(p.meterRegistry());
+        assertThat(health(p).ready().status()).isEqualTo(200);
+
+        stalled.set(1);
+        HealthReport.Answer ready = health(p).ready();
+
+        assertThat(ready.status()).isEqualTo(503);
+        assertThat(JSON.readTree(ready.body()).get("stages").get("enrich").asText())
+                .isEqualTo("stalled");
+        assertThat(health(p).live().status())
+                .as("a stalled stage is not a dead process")
+                .isEqualTo(200);
     }
 
     @Test

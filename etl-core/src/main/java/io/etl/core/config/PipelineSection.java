@@ -6,6 +6,9 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.hibernate.validator.constraints.Range;
@@ -32,6 +35,8 @@ import org.hibernate.validator.constraints.Range;
  *                         derives one
  * @param transactionTimeout in exactly-once mode, how long the brokers let a transaction stay open before they
  *                         abort it; must be at least twice {@code checkpoint.interval}
+ * @param stages           settings of asynchronous stages by stage name; a key set here overrides the same key
+ *                         set in code ({@link StageConfig})
  * @param refusedMessageAttempts in exactly-once mode, how many transactions an output its destination refuses on
  *                         its own account (too large for the topic, against a broker policy) may abort; the next
  *                         time its record is processed, its sink's {@code on_error} applies instead of a send
@@ -49,6 +54,7 @@ public record PipelineSection(
         String transactionalId,
 
         Duration transactionTimeout,
+        Map<String, @Valid StageConfig> stages,
         @Range(min = 1, max = 100) Integer refusedMessageAttempts) {
 
     public static final ErrorPolicy DEFAULT_ON_ERROR = ErrorPolicy.FAIL;
@@ -85,6 +91,7 @@ public record PipelineSection(
             DeliveryGuarantee delivery,
             String transactionalId,
             Duration transactionTimeout,
+            Map<String, StageConfig> stages,
             Integer refusedMessageAttempts) {
         this.name = name;
         this.onError = onError == null ? DEFAULT_ON_ERROR : onError;
@@ -95,6 +102,7 @@ public record PipelineSection(
         this.delivery = delivery == null ? DEFAULT_DELIVERY : delivery;
         this.transactionalId = transactionalId;
         this.transactionTimeout = transactionTimeout == null ? DEFAULT_TRANSACTION_TIMEOUT : transactionTimeout;
+        this.stages = stages == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(stages));
         this.refusedMessageAttempts =
                 refusedMessageAttempts == null ? DEFAULT_REFUSED_MESSAGE_ATTEMPTS : refusedMessageAttempts;
         ConfigValidation.checkConstructed(this);
@@ -112,7 +120,7 @@ public record PipelineSection(
 
     /** Every setting at its default. */
     public static PipelineSection defaults() {
-        return new PipelineSection(null, null, null, null, null, null, null, null, null, null);
+        return new PipelineSection(null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** A builder starting from the defaults. */
@@ -139,6 +147,7 @@ public record PipelineSection(
         private DeliveryGuarantee delivery;
         private String transactionalId;
         private Duration transactionTimeout;
+        private Map<String, StageConfig> stages;
         private int refusedMessageAttempts;
 
         private Builder(PipelineSection base) {
@@ -151,6 +160,7 @@ public record PipelineSection(
             delivery = base.delivery();
             transactionalId = base.transactionalId();
             transactionTimeout = base.transactionTimeout();
+            stages = base.stages();
             refusedMessageAttempts = base.refusedMessageAttempts();
         }
 
@@ -211,6 +221,21 @@ public record PipelineSection(
             return this;
         }
 
+        /** The settings of asynchronous stages by name (replacing any given before); default none. */
+        public Builder stages(Map<String, StageConfig> value) {
+            stages = Map.copyOf(ConfigValidation.requireNonNull("stages", value));
+            return this;
+        }
+
+        /** The settings of the asynchronous stage {@code stage}, overriding those given in code key by key. */
+        public Builder stage(String stage, StageConfig value) {
+            ConfigValidation.requireNonNull("stages", stage);
+            Map<String, StageConfig> copy = new LinkedHashMap<>(stages);
+            copy.put(stage, ConfigValidation.requireNonNull("stages." + stage, value));
+            stages = copy;
+            return this;
+        }
+
         /**
          * In exactly-once mode, how many transactions an output its destination refuses may abort before its sink's
          * {@code on_error} applies, 1 to 100; default {@value PipelineSection#DEFAULT_REFUSED_MESSAGE_ATTEMPTS}.
@@ -233,6 +258,7 @@ public record PipelineSection(
                     delivery,
                     transactionalId,
                     transactionTimeout,
+                    stages,
                     refusedMessageAttempts);
         }
     }

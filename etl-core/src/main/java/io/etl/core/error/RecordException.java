@@ -19,6 +19,8 @@ public final class RecordException extends EtlException {
     public static final String ENCODE = "encode";
     /** Reason tag for a message the destination refused on its own account (for example too large for the topic). */
     public static final String PRODUCE = "produce";
+    /** An asynchronous stage's call took longer than the stage's {@code timeout} on every attempt. */
+    public static final String TIMEOUT = "timeout";
 
     /**
      * Reason tag for a value a route cannot write: its topic function failed, or named a topic the route does not

@@ -67,6 +67,26 @@ public final class EtlMetrics {
     public static final String ROUTE_RECORDS = "etl.route.records";
     /** {@code etl_route_topics{sink}}: topics a route has open (at most its {@code max_topics}). */
     public static final String ROUTE_TOPICS = "etl.route.topics";
+    /** {@code etl_stage_inflight{stage}}: calls in flight in an asynchronous stage. */
+    public static final String STAGE_INFLIGHT = "etl.stage.inflight";
+    /**
+     * {@code etl_stage_queued{stage}}: records an asynchronous stage holds that are not in flight (waiting for a
+     * slot, behind their key, or in partition order behind a slower record).
+     */
+    public static final String STAGE_QUEUED = "etl.stage.queued";
+    /** {@code etl_stage_call_seconds{stage,outcome}}: duration of an asynchronous stage's calls (success, failure, timeout). */
+    public static final String STAGE_CALL = "etl.stage.call";
+    /** {@code etl_stage_retries_total{stage}}: calls made again after a retryable failure or a timeout. */
+    public static final String STAGE_RETRIES = "etl.stage.retries";
+    /** {@code etl_stage_timeouts_total{stage}}: calls that took longer than the stage's timeout. */
+    public static final String STAGE_TIMEOUTS = "etl.stage.timeouts";
+    /** {@code etl_stage_rate_limit_wait_seconds{stage}}: waits of calls for a permit of the stage's rate limit. */
+    public static final String STAGE_RATE_LIMIT_WAIT = "etl.stage.rate.limit.wait";
+    /**
+     * {@code etl_stage_stalled{stage}}: 1 while an asynchronous stage holds records and none of its calls succeeded
+     * for its {@code stall_after}.
+     */
+    public static final String STAGE_STALLED = "etl.stage.stalled";
 
     /** Tag names. */
     public static final String TAG_PIPELINE = "pipeline";

@@ -126,6 +126,7 @@ class ConfigBuildersTest {
                         DeliveryGuarantee.EXACTLY_ONCE,
                         "p-1",
                         Duration.ofSeconds(20),
+                        null,
                         2));
         assertThat(metrics).isEqualTo(new MetricsConfig(false, Map.of("env", "prod")));
         assertThat(PipelineConfig.custom()
@@ -219,7 +220,7 @@ class ConfigBuildersTest {
                         () -> new CheckpointConfig(null, Duration.ofSeconds(-1), null, null),
                         "drain_timeout: 'PT-1S' is negative; a duration must be zero or more"),
                 rejected(
-                        () -> new PipelineSection(null, null, 0, null, null, null, null, null, null, null),
+                        () -> new PipelineSection(null, null, 0, null, null, null, null, null, null, null, null),
                         "operator_attempts: must be greater than or equal to 1"),
                 rejected(() -> SinkPoolConfig.defaults().withShards(0), "shards: must be between 1 and 256"),
                 rejected(() -> SinkPoolConfig.defaults().withQueue(5000), "queue: must be between 1 and 1024"),

@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /**
  * The answers of {@code /health/live} and {@code /health/ready}, derived from the pipeline's
@@ -34,15 +35,23 @@ public final class HealthReport {
     public record Answer(int status, String body) {}
 
     /**
-     * Ready: partitions assigned and records can flow ({@code RUNNING} or {@code BACKPRESSURED}), and the source
-     * does not wait for something outside (a schema registry); {@code waiting_for} says what it waits for.
+     * Ready: partitions assigned and records can flow ({@code RUNNING} or {@code BACKPRESSURED}), the source
+     * does not wait for something outside (a schema registry; {@code waiting_for} says what it waits for), and no
+     * asynchronous stage stopped completing calls ({@code stages} says which is {@code stalled}).
      */
     public Answer ready() {
         RunningPipeline p = running.get();
         PipelineState state = p == null ? PipelineState.STARTING : p.state();
         boolean ready = (state == PipelineState.RUNNING || state == PipelineState.BACKPRESSURED)
-                && p.waitingFor().isEmpty();
+                && p.waitingFor().isEmpty()
+                && stallGauges(p).noneMatch(g -> g.value() >= 1);
         return answer(p, state, ready);
+    }
+
+    /** The {@code etl_stage_stalled} gauge of every asynchronous stage, by stage name. */
+    private static Stream<Gauge> stallGauges(RunningPipeline p) {
+        return p.meterRegistry().find(EtlMetrics.STAGE_STALLED).gauges().stream()
+                .sorted(Comparator.comparing(g -> g.getId().getTag(EtlMetrics.TAG_STAGE)));
     }
 
     /**
@@ -83,6 +92,10 @@ public final class HealthReport {
             } else {
                 body.putNull("waiting_for");
             }
+            ObjectNode stages = body.putObject("stages");
+            stallGauges(p)
+                    .forEach(
+                            g -> stages.put(g.getId().getTag(EtlMetrics.TAG_STAGE), g.value() >= 1 ? "stalled" : "ok"));
             ObjectNode breakers = body.putObject("breakers");
             p.meterRegistry().find(EtlMetrics.SINK_SHARD_HEALTHY).gauges().stream()
                     .sorted(Comparator.comparing(HealthReport::shardKey))
@@ -106,6 +119,7 @@ public final class HealthReport {
             body.putArray("assigned_partitions");
             body.put("paused", false);
             body.putNull("waiting_for");
+            body.putObject("stages");
             body.putObject("breakers");
             body.putNull("last_commit_age_ms");
         }

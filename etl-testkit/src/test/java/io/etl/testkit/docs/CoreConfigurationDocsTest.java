@@ -11,6 +11,7 @@ import io.etl.core.config.RetryConfig;
 import io.etl.core.config.RetryLevel;
 import io.etl.core.config.RetryTopicsConfig;
 import io.etl.core.config.SinkPoolConfig;
+import io.etl.core.config.StageConfig;
 import io.etl.core.config.TracingConfig;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -32,6 +33,7 @@ class CoreConfigurationDocsTest {
     @ValueSource(
             classes = {
                 PipelineSection.class,
+                StageConfig.class,
                 TracingConfig.class,
                 CheckpointConfig.class,
                 MetricsConfig.class,

@@ -20,7 +20,8 @@ public final class ChainCompiler {
     private ChainCompiler() {}
 
     /**
-     * @param pools sink pools by sink identity
+     * @param pools  sink pools by sink identity
+     * @param stages where the asynchronous operators' nodes join (their outcomes reach the pipeline thread there)
      * @return the first node
      */
     @SuppressWarnings("unchecked")
@@ -31,7 +32,8 @@ public final class ChainCompiler {
             ErrorPolicy defaultPolicy,
             RecordContext ctx,
             MeterRegistry registry,
-            Tags tags) {
+            Tags tags,
+            AsyncStages stages) {
         Node next;
         if (terminal.isSplit()) {
             List<BranchSpec> specs = terminal.branches();
@@ -56,10 +58,24 @@ public final class ChainCompiler {
         }
         for (int i = operators.size() - 1; i >= 0; i--) {
             OperatorSpec op = operators.get(i);
+            if (op.kind().isAsync()) {
+                next = asyncNode(op, ctx, next, registry, tags, stages);
+                continue;
+            }
             ErrorPolicy policy = op.policy() != null ? op.policy() : defaultPolicy;
             next = new OperatorNode(op, policy, ctx, next, filtered(registry, tags, op.name()));
         }
         return next;
+    }
+
+    private static Node asyncNode(
+            OperatorSpec op, RecordContext ctx, Node next, MeterRegistry registry, Tags tags, AsyncStages stages) {
+        StageSettings settings = StageSettings.of(op, stages.section());
+        StageMeters meters =
+                new StageMeters(registry, tags, op.name(), settings.stallAfter(), filtered(registry, tags, op.name()));
+        AsyncNode node = new AsyncNode(op, settings, ctx, next, stages, meters);
+        stages.add(node);
+        return node;
     }
 
     private static Counter filtered(MeterRegistry registry, Tags tags, String stage) {

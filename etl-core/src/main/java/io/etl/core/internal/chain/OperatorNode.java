@@ -88,8 +88,8 @@ final class OperatorNode extends Node {
                 }
             }
             case PEEK -> next.push(value);
-            case PROCESS -> {
-                // the processor emitted its outputs itself
+            default -> {
+                // PROCESS: the processor emitted its outputs itself
             }
         }
     }
@@ -140,6 +140,8 @@ final class OperatorNode extends Node {
                 processor.process(value, ctx.meta, emitter);
                 yield null;
             }
+            case MAP_ASYNC, FLAT_MAP_ASYNC, FILTER_ASYNC, MAP_CONCURRENT ->
+                throw new IllegalStateException("asynchronous operator '" + name + "' compiled as a synchronous one");
         };
     }
 }

@@ -30,6 +30,8 @@ public final class RecordContext {
     PendingRecord owner;
     int outputIndex;
     long nowNanos;
+    /** The current record as asynchronous stages keep it, once one took part of it; null until then. */
+    private SuspendedRecord suspended;
 
     /** A context whose records' outputs carry their input's trace context, with no spans. */
     public RecordContext(RecordErrors errors) {
@@ -59,7 +61,40 @@ public final class RecordContext {
         this.owner = owner;
         this.outputIndex = 0;
         this.nowNanos = nowNanos;
+        this.suspended = null;
         this.trace = tracing.beginRecord(meta);
+    }
+
+    /**
+     * The current record as an asynchronous stage keeps it while its call runs: the values of one record (a
+     * {@code flatMap} before the stage) share one, and with it the numbering of their outputs.
+     */
+    SuspendedRecord suspend() {
+        SuspendedRecord s = suspended;
+        if (s == null) {
+            s = new SuspendedRecord(meta, owner, trace, outputIndex);
+            suspended = s;
+        }
+        return s;
+    }
+
+    /** Continues {@code record} after a call of an asynchronous stage completed (between two records). */
+    void resume(SuspendedRecord record) {
+        this.meta = record.meta();
+        this.owner = record.owner();
+        this.trace = record.trace();
+        this.outputIndex = record.outputIndex;
+        this.nowNanos = System.nanoTime();
+        this.suspended = record;
+    }
+
+    /** Ends a continuation {@link #resume} started: the record keeps its output numbering. */
+    void paused(SuspendedRecord record) {
+        record.outputIndex = outputIndex;
+        this.meta = null;
+        this.owner = null;
+        this.trace = null;
+        this.suspended = null;
     }
 
     /** Ends work on the record {@link #begin} started (its consumer span, when tracing). */
@@ -131,7 +166,7 @@ public final class RecordContext {
         failed(stage, dlqStage, policy, value, reason, cause, 1);
     }
 
-    private void failed(
+    void failed(
             String stage,
             String dlqStage,
             ErrorPolicy policy,

@@ -142,9 +142,34 @@ public final class PipelineDefinition implements Pipeline {
         }
         // every configuration record checked itself when it was built, in code as from a file
         checkRetries(config);
+        checkStageSettings(config);
         checkDeadLetters(config);
         // metrics.enabled: false: every meter goes to a registry with no backend, so none reaches the caller's
         return PipelineRunner.start(this, config, config.metrics().enabled() ? registry : new CompositeMeterRegistry());
+    }
+
+    /** Every key of {@code pipeline.stages} names an asynchronous stage of this pipeline. */
+    private void checkStageSettings(PipelineConfig config) {
+        List<String> async = new ArrayList<>();
+        for (OperatorSpec op : draft.operators) {
+            if (op.kind().isAsync()) {
+                async.add(op.name());
+            }
+        }
+        List<ConfigProblem> problems = new ArrayList<>();
+        for (String stage : config.pipeline().stages().keySet()) {
+            if (!async.contains(stage)) {
+                problems.add(new ConfigProblem(
+                        "pipeline.stages." + stage,
+                        "pipeline '" + draft.name + "' has no asynchronous stage of this name"
+                                + (async.isEmpty()
+                                        ? ""
+                                        : " (its asynchronous stages: " + String.join(", ", async) + ")")));
+            }
+        }
+        if (!problems.isEmpty()) {
+            throw new ConfigException(problems);
+        }
     }
 
     /** The stages whose policy under {@code config} is {@code dead_letter}, each named as its setting is. */
@@ -152,7 +177,11 @@ public final class PipelineDefinition implements Pipeline {
         List<String> stages = new ArrayList<>();
         ErrorPolicy operatorDefault = config.pipeline().onError();
         for (OperatorSpec op : draft.operators) {
-            if (op.policy() == ErrorPolicy.DEAD_LETTER) {
+            if (op.kind().isAsync()) {
+                if (op.policyUnder(config.pipeline()) == ErrorPolicy.DEAD_LETTER) {
+                    stages.add("asynchronous stage '" + op.name() + "'");
+                }
+            } else if (op.policy() == ErrorPolicy.DEAD_LETTER) {
                 stages.add("operator '" + op.name() + "' (.onError)");
             } else if (op.policy() == null && operatorDefault == ErrorPolicy.DEAD_LETTER) {
                 stages.add("operator '" + op.name() + "' (pipeline.on_error)");

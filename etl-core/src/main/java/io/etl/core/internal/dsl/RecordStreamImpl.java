@@ -4,12 +4,14 @@ import io.etl.core.Pipeline;
 import io.etl.core.RecordProcessor;
 import io.etl.core.RecordStream;
 import io.etl.core.Split;
+import io.etl.core.config.StageConfig;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.record.RecordMeta;
 import io.etl.core.sink.RoutableSink;
 import io.etl.core.sink.Sink;
 import java.util.Locale;
 import java.util.Objects;
+import java.util.concurrent.CompletionStage;
 import java.util.function.BiFunction;
 import java.util.function.BiPredicate;
 import java.util.function.Consumer;
@@ -33,7 +35,7 @@ final class RecordStreamImpl<T> implements RecordStream<T> {
         String n = name != null
                 ? name
                 : draft.generatedName(kind.name().toLowerCase(Locale.ROOT).replace('_', '-'));
-        draft.operators.add(new OperatorSpec(kind, n, function, null));
+        draft.operators.add(new OperatorSpec(kind, n, function, null, kind.isAsync() ? StageConfig.unset() : null));
         return new RecordStreamImpl<>(draft, position + 1);
     }
 
@@ -104,6 +106,50 @@ final class RecordStreamImpl<T> implements RecordStream<T> {
     @Override
     public RecordStream<T> peek(Consumer<? super T> action) {
         return peek(null, action);
+    }
+
+    @Override
+    public <R> RecordStream<R> mapAsync(String name, Function<? super T, ? extends CompletionStage<? extends R>> call) {
+        return add(OperatorSpec.Kind.MAP_ASYNC, requireStageName(name), Objects.requireNonNull(call, "call"));
+    }
+
+    @Override
+    public <R> RecordStream<R> flatMapAsync(
+            String name, Function<? super T, ? extends CompletionStage<? extends Iterable<? extends R>>> call) {
+        return add(OperatorSpec.Kind.FLAT_MAP_ASYNC, requireStageName(name), Objects.requireNonNull(call, "call"));
+    }
+
+    @Override
+    public RecordStream<T> filterAsync(String name, Function<? super T, ? extends CompletionStage<Boolean>> predicate) {
+        return add(
+                OperatorSpec.Kind.FILTER_ASYNC, requireStageName(name), Objects.requireNonNull(predicate, "predicate"));
+    }
+
+    @Override
+    public <R> RecordStream<R> mapConcurrent(String name, Function<? super T, ? extends R> mapper) {
+        return add(OperatorSpec.Kind.MAP_CONCURRENT, requireStageName(name), Objects.requireNonNull(mapper, "mapper"));
+    }
+
+    @Override
+    public RecordStream<T> settings(StageConfig settings) {
+        Objects.requireNonNull(settings, "settings");
+        OperatorSpec last =
+                position == 0 || draft.operators.size() != position ? null : draft.operators.get(position - 1);
+        if (last == null || !last.kind().isAsync()) {
+            throw new IllegalStateException("settings(..) applies to the asynchronous stage just added"
+                    + " (mapAsync, flatMapAsync, filterAsync, mapConcurrent); there is none here");
+        }
+        draft.operators.set(position - 1, last.withStage(settings));
+        return this;
+    }
+
+    /** An asynchronous stage is named: the name keys its settings under {@code pipeline.stages}. */
+    private static String requireStageName(String name) {
+        if (name == null || name.isBlank()) {
+            throw new IllegalArgumentException(
+                    "an asynchronous stage needs a name: it keys its settings under pipeline.stages.<name>");
+        }
+        return name;
     }
 
     @Override

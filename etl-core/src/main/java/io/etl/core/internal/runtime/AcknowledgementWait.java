@@ -1,5 +1,7 @@
 package io.etl.core.internal.runtime;
 
+import io.etl.core.internal.chain.AsyncStages;
+import io.etl.core.internal.chain.PipelineStop;
 import io.etl.core.internal.checkpoint.Checkpointer;
 import io.etl.core.source.SourcePartition;
 import java.util.Set;
@@ -10,8 +12,8 @@ import java.util.function.BooleanSupplier;
 /**
  * Waits on the pipeline thread until the outputs handed to the sinks are acknowledged: those of some partitions
  * (before they are revoked) or of every record (at a transaction's checkpoint, before an abort). It seals every
- * open batch first, and meanwhile writes the dead letters that sink workers hand over, since a record waits for
- * its dead letter too. A failed run ends every wait.
+ * open batch first, and meanwhile writes the dead letters that sink workers hand over and carries on with the
+ * calls of asynchronous stages that completed, since a record waits for those too. A failed run ends every wait.
  */
 final class AcknowledgementWait {
 
@@ -21,11 +23,13 @@ final class AcknowledgementWait {
     private final PipelineSinks sinks;
     private final Checkpointer checkpointer;
     private final RunFailure failure;
+    private final AsyncStages stages;
 
-    AcknowledgementWait(PipelineSinks sinks, Checkpointer checkpointer, RunFailure failure) {
+    AcknowledgementWait(PipelineSinks sinks, Checkpointer checkpointer, RunFailure failure, AsyncStages stages) {
         this.sinks = sinks;
         this.checkpointer = checkpointer;
         this.failure = failure;
+        this.stages = stages;
     }
 
     /**
@@ -39,9 +43,36 @@ final class AcknowledgementWait {
                 && !failure.failed()
                 && checkpointer.firstFailure(partitions) == null) {
             sinks.pumpAndFlushHandedOver(deadline);
+            continueAsync(deadline);
             LockSupport.parkNanos(this, REVOKE_PARK_NANOS);
         }
-        return checkpointer.idle(partitions);
+        if (!checkpointer.idle(partitions)) {
+            giveUp(partitions);
+            return false;
+        }
+        return true;
+    }
+
+    /**
+     * Forgets what asynchronous stages hold of {@code partitions}, which leave this instance: those records stay
+     * uncommitted and replay at the next owner.
+     */
+    void giveUp(Set<SourcePartition> partitions) {
+        stages.forget(partitions);
+    }
+
+    /**
+     * Carries on with the asynchronous stages' completed calls (a record waits for them too) and seals what they
+     * wrote at once: someone waits for it. A record whose call failed with policy {@code fail} fails the run.
+     */
+    private void continueAsync(long deadline) {
+        try {
+            if (stages.drain() > 0) {
+                sinks.flushAll(deadline);
+            }
+        } catch (PipelineStop stop) {
+            failure.fail(stop.getCause());
+        }
     }
 
     /**
@@ -52,6 +83,7 @@ final class AcknowledgementWait {
         sinks.flushAll(deadline);
         while (!checkpointer.allIdle() && System.nanoTime() < deadline && !failure.failed() && !giveUp.getAsBoolean()) {
             sinks.pumpAndFlushHandedOver(deadline);
+            continueAsync(deadline);
             LockSupport.parkNanos(this, CHECKPOINT_PARK_NANOS);
         }
         return checkpointer.allIdle();
@@ -65,6 +97,7 @@ final class AcknowledgementWait {
         sinks.flushAll(deadline);
         while (!checkpointer.allIdle() && System.nanoTime() < deadline && !failure.failed()) {
             sinks.pumpHandedOver();
+            continueAsync(deadline);
             LockSupport.parkNanos(this, CHECKPOINT_PARK_NANOS);
         }
         return checkpointer.allIdle();

@@ -7,6 +7,7 @@ import io.etl.core.RunningPipeline;
 import io.etl.core.config.Durations;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.FatalException;
+import io.etl.core.internal.chain.AsyncStages;
 import io.etl.core.internal.chain.PipelineStop;
 import io.etl.core.internal.dsl.PipelineDefinition;
 import io.etl.core.record.RecordMeta;
@@ -66,6 +67,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
     private final ShutdownSequence shutdown;
     /** Builds the exactly-once steps once the source and the sinks are open; null at least once. */
     private final Supplier<TransactionSteps> exactlyOnce;
+    /** The chain's asynchronous stages, whose completed calls the loop carries on with. */
+    private final AsyncStages stages;
 
     private final MeterRegistry registry;
     private final ProcessingOutput output = new ProcessingOutput();
@@ -98,6 +101,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
      * @param stalls      finds partitions stalled behind a failed batch
      * @param shutdown    how the run stops
      * @param exactlyOnce builds the exactly-once steps once everything is open (null at least once)
+     * @param stages      the chain's asynchronous stages
      * @param registry    where the run's meters are
      */
     PipelineRunner(
@@ -115,6 +119,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
             StallCheck stalls,
             ShutdownSequence shutdown,
             Supplier<TransactionSteps> exactlyOnce,
+            AsyncStages stages,
             MeterRegistry registry) {
         this.name = name;
         this.state = new PipelineStateMachine(name);
@@ -131,6 +136,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
         this.stalls = stalls;
         this.shutdown = shutdown;
         this.exactlyOnce = exactlyOnce;
+        this.stages = stages;
         this.registry = registry;
     }
 
@@ -278,12 +284,13 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
                 transactions.abortIfDoomed();
             }
             sinks.pumpDeadLetters();
+            continueAsync();
             boolean blocked = !processBuffer();
             setPaused(blocked);
             long now = System.nanoTime();
             long wait;
             if (blocked) {
-                wait = BLOCKED_POLL_NANOS;
+                wait = stages.capWait(BLOCKED_POLL_NANOS);
             } else {
                 buffer.clear();
                 wait = Math.min(maxPoll, nextHousekeeping - now);
@@ -291,7 +298,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
                     // a watermark may move while we wait: come back for it after the floor
                     wait = Math.min(wait, Math.max(floor, BLOCKED_POLL_NANOS));
                 }
-                wait = sinks.capWait(wait, now);
+                wait = stages.capWait(sinks.capWait(wait, now));
             }
             output.resume();
             source.poll(Duration.ofNanos(Math.max(0, wait)), output);
@@ -318,13 +325,27 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
     }
 
     /**
-     * Pushes buffered records through the chain; false when a full sink pool, too many records the
-     * checkpointer tracks, or too many dead letters in flight stopped it.
+     * Carries on with the calls of asynchronous stages that completed, unless the sinks have no room for their
+     * output (the stages then hold on to it, and take no new records once full).
+     */
+    private void continueAsync() {
+        if (!sinks.blocked()) {
+            stages.drain();
+        }
+    }
+
+    /**
+     * Pushes buffered records through the chain; false when a full sink pool, a full asynchronous stage, too many
+     * records the checkpointer tracks, or too many dead letters in flight stopped it.
      */
     private boolean processBuffer() {
         int size = buffer.size();
         while (buffer.position() < size) {
             if (sinks.blocked()) {
+                return false;
+            }
+            stages.drain();
+            if (stages.saturated()) {
                 return false;
             }
             if ((buffer.position() & PENDING_CHECK_MASK) == 0) {

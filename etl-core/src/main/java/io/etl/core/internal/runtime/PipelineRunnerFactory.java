@@ -9,6 +9,7 @@ import io.etl.core.config.RetryTopicsConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.DeadLetter;
 import io.etl.core.error.RetryLetter;
+import io.etl.core.internal.chain.AsyncStages;
 import io.etl.core.internal.chain.ChainCompiler;
 import io.etl.core.internal.chain.DeadLetters;
 import io.etl.core.internal.chain.Node;
@@ -100,6 +101,7 @@ final class PipelineRunnerFactory {
                 config.pipeline(),
                 RecordTracing.create(config.pipeline().tracing(), name, source.name()),
                 refused);
+        AsyncStages stages = new AsyncStages(name, config.pipeline(), signals::wake);
         Node head = ChainCompiler.compile(
                 definition.operators(),
                 definition.terminal(),
@@ -107,7 +109,8 @@ final class PipelineRunnerFactory {
                 config.pipeline().onError(),
                 ctx,
                 registry,
-                tags);
+                tags,
+                stages);
         Tags sourceTags = tags.and(EtlMetrics.TAG_SOURCE, source.name());
         PollBuffer buffer = new PollBuffer(
                 registry.counter(EtlMetrics.SOURCE_RECORDS, sourceTags),
@@ -122,7 +125,7 @@ final class PipelineRunnerFactory {
         CommitScheduler commits =
                 new CommitScheduler(name, source, checkpointer, checkpoint.interval(), registry, tags);
         OwnedPartitions partitions = new OwnedPartitions(trackers, commits);
-        AcknowledgementWait acknowledgements = new AcknowledgementWait(sinks, checkpointer, signals);
+        AcknowledgementWait acknowledgements = new AcknowledgementWait(sinks, checkpointer, signals, stages);
         StallCheck stalls = new StallCheck(checkpointer, checkpoint.stalledFailAfter());
         Supplier<TransactionSteps> exactlyOnce = () -> run.exactlyOnce()
                 ? new TransactionSteps(
@@ -158,12 +161,14 @@ final class PipelineRunnerFactory {
                 new ShutdownSequence(
                         name,
                         sinks,
+                        stages,
                         commits,
                         source,
                         signals,
                         checkpoint.drainTimeout(),
                         config.pipeline().shutdownTimeout()),
                 exactlyOnce,
+                stages,
                 registry);
     }
 

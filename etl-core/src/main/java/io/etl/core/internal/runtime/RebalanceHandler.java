@@ -103,6 +103,7 @@ final class RebalanceHandler {
     void lost(Collection<SourcePartition> lostNow) {
         Set<SourcePartition> lost = new HashSet<>(lostNow);
         buffer.drop(lost);
+        acknowledgements.giveUp(lost);
         failIfFatal(lost, "lost");
         if (transactions != null && transactions.isOpen()) {
             // the open transaction holds output of partitions this instance no longer owns: it must not commit

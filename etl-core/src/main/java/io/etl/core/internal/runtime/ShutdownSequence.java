@@ -1,6 +1,7 @@
 package io.etl.core.internal.runtime;
 
 import io.etl.core.config.Durations;
+import io.etl.core.internal.chain.AsyncStages;
 import io.etl.core.source.Source;
 import java.time.Duration;
 import org.slf4j.Logger;
@@ -14,6 +15,7 @@ import org.slf4j.LoggerFactory;
  *
  * @param pipeline        the pipeline's name, for the log
  * @param sinks           drained, given up and closed
+ * @param stages          the asynchronous stages: their calls in flight finish first, within the drain
  * @param commits         makes the final commit
  * @param source          closed last
  * @param failure         the run's failure
@@ -23,6 +25,7 @@ import org.slf4j.LoggerFactory;
 record ShutdownSequence(
         String pipeline,
         PipelineSinks sinks,
+        AsyncStages stages,
         CommitScheduler commits,
         Source<?> source,
         RunFailure failure,
@@ -44,6 +47,14 @@ record ShutdownSequence(
         // the whole stop fits in pipeline.shutdown_timeout: the drain first, then what is left for the rest
         long stopDeadline = begun + shutdownTimeout.toNanos();
         try {
+            // the calls in flight finish and their results reach the sinks; a failed run does not wait for them
+            if (!stages.finish(failure.failed() ? System.nanoTime() : deadline, () -> sinks.flushAll(deadline))) {
+                LOG.warn(
+                        "pipeline '{}': asynchronous stages still held records after the drain timeout of {};"
+                                + " they were not committed and replay after a restart",
+                        pipeline,
+                        Durations.format(drainTimeout));
+            }
             if (!sinks.drain(deadline)) {
                 LOG.error(
                         "pipeline '{}': drain timeout of {} reached with batches still unacknowledged",
@@ -67,6 +78,7 @@ record ShutdownSequence(
                 LOG.warn("pipeline '{}': closing source '{}' failed: {}", pipeline, source.name(), e.getMessage());
             }
             sinks.closeWriters(stopDeadline, Duration.ofSeconds(5));
+            stages.close();
         }
     }
 

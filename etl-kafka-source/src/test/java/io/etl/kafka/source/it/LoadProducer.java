@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntFunction;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -26,12 +27,19 @@ final class LoadProducer implements AutoCloseable {
     private final int partitions;
     private final int total;
     private final int perSecond;
+    private final IntFunction<TestRecord> orders;
     private final AtomicInteger sent = new AtomicInteger();
     private final AtomicReference<Exception> failure = new AtomicReference<>();
     private final Thread thread;
     private volatile boolean stopped;
 
-    private LoadProducer(KafkaTestCluster kafka, String topic, int partitions, int total, int perSecond) {
+    private LoadProducer(
+            KafkaTestCluster kafka,
+            String topic,
+            int partitions,
+            int total,
+            int perSecond,
+            IntFunction<TestRecord> orders) {
         Map<String, Object> props = new HashMap<>(kafka.clientProperties());
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
@@ -41,13 +49,25 @@ final class LoadProducer implements AutoCloseable {
         this.partitions = partitions;
         this.total = total;
         this.perSecond = perSecond;
+        this.orders = orders;
         this.thread = new Thread(this::run, "load-" + topic);
         this.thread.setDaemon(true);
     }
 
     /** Starts producing {@code total} orders at {@code perSecond}. */
     static LoadProducer start(KafkaTestCluster kafka, String topic, int partitions, int total, int perSecond) {
-        LoadProducer load = new LoadProducer(kafka, topic, partitions, total, perSecond);
+        return start(kafka, topic, partitions, total, perSecond, Orders::record);
+    }
+
+    /** Starts producing records {@code orders} makes of {@code 0..total-1} at {@code perSecond}. */
+    static LoadProducer start(
+            KafkaTestCluster kafka,
+            String topic,
+            int partitions,
+            int total,
+            int perSecond,
+            IntFunction<TestRecord> orders) {
+        LoadProducer load = new LoadProducer(kafka, topic, partitions, total, perSecond, orders);
         load.thread.start();
         return load;
     }
@@ -61,7 +81,7 @@ final class LoadProducer implements AutoCloseable {
         long start = System.nanoTime();
         try {
             for (int i = 0; i < total && !stopped; i++) {
-                TestRecord r = Orders.record(i);
+                TestRecord r = orders.apply(i);
                 producer.send(new ProducerRecord<>(topic, i % partitions, r.key(), r.value()), (m, e) -> {
                     if (e != null) {
                         failure.compareAndSet(null, e);

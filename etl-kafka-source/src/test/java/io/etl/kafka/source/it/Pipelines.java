@@ -5,6 +5,7 @@ import io.etl.core.Split;
 import io.etl.core.config.PipelineConfig;
 import io.etl.kafka.sink.KafkaSink;
 import io.etl.kafka.source.KafkaSource;
+import java.net.URI;
 import java.util.List;
 
 /** The pipelines the tests run, in process or in a child JVM. */
@@ -12,8 +13,14 @@ final class Pipelines {
 
     private Pipelines() {}
 
-    /** By name: {@code split}, {@code copy}, {@code route} or {@code dlq} ({@link DeadLetterOrders#pipeline}). */
+    /**
+     * By name: {@code split}, {@code copy}, {@code route} or {@code dlq} ({@link DeadLetterOrders#pipeline}), or
+     * {@code enrich@<service url>} ({@link KeyedOrders#enrich}).
+     */
     static Pipeline named(String kind, PipelineConfig config) {
+        if (kind.startsWith(KeyedOrders.ENRICH_KIND)) {
+            return KeyedOrders.enrich(config, URI.create(kind.substring(KeyedOrders.ENRICH_KIND.length())));
+        }
         return switch (kind) {
             case "split" -> split(config);
             case "copy" -> copy(config);
