@@ -48,6 +48,11 @@ public final class EtlMetrics {
     public static final String CHECKPOINT_COMMITTED_OFFSET = "etl.checkpoint.committed.offset";
     /** {@code etl_checkpoint_pending_records}: records whose outputs are not all durable. */
     public static final String CHECKPOINT_PENDING_RECORDS = "etl.checkpoint.pending.records";
+    /**
+     * {@code etl_checkpoint_commits_total}: asynchronous offset commits sent while running, each one a request the
+     * group coordinator appends to {@code __consumer_offsets}.
+     */
+    public static final String CHECKPOINT_COMMITS = "etl.checkpoint.commits";
     /** {@code etl_transactions_total{outcome}}: exactly-once transactions committed or aborted. */
     public static final String TRANSACTIONS = "etl.transactions";
     /** {@code etl_transaction_commit_seconds}: from the start of a checkpoint to its transaction's commit. */

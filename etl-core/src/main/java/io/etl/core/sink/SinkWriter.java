@@ -19,6 +19,21 @@ public interface SinkWriter<M> {
     /** Starts writing the batch; never blocks for the batch's acknowledgements. */
     CompletableFuture<Void> writeBatch(SealedBatch<M> batch);
 
+    /**
+     * Whether {@link #writeBatch} returns without waiting for anything: it hands the messages to a client that is
+     * itself asynchronous and batching (as the Kafka producer is), and never waits for room, a connection or an
+     * acknowledgement. The pool then calls it on the pipeline thread as batches are sealed, and settles the
+     * completed writes there too, with no worker thread in between. Such a writer keeps the order of one shard's
+     * batches: when it cannot hand every message over at once (a full client buffer) it finishes handing them
+     * over in the background before it sends any later batch of the same {@link SealedBatch#shard()}. The futures
+     * it returns may complete on any thread.
+     *
+     * <p>The default, false, gives each shard a worker thread that calls {@link #writeBatch}, which may then block.
+     */
+    default boolean sendsWithoutBlocking() {
+        return false;
+    }
+
     /** Releases resources, waiting at most {@code timeout}. */
     default void close(Duration timeout) {}
 }

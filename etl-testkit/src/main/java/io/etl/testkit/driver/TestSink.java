@@ -46,6 +46,9 @@ public final class TestSink<T> implements Sink<T, TestSink.Received<T>> {
         }
     }
 
+    /** The system property that makes test sinks' writers block-capable by default, with a worker per shard. */
+    public static final String BLOCKING_SINKS_PROPERTY = "etl.testkit.blockingSinks";
+
     private static final ScheduledExecutorService DELAYS = Executors.newSingleThreadScheduledExecutor(r -> {
         Thread t = new Thread(r, "etl-test-sink-delays");
         t.setDaemon(true);
@@ -62,6 +65,7 @@ public final class TestSink<T> implements Sink<T, TestSink.Received<T>> {
     private final List<CompletableFuture<Void>> held = new CopyOnWriteArrayList<>();
     private final AtomicReference<Error> crash = new AtomicReference<>();
     private final AtomicReference<RuntimeException> openFailure = new AtomicReference<>();
+    private volatile boolean sendsWithoutBlocking = !Boolean.getBoolean(BLOCKING_SINKS_PROPERTY);
     private volatile Duration ackDelay = Duration.ZERO;
     private volatile Predicate<? super T> rejected = v -> false;
     private volatile String rejectReason = RecordException.OVERSIZED;
@@ -70,6 +74,24 @@ public final class TestSink<T> implements Sink<T, TestSink.Received<T>> {
     TestSink(String name, SinkPoolConfig pool) {
         this.name = Objects.requireNonNull(name, "name");
         this.pool = pool;
+    }
+
+    // ---- how it is written --------------------------------------------------------------------------------
+
+    /**
+     * Whether the writer declares that it sends without blocking ({@code SinkWriter.sendsWithoutBlocking()}): the
+     * pipeline thread then writes and settles the batches itself, as it does for the Kafka sink; otherwise every
+     * shard gets a worker thread. The default is {@code true} unless the system property
+     * {@value #BLOCKING_SINKS_PROPERTY} is {@code true}, which lets a whole test suite run both ways.
+     */
+    public TestSink<T> sendsWithoutBlocking(boolean value) {
+        sendsWithoutBlocking = value;
+        return this;
+    }
+
+    /** Whether the writer opened from now on sends without blocking ({@link #sendsWithoutBlocking(boolean)}). */
+    public boolean sendsWithoutBlocking() {
+        return sendsWithoutBlocking;
     }
 
     // ---- fault injection ----------------------------------------------------------------------------------
@@ -96,8 +118,9 @@ public final class TestSink<T> implements Sink<T, TestSink.Received<T>> {
     }
 
     /**
-     * The next batch write throws {@code error} on the shard's worker thread instead of returning, as a
-     * broken writer or a JVM error ({@link OutOfMemoryError}, {@link LinkageError}) would.
+     * The next batch write throws {@code error} instead of returning (on the shard's worker thread, or on the
+     * pipeline thread when the writer sends without blocking), as a broken writer or a JVM error
+     * ({@link OutOfMemoryError}, {@link LinkageError}) would.
      */
     public TestSink<T> crashWorkerWith(Error error) {
         crash.set(Objects.requireNonNull(error, "error"));
@@ -203,7 +226,18 @@ public final class TestSink<T> implements Sink<T, TestSink.Received<T>> {
         if (failure != null) {
             throw failure;
         }
-        return this::write;
+        boolean inline = sendsWithoutBlocking;
+        return new SinkWriter<>() {
+            @Override
+            public CompletableFuture<Void> writeBatch(SealedBatch<Received<T>> batch) {
+                return write(batch);
+            }
+
+            @Override
+            public boolean sendsWithoutBlocking() {
+                return inline;
+            }
+        };
     }
 
     private CompletableFuture<Void> write(SealedBatch<Received<T>> batch) {

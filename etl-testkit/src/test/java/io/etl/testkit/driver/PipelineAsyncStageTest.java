@@ -471,7 +471,8 @@ class PipelineAsyncStageTest {
     @Test
     void aStopLetsCallsInFlightFinishAndCommitsThem() {
         try (PipelineTestDriver driver = PipelineTestDriver.create();
-                SlowService service = new SlowService(100, 150)) {
+                // calls long enough that all eight are seen in flight together, even on a busy machine
+                SlowService service = new SlowService(1500, 2000)) {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> out = driver.sink("out");
             RunningPipeline running = driver.start(Pipeline.named("drains")
@@ -481,6 +482,7 @@ class PipelineAsyncStageTest {
             sendKeyed(in, 8, 1);
             Awaitility.await()
                     .atMost(WAIT)
+                    .pollInterval(Duration.ofMillis(10))
                     .until(() ->
                             DriverMeters.gauge(driver, EtlMetrics.STAGE_INFLIGHT, EtlMetrics.TAG_STAGE, "slow") == 8.0);
             PipelineResult result = running.stopAndWait(WAIT);

@@ -5,8 +5,14 @@ import io.etl.core.sink.SealedBatch;
 /** What a sink pool tells the pipeline: progress (to wake waiters) and fatal batch failures. */
 public interface PoolEvents {
 
-    /** A batch became durable; waiters for idle partitions may re-check. */
+    /** A batch became durable; waiters for idle partitions may re-check. Called by a shard's worker thread. */
     void acknowledged();
+
+    /**
+     * A write of a shard that the pipeline thread drives completed, on the writer's thread: the pipeline thread
+     * settles it, and should be woken if it waits. The default does nothing (nobody waits).
+     */
+    default void writeCompleted() {}
 
     /** A batch can never become durable; its records stay pending and their partitions stall. */
     void batchFailed(SealedBatch<?> batch, Throwable cause);

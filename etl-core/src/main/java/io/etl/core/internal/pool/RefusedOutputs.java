@@ -71,6 +71,11 @@ public final class RefusedOutputs {
             }
 
             @Override
+            public void writeCompleted() {
+                delegate.writeCompleted();
+            }
+
+            @Override
             public void batchFailed(SealedBatch<?> batch, Throwable cause) {
                 delegate.batchFailed(batch, cause);
             }

@@ -52,7 +52,7 @@ final class ShardBatcher<M> {
     /**
      * The pipeline checks backpressure between source records, but one record may make many batches (a
      * large flatMap fan-out): past {@code queue} sealed batches waiting, the pipeline thread waits here for
-     * the worker to take some, so memory stays bounded by configuration.
+     * the window to take some, so memory stays bounded by configuration.
      */
     private void awaitRoom() {
         while (overflow.size() > overflowLimit && !window.endedOrAborting()) {
@@ -102,8 +102,18 @@ final class ShardBatcher<M> {
         return overflow.isEmpty() && window.hasRoom();
     }
 
-    /** Moves sealed batches into the window's queue as far as it has room; true when nothing is left waiting. */
+    /**
+     * Moves sealed batches into the window's queue as far as it has room, and tells the window's driver; true when
+     * nothing is left waiting. A window the pipeline thread drives first settles what completed, which may make
+     * room.
+     */
     boolean flush() {
+        if (overflow.isEmpty()) {
+            return true;
+        }
+        if (window.drivenInline()) {
+            pool.pump(window, System.nanoTime());
+        }
         Batch<M> b;
         boolean moved = false;
         while ((b = overflow.peekFirst()) != null && window.offer(b)) {
@@ -111,7 +121,7 @@ final class ShardBatcher<M> {
             moved = true;
         }
         if (moved) {
-            window.wake();
+            pool.handedOver(window);
         }
         return overflow.isEmpty();
     }

@@ -10,25 +10,27 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.LockSupport;
+import java.util.function.BiConsumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The writing half of a sink shard: its bounded queue of sealed batches, the write window of at most
- * {@code inflight} unacknowledged attempts in order, retries and the circuit breaker. Its worker thread takes
- * batches from the queue and calls the writer. After a retryable failure it waits for the whole window, backs
- * off, and writes the failed batch and every later one again in their original order (go-back-N), so a key's
- * last write is always its newest value. The pipeline thread's half, {@link ShardBatcher}, hands batches over
- * through {@link #offer} and reads {@link #hasRoom()}; everything else runs on the worker.
+ * {@code inflight} unacknowledged attempts in order, retries and the circuit breaker. It is a state machine that
+ * never blocks: one thread, its <em>driver</em>, calls {@link #pump} to settle the attempts whose writes completed
+ * (in order) and to write what the window, the breaker and a retry's backoff allow. The driver is the pipeline
+ * thread itself when the sink's writer sends without blocking ({@link io.etl.core.sink.SinkWriter#sendsWithoutBlocking()}),
+ * otherwise the shard's worker thread ({@link ShardWorker}).
+ *
+ * <p>After a retryable failure the window stops writing, settles every attempt still in it as it completes, backs
+ * off, and writes the failed batch and every later one again in their original order (go-back-N), so a key's last
+ * write is always its newest value. The pipeline thread's half, {@link ShardBatcher}, hands batches over through
+ * {@link #offer} and reads {@link #hasRoom()}, which are safe from the pipeline thread while a worker drives.
  */
-final class ShardWindow<M> implements Runnable {
+final class ShardWindow<M> {
 
     private static final Logger LOG = LoggerFactory.getLogger(ShardWindow.class);
-    private static final long IDLE_PARK_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final SinkPool<?, M> pool;
     private final int index;
@@ -39,12 +41,26 @@ final class ShardWindow<M> implements Runnable {
     private final CircuitBreaker breaker;
     private final Backoff backoff;
 
-    private volatile Thread worker;
+    /** Tells the driver that a write completed; set before the first write. */
+    private BiConsumer<Object, Throwable> completed;
+    /** Whether the pipeline thread drives this window (no worker thread). */
+    private boolean drivenInline;
+
+    /** The batches of a go-back-N being collected while the window settles; null when none is. */
+    private List<Batch<M>> redo;
+    /** The failure that started the go-back-N being collected. */
+    private Throwable redoCause;
+    /** When the batches waiting in {@link #resend} may be written (nanoTime); meaningful while backing off. */
+    private long resendAtNanos;
+
+    private boolean backingOff;
     private volatile boolean closing;
     private volatile boolean aborting;
     private volatile boolean finished;
     private volatile int windowSize;
     private volatile int resendSize;
+    /** A go-back-N is being collected or backing off: nothing new is written. */
+    private volatile boolean holding;
 
     ShardWindow(SinkPool<?, M> pool, int index, CircuitBreaker breaker) {
         this.pool = pool;
@@ -56,107 +72,123 @@ final class ShardWindow<M> implements Runnable {
         this.backoff = new Backoff(config.retry());
     }
 
-    // ---- pipeline thread ---------------------------------------------------------------------------------
+    /**
+     * Sets who drives this window before anything is written: {@code inline} for the pipeline thread, which then
+     * learns of completed writes through {@code completed} (it may be parked), otherwise a worker thread woken by
+     * it.
+     */
+    void drivenBy(boolean inline, Runnable completed) {
+        this.drivenInline = inline;
+        this.completed = (ok, error) -> completed.run();
+    }
 
-    /** Queues a sealed batch if the queue has room; the caller wakes the worker once it queued what it could. */
+    boolean drivenInline() {
+        return drivenInline;
+    }
+
+    int index() {
+        return index;
+    }
+
+    // ---- the pipeline thread -----------------------------------------------------------------------------
+
+    /** Queues a sealed batch if the queue has room; the caller tells the driver once it queued what it could. */
     boolean offer(Batch<M> batch) {
         return queue.offer(batch);
     }
 
     /**
-     * Whether a batch queued now would be written at once: nothing is queued, none waits for a retry, and fewer
-     * than {@code inflight} are unacknowledged. Reads the queue before the window: the worker counts a batch into
-     * the window before taking it.
+     * Whether a batch queued now would be written at once: nothing is queued, none waits for a retry, no
+     * go-back-N is under way, and fewer than {@code inflight} are unacknowledged. Reads the queue before the
+     * window: the driver counts a batch into the window before taking it.
      */
     boolean hasRoom() {
-        return queue.isEmpty() && resendSize == 0 && windowSize < inflight;
+        return queue.isEmpty() && resendSize == 0 && !holding && windowSize < inflight;
     }
 
-    /** Whether the worker thread has ended. */
+    /** Whether the window has stopped for good. */
     boolean ended() {
         return finished;
     }
 
-    /** Whether the worker thread has ended or was told to stop now. */
+    /** Whether the window has stopped or was told to stop now. */
     boolean endedOrAborting() {
         return finished || aborting;
-    }
-
-    // ---- lifecycle ---------------------------------------------------------------------------------------
-
-    void start(String threadName) {
-        Thread t = new Thread(this, threadName);
-        t.setDaemon(true);
-        worker = t;
-        t.start();
-    }
-
-    /** No more batches will come: write what is queued, then stop. */
-    void close() {
-        closing = true;
-        wake();
-    }
-
-    /** Stop now; what is not acknowledged is abandoned. */
-    void abort() {
-        aborting = true;
-        wake();
-    }
-
-    /** Whether the worker has stopped, or never started (the writer failed to open). */
-    boolean finished() {
-        return finished || worker == null;
     }
 
     int inflightBatches() {
         return windowSize;
     }
 
-    void join(long timeoutMillis) throws InterruptedException {
-        Thread t = worker;
-        if (t != null) {
-            t.join(timeoutMillis);
-        }
+    /** No more batches will come: what is queued is written, then the window is finished. */
+    void close() {
+        closing = true;
     }
 
-    void wake() {
-        Thread t = worker;
-        if (t != null) {
-            LockSupport.unpark(t);
-        }
+    /** Stop now; what is not acknowledged is abandoned by the driver. */
+    void abort() {
+        aborting = true;
     }
 
-    // ---- worker thread -----------------------------------------------------------------------------------
+    boolean closing() {
+        return closing;
+    }
 
-    @Override
-    public void run() {
-        try {
-            while (!aborting) {
-                boolean progress = settleCompletedHeads();
-                progress |= sendQueued();
-                if (closing && window.isEmpty() && resend.isEmpty() && queue.isEmpty()) {
-                    break;
-                }
-                if (!progress) {
-                    LockSupport.parkNanos(this, IDLE_PARK_NANOS);
-                }
+    boolean aborting() {
+        return aborting;
+    }
+
+    /** Whether the driver has stopped the window. */
+    boolean finished() {
+        return finished;
+    }
+
+    // ---- the driver ---------------------------------------------------------------------------------------
+
+    /**
+     * Settles the attempts that completed, in order, and writes what the window, the breaker and a backoff allow.
+     * Never waits. Returns whether anything changed.
+     */
+    boolean pump(long nowNanos) {
+        if (aborting || finished) {
+            return false;
+        }
+        boolean progress = settleCompletedHeads(nowNanos);
+        progress |= sendQueued(nowNanos);
+        return progress;
+    }
+
+    /** Whether the window was closed and everything given to it is settled: the driver may finish it. */
+    boolean drained() {
+        return closing && window.isEmpty() && resend.isEmpty() && redo == null && queue.isEmpty();
+    }
+
+    /** Nanosecond time at which a backoff ends and the driver should pump again, or Long.MAX_VALUE. */
+    long nextDeadline() {
+        return backingOff ? resendAtNanos : Long.MAX_VALUE;
+    }
+
+    /** Counts what was never acknowledged as abandoned and marks the window finished. Driver only, once. */
+    void finish() {
+        if (finished) {
+            return;
+        }
+        abandonRest();
+        finished = true;
+    }
+
+    /** Sends batches waiting for a retry first, then queued ones, as far as window, backoff and breaker allow. */
+    private boolean sendQueued(long nowNanos) {
+        if (redo != null) {
+            return false;
+        }
+        if (backingOff) {
+            if (nowNanos - resendAtNanos < 0) {
+                return false;
             }
-        } catch (RuntimeException | Error e) {
-            LOG.error("sink '{}' shard {} worker failed", pool.name(), index, e);
-            // whatever the window holds, nothing will ever settle it: the pipeline must fail, not stall
-            pool.events()
-                    .batchFailed(
-                            null,
-                            new FatalException(
-                                    "sink '" + pool.name() + "' shard " + index + ": the writer thread died: " + e, e));
-        } finally {
-            abandonRest();
-            finished = true;
+            backingOff = false;
+            holding = false;
         }
-    }
-
-    /** Sends batches waiting for a retry first, then queued ones, as far as window and breaker allow. */
-    private boolean sendQueued() {
         boolean sent = false;
         while (window.size() < inflight && !aborting) {
             boolean retry = !resend.isEmpty();
@@ -164,7 +196,7 @@ final class ShardWindow<M> implements Runnable {
             if (next == null || !breakerPermits()) {
                 return sent;
             }
-            windowSize = window.size() + 1; // before the batch leaves the queue: see windowHasRoom()
+            windowSize = window.size() + 1; // before the batch leaves the queue: see hasRoom()
             if (retry) {
                 resend.pollFirst();
                 resendSize = resend.size();
@@ -193,30 +225,44 @@ final class ShardWindow<M> implements Runnable {
         } catch (RuntimeException e) {
             future = CompletableFuture.failedFuture(e);
         }
-        Thread self = Thread.currentThread();
-        future.whenComplete((ok, err) -> LockSupport.unpark(self));
+        if (!future.isDone()) {
+            future.whenComplete(completed);
+        }
         window.addLast(new Attempt<>(batch, future, start));
         windowSize = window.size();
     }
 
-    private boolean settleCompletedHeads() {
+    private boolean settleCompletedHeads(long nowNanos) {
         boolean progress = false;
         Attempt<M> head;
         while ((head = window.peekFirst()) != null && head.future.isDone()) {
+            window.pollFirst();
+            windowSize = window.size();
             Throwable error = errorOf(head.future);
-            if (error == null) {
-                window.pollFirst();
-                windowSize = window.size();
-                succeeded(head);
-            } else if (isFatal(error) || !backoff.mayRetry(head.batch.attempt())) {
-                window.pollFirst();
-                windowSize = window.size();
+            if (error != null) {
                 recordBreaker(head, error);
+            }
+            if (error == null) {
+                succeeded(head);
+                if (redo != null) {
+                    // written after the failed one: written again after it, so its key's last write stays newest
+                    redo.add(head.batch);
+                }
+            } else if (isFatal(error) || !backoff.mayRetry(head.batch.attempt())) {
                 failed(head.batch, error);
             } else {
-                retryFrom(head, error);
+                if (redo == null) {
+                    // go-back-N: settle the rest of the window first, then write this batch and every later one
+                    redo = new ArrayList<>(window.size() + 1);
+                    redoCause = error;
+                    holding = true;
+                }
+                redo.add(head.batch);
             }
             progress = true;
+        }
+        if (redo != null && window.isEmpty()) {
+            scheduleResend(nowNanos);
         }
         return progress;
     }
@@ -225,7 +271,9 @@ final class ShardWindow<M> implements Runnable {
         recordBreaker(attempt, null);
         if (attempt.batch.acknowledge(pool.events(), pool.sink().errorPolicy())) {
             pool.metrics().acknowledged(attempt.batch, System.nanoTime() - attempt.startNanos);
-            pool.events().acknowledged();
+            if (!drivenInline) {
+                pool.events().acknowledged(); // the pipeline thread did not see it: wake it
+            }
         } else {
             pool.metrics().rewritten(System.nanoTime() - attempt.startNanos);
         }
@@ -251,83 +299,32 @@ final class ShardWindow<M> implements Runnable {
     }
 
     /**
-     * Go-back-N: wait for every batch in the window, acknowledge what became durable, then write the failed
-     * batch and every later batch again, in order, after a backoff.
+     * Every attempt of the window is settled: the batches of the go-back-N wait in {@link #resend}, ahead of
+     * anything else and in their original order, until the backoff has passed.
      */
-    private void retryFrom(Attempt<M> head, Throwable error) {
-        List<Batch<M>> redo = new ArrayList<>(window.size());
-        boolean afterFailure = false;
-        while (!window.isEmpty()) {
-            Attempt<M> a = window.pollFirst();
-            Throwable e = awaitOutcome(a);
-            if (aborting) {
-                window.addFirst(a);
-                windowSize = window.size();
-                redo.forEach(this::abandon);
-                return;
-            }
-            if (e == null) {
-                succeeded(a);
-                if (afterFailure) {
-                    redo.add(a.batch);
-                }
-            } else if (isFatal(e) || !backoff.mayRetry(a.batch.attempt())) {
-                recordBreaker(a, e);
-                failed(a.batch, e);
-            } else {
-                recordBreaker(a, e);
-                afterFailure = true;
-                redo.add(a.batch);
-            }
-        }
-        windowSize = 0;
-        if (redo.isEmpty()) {
+    private void scheduleResend(long nowNanos) {
+        List<Batch<M>> batches = redo;
+        redo = null;
+        if (batches.isEmpty()) {
+            holding = false;
             return;
         }
-        int attempt = redo.get(0).attempt();
+        int attempt = batches.get(0).attempt();
         pool.metrics().retried();
         LOG.warn(
                 "sink '{}' shard {}: {} failed, retrying {} batch(es) in order: {}",
                 pool.name(),
                 index,
-                redo.get(0),
-                redo.size(),
-                rootMessage(error));
-        pause(backoff.delayNanos(attempt));
-        if (aborting) {
-            redo.forEach(this::abandon);
-            return;
-        }
-        // ahead of anything else, in their original order; sent as the window and the breaker allow
-        for (int i = redo.size() - 1; i >= 0; i--) {
-            resend.addFirst(redo.get(i));
+                batches.get(0),
+                batches.size(),
+                rootMessage(redoCause));
+        redoCause = null;
+        for (int i = batches.size() - 1; i >= 0; i--) {
+            resend.addFirst(batches.get(i));
         }
         resendSize = resend.size();
-    }
-
-    private Throwable awaitOutcome(Attempt<M> a) {
-        while (!aborting) {
-            try {
-                a.future.get(50, TimeUnit.MILLISECONDS);
-                return null;
-            } catch (TimeoutException e) {
-                // keep waiting, checking for abort
-            } catch (ExecutionException e) {
-                return e.getCause();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                aborting = true;
-            }
-        }
-        return null;
-    }
-
-    private void pause(long nanos) {
-        long deadline = System.nanoTime() + nanos;
-        long left;
-        while (!aborting && (left = deadline - System.nanoTime()) > 0) {
-            LockSupport.parkNanos(this, left);
-        }
+        resendAtNanos = nowNanos + backoff.delayNanos(attempt);
+        backingOff = true;
     }
 
     private void recordBreaker(Attempt<M> attempt, Throwable error) {
@@ -353,6 +350,13 @@ final class ShardWindow<M> implements Runnable {
         }
         window.clear();
         windowSize = 0;
+        if (redo != null) {
+            for (Batch<M> r : redo) {
+                batches++;
+                records += r.size();
+            }
+            redo = null;
+        }
         for (Batch<M> r : resend) {
             batches++;
             records += r.size();
@@ -368,11 +372,6 @@ final class ShardWindow<M> implements Runnable {
             pool.metrics().abandoned(batches);
             pool.events().batchesAbandoned(pool.name(), index, batches, records);
         }
-    }
-
-    private void abandon(Batch<M> batch) {
-        pool.metrics().abandoned(1);
-        pool.events().batchesAbandoned(pool.name(), index, 1, batch.size());
     }
 
     private static Throwable errorOf(CompletableFuture<?> future) {

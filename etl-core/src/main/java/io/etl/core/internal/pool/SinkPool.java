@@ -3,6 +3,7 @@ package io.etl.core.internal.pool;
 import io.etl.core.checkpoint.RunContext;
 import io.etl.core.config.BreakerConfig;
 import io.etl.core.config.SinkPoolConfig;
+import io.etl.core.error.FatalException;
 import io.etl.core.error.RecordException;
 import io.etl.core.internal.checkpoint.PendingRecord;
 import io.etl.core.metrics.EtlMetrics;
@@ -23,7 +24,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * The running side of one {@link Sink}: its encoder, its writer and its shards. {@link #offer} runs on
  * the pipeline thread for every output; each shard is a {@link ShardBatcher} there, which fills and seals
- * batches, and a {@link ShardWindow}, whose worker writes, retries and acknowledges them.
+ * batches, and a {@link ShardWindow}, which writes, retries and acknowledges them. A writer that sends without
+ * blocking ({@link SinkWriter#sendsWithoutBlocking()}) is called on the pipeline thread, which also settles its
+ * completed writes ({@link #settle}); any other writer gets a {@link ShardWorker} thread per shard.
  *
  * @param <T> value type accepted
  * @param <M> message type written
@@ -36,8 +39,10 @@ public final class SinkPool<T, M> {
     private final Encoder<T, M> encoder;
     /** The pipeline thread's half of each shard. */
     private final ShardBatcher<M>[] shards;
-    /** The writing half of each shard, run by its worker thread. */
+    /** The writing half of each shard. */
     private final ShardWindow<M>[] windows;
+    /** The worker thread of each shard, or null while the pipeline thread drives the windows. */
+    private ShardWorker<M>[] workers;
 
     private final long lingerNanos;
     private final PoolEvents events;
@@ -96,12 +101,31 @@ public final class SinkPool<T, M> {
                         .build());
     }
 
-    /** Opens the writer and starts one worker thread per shard. */
+    /**
+     * Opens the writer; a writer that sends without blocking is driven by the pipeline thread, any other one gets
+     * a worker thread per shard.
+     */
+    @SuppressWarnings("unchecked")
     public void start(String pipeline, RunContext run, MeterRegistry registry) {
         writer = sink.openWriter(new SinkContext(pipeline, name, registry, tags, run.runId(), run));
-        for (int i = 0; i < windows.length; i++) {
-            windows[i].start("etl-" + pipeline + "-" + name + "-" + i);
+        if (writer.sendsWithoutBlocking()) {
+            for (ShardWindow<M> w : windows) {
+                w.drivenBy(true, events::writeCompleted);
+            }
+            return;
         }
+        workers = new ShardWorker[windows.length];
+        for (int i = 0; i < windows.length; i++) {
+            workers[i] = new ShardWorker<>(this, windows[i]);
+        }
+        for (int i = 0; i < windows.length; i++) {
+            workers[i].start("etl-" + pipeline + "-" + name + "-" + i);
+        }
+    }
+
+    /** Whether the pipeline thread writes and settles this sink's batches itself (no worker threads). */
+    public boolean drivenInline() {
+        return writer != null && workers == null;
     }
 
     public String name() {
@@ -151,26 +175,84 @@ public final class SinkPool<T, M> {
         shard.append(message, size, owner, meta, outputIndex, nowNanos);
     }
 
-    /** Seals batches whose linger expired and moves sealed batches to the queues. Pipeline thread. */
+    /**
+     * Settles completed writes (when the pipeline thread drives the windows), seals batches whose linger expired
+     * and moves sealed batches to the queues. Pipeline thread.
+     */
     public void tick(long nowNanos) {
+        settle();
         for (ShardBatcher<M> s : shards) {
             s.sealIfLingered(nowNanos, lingerNanos);
             s.flush();
         }
     }
 
-    /** Seals the open batches of shards whose writer is idle. Pipeline thread, between two records. */
+    /**
+     * Settles completed writes (when the pipeline thread drives the windows) and seals the open batches of shards
+     * whose writer is idle. Pipeline thread, between two records.
+     */
     public void sealIdle() {
+        settle();
         for (ShardBatcher<M> s : shards) {
             s.sealIfIdle();
         }
     }
 
-    /** Earliest linger deadline of any open batch (nanoTime), or Long.MAX_VALUE. */
+    /**
+     * Settles the writes that completed and writes what the windows allow, when the pipeline thread drives them
+     * (a worker does that itself otherwise). Pipeline thread.
+     */
+    public void settle() {
+        if (workers != null || writer == null) {
+            return;
+        }
+        long now = System.nanoTime();
+        for (ShardWindow<M> w : windows) {
+            pump(w, now);
+        }
+    }
+
+    /** Sealed batches were queued in {@code w}: its driver writes them (now, when it is this thread). */
+    void handedOver(ShardWindow<M> w) {
+        if (workers != null) {
+            workers[w.index()].wake();
+        } else if (writer != null) {
+            pump(w, System.nanoTime());
+        }
+    }
+
+    /**
+     * One step of a window the pipeline thread drives. A writer that throws an {@link Error} on this thread ends
+     * the window as a dying worker would: the pipeline fails, nothing of the window is acknowledged.
+     */
+    void pump(ShardWindow<M> w, long now) {
+        try {
+            w.pump(now);
+            if (w.drained()) {
+                w.finish();
+            }
+        } catch (RuntimeException | Error e) {
+            w.abort();
+            w.finish();
+            events.batchFailed(
+                    null,
+                    new FatalException(
+                            "sink '" + name + "' shard " + w.index() + ": the writer failed on the pipeline thread: "
+                                    + e,
+                            e));
+        }
+    }
+
+    /** Earliest time (nanoTime) at which an open batch must be sealed or a retry's backoff ends, or Long.MAX_VALUE. */
     public long nextDeadline() {
         long min = Long.MAX_VALUE;
         for (ShardBatcher<M> s : shards) {
             min = Math.min(min, s.lingerDeadline(lingerNanos));
+        }
+        if (workers == null) {
+            for (ShardWindow<M> w : windows) {
+                min = Math.min(min, w.nextDeadline());
+            }
         }
         return min;
     }
@@ -192,22 +274,37 @@ public final class SinkPool<T, M> {
         }
     }
 
-    /** Lets the workers finish what is queued, then stop. */
+    /** Lets the windows write what is queued, then stop. */
     public void close() {
         for (ShardWindow<M> w : windows) {
             w.close();
         }
+        if (workers != null) {
+            for (ShardWorker<M> worker : workers) {
+                worker.wake();
+            }
+        } else {
+            settle();
+        }
     }
 
-    /** Stops the workers now; what was not acknowledged is counted as abandoned. */
+    /** Stops the windows now; what was not acknowledged is counted as abandoned. */
     public void abort(Duration joinTimeout) {
         for (ShardWindow<M> w : windows) {
             w.abort();
         }
+        if (workers == null) {
+            for (int i = 0; i < windows.length; i++) {
+                windows[i].finish();
+                shards[i].abandonOverflow();
+            }
+            return;
+        }
         long deadline = System.nanoTime() + joinTimeout.toNanos();
-        for (int i = 0; i < windows.length; i++) {
+        for (int i = 0; i < workers.length; i++) {
+            workers[i].wake();
             try {
-                windows[i].join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
+                workers[i].join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -215,8 +312,19 @@ public final class SinkPool<T, M> {
         }
     }
 
-    /** Whether every worker has stopped. */
+    /** Whether every window has stopped (or never started: the writer failed to open). */
     public boolean finished() {
+        if (workers != null) {
+            for (ShardWorker<M> worker : workers) {
+                if (!worker.finished()) {
+                    return false;
+                }
+            }
+            return true;
+        }
+        if (writer == null) {
+            return true;
+        }
         for (ShardWindow<M> w : windows) {
             if (!w.finished()) {
                 return false;

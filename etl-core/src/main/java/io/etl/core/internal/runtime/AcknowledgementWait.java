@@ -42,6 +42,7 @@ final class AcknowledgementWait {
                 && System.nanoTime() < deadline
                 && !failure.failed()
                 && checkpointer.firstFailure(partitions) == null) {
+            sinks.settle();
             sinks.pumpAndFlushHandedOver(deadline);
             continueAsync(deadline);
             LockSupport.parkNanos(this, REVOKE_PARK_NANOS);
@@ -82,6 +83,7 @@ final class AcknowledgementWait {
     boolean all(long deadline, BooleanSupplier giveUp) {
         sinks.flushAll(deadline);
         while (!checkpointer.allIdle() && System.nanoTime() < deadline && !failure.failed() && !giveUp.getAsBoolean()) {
+            sinks.settle();
             sinks.pumpAndFlushHandedOver(deadline);
             continueAsync(deadline);
             LockSupport.parkNanos(this, CHECKPOINT_PARK_NANOS);
@@ -96,6 +98,7 @@ final class AcknowledgementWait {
     boolean allWrites(long deadline) {
         sinks.flushAll(deadline);
         while (!checkpointer.allIdle() && System.nanoTime() < deadline && !failure.failed()) {
+            sinks.settle();
             sinks.pumpHandedOver();
             continueAsync(deadline);
             LockSupport.parkNanos(this, CHECKPOINT_PARK_NANOS);

@@ -6,6 +6,7 @@ import io.etl.core.internal.checkpoint.Checkpointer;
 import io.etl.core.metrics.EtlMetrics;
 import io.etl.core.source.Source;
 import io.etl.core.source.SourcePartition;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -40,6 +41,7 @@ final class CommitScheduler {
     private final Map<SourcePartition, AtomicLong> committedGauges = new ConcurrentHashMap<>();
     private final AtomicLong pendingGauge = new AtomicLong();
     private final AtomicLong replayGauge = new AtomicLong();
+    private final Counter commitsSent;
     private volatile long lastCommitMillis;
     /** An asynchronous commit was sent and its callback has not come yet: at most one at a time. */
     private boolean commitInFlight;
@@ -65,6 +67,8 @@ final class CommitScheduler {
         Gauge.builder(EtlMetrics.CHECKPOINT_REPLAY_WINDOW, replayGauge, AtomicLong::get)
                 .tags(tags)
                 .register(registry);
+        this.commitsSent =
+                Counter.builder(EtlMetrics.CHECKPOINT_COMMITS).tags(tags).register(registry);
     }
 
     /** {@code checkpoint.interval}, the floor between two commits, in nanoseconds. */
@@ -123,6 +127,7 @@ final class CommitScheduler {
         }
         commitInFlight = true;
         lastCommitNanos = now;
+        commitsSent.increment();
         source.commit(next.offsets(), false, (stored, error) -> {
             commitInFlight = false;
             if (error == null) {

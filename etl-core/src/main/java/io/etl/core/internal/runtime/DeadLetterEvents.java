@@ -32,6 +32,11 @@ final class DeadLetterEvents implements PoolEvents {
     }
 
     @Override
+    public void writeCompleted() {
+        delegate.writeCompleted();
+    }
+
+    @Override
     public void batchFailed(SealedBatch<?> batch, Throwable cause) {
         pipelineFailure.accept(new FatalException(
                 "the dead-letter sink cannot store "

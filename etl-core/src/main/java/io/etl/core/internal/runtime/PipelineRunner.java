@@ -26,6 +26,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -298,10 +299,15 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
                     // a watermark may move while we wait: come back for it after the floor
                     wait = Math.min(wait, Math.max(floor, BLOCKED_POLL_NANOS));
                 }
+                sinks.settle(); // a window that took its acknowledgements has room: its open batch is due now
                 wait = stages.capWait(sinks.capWait(wait, now));
             }
             output.resume();
-            source.poll(Duration.ofNanos(Math.max(0, wait)), output);
+            if (blocked) {
+                awaitSinks(output, wait);
+            } else {
+                source.poll(Duration.ofNanos(Math.max(0, wait)), output);
+            }
             now = System.nanoTime();
             sinks.tick(now);
             if (transactions != null) {
@@ -332,6 +338,17 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
         if (!sinks.blocked()) {
             stages.drain();
         }
+    }
+
+    /**
+     * While blocked: the source is paused, so a poll only keeps the group's business going (commits, heartbeats,
+     * rebalances) and returns at once; then the thread parks until a sink or an asynchronous stage wakes it (a
+     * write completed, a batch was acknowledged, a call returned) or {@code parkNanos} passed. A poll that waited
+     * instead could not be woken.
+     */
+    private void awaitSinks(ProcessingOutput output, long parkNanos) {
+        source.poll(Duration.ZERO, output);
+        LockSupport.parkNanos(this, Math.max(0, parkNanos));
     }
 
     /**

@@ -83,6 +83,11 @@ final class PipelineSignals implements PoolEvents, RunFailure {
     }
 
     @Override
+    public void writeCompleted() {
+        wake();
+    }
+
+    @Override
     public void batchFailed(SealedBatch<?> batch, Throwable cause) {
         if (batch == null) {
             fail(cause);

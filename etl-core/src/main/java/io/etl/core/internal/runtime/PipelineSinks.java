@@ -77,6 +77,16 @@ final class PipelineSinks {
         }
     }
 
+    /**
+     * Settles the writes that completed in the pools the pipeline thread drives, and writes what their windows
+     * allow ({@link SinkPool#settle()}): every wait for acknowledgements on this thread calls it.
+     */
+    void settle() {
+        for (int p = 0; p < pools.size(); p++) {
+            pools.get(p).settle();
+        }
+    }
+
     /** {@code wait}, or less when a pool has a batch to seal sooner. */
     long capWait(long wait, long now) {
         for (SinkPool<Object, ?> pool : pools) {
@@ -126,6 +136,7 @@ final class PipelineSinks {
                 }
             }
             while (!outputsFinished() && System.nanoTime() < deadline) {
+                settle();
                 pumpDeadLetters();
                 LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(5));
             }
@@ -136,6 +147,7 @@ final class PipelineSinks {
             pool.close();
         }
         while (!allFinished() && System.nanoTime() < deadline) {
+            settle();
             pumpHandedOver();
             LockSupport.parkNanos(this, TimeUnit.MILLISECONDS.toNanos(5));
         }

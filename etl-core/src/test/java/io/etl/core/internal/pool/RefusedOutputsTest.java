@@ -117,6 +117,11 @@ class RefusedOutputsTest {
             }
 
             @Override
+            public void writeCompleted() {
+                seen.add("write completed");
+            }
+
+            @Override
             public void batchFailed(SealedBatch<?> batch, Throwable cause) {
                 seen.add("failed " + cause.getMessage());
             }
@@ -134,10 +139,11 @@ class RefusedOutputsTest {
         PoolEvents events = refused.remembering(delegate);
 
         events.refused(refusal("out", AT_7, 0));
+        events.writeCompleted();
         events.batchFailed(null, new IllegalStateException("boom"));
         events.batchesAbandoned("out", 0, 1, 1);
 
-        assertThat(seen).containsExactly("acknowledged", "failed boom", "abandoned out");
+        assertThat(seen).containsExactly("acknowledged", "write completed", "failed boom", "abandoned out");
         assertThat(refused.size()).isEqualTo(1);
     }
 }

@@ -22,6 +22,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.RecordMetadata;
@@ -34,8 +35,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes sealed batches at least once with a {@link KafkaProducer} shared by the sink's shards, and by the other
- * Kafka sinks of the same pipeline run whose producer settings are identical ({@link SharedProducer}). Each batch is
- * sent by the shard's worker ({@link BatchSender}); a failed attempt is settled on the sink's timer: messages the
+ * Kafka sinks of the same pipeline run whose producer settings are identical ({@link SharedProducer}). It sends
+ * without blocking ({@link #sendsWithoutBlocking()}) unless {@code max.block.ms} was raised above
+ * {@link #MAX_INLINE_BLOCK_MS}: each batch is then sent on the pipeline thread as it is sealed ({@link BatchSender}),
+ * and the producer's own batching does the network I/O. A failed attempt is settled on the sink's timer: messages the
  * destination refused on their own account are marked for their policy, the rest of the outcome is classified as
  * retryable (the shard writes the batch again) or fatal, and a producer a fatal client error made unusable is
  * replaced for every sink sharing it.
@@ -45,6 +48,13 @@ final class AtLeastOnceKafkaWriter implements SinkWriter<KafkaMessage> {
     private static final Logger LOG = LoggerFactory.getLogger(AtLeastOnceKafkaWriter.class);
     /** Bound of reading a delivery report after a failed attempt, and of asking whether the topic still exists. */
     private static final Duration TOPIC_CHECK_TIMEOUT = Duration.ofSeconds(5);
+    /**
+     * The longest {@code max.block.ms} with which sends still run on the pipeline thread: {@code send} waits that
+     * long at most for buffer room or metadata before the rest of a batch is handed over by the sink's timer.
+     */
+    static final long MAX_INLINE_BLOCK_MS = 100;
+    /** While the topic's metadata is not there at start-up: how long to wait before asking again. */
+    private static final long METADATA_RETRY_MILLIS = 10;
 
     private final KafkaSinkConfig config;
     private final String path;
@@ -53,6 +63,7 @@ final class AtLeastOnceKafkaWriter implements SinkWriter<KafkaMessage> {
     private final Map<String, Object> connection;
     private final KafkaErrorClassifier classifier;
     private final BatchSender sender;
+    private final boolean sendsWithoutBlocking;
     private SharedProducer shared;
 
     private AtLeastOnceKafkaWriter(
@@ -60,7 +71,9 @@ final class AtLeastOnceKafkaWriter implements SinkWriter<KafkaMessage> {
             String path,
             SinkContext context,
             Map<String, Object> connection,
-            KafkaErrorClassifier classifier) {
+            KafkaErrorClassifier classifier,
+            long maxBlockMs) {
+        this.sendsWithoutBlocking = maxBlockMs <= MAX_INLINE_BLOCK_MS;
         this.config = config;
         this.path = path;
         this.topic = Destinations.label(config);
@@ -88,7 +101,12 @@ final class AtLeastOnceKafkaWriter implements SinkWriter<KafkaMessage> {
             Map<String, Object> producer,
             String principal) {
         AtLeastOnceKafkaWriter writer = new AtLeastOnceKafkaWriter(
-                config, path, context, connection, new KafkaErrorClassifier(Destinations.label(config), principal));
+                config,
+                path,
+                context,
+                connection,
+                new KafkaErrorClassifier(Destinations.label(config), principal),
+                ProducerSettings.maxBlockMs(producer));
         try {
             writer.shared = SharedProducer.acquire(
                     context.runId(),
@@ -156,6 +174,8 @@ final class AtLeastOnceKafkaWriter implements SinkWriter<KafkaMessage> {
                                     + Durations.format(config.startupTimeout()),
                             e);
                 }
+                // max.block.ms may be short (0 by default): the producer fetches the metadata meanwhile
+                LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(METADATA_RETRY_MILLIS));
             } catch (AuthorizationException | AuthenticationException e) {
                 throw ConfigException.of(path + ".topic", classifier.classify(e).getMessage(), e);
             } catch (KafkaException e) {
@@ -163,6 +183,12 @@ final class AtLeastOnceKafkaWriter implements SinkWriter<KafkaMessage> {
                         path + ".topic", "cannot read metadata of topic '" + topic + "': " + e.getMessage(), e);
             }
         }
+    }
+
+    /** True unless {@code max.block.ms} was raised above {@link #MAX_INLINE_BLOCK_MS} through the passthrough. */
+    @Override
+    public boolean sendsWithoutBlocking() {
+        return sendsWithoutBlocking;
     }
 
     @Override

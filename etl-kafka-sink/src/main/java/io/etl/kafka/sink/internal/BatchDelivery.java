@@ -1,5 +1,6 @@
 package io.etl.kafka.sink.internal;
 
+import io.etl.core.error.RetryableException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -20,7 +21,9 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  *
  * <p>The sender holds one count of its own until it has offered every message ({@link #sent()}), so the batch
  * never completes while {@link #futures()} is still being filled. Those per-message futures tell, after a
- * failed attempt, which messages the broker refused on their own account.
+ * failed attempt, which messages the broker refused on their own account. The messages may be offered by more
+ * than one thread in turn (the caller of {@code writeBatch}, then the sink's timer when the producer's buffer was
+ * full), never by two at once; {@link #sendingOn} names the one offering now.
  *
  * <p>Inside a transaction the per-message futures cannot tell that: once the brokers refuse one message, the
  * producer fails the messages it still holds with the same exception. There each message gets a callback of its own
@@ -35,13 +38,20 @@ final class BatchDelivery implements Callback {
         void completed(BatchDelivery delivery, Throwable firstError);
     }
 
+    /** What happens when the reports are not all in by the deadline. */
+    interface Expiry {
+        void expired(CompletableFuture<Void> future, RetryableException error);
+    }
+
     private final AtomicInteger remaining;
     private final AtomicReference<Throwable> firstError = new AtomicReference<>();
     private final CompletableFuture<Void> future = new CompletableFuture<>();
-    private final Thread sender;
     private final Completion completion;
+    private final Expiry expiry;
+    private final long expiresAtNanos;
     private final int size;
     private final Future<RecordMetadata>[] futures;
+    private volatile Thread sender;
     private Exception rejected;
     private volatile boolean abandoned;
     /** Inside a transaction: claimed by the first refused message of the transaction; null otherwise. */
@@ -50,13 +60,31 @@ final class BatchDelivery implements Callback {
     private volatile int culprit = -1;
     private volatile Exception culpritError;
 
+    /**
+     * @param expiresAtNanos when ({@code System.nanoTime()}) the reports still missing make the attempt expire
+     */
     @SuppressWarnings("unchecked")
-    BatchDelivery(int size, Thread sender, Completion completion) {
+    BatchDelivery(int size, Completion completion, Expiry expiry, long expiresAtNanos) {
         this.size = size;
         this.futures = new Future[size];
         this.remaining = new AtomicInteger(size + 1);
-        this.sender = sender;
         this.completion = completion;
+        this.expiry = expiry;
+        this.expiresAtNanos = expiresAtNanos;
+    }
+
+    /** The thread about to offer messages; a failure {@code send} reports on it is a refusal to accept. */
+    void sendingOn(Thread thread) {
+        this.sender = thread;
+    }
+
+    long expiresAtNanos() {
+        return expiresAtNanos;
+    }
+
+    /** Ends a wait that outlived its deadline: the writer decides what the missing reports mean. */
+    void expire(RetryableException error) {
+        expiry.expired(future, error);
     }
 
     @Override

@@ -10,16 +10,19 @@ import io.etl.kafka.common.internal.SharedClusterProbe;
 import io.etl.kafka.sink.KafkaMessage;
 import io.etl.kafka.sink.KafkaSinkConfig;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BiConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -28,17 +31,24 @@ import org.apache.kafka.common.header.internals.RecordHeader;
 /**
  * Sends one attempt of a sealed batch into a producer, record by record on the calling thread, with a single
  * {@link BatchDelivery} callback, and bounds the wait for its delivery reports by {@code delivery_timeout} plus
- * {@link #REPORT_MARGIN}. A full producer buffer (or metadata not there yet) is absorbed by a short, bounded backoff;
- * a record the client refuses on its own account is marked on the batch and the rest goes on. What an attempt's
+ * {@link #REPORT_MARGIN}. It never waits: when the producer cannot take a record now (its buffer is full, or the
+ * topic's metadata is not there yet: {@code send} gives up after {@code max.block.ms}), the rest of the batch, and
+ * every later batch of the same shard, is handed over by the sink's timer thread with a short backoff, in order.
+ * A record the client refuses on its own account is marked on the batch and the rest goes on. What an attempt's
  * outcome means is the writer's business: retried at least once, or the end of a transaction.
  *
- * <p>Owns the sink's timer thread, which the writers also use for work that must not run on a producer thread.
+ * <p>The deadlines are checked by one task every {@link #EXPIRY_CHECK} on the sink's timer, not by a task per
+ * batch. Owns the sink's timer thread, which the writers also use for work that must not run on a producer thread.
  */
 final class BatchSender {
 
     /** Extra wait beyond {@code delivery_timeout} before a batch without all its reports expires. */
     static final Duration REPORT_MARGIN = Duration.ofSeconds(5);
 
+    /** How often the deadlines of the attempts waiting for reports are checked. */
+    static final Duration EXPIRY_CHECK = Duration.ofSeconds(1);
+
+    private static final long MIN_SEND_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     private static final long MAX_SEND_BACKOFF_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
 
     private final String sink;
@@ -46,6 +56,11 @@ final class BatchSender {
     private final String topic;
     private final long deliveryTimeoutNanos;
     private final ScheduledThreadPoolExecutor timer;
+    /** Attempts whose reports are not all in, oldest first; each removes itself when it completes. */
+    private final Queue<BatchDelivery> outstanding = new ConcurrentLinkedQueue<>();
+    /** Per shard, the batches the producer could not take yet, handed over in order by the timer. */
+    private final Map<Integer, Backlog> backlogs = new ConcurrentHashMap<>();
+
     private volatile boolean closed;
 
     BatchSender(KafkaSinkConfig config, SinkContext context) {
@@ -59,81 +74,124 @@ final class BatchSender {
             return t;
         });
         this.timer.setRemoveOnCancelPolicy(true);
+        long check = EXPIRY_CHECK.toNanos();
+        this.timer.scheduleWithFixedDelay(this::expireOverdue, check, check, TimeUnit.NANOSECONDS);
     }
 
     /**
-     * Offers every message of {@code batch} not refused in an earlier attempt to {@code producer}, then returns the
-     * attempt's future: {@code completion} completes it once every report is in; if they are not all in by the
-     * deadline, {@code expiry} gets it with a {@link RetryableException} naming the missing reports.
+     * Offers every message of {@code batch} not refused in an earlier attempt to {@code producer} (now, or after the
+     * shard's earlier batches once the producer has room), then returns the attempt's future: {@code completion}
+     * completes it once every report is in; if they are not all in by the deadline, {@code expiry} gets it with a
+     * {@link RetryableException} naming the missing reports.
      */
     CompletableFuture<Void> send(
             KafkaProducer<byte[], byte[]> producer,
             SealedBatch<KafkaMessage> batch,
             BatchDelivery.Completion completion,
-            BiConsumer<CompletableFuture<Void>, RetryableException> expiry) {
+            BatchDelivery.Expiry expiry) {
         return send(producer, batch, completion, expiry, null);
     }
 
     /**
-     * {@link #send(KafkaProducer, SealedBatch, BatchDelivery.Completion, BiConsumer)} inside a transaction whose first
-     * refused message claims {@code transactionRefusal} ({@link BatchDelivery#culprit()}).
+     * {@link #send(KafkaProducer, SealedBatch, BatchDelivery.Completion, BatchDelivery.Expiry)} inside a transaction
+     * whose first refused message claims {@code transactionRefusal} ({@link BatchDelivery#culprit()}).
      */
     CompletableFuture<Void> send(
             KafkaProducer<byte[], byte[]> producer,
             SealedBatch<KafkaMessage> batch,
             BatchDelivery.Completion completion,
-            BiConsumer<CompletableFuture<Void>, RetryableException> expiry,
+            BatchDelivery.Expiry expiry,
             AtomicBoolean transactionRefusal) {
         int n = batch.messages().size();
-        BatchDelivery delivery = new BatchDelivery(n, Thread.currentThread(), completion);
+        long now = System.nanoTime();
+        BatchDelivery delivery =
+                new BatchDelivery(n, completion, expiry, now + deliveryTimeoutNanos + REPORT_MARGIN.toNanos());
         if (transactionRefusal != null) {
             delivery.claimRefusalWith(transactionRefusal);
         }
-        long deadline = System.nanoTime() + deliveryTimeoutNanos;
-        try {
-            sendEach(producer, batch, delivery, deadline);
-        } finally {
-            delivery.sent();
+        Unsent unsent = new Unsent(producer, batch, delivery, now + deliveryTimeoutNanos);
+        Backlog backlog = backlogs.get(batch.shard());
+        if (backlog == null || !backlog.waiting) {
+            handOver(unsent, backlog == null ? backlog(batch.shard()) : backlog);
+        } else {
+            backlog.add(unsent);
         }
         CompletableFuture<Void> future = delivery.future();
         if (!future.isDone()) {
-            long waitNanos = deliveryTimeoutNanos + REPORT_MARGIN.toNanos();
-            ScheduledFuture<?> expiring = timer.schedule(
-                    () -> expiry.accept(
-                            future,
-                            new RetryableException("sink '" + sink + "': " + delivery.outstanding() + " of " + n
-                                    + " delivery reports for topic '" + topic + "' missing after "
-                                    + Duration.ofNanos(waitNanos).toMillis() + " ms")),
-                    waitNanos,
-                    TimeUnit.NANOSECONDS);
-            future.whenComplete((ok, error) -> expiring.cancel(false));
+            outstanding.add(delivery);
+            future.whenComplete((ok, error) -> outstanding.remove(delivery));
         }
         return future;
     }
 
-    private void sendEach(
-            KafkaProducer<byte[], byte[]> p, SealedBatch<KafkaMessage> batch, BatchDelivery delivery, long deadline) {
-        List<KafkaMessage> messages = batch.messages();
-        int n = messages.size();
-        for (int i = 0; i < n; i++) {
-            if (batch.rejected(i)) {
-                // refused in an earlier attempt: its policy applies when the batch completes, it is not sent again
-                delivery.skipped();
-                continue;
+    private Backlog backlog(int shard) {
+        return backlogs.computeIfAbsent(shard, s -> new Backlog());
+    }
+
+    /** Hands over what the producer takes now; the rest waits in the shard's backlog for the timer. */
+    private void handOver(Unsent unsent, Backlog backlog) {
+        if (!unsent.offer(Thread.currentThread())) {
+            backlog.add(unsent);
+        }
+    }
+
+    private void expireOverdue() {
+        long now = System.nanoTime();
+        for (BatchDelivery d : outstanding) {
+            if (!d.future().isDone() && now - d.expiresAtNanos() > 0) {
+                long waited = deliveryTimeoutNanos + REPORT_MARGIN.toNanos();
+                d.expire(new RetryableException("sink '" + sink + "': " + d.outstanding() + " of " + d.size()
+                        + " delivery reports for topic '" + topic + "' missing after "
+                        + Duration.ofNanos(waited).toMillis() + " ms"));
             }
-            ProducerRecord<byte[], byte[]> record = toRecord(messages.get(i));
-            long backoff = TimeUnit.MILLISECONDS.toNanos(1);
-            while (true) {
+        }
+    }
+
+    /** One attempt's messages from {@link #next} on, not yet taken by the producer. */
+    private final class Unsent {
+        private final KafkaProducer<byte[], byte[]> producer;
+        private final SealedBatch<KafkaMessage> batch;
+        private final BatchDelivery delivery;
+        /** Past this ({@code System.nanoTime()}) a record the producer still cannot take fails the attempt. */
+        private final long giveUpAtNanos;
+
+        private int next;
+
+        Unsent(
+                KafkaProducer<byte[], byte[]> producer,
+                SealedBatch<KafkaMessage> batch,
+                BatchDelivery delivery,
+                long giveUpAtNanos) {
+            this.producer = producer;
+            this.batch = batch;
+            this.delivery = delivery;
+            this.giveUpAtNanos = giveUpAtNanos;
+        }
+
+        /**
+         * Offers the messages from {@link #next} on, on {@code thread} (the current one); true when every message
+         * was handed over or written off, false when the producer could not take one for now.
+         */
+        boolean offer(Thread thread) {
+            delivery.sendingOn(thread);
+            List<KafkaMessage> messages = batch.messages();
+            int n = messages.size();
+            for (int i = next; i < n; i++) {
+                if (batch.rejected(i)) {
+                    // refused in an earlier attempt: its policy applies when the batch completes, it is not sent again
+                    delivery.skipped();
+                    continue;
+                }
                 try {
-                    delivery.sending(i, p.send(record, delivery.callbackFor(i)));
+                    delivery.sending(i, producer.send(toRecord(messages.get(i)), delivery.callbackFor(i)));
                 } catch (RuntimeException e) {
                     // a closed or failed producer, an interrupt: nothing more is sent in this attempt
                     delivery.abandon(n - i, e);
-                    return;
+                    return done();
                 }
                 Exception rejected = delivery.takeRejected();
                 if (rejected == null) {
-                    break;
+                    continue;
                 }
                 if (KafkaErrorClassifier.concernsOneRecord(rejected)) {
                     // the client refuses this record alone (larger than max.request.size): the rest goes on
@@ -141,19 +199,92 @@ final class BatchSender {
                     delivery.refusedOnSend();
                     batch.reject(i, refusal(messages.get(i), rejected));
                     delivery.skipped();
-                    break;
+                    continue;
                 }
                 if (!(rejected instanceof TimeoutException)
-                        || System.nanoTime() - deadline > 0
+                        || System.nanoTime() - giveUpAtNanos > 0
                         || closed
                         || Thread.currentThread().isInterrupted()) {
                     delivery.abandon(n - i, rejected);
+                    return done();
+                }
+                // buffer full or metadata not there yet: the same record is offered again later
+                next = i;
+                return false;
+            }
+            return done();
+        }
+
+        /** Writes off what was not handed over, as when the sink closes. */
+        void abandon(Throwable cause) {
+            delivery.abandon(batch.messages().size() - next, cause);
+            done();
+        }
+
+        private boolean done() {
+            delivery.sent();
+            return true;
+        }
+    }
+
+    /**
+     * The batches of one shard that the producer could not take yet, in order. The shard's writing thread adds to
+     * it; the timer hands them over, backing off while the producer still has no room.
+     */
+    private final class Backlog implements Runnable {
+        private final ArrayDeque<Unsent> queue = new ArrayDeque<>();
+        /** Something waits here: a later batch of the shard must queue behind it. */
+        private volatile boolean waiting;
+
+        private long backoffNanos = MIN_SEND_BACKOFF_NANOS;
+
+        synchronized void add(Unsent unsent) {
+            if (closed) {
+                unsent.abandon(new RetryableException("sink '" + sink + "' is closed"));
+                return;
+            }
+            queue.addLast(unsent);
+            if (!waiting) {
+                waiting = true;
+                backoffNanos = MIN_SEND_BACKOFF_NANOS;
+                schedule();
+            }
+        }
+
+        private void schedule() {
+            try {
+                timer.schedule(this, backoffNanos, TimeUnit.NANOSECONDS);
+            } catch (RejectedExecutionException closing) {
+                abandonAll(new RetryableException("sink '" + sink + "' is closed"));
+            }
+        }
+
+        /** On the timer: hands over in order what the producer takes now. */
+        @Override
+        public synchronized void run() {
+            Unsent head;
+            while ((head = queue.peekFirst()) != null) {
+                if (closed) {
+                    abandonAll(new RetryableException("sink '" + sink + "' is closed"));
                     return;
                 }
-                // buffer full or metadata not there yet: back off briefly, then offer the same record again
-                LockSupport.parkNanos(backoff);
-                backoff = Math.min(backoff * 2, MAX_SEND_BACKOFF_NANOS);
+                if (!head.offer(Thread.currentThread())) {
+                    backoffNanos = Math.min(backoffNanos * 2, MAX_SEND_BACKOFF_NANOS);
+                    schedule();
+                    return;
+                }
+                queue.pollFirst();
+                backoffNanos = MIN_SEND_BACKOFF_NANOS;
             }
+            waiting = false;
+        }
+
+        synchronized void abandonAll(Throwable cause) {
+            Unsent u;
+            while ((u = queue.pollFirst()) != null) {
+                u.abandon(cause);
+            }
+            waiting = false;
         }
     }
 
@@ -210,6 +341,9 @@ final class BatchSender {
      */
     void close(Runnable release) {
         closed = true;
+        for (Backlog b : backlogs.values()) {
+            b.abandonAll(new RetryableException("sink '" + sink + "' is closed"));
+        }
         try {
             release.run();
         } finally {

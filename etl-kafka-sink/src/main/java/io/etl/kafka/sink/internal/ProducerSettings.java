@@ -30,8 +30,11 @@ public final class ProducerSettings {
     static final int REQUEST_HEADROOM = 64 * 1024;
     /** Default {@code batch.size}: large batches let one produce request carry many messages. */
     static final int DEFAULT_BATCH_SIZE = 256 * 1024;
-    /** Default {@code max.block.ms}: a full buffer or missing metadata must not block a worker for long. */
-    static final int DEFAULT_MAX_BLOCK_MS = 100;
+    /**
+     * Default {@code max.block.ms}: {@code send} runs on the pipeline thread, which must never wait for buffer room
+     * or metadata; a record the producer cannot take at once is offered again later by the sink's timer.
+     */
+    static final int DEFAULT_MAX_BLOCK_MS = 0;
 
     private static final int CLIENT_DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
@@ -212,6 +215,14 @@ public final class ProducerSettings {
             }
         }
         return problems;
+    }
+
+    /** The {@code max.block.ms} of complete producer properties. */
+    static long maxBlockMs(Map<String, Object> producer) {
+        Object v = producer.get(ProducerConfig.MAX_BLOCK_MS_CONFIG);
+        return v instanceof Number n
+                ? n.longValue()
+                : Long.parseLong(String.valueOf(v).trim());
     }
 
     /** The bootstrap and security properties, shared by the producer and the admin clients. */

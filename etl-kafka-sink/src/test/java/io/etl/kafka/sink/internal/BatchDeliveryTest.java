@@ -20,10 +20,15 @@ class BatchDeliveryTest {
     private final AtomicBoolean completed = new AtomicBoolean();
 
     private BatchDelivery delivery(int size, AtomicBoolean transactionRefusal) {
-        BatchDelivery d = new BatchDelivery(size, Thread.currentThread(), (delivery, error) -> {
-            completedWith.set(error);
-            completed.set(true);
-        });
+        BatchDelivery d = new BatchDelivery(
+                size,
+                (delivery, error) -> {
+                    completedWith.set(error);
+                    completed.set(true);
+                },
+                (future, error) -> future.complete(null),
+                Long.MAX_VALUE);
+        d.sendingOn(Thread.currentThread());
         if (transactionRefusal != null) {
             d.claimRefusalWith(transactionRefusal);
         }
