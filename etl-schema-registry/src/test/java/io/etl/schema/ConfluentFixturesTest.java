@@ -38,7 +38,7 @@ class ConfluentFixturesTest {
     @BeforeAll
     static void registerTheFixtureSchemasInIdOrder() throws Exception {
         registry = SchemaRegistryServer.start();
-        config = SchemaRegistryConfig.of(registry.url());
+        config = SchemaRegistryConfig.custom().url(registry.url()).build();
         for (String name : new String[] {"avro-payment-v1", "avro-payment-v2", "json-order"}) {
             JsonNode meta = Fixtures.meta(name);
             int id = registry.register(

@@ -29,7 +29,8 @@ class FormatErrorsTest {
 
     private final SchemaRegistryServer registry = SchemaRegistryServer.start();
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-    private final SchemaRegistryConfig config = SchemaRegistryConfig.of(registry.url());
+    private final SchemaRegistryConfig config =
+            SchemaRegistryConfig.custom().url(registry.url()).build();
 
     @AfterEach
     void stop() {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
+import io.etl.core.internal.config.AsBound;
 import io.etl.kafka.common.KafkaTlsConfig;
 import io.etl.kafka.common.SchemaRegistryBasicAuth;
 import io.etl.kafka.common.SchemaRegistryCacheConfig;
@@ -105,16 +106,17 @@ class SchemaRegistryConfigTest {
 
     @Test
     void shouldNameEveryOfflineProblemWithItsKey() {
-        SchemaRegistryConfig bad = new SchemaRegistryConfig(
+        // as a file may hold it: the loader checks it with check(path), as here
+        SchemaRegistryConfig bad = AsBound.record(() -> new SchemaRegistryConfig(
                 List.of("ftp://registry", "http://user:pw@registry:8081"),
                 new SchemaRegistryBasicAuth("etl", "pw"),
                 "token",
-                KafkaTlsConfig.trustingPem("/no/such/ca.pem"),
+                new KafkaTlsConfig("/no/such/ca.pem", null, null, null, null, null, null, null, null),
                 null,
                 null,
                 null,
                 null,
-                Duration.ZERO);
+                Duration.ZERO));
 
         assertThat(bad.check("sinks.out.kafka.schema_registry"))
                 .extracting(ConfigProblem::path)

@@ -117,7 +117,7 @@ public final class AvroRace {
                 "race producer",
                 "sinks.race.kafka",
                 List.of(topics.input()),
-                SchemaRegistryConfig.of(registry.url()),
+                SchemaRegistryConfig.custom().url(registry.url()).build(),
                 new SimpleMeterRegistry(),
                 null));
         RecordMeta none = new RecordMeta(topics.input(), 0, 0L, 0L, null, List.of());

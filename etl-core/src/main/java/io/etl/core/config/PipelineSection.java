@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.hibernate.validator.constraints.Range;
 
 /**
  * The {@code pipeline} section.
@@ -36,6 +37,9 @@ import java.util.Optional;
  *                         abort it; must be at least twice {@code checkpoint.interval}
  * @param stages           settings of asynchronous stages by stage name; a key set here overrides the same key
  *                         set in code ({@link StageConfig})
+ * @param refusedMessageAttempts in exactly-once mode, how many transactions an output its destination refuses on
+ *                         its own account (too large for the topic, against a broker policy) may abort; the next
+ *                         time its record is processed, its sink's {@code on_error} applies instead of a send
  */
 public record PipelineSection(
         String name,
@@ -50,7 +54,8 @@ public record PipelineSection(
         String transactionalId,
 
         Duration transactionTimeout,
-        Map<String, @Valid StageConfig> stages) {
+        Map<String, @Valid StageConfig> stages,
+        @Range(min = 1, max = 100) Integer refusedMessageAttempts) {
 
     public static final ErrorPolicy DEFAULT_ON_ERROR = ErrorPolicy.FAIL;
     public static final int DEFAULT_OPERATOR_ATTEMPTS = 3;
@@ -64,6 +69,11 @@ public record PipelineSection(
      * come back (scaled in, or a new id) stops holding up read-committed consumers soon.
      */
     public static final Duration DEFAULT_TRANSACTION_TIMEOUT = Duration.ofSeconds(10);
+    /**
+     * A refusal that repeats is the topic's or the brokers' answer to that message, not a passing state: three
+     * attempts ride out one that is not, and cost two replays of a checkpoint interval.
+     */
+    public static final int DEFAULT_REFUSED_MESSAGE_ATTEMPTS = 3;
 
     /**
      * The settings, each null one at its default ({@code name} and {@code transactionalId} stay unset). YAML
@@ -81,7 +91,8 @@ public record PipelineSection(
             DeliveryGuarantee delivery,
             String transactionalId,
             Duration transactionTimeout,
-            Map<String, StageConfig> stages) {
+            Map<String, StageConfig> stages,
+            Integer refusedMessageAttempts) {
         this.name = name;
         this.onError = onError == null ? DEFAULT_ON_ERROR : onError;
         this.operatorAttempts = operatorAttempts == null ? DEFAULT_OPERATOR_ATTEMPTS : operatorAttempts;
@@ -92,6 +103,8 @@ public record PipelineSection(
         this.transactionalId = transactionalId;
         this.transactionTimeout = transactionTimeout == null ? DEFAULT_TRANSACTION_TIMEOUT : transactionTimeout;
         this.stages = stages == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(stages));
+        this.refusedMessageAttempts =
+                refusedMessageAttempts == null ? DEFAULT_REFUSED_MESSAGE_ATTEMPTS : refusedMessageAttempts;
         ConfigValidation.checkConstructed(this);
     }
 
@@ -107,7 +120,7 @@ public record PipelineSection(
 
     /** Every setting at its default. */
     public static PipelineSection defaults() {
-        return new PipelineSection(null, null, null, null, null, null, null, null, null, null);
+        return new PipelineSection(null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** A builder starting from the defaults. */
@@ -135,6 +148,7 @@ public record PipelineSection(
         private String transactionalId;
         private Duration transactionTimeout;
         private Map<String, StageConfig> stages;
+        private int refusedMessageAttempts;
 
         private Builder(PipelineSection base) {
             name = base.name();
@@ -147,6 +161,7 @@ public record PipelineSection(
             transactionalId = base.transactionalId();
             transactionTimeout = base.transactionTimeout();
             stages = base.stages();
+            refusedMessageAttempts = base.refusedMessageAttempts();
         }
 
         /** The pipeline's name, which overrides the name given in code; default unset. */
@@ -221,6 +236,16 @@ public record PipelineSection(
             return this;
         }
 
+        /**
+         * In exactly-once mode, how many transactions an output its destination refuses may abort before its sink's
+         * {@code on_error} applies, 1 to 100; default {@value PipelineSection#DEFAULT_REFUSED_MESSAGE_ATTEMPTS}.
+         */
+        public Builder refusedMessageAttempts(int value) {
+            refusedMessageAttempts =
+                    ConfigValidation.checkValue(PipelineSection.class, "refusedMessageAttempts", value);
+            return this;
+        }
+
         /** The settings; the constructor checks the whole as YAML validation does. */
         public PipelineSection build() {
             return new PipelineSection(
@@ -233,7 +258,8 @@ public record PipelineSection(
                     delivery,
                     transactionalId,
                     transactionTimeout,
-                    stages);
+                    stages,
+                    refusedMessageAttempts);
         }
     }
 }

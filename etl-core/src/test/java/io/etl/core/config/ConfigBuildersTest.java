@@ -105,6 +105,7 @@ class ConfigBuildersTest {
                 .delivery(DeliveryGuarantee.EXACTLY_ONCE)
                 .transactionalId("p-1")
                 .transactionTimeout(Duration.ofSeconds(20))
+                .refusedMessageAttempts(2)
                 .build();
         MetricsConfig metrics = MetricsConfig.custom()
                 .enabled(false)
@@ -125,7 +126,8 @@ class ConfigBuildersTest {
                         DeliveryGuarantee.EXACTLY_ONCE,
                         "p-1",
                         Duration.ofSeconds(20),
-                        null));
+                        null,
+                        2));
         assertThat(metrics).isEqualTo(new MetricsConfig(false, Map.of("env", "prod")));
         assertThat(PipelineConfig.custom()
                         .pipeline(pipeline)
@@ -161,7 +163,10 @@ class ConfigBuildersTest {
                         "operator_attempts: must be greater than or equal to 1"),
                 rejected(
                         () -> PipelineSection.custom().transactionalId(" "),
-                        "transactional_id: must not be blank when set"));
+                        "transactional_id: must not be blank when set"),
+                rejected(
+                        () -> PipelineSection.custom().refusedMessageAttempts(0),
+                        "refused_message_attempts: must be between 1 and 100"));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -215,7 +220,7 @@ class ConfigBuildersTest {
                         () -> new CheckpointConfig(null, Duration.ofSeconds(-1), null, null),
                         "drain_timeout: 'PT-1S' is negative; a duration must be zero or more"),
                 rejected(
-                        () -> new PipelineSection(null, null, 0, null, null, null, null, null, null, null),
+                        () -> new PipelineSection(null, null, 0, null, null, null, null, null, null, null, null),
                         "operator_attempts: must be greater than or equal to 1"),
                 rejected(() -> SinkPoolConfig.defaults().withShards(0), "shards: must be between 1 and 256"),
                 rejected(() -> SinkPoolConfig.defaults().withQueue(5000), "queue: must be between 1 and 1024"),

@@ -114,7 +114,7 @@ class AvroToAvroIT {
                 "test",
                 "sinks.test.kafka",
                 List.of(topic),
-                SchemaRegistryConfig.of(registry.url()),
+                SchemaRegistryConfig.custom().url(registry.url()).build(),
                 new SimpleMeterRegistry(),
                 null);
     }

@@ -1,16 +1,12 @@
 package io.etl.kafka.common;
 
+import io.etl.core.config.ConfigValidation;
+import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
-import io.etl.kafka.common.internal.AwsMskIam;
-import io.etl.kafka.common.internal.KerberosSupport;
 import jakarta.validation.Valid;
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 
@@ -32,6 +28,10 @@ import java.util.Set;
  * sets the JVM-wide system property {@code java.security.krb5.conf} when the first client is built; a second,
  * different file in the same JVM is refused.
  *
+ * <p>In code, build one with {@link #custom()} or {@link #from(KafkaSecurityConfig)}:
+ * {@code KafkaSecurityConfig.custom().protocol(SecurityProtocol.SSL).tls(KafkaTlsConfig.trustingPem(ca)).build()}.
+ * However it is built, an instance holds only settings that YAML validation accepts: its constructor checks them.
+ *
  * <p>The record only holds the settings: the connectors turn it into client properties when they open (reading
  * certificate files and logging in to Kerberos then), and {@link #check} validates it without contacting anything.
  *
@@ -52,18 +52,30 @@ public record KafkaSecurityConfig(
     /** Maven coordinates of the jar AWS_MSK_IAM needs, named in the error when it is missing. */
     public static final String AWS_MSK_IAM_ARTIFACT = "software.amazon.msk:aws-msk-iam-auth";
 
-    public KafkaSecurityConfig {
-        protocol = protocol == null ? DEFAULT_PROTOCOL : protocol;
+    /**
+     * The settings, a null protocol at its default. YAML binding calls this constructor; code reads better with
+     * {@link #custom()}, {@link #plaintext()} or {@link #saslSsl}.
+     *
+     * @throws ConfigException when the settings break a rule of their own (TLS settings with a protocol without TLS,
+     *                         SASL settings with one without SASL, a TLS or SASL block that breaks its rules),
+     *                         naming each
+     */
+    public KafkaSecurityConfig(SecurityProtocol protocol, KafkaTlsConfig tls, KafkaSaslConfig sasl) {
+        this.protocol = protocol == null ? DEFAULT_PROTOCOL : protocol;
+        this.tls = tls;
+        this.sasl = sasl;
+        ConfigValidation.checkConstructed(this, c -> c.rules("", null));
     }
 
     /** No TLS, no SASL. */
     public static KafkaSecurityConfig plaintext() {
-        return new KafkaSecurityConfig(SecurityProtocol.PLAINTEXT, null, null);
+        return custom().protocol(SecurityProtocol.PLAINTEXT).build();
     }
 
-    /** SASL_SSL trusting a PEM CA file. */
+    /** SASL_SSL with {@code sasl}, trusting as {@code tls} says (null: the JVM's default trust store). */
     public static KafkaSecurityConfig saslSsl(KafkaSaslConfig sasl, KafkaTlsConfig tls) {
-        return new KafkaSecurityConfig(SecurityProtocol.SASL_SSL, tls, sasl);
+        Builder b = custom().protocol(SecurityProtocol.SASL_SSL).sasl(sasl);
+        return tls == null ? b.build() : b.tls(tls).build();
     }
 
     /**
@@ -72,13 +84,23 @@ public record KafkaSecurityConfig(
      * map, which may supply SASL settings instead of {@link #sasl()}.
      */
     public List<ConfigProblem> check(String path, Set<String> passthroughKeys) {
+        return rules(path, Objects.requireNonNull(passthroughKeys, "passthroughKeys"));
+    }
+
+    /**
+     * The section's rules at {@code path}; with {@code passthroughKeys} null, those of the section alone (a SASL
+     * protocol without a {@code sasl} block is then fine: the client passthrough may supply it).
+     */
+    private List<ConfigProblem> rules(String path, Set<String> passthroughKeys) {
         List<ConfigProblem> problems = new ArrayList<>();
-        boolean saslByPassthrough = passthroughKeys.contains("sasl.jaas.config");
         if (sasl != null && !protocol.usesSasl()) {
             problems.add(new ConfigProblem(
                     path + ".sasl", "needs protocol SASL_SSL or SASL_PLAINTEXT (protocol is " + protocol + ")"));
         }
-        if (sasl == null && protocol.usesSasl() && !saslByPassthrough) {
+        if (passthroughKeys != null
+                && sasl == null
+                && protocol.usesSasl()
+                && !passthroughKeys.contains("sasl.jaas.config")) {
             problems.add(new ConfigProblem(
                     path + ".sasl",
                     "is required with protocol " + protocol
@@ -89,176 +111,17 @@ public record KafkaSecurityConfig(
                     new ConfigProblem(path + ".tls", "needs protocol SSL or SASL_SSL (protocol is " + protocol + ")"));
         }
         if (tls != null) {
-            checkTls(path + ".tls", problems);
+            problems.addAll(tls.check(path + ".tls"));
         }
         if (sasl != null) {
-            checkSasl(path + ".sasl", problems);
+            problems.addAll(sasl.check(path + ".sasl"));
+            if (sasl.mechanism() == SaslMechanism.AWS_MSK_IAM && protocol != SecurityProtocol.SASL_SSL) {
+                problems.add(new ConfigProblem(
+                        path + ".sasl.mechanism",
+                        "AWS_MSK_IAM needs protocol SASL_SSL (protocol is " + protocol + ")"));
+            }
         }
         return problems;
-    }
-
-    private void checkTls(String path, List<ConfigProblem> problems) {
-        if (tls.caFile() != null && tls.truststoreFile() != null) {
-            problems.add(new ConfigProblem(path + ".ca_file", "set either ca_file (PEM) or truststore_file, not both"));
-        }
-        if ((tls.certFile() == null) != (tls.keyFile() == null)) {
-            problems.add(new ConfigProblem(
-                    path + (tls.certFile() == null ? ".cert_file" : ".key_file"),
-                    "mutual TLS needs both cert_file and key_file"));
-        }
-        if (tls.certFile() != null && tls.keystoreFile() != null) {
-            problems.add(new ConfigProblem(
-                    path + ".keystore_file", "set either cert_file/key_file (PEM) or keystore_file, not both"));
-        }
-        if (tls.truststoreFile() != null && tls.truststorePassword() == null) {
-            problems.add(new ConfigProblem(path + ".truststore_password", "is required with truststore_file"));
-        }
-        if (tls.truststorePassword() != null && tls.truststoreFile() == null) {
-            problems.add(new ConfigProblem(path + ".truststore_password", "is only used with truststore_file"));
-        }
-        if (tls.keystoreFile() != null && tls.keystorePassword() == null) {
-            problems.add(new ConfigProblem(path + ".keystore_password", "is required with keystore_file"));
-        }
-        if (tls.keystorePassword() != null && tls.keystoreFile() == null) {
-            problems.add(new ConfigProblem(path + ".keystore_password", "is only used with keystore_file"));
-        }
-        if (tls.keyPassword() != null && tls.keyFile() == null && tls.keystoreFile() == null) {
-            problems.add(new ConfigProblem(path + ".key_password", "is only used with key_file or keystore_file"));
-        }
-        for (String[] file : new String[][] {
-            {"ca_file", tls.caFile()},
-            {"cert_file", tls.certFile()},
-            {"key_file", tls.keyFile()},
-            {"truststore_file", tls.truststoreFile()},
-            {"keystore_file", tls.keystoreFile()}
-        }) {
-            if (file[1] != null && !Files.isReadable(Path.of(file[1]))) {
-                problems.add(new ConfigProblem(path + "." + file[0], "cannot read file " + file[1]));
-            }
-        }
-    }
-
-    private void checkSasl(String path, List<ConfigProblem> problems) {
-        if (sasl.mechanism() == null) {
-            problems.add(new ConfigProblem(
-                    path + ".mechanism",
-                    "is required (PLAIN, SCRAM-SHA-256, SCRAM-SHA-512, OAUTHBEARER, GSSAPI or AWS_MSK_IAM)"));
-            return;
-        }
-        SaslMechanism m = sasl.mechanism();
-        boolean password =
-                m == SaslMechanism.PLAIN || m == SaslMechanism.SCRAM_SHA_256 || m == SaslMechanism.SCRAM_SHA_512;
-        boolean oauth = m == SaslMechanism.OAUTHBEARER;
-        boolean kerberos = m == SaslMechanism.GSSAPI;
-        boolean iam = m == SaslMechanism.AWS_MSK_IAM;
-        if (password) {
-            requireSet(path, "username", sasl.username(), problems);
-            requireSet(path, "password", sasl.password(), problems);
-        } else {
-            rejectSet(path, "username", sasl.username(), problems);
-            rejectSet(path, "password", sasl.password(), problems);
-        }
-        if (oauth) {
-            requireSet(path, "token_endpoint_url", sasl.tokenEndpointUrl(), problems);
-            endpointUrl(path + ".token_endpoint_url", sasl.tokenEndpointUrl(), problems);
-            requireSet(path, "client_id", sasl.clientId(), problems);
-            requireSet(path, "client_secret", sasl.clientSecret(), problems);
-        } else {
-            rejectSet(path, "token_endpoint_url", sasl.tokenEndpointUrl(), problems);
-            rejectSet(path, "client_id", sasl.clientId(), problems);
-            rejectSet(path, "client_secret", sasl.clientSecret(), problems);
-            rejectSet(path, "scope", sasl.scope(), problems);
-        }
-        if (kerberos) {
-            requireSet(path, "principal", sasl.principal(), problems);
-            requireSet(path, "keytab_file", sasl.keytabFile(), problems);
-            requireSet(path, "service_name", sasl.serviceName(), problems);
-            readable(path + ".keytab_file", sasl.keytabFile(), problems);
-            readable(path + ".krb5_config_file", sasl.krb5ConfigFile(), problems);
-            if (sasl.krb5ConfigFile() != null) {
-                KerberosSupport.conflict(sasl.krb5ConfigFile())
-                        .ifPresent(why -> problems.add(new ConfigProblem(path + ".krb5_config_file", why)));
-            }
-        } else {
-            rejectSet(path, "principal", sasl.principal(), problems);
-            rejectSet(path, "keytab_file", sasl.keytabFile(), problems);
-            rejectSet(path, "service_name", sasl.serviceName(), problems);
-            rejectSet(path, "krb5_config_file", sasl.krb5ConfigFile(), problems);
-        }
-        if (iam) {
-            if (protocol != SecurityProtocol.SASL_SSL) {
-                problems.add(new ConfigProblem(
-                        path + ".mechanism", "AWS_MSK_IAM needs protocol SASL_SSL (protocol is " + protocol + ")"));
-            }
-            if (!AwsMskIam.available()) {
-                problems.add(new ConfigProblem(path + ".mechanism", AwsMskIam.missing()));
-            }
-            if (sasl.awsRoleArn() == null) {
-                rejectSet(
-                        path,
-                        "aws_role_session_name",
-                        sasl.awsRoleSessionName(),
-                        "is only used with aws_role_arn",
-                        problems);
-                rejectSet(path, "aws_sts_region", sasl.awsStsRegion(), "is only used with aws_role_arn", problems);
-            }
-        } else {
-            rejectSet(path, "aws_role_arn", sasl.awsRoleArn(), problems);
-            rejectSet(path, "aws_role_session_name", sasl.awsRoleSessionName(), problems);
-            rejectSet(path, "aws_sts_region", sasl.awsStsRegion(), problems);
-            rejectSet(path, "aws_profile_name", sasl.awsProfileName(), problems);
-        }
-    }
-
-    /**
-     * A token endpoint the OAuth login can call: an absolute {@code https}, {@code http} or {@code file} URL, with a
-     * host for the first two. The value is not echoed: a URL may carry credentials.
-     */
-    private static void endpointUrl(String path, String url, List<ConfigProblem> problems) {
-        if (url == null || url.isBlank()) {
-            return;
-        }
-        String problem;
-        try {
-            URI uri = new URI(url.strip());
-            String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
-            if (!scheme.equals("https") && !scheme.equals("http") && !scheme.equals("file")) {
-                problem = "expected an https (or http, or file) URL such as https://idp.example.com/oauth2/token";
-            } else if (!scheme.equals("file")
-                    && (uri.getHost() == null || uri.getHost().isEmpty())) {
-                problem = "expected an " + scheme + " URL with a host, such as " + scheme
-                        + "://idp.example.com/oauth2/token";
-            } else {
-                return;
-            }
-        } catch (URISyntaxException e) {
-            problem = "is not a valid URL (" + e.getReason() + " at index " + e.getIndex() + ")";
-        }
-        problems.add(new ConfigProblem(path, problem));
-    }
-
-    private static void readable(String path, String file, List<ConfigProblem> problems) {
-        if (file != null && !file.isBlank() && !Files.isReadable(Path.of(file))) {
-            problems.add(new ConfigProblem(path, "cannot read file " + file));
-        }
-    }
-
-    private void rejectSet(String path, String key, String value, String why, List<ConfigProblem> problems) {
-        if (value != null) {
-            problems.add(new ConfigProblem(path + "." + key, why));
-        }
-    }
-
-    private void requireSet(String path, String key, String value, List<ConfigProblem> problems) {
-        if (value == null || value.isBlank()) {
-            problems.add(new ConfigProblem(path + "." + key, "is required with mechanism " + sasl.mechanism()));
-        }
-    }
-
-    private void rejectSet(String path, String key, String value, List<ConfigProblem> problems) {
-        if (value != null) {
-            problems.add(new ConfigProblem(path + "." + key, "is not used with mechanism " + sasl.mechanism()));
-        }
     }
 
     /**
@@ -284,8 +147,63 @@ public record KafkaSecurityConfig(
         };
     }
 
+    /** A builder starting from the defaults: PLAINTEXT, no TLS or SASL block. */
+    public static Builder custom() {
+        return new Builder();
+    }
+
+    /** A builder starting from {@code base}. */
+    public static Builder from(KafkaSecurityConfig base) {
+        return new Builder(Objects.requireNonNull(base, "base"));
+    }
+
     @Override
     public String toString() {
         return "KafkaSecurityConfig[protocol=" + protocol + ", tls=" + tls + ", sasl=" + sasl + "]";
+    }
+
+    /**
+     * Builds a {@link KafkaSecurityConfig} in code; {@link #build()} checks that the blocks fit the protocol (each
+     * block checked itself when it was built).
+     */
+    public static final class Builder {
+
+        private SecurityProtocol protocol = DEFAULT_PROTOCOL;
+        private KafkaTlsConfig tls;
+        private KafkaSaslConfig sasl;
+
+        private Builder() {}
+
+        private Builder(KafkaSecurityConfig base) {
+            protocol = base.protocol();
+            tls = base.tls();
+            sasl = base.sasl();
+        }
+
+        /** PLAINTEXT (default), SSL, SASL_PLAINTEXT or SASL_SSL. */
+        public Builder protocol(SecurityProtocol value) {
+            protocol = ConfigValidation.requireNonNull("protocol", value);
+            return this;
+        }
+
+        /** Trust and client-certificate settings, for SSL and SASL_SSL; default none (the JVM's trust store). */
+        public Builder tls(KafkaTlsConfig value) {
+            tls = ConfigValidation.requireNonNull("tls", value);
+            return this;
+        }
+
+        /**
+         * SASL mechanism and credentials, for SASL_PLAINTEXT and SASL_SSL; default none (then the client
+         * passthrough must set {@code sasl.mechanism} and {@code sasl.jaas.config}).
+         */
+        public Builder sasl(KafkaSaslConfig value) {
+            sasl = ConfigValidation.requireNonNull("sasl", value);
+            return this;
+        }
+
+        /** The settings; the constructor checks that the blocks fit the protocol. */
+        public KafkaSecurityConfig build() {
+            return new KafkaSecurityConfig(protocol, tls, sasl);
+        }
     }
 }

@@ -1,6 +1,8 @@
 package io.etl.kafka.common;
 
 import com.fasterxml.jackson.annotation.JsonFormat;
+import io.etl.core.config.ConfigValidation;
+import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
 import io.etl.kafka.common.internal.ClientProperties;
 import jakarta.validation.Valid;
@@ -11,7 +13,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Set;
+import java.util.Objects;
 
 /**
  * The {@code schema_registry} block of a Kafka source's or sink's {@code kafka} section: where the schema
@@ -25,6 +27,10 @@ import java.util.Set;
  *   auto_register: false                                       # sinks: schemas are managed elsewhere
  *   subject_strategy: topic                                    # <topic>-value / <topic>-key
  * }</pre>
+ *
+ * <p>In code, build one with {@link #custom()} or {@link #from(SchemaRegistryConfig)}:
+ * {@code SchemaRegistryConfig.custom().url("https://registry:8081").build()}. However it is built, an instance holds
+ * only settings that YAML validation accepts: its constructor checks them.
  *
  * @param url              the registry's base URL, or several: a request that cannot reach one (refused, timed
  *                         out, 5xx) tries the next
@@ -77,56 +83,58 @@ public record SchemaRegistryConfig(
         }
     }
 
-    public SchemaRegistryConfig {
-        url = url == null ? List.of() : List.copyOf(url);
-        autoRegister = autoRegister == null ? DEFAULT_AUTO_REGISTER : autoRegister;
-        useLatestVersion = useLatestVersion == null ? DEFAULT_USE_LATEST_VERSION : useLatestVersion;
-        subjectStrategy = subjectStrategy == null ? DEFAULT_SUBJECT_STRATEGY : subjectStrategy;
-        cache = cache == null ? SchemaRegistryCacheConfig.defaults() : cache;
-        requestTimeout = requestTimeout == null ? DEFAULT_REQUEST_TIMEOUT : requestTimeout;
+    /**
+     * The settings, each null one at its default (no authentication, no TLS block). YAML binding calls this
+     * constructor; code reads better with {@link #custom()}.
+     *
+     * @throws ConfigException when the settings break a rule (no URL, a URL that is not http or https, two kinds
+     *                         of authentication, TLS settings without an https URL, ...), naming each
+     */
+    public SchemaRegistryConfig(
+            List<String> url,
+            SchemaRegistryBasicAuth basicAuth,
+            String bearerToken,
+            KafkaTlsConfig tls,
+            Boolean autoRegister,
+            Boolean useLatestVersion,
+            SubjectStrategy subjectStrategy,
+            SchemaRegistryCacheConfig cache,
+            Duration requestTimeout) {
+        this.url = url == null ? List.of() : List.copyOf(url);
+        this.basicAuth = basicAuth;
+        this.bearerToken = bearerToken;
+        this.tls = tls;
+        this.autoRegister = autoRegister == null ? DEFAULT_AUTO_REGISTER : autoRegister;
+        this.useLatestVersion = useLatestVersion == null ? DEFAULT_USE_LATEST_VERSION : useLatestVersion;
+        this.subjectStrategy = subjectStrategy == null ? DEFAULT_SUBJECT_STRATEGY : subjectStrategy;
+        this.cache = cache == null ? SchemaRegistryCacheConfig.defaults() : cache;
+        this.requestTimeout = requestTimeout == null ? DEFAULT_REQUEST_TIMEOUT : requestTimeout;
+        ConfigValidation.checkConstructed(this, c -> c.check(""));
     }
 
-    /** A registry at {@code urls} with every other setting at its default. */
-    public static SchemaRegistryConfig of(String... urls) {
-        return new SchemaRegistryConfig(List.of(urls), null, null, null, null, null, null, null, null);
-    }
-
-    /** A copy with {@code auto_register} set. */
+    /** {@code from(this).autoRegister(value).build()}. */
     public SchemaRegistryConfig withAutoRegister(boolean value) {
-        return new SchemaRegistryConfig(
-                url, basicAuth, bearerToken, tls, value, useLatestVersion, subjectStrategy, cache, requestTimeout);
+        return from(this).autoRegister(value).build();
     }
 
-    /** A copy with {@code use_latest_version} set. */
+    /** {@code from(this).useLatestVersion(value).build()}. */
     public SchemaRegistryConfig withUseLatestVersion(boolean value) {
-        return new SchemaRegistryConfig(
-                url, basicAuth, bearerToken, tls, autoRegister, value, subjectStrategy, cache, requestTimeout);
+        return from(this).useLatestVersion(value).build();
     }
 
-    /** A copy with another {@code subject_strategy}. */
+    /** {@code from(this).subjectStrategy(value).build()}. */
     public SchemaRegistryConfig withSubjectStrategy(SubjectStrategy value) {
-        return new SchemaRegistryConfig(
-                url, basicAuth, bearerToken, tls, autoRegister, useLatestVersion, value, cache, requestTimeout);
+        return from(this).subjectStrategy(value).build();
     }
 
-    /** A copy with another {@code request_timeout}. */
+    /** {@code from(this).requestTimeout(value).build()}. */
     public SchemaRegistryConfig withRequestTimeout(Duration value) {
-        return new SchemaRegistryConfig(
-                url, basicAuth, bearerToken, tls, autoRegister, useLatestVersion, subjectStrategy, cache, value);
+        return from(this).requestTimeout(value).build();
     }
 
-    /** A copy with basic authentication. */
+    /** {@code from(this).basicAuth(user, password).build()}. */
     public SchemaRegistryConfig withBasicAuth(String user, String password) {
-        return new SchemaRegistryConfig(
-                url,
-                new SchemaRegistryBasicAuth(user, password),
-                bearerToken,
-                tls,
-                autoRegister,
-                useLatestVersion,
-                subjectStrategy,
-                cache,
-                requestTimeout);
+        return from(this).basicAuth(user, password).build();
     }
 
     /**
@@ -139,10 +147,27 @@ public record SchemaRegistryConfig(
         if (url.isEmpty()) {
             problems.add(new ConfigProblem(path + ".url", "is required: the registry's URL, or a list of them"));
         }
-        boolean https = false;
-        for (int i = 0; i < url.size(); i++) {
-            String u = url.get(i);
-            String at = path + ".url" + (url.size() > 1 ? "[" + i + "]" : "");
+        problems.addAll(urlProblems(path, url));
+        if (basicAuth != null && bearerToken != null) {
+            problems.add(new ConfigProblem(path + ".bearer_token", "set either basic_auth or bearer_token, not both"));
+        }
+        bearerTokenProblems(path, bearerToken, problems);
+        if (tls != null) {
+            if (!url.isEmpty() && url.stream().noneMatch(SchemaRegistryConfig::https)) {
+                problems.add(new ConfigProblem(path + ".tls", "is only used with https:// URLs"));
+            }
+            tlsProblems(path, tls, problems);
+        }
+        requestTimeoutProblems(path, requestTimeout, problems);
+        return problems;
+    }
+
+    /** Each URL an absolute http or https URL with a host and without credentials; {@code url[i]} when several. */
+    private static List<ConfigProblem> urlProblems(String path, List<String> urls) {
+        List<ConfigProblem> problems = new ArrayList<>();
+        for (int i = 0; i < urls.size(); i++) {
+            String u = urls.get(i);
+            String at = path + ".url" + (urls.size() > 1 ? "[" + i + "]" : "");
             if (u == null || u.isBlank()) {
                 continue; // Bean Validation names it
             }
@@ -156,33 +181,56 @@ public record SchemaRegistryConfig(
                 } else if (uri.getUserInfo() != null) {
                     problems.add(new ConfigProblem(at, "must not carry credentials: set basic_auth instead"));
                 }
-                https |= scheme.equals("https");
             } catch (URISyntaxException e) {
                 problems.add(new ConfigProblem(at, "is not a valid URL: " + e.getReason()));
             }
         }
-        if (basicAuth != null && bearerToken != null) {
-            problems.add(new ConfigProblem(path + ".bearer_token", "set either basic_auth or bearer_token, not both"));
+        return problems;
+    }
+
+    /** Whether {@code url} is a well-formed https URL. */
+    private static boolean https(String url) {
+        if (url == null || url.isBlank()) {
+            return false;
         }
+        try {
+            String scheme = new URI(url.strip()).getScheme();
+            return scheme != null && scheme.toLowerCase(Locale.ROOT).equals("https");
+        } catch (URISyntaxException e) {
+            return false;
+        }
+    }
+
+    private static void bearerTokenProblems(String path, String bearerToken, List<ConfigProblem> problems) {
         if (bearerToken != null && bearerToken.isBlank()) {
             problems.add(new ConfigProblem(path + ".bearer_token", "must not be blank when set"));
         }
-        if (tls != null) {
-            if (!https && !url.isEmpty()) {
-                problems.add(new ConfigProblem(path + ".tls", "is only used with https:// URLs"));
-            }
-            if (!tls.endpointIdentification()) {
-                problems.add(new ConfigProblem(
-                        path + ".tls.endpoint_identification",
-                        "cannot be switched off for the schema registry: its certificate must name its host"));
-            }
-            // the TLS block's own rules, as the Kafka security section checks them
-            problems.addAll(new KafkaSecurityConfig(SecurityProtocol.SSL, tls, null).check(path, Set.of()));
+    }
+
+    /** Host names are always checked, and the block's own rules, as the Kafka security section checks them. */
+    private static void tlsProblems(String path, KafkaTlsConfig tls, List<ConfigProblem> problems) {
+        if (!tls.endpointIdentification()) {
+            problems.add(new ConfigProblem(
+                    path + ".tls.endpoint_identification",
+                    "cannot be switched off for the schema registry: its certificate must name its host"));
         }
+        problems.addAll(tls.check(path + ".tls"));
+    }
+
+    private static void requestTimeoutProblems(String path, Duration requestTimeout, List<ConfigProblem> problems) {
         if (requestTimeout.compareTo(Duration.ofMillis(1)) < 0) {
             problems.add(new ConfigProblem(path + ".request_timeout", "must be at least 1ms"));
         }
-        return problems;
+    }
+
+    /** A builder starting from the defaults, without a URL (required). */
+    public static Builder custom() {
+        return new Builder();
+    }
+
+    /** A builder starting from {@code base}. */
+    public static Builder from(SchemaRegistryConfig base) {
+        return new Builder(Objects.requireNonNull(base, "base"));
     }
 
     @Override
@@ -191,5 +239,136 @@ public record SchemaRegistryConfig(
                 + ClientProperties.mask(bearerToken) + ", tls=" + tls + ", autoRegister=" + autoRegister
                 + ", useLatestVersion=" + useLatestVersion + ", subjectStrategy=" + subjectStrategy + ", cache="
                 + cache + ", requestTimeout=" + requestTimeout + "]";
+    }
+
+    /**
+     * Builds a {@link SchemaRegistryConfig} in code. Each setter rejects a value that is wrong on its own at once
+     * (a URL that is not http or https, a request timeout under 1ms, ...), with the message YAML validation gives;
+     * {@link #build()} checks the rules between the settings.
+     */
+    public static final class Builder {
+
+        private List<String> url = List.of();
+        private SchemaRegistryBasicAuth basicAuth;
+        private String bearerToken;
+        private KafkaTlsConfig tls;
+        private boolean autoRegister = DEFAULT_AUTO_REGISTER;
+        private boolean useLatestVersion = DEFAULT_USE_LATEST_VERSION;
+        private SubjectStrategy subjectStrategy = DEFAULT_SUBJECT_STRATEGY;
+        private SchemaRegistryCacheConfig cache = SchemaRegistryCacheConfig.defaults();
+        private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+
+        private Builder() {}
+
+        private Builder(SchemaRegistryConfig base) {
+            url = base.url();
+            basicAuth = base.basicAuth();
+            bearerToken = base.bearerToken();
+            tls = base.tls();
+            autoRegister = base.autoRegister();
+            useLatestVersion = base.useLatestVersion();
+            subjectStrategy = base.subjectStrategy();
+            cache = base.cache();
+            requestTimeout = base.requestTimeout();
+        }
+
+        /** The registry's base URLs, absolute http or https URLs tried in order; at least one is required. */
+        public Builder url(List<String> value) {
+            List<String> urls = List.copyOf(ConfigValidation.requireNonNull("url", value));
+            ConfigValidation.checkValue(SchemaRegistryConfig.class, "url", urls);
+            ConfigValidation.requireNone(urlProblems("", urls));
+            url = urls;
+            return this;
+        }
+
+        /** The registry's base URLs, absolute http or https URLs tried in order; at least one is required. */
+        public Builder url(String... value) {
+            return url(List.of(value));
+        }
+
+        /** HTTP basic authentication; not with {@link #bearerToken}. */
+        public Builder basicAuth(SchemaRegistryBasicAuth value) {
+            basicAuth = ConfigValidation.requireNonNull("basicAuth", value);
+            return this;
+        }
+
+        /** HTTP basic authentication as {@code user} (not blank) with {@code password}; not with a bearer token. */
+        public Builder basicAuth(String user, String password) {
+            return basicAuth(SchemaRegistryBasicAuth.custom()
+                    .user(user)
+                    .password(password)
+                    .build());
+        }
+
+        /** An {@code Authorization: Bearer} token, not blank; not with {@link #basicAuth}. */
+        public Builder bearerToken(String value) {
+            ConfigValidation.requireNonNull("bearerToken", value);
+            List<ConfigProblem> problems = new ArrayList<>(1);
+            bearerTokenProblems("", value, problems);
+            ConfigValidation.requireNone(problems);
+            bearerToken = value;
+            return this;
+        }
+
+        /** Trust and client certificate for https URLs; host names are always checked. */
+        public Builder tls(KafkaTlsConfig value) {
+            ConfigValidation.requireNonNull("tls", value);
+            List<ConfigProblem> problems = new ArrayList<>(1);
+            tlsProblems("", value, problems);
+            ConfigValidation.requireNone(problems);
+            tls = value;
+            return this;
+        }
+
+        /** Whether an encoder registers a schema the subject lacks; default {@value SchemaRegistryConfig#DEFAULT_AUTO_REGISTER}. */
+        public Builder autoRegister(boolean value) {
+            autoRegister = value;
+            return this;
+        }
+
+        /**
+         * Whether an encoder writes with the subject's latest version; default
+         * {@value SchemaRegistryConfig#DEFAULT_USE_LATEST_VERSION}.
+         */
+        public Builder useLatestVersion(boolean value) {
+            useLatestVersion = value;
+            return this;
+        }
+
+        /** How an encoder names a subject; default {@code TOPIC}. */
+        public Builder subjectStrategy(SubjectStrategy value) {
+            subjectStrategy = ConfigValidation.requireNonNull("subjectStrategy", value);
+            return this;
+        }
+
+        /** Cache sizes; default 1000 schemas each way. */
+        public Builder cache(SchemaRegistryCacheConfig value) {
+            cache = ConfigValidation.requireNonNull("cache", value);
+            return this;
+        }
+
+        /** Bound of one HTTP request to one URL, at least 1ms; default 10s. */
+        public Builder requestTimeout(Duration value) {
+            ConfigValidation.checkDuration("requestTimeout", value);
+            List<ConfigProblem> problems = new ArrayList<>(1);
+            requestTimeoutProblems("", value, problems);
+            ConfigValidation.requireNone(problems);
+            requestTimeout = value;
+            return this;
+        }
+
+        /** The settings; the constructor checks the rules between them. */
+        public SchemaRegistryConfig build() {
+            return new SchemaRegistryConfig(
+                    url,
+                    basicAuth,
+                    bearerToken,
+                    tls,
+                    autoRegister,
+                    useLatestVersion,
+                    subjectStrategy,
+                    cache,
+                    requestTimeout);
+        }
     }
 }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
+import io.etl.core.internal.config.AsBound;
 import io.etl.kafka.common.internal.ClientProperties;
 import io.etl.kafka.common.internal.SecurityProperties;
 import java.nio.file.Files;
@@ -30,10 +31,16 @@ class KafkaSecurityConfigTest {
                 .toList();
     }
 
+    /** A section as a file may hold it, checked only by {@link KafkaSecurityConfig#check} (as the loader does). */
+    private static KafkaSecurityConfig bound(SecurityProtocol protocol, KafkaTlsConfig tls, KafkaSaslConfig sasl) {
+        return AsBound.record(() -> new KafkaSecurityConfig(protocol, tls, sasl));
+    }
+
     @Test
     void plaintextByDefault() {
         KafkaSecurityConfig config = new KafkaSecurityConfig(null, null, null);
         assertThat(config.protocol()).isEqualTo(SecurityProtocol.PLAINTEXT);
+        assertThat(KafkaSecurityConfig.custom().build()).isEqualTo(config);
         assertThat(SecurityProperties.clientProperties(config, "security"))
                 .containsExactly(Map.entry("security.protocol", "PLAINTEXT"));
         assertThat(problems(config)).isEmpty();
@@ -41,8 +48,8 @@ class KafkaSecurityConfigTest {
 
     @Test
     void scramBuildsAJaasConfigThatKafkaParsesWithQuotesEscaped() {
-        KafkaSecurityConfig config = new KafkaSecurityConfig(
-                SecurityProtocol.SASL_SSL, null, KafkaSaslConfig.scramSha512("etl", "p\"a\\ss word"));
+        KafkaSecurityConfig config =
+                KafkaSecurityConfig.saslSsl(KafkaSaslConfig.scramSha512("etl", "p\"a\\ss word"), null);
         Map<String, Object> props = SecurityProperties.clientProperties(config, "security");
         assertThat(props)
                 .containsEntry("sasl.mechanism", "SCRAM-SHA-512")
@@ -58,13 +65,20 @@ class KafkaSecurityConfigTest {
     }
 
     @Test
-    void toStringNeverShowsSecrets() {
-        KafkaSecurityConfig config = new KafkaSecurityConfig(
-                SecurityProtocol.SASL_SSL,
-                new KafkaTlsConfig(null, null, null, "key-secret", "/t.p12", "trust-secret", null, null, null),
-                KafkaSaslConfig.plain("etl", "sasl-secret"));
+    void toStringNeverShowsSecrets() throws Exception {
+        Path truststore = Files.writeString(dir.resolve("t.p12"), "TRUST");
+        Path keystore = Files.writeString(dir.resolve("k.p12"), "KEYS");
+        KafkaSecurityConfig config = KafkaSecurityConfig.saslSsl(
+                KafkaSaslConfig.plain("etl", "sasl-secret"),
+                KafkaTlsConfig.custom()
+                        .truststoreFile(truststore.toString())
+                        .truststorePassword("trust-secret")
+                        .keystoreFile(keystore.toString())
+                        .keystorePassword("store-secret")
+                        .keyPassword("key-secret")
+                        .build());
         assertThat(config.toString())
-                .doesNotContain("key-secret", "trust-secret", "sasl-secret")
+                .doesNotContain("key-secret", "trust-secret", "store-secret", "sasl-secret")
                 .contains("etl");
         assertThat(ClientProperties.redacted(SecurityProperties.clientProperties(config, "security"))
                         .toString())
@@ -75,11 +89,12 @@ class KafkaSecurityConfigTest {
     @Test
     void saslNeedsASaslProtocolAndCredentials() {
         assertThat(problems(
-                        new KafkaSecurityConfig(SecurityProtocol.SSL, null, KafkaSaslConfig.scramSha256("u", null))))
+                        bound(SecurityProtocol.SSL, null, sasl(SaslMechanism.SCRAM_SHA_256, Map.of("username", "u")))))
                 .containsExactly(
                         "sinks.eu.kafka.security.sasl: needs protocol SASL_SSL or SASL_PLAINTEXT (protocol is SSL)",
                         "sinks.eu.kafka.security.sasl.password: is required with mechanism SCRAM-SHA-256");
         assertThat(problems(new KafkaSecurityConfig(SecurityProtocol.SASL_SSL, null, null)))
+                .as("the section alone is fine: the passthrough may set SASL")
                 .containsExactly("sinks.eu.kafka.security.sasl: is required with protocol SASL_SSL"
                         + " (or set sasl.mechanism and sasl.jaas.config in the client passthrough)");
         assertThat(new KafkaSecurityConfig(SecurityProtocol.SASL_SSL, null, null)
@@ -89,16 +104,15 @@ class KafkaSecurityConfigTest {
 
     @Test
     void oauthNeedsEndpointAndClientCredentials() {
-        KafkaSecurityConfig config = new KafkaSecurityConfig(
-                SecurityProtocol.SASL_SSL,
-                null,
-                sasl(
-                        SaslMechanism.OAUTHBEARER,
-                        Map.of(
-                                "token_endpoint_url", "https://idp/token",
-                                "client_id", "etl",
-                                "client_secret", "s3cret",
-                                "scope", "kafka")));
+        KafkaSecurityConfig config = KafkaSecurityConfig.saslSsl(
+                KafkaSaslConfig.custom()
+                        .mechanism(SaslMechanism.OAUTHBEARER)
+                        .tokenEndpointUrl("https://idp/token")
+                        .clientId("etl")
+                        .clientSecret("s3cret")
+                        .scope("kafka")
+                        .build(),
+                null);
         assertThat(problems(config)).isEmpty();
         assertThat(SecurityProperties.clientProperties(config, "security"))
                 .containsEntry("sasl.oauthbearer.token.endpoint.url", "https://idp/token")
@@ -106,7 +120,7 @@ class KafkaSecurityConfigTest {
         assertThat((String)
                         SecurityProperties.clientProperties(config, "security").get("sasl.jaas.config"))
                 .contains("clientId=\"etl\"", "clientSecret=\"s3cret\"", "scope=\"kafka\"");
-        assertThat(problems(new KafkaSecurityConfig(
+        assertThat(problems(bound(
                         SecurityProtocol.SASL_SSL,
                         null,
                         sasl(SaslMechanism.OAUTHBEARER, Map.of("username", "u", "client_id", "etl")))))
@@ -121,7 +135,7 @@ class KafkaSecurityConfigTest {
         Map<String, String> problemsByUrl = new LinkedHashMap<>();
         for (String url :
                 List.of("idp.example.com/token", "https:///token", "ftp://idp/token", "https://idp/to ken?secret=x")) {
-            KafkaSecurityConfig config = new KafkaSecurityConfig(
+            KafkaSecurityConfig config = bound(
                     SecurityProtocol.SASL_SSL,
                     null,
                     sasl(
@@ -136,12 +150,14 @@ class KafkaSecurityConfigTest {
         assertThat(problemsByUrl.get("https:///token")).contains("with a host");
         assertThat(problemsByUrl.get("https://idp/to ken?secret=x")).contains("is not a valid URL");
         for (String fine : List.of("https://idp/token", "http://localhost:8080/token", "file:/run/token.jwt")) {
-            assertThat(problems(new KafkaSecurityConfig(
-                            SecurityProtocol.SASL_SSL,
-                            null,
-                            sasl(
-                                    SaslMechanism.OAUTHBEARER,
-                                    Map.of("token_endpoint_url", fine, "client_id", "etl", "client_secret", "s")))))
+            assertThat(problems(KafkaSecurityConfig.saslSsl(
+                            KafkaSaslConfig.custom()
+                                    .mechanism(SaslMechanism.OAUTHBEARER)
+                                    .tokenEndpointUrl(fine)
+                                    .clientId("etl")
+                                    .clientSecret("s")
+                                    .build(),
+                            null)))
                     .as(fine)
                     .isEmpty();
         }
@@ -152,15 +168,21 @@ class KafkaSecurityConfigTest {
         Path ca = Files.writeString(dir.resolve("ca.pem"), "CA");
         Path cert = Files.writeString(dir.resolve("client.pem"), "CERT");
         Path key = Files.writeString(dir.resolve("client.key"), "KEY");
-        assertThat(problems(new KafkaSecurityConfig(
+        assertThat(problems(bound(
                         SecurityProtocol.SSL,
-                        new KafkaTlsConfig(ca.toString(), cert.toString(), null, null, null, null, null, null, null),
+                        AsBound.record(() -> new KafkaTlsConfig(
+                                ca.toString(), cert.toString(), null, null, null, null, null, null, null)),
                         null)))
                 .containsExactly("sinks.eu.kafka.security.tls.key_file: mutual TLS needs both cert_file and key_file");
-        KafkaSecurityConfig mtls = new KafkaSecurityConfig(
-                SecurityProtocol.SSL,
-                new KafkaTlsConfig(ca.toString(), cert.toString(), key.toString(), null, null, null, null, null, false),
-                null);
+        KafkaSecurityConfig mtls = KafkaSecurityConfig.custom()
+                .protocol(SecurityProtocol.SSL)
+                .tls(KafkaTlsConfig.custom()
+                        .caFile(ca.toString())
+                        .certFile(cert.toString())
+                        .keyFile(key.toString())
+                        .endpointIdentification(false)
+                        .build())
+                .build();
         assertThat(problems(mtls)).isEmpty();
         assertThat(SecurityProperties.clientProperties(mtls, "security"))
                 .containsEntry("ssl.truststore.type", "PEM")
@@ -176,8 +198,11 @@ class KafkaSecurityConfigTest {
 
     @Test
     void tlsOnAPlaintextProtocolAndUnreadableFilesAreProblems() {
-        assertThat(problems(new KafkaSecurityConfig(
-                        SecurityProtocol.PLAINTEXT, KafkaTlsConfig.trustingPem("/nope/ca.pem"), null)))
+        assertThat(problems(bound(
+                        SecurityProtocol.PLAINTEXT,
+                        AsBound.record(() ->
+                                new KafkaTlsConfig("/nope/ca.pem", null, null, null, null, null, null, null, null)),
+                        null)))
                 .containsExactly(
                         "sinks.eu.kafka.security.tls: needs protocol SSL or SASL_SSL (protocol is PLAINTEXT)",
                         "sinks.eu.kafka.security.tls.ca_file: cannot read file /nope/ca.pem");
@@ -199,8 +224,10 @@ class KafkaSecurityConfigTest {
     @Test
     void awsMskIamWithoutItsJarIsAConfigErrorNamingTheArtifact() {
         // this module's test class path deliberately lacks software.amazon.msk:aws-msk-iam-auth
-        KafkaSecurityConfig config = new KafkaSecurityConfig(
-                SecurityProtocol.SASL_SSL, null, KafkaSaslConfig.awsMskIam("arn:aws:iam::123456789012:role/etl", null));
+        KafkaSecurityConfig config = bound(
+                SecurityProtocol.SASL_SSL,
+                null,
+                sasl(SaslMechanism.AWS_MSK_IAM, Map.of("aws_role_arn", "arn:aws:iam::123456789012:role/etl")));
         assertThat(problems(config))
                 .containsExactly(
                         "sinks.eu.kafka.security.sasl.mechanism: AWS_MSK_IAM needs"
@@ -214,7 +241,7 @@ class KafkaSecurityConfigTest {
 
     @Test
     void awsMskIamNeedsSaslSslAndRoleOnlyOptionsNeedARole() {
-        KafkaSecurityConfig config = new KafkaSecurityConfig(
+        KafkaSecurityConfig config = bound(
                 SecurityProtocol.SASL_PLAINTEXT,
                 null,
                 sasl(

@@ -2,10 +2,12 @@ package io.etl.kafka.common;
 
 import static io.etl.kafka.common.SaslSections.sasl;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
+import io.etl.core.internal.config.AsBound;
 import io.etl.kafka.common.internal.KerberosSupport;
 import io.etl.kafka.common.internal.SecurityProperties;
 import java.net.InetAddress;
@@ -103,10 +105,33 @@ class KerberosSecurityConfigTest {
     }
 
     private KafkaSecurityConfig gssapi(String principal, String krb5File) {
-        return new KafkaSecurityConfig(
+        return KafkaSecurityConfig.custom()
+                .protocol(SecurityProtocol.SASL_PLAINTEXT)
+                .sasl(KafkaSaslConfig.gssapi(principal, keytab.toString(), null, krb5File))
+                .build();
+    }
+
+    /** {@link #gssapi} as a file may hold it: checked only by {@link KafkaSecurityConfig#check}, as the loader does. */
+    private KafkaSecurityConfig boundGssapi(String principal, String krb5File) {
+        return AsBound.record(() -> new KafkaSecurityConfig(
                 SecurityProtocol.SASL_PLAINTEXT,
                 null,
-                KafkaSaslConfig.gssapi(principal, keytab.toString(), null, krb5File));
+                new KafkaSaslConfig(
+                        SaslMechanism.GSSAPI,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        principal,
+                        keytab.toString(),
+                        null,
+                        krb5File,
+                        null,
+                        null,
+                        null,
+                        null)));
     }
 
     private static List<String> problems(KafkaSecurityConfig config) {
@@ -148,10 +173,8 @@ class KerberosSecurityConfigTest {
     @Test
     void aDifferentServiceNameIsPassedOnAndWithoutAFileTheJvmsConfigurationStays() {
         System.setProperty(KerberosSupport.KRB5_CONF_PROPERTY, krb5.toString());
-        KafkaSecurityConfig config = new KafkaSecurityConfig(
-                SecurityProtocol.SASL_SSL,
-                null,
-                KafkaSaslConfig.gssapi("etl@EXAMPLE.COM", keytab.toString(), "kafka-prod", null));
+        KafkaSecurityConfig config = KafkaSecurityConfig.saslSsl(
+                KafkaSaslConfig.gssapi("etl@EXAMPLE.COM", keytab.toString(), "kafka-prod", null), null);
         assertThat(SecurityProperties.clientProperties(config, PATH))
                 .containsEntry("sasl.kerberos.service.name", "kafka-prod");
         assertThat(System.getProperty("java.security.krb5.conf")).isEqualTo(krb5.toString());
@@ -159,7 +182,7 @@ class KerberosSecurityConfigTest {
 
     @Test
     void gssapiNeedsAPrincipalAndAReadableKeytabAndTakesNoPassword() {
-        KafkaSecurityConfig config = new KafkaSecurityConfig(
+        KafkaSecurityConfig config = AsBound.record(() -> new KafkaSecurityConfig(
                 SecurityProtocol.SASL_PLAINTEXT,
                 null,
                 sasl(
@@ -168,7 +191,7 @@ class KerberosSecurityConfigTest {
                                 "password", "pw",
                                 "keytab_file", "/nope/etl.keytab",
                                 "krb5_config_file", "/nope/krb5.conf",
-                                "aws_role_arn", "arn:aws:iam::1:role/x")));
+                                "aws_role_arn", "arn:aws:iam::1:role/x"))));
         assertThat(problems(config))
                 .containsExactly(
                         PATH + ".sasl.password: is not used with mechanism GSSAPI",
@@ -196,10 +219,10 @@ class KerberosSecurityConfigTest {
         kdc.createPrincipal("ghost@EXAMPLE.COM");
         kdc.exportPrincipal("ghost@EXAMPLE.COM", ghostKeytab.toFile());
         kdc.deletePrincipal("ghost@EXAMPLE.COM");
-        KafkaSecurityConfig config = new KafkaSecurityConfig(
-                SecurityProtocol.SASL_PLAINTEXT,
-                null,
-                KafkaSaslConfig.gssapi("ghost@EXAMPLE.COM", ghostKeytab.toString(), null, krb5.toString()));
+        KafkaSecurityConfig config = KafkaSecurityConfig.custom()
+                .protocol(SecurityProtocol.SASL_PLAINTEXT)
+                .sasl(KafkaSaslConfig.gssapi("ghost@EXAMPLE.COM", ghostKeytab.toString(), null, krb5.toString()))
+                .build();
         assertThat(problems(config)).as("nothing a load-time check can see").isEmpty();
 
         ConfigException e =
@@ -219,7 +242,11 @@ class KerberosSecurityConfigTest {
         SecurityProperties.clientProperties(gssapi("etl@EXAMPLE.COM", krb5.toString()), PATH);
         SecurityProperties.clientProperties(gssapi("etl@EXAMPLE.COM", krb5.toString()), "source.in.kafka.security");
 
-        KafkaSecurityConfig second = gssapi("etl@EXAMPLE.COM", other.toString());
+        assertThatThrownBy(() -> gssapi("etl@EXAMPLE.COM", other.toString()))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("invalid configuration: krb5_config_file: the Kerberos configuration is"
+                        + " JVM-wide (java.security.krb5.conf) and this JVM already uses " + krb5.toAbsolutePath());
+        KafkaSecurityConfig second = boundGssapi("etl@EXAMPLE.COM", other.toString());
         assertThat(problems(second))
                 .singleElement()
                 .asString()

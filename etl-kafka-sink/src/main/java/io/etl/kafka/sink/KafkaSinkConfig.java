@@ -4,10 +4,11 @@ import io.etl.core.config.ConfigValidation;
 import io.etl.core.config.DataSize;
 import io.etl.core.config.RenamedFrom;
 import io.etl.core.config.Secrets;
+import io.etl.core.error.ConfigException;
 import io.etl.kafka.common.KafkaSecurityConfig;
 import io.etl.kafka.common.SchemaRegistryConfig;
 import io.etl.kafka.common.internal.ClientConnection;
-import io.etl.kafka.sink.internal.KafkaSinkConfigType;
+import io.etl.kafka.sink.internal.ProducerSettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import java.time.Duration;
@@ -16,7 +17,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Consumer;
 
 /**
  * The {@code sinks.<name>.kafka} section. The pool keys ({@code shards}, {@code batch}, {@code inflight},
@@ -35,11 +35,13 @@ import java.util.function.Consumer;
  * }</pre>
  *
  * <p>In code, build one with {@link #custom()} or {@link #from(KafkaSinkConfig)}:
- * {@code KafkaSinkConfig.custom().brokers("localhost:9092").topic("orders-eu").build()}.
+ * {@code KafkaSinkConfig.custom().brokers("localhost:9092").topic("orders-eu").build()}. However it is built, an
+ * instance holds only settings that YAML validation accepts: its constructor checks them.
  *
  * @param brokers            bootstrap servers, comma-separated (required)
- * @param topic              the one topic this sink writes; required, except in a route's template section, which
- *                           has {@code route} instead
+ * @param topic              the one topic this sink writes, not blank; required, except in a route's template
+ *                           section, which has {@code route} instead, and in the {@code retry} section, which
+ *                           names its topics after the source's (the loader checks which section it is)
  * @param deliveryTimeout    producer {@code delivery.timeout.ms}; also bounds how long a batch waits for its
  *                           delivery reports
  * @param maxMessageBytes    largest message (key + value + headers) accepted; larger ones are record errors
@@ -87,76 +89,103 @@ public record KafkaSinkConfig(
     public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(30);
     public static final Duration DEFAULT_REFUSED_TIMEOUT = Duration.ofSeconds(5);
 
-    public KafkaSinkConfig {
-        deliveryTimeout = deliveryTimeout == null ? DEFAULT_DELIVERY_TIMEOUT : deliveryTimeout;
-        maxMessageBytes = maxMessageBytes == null ? DEFAULT_MAX_MESSAGE_BYTES : maxMessageBytes;
-        statisticsInterval = statisticsInterval == null ? DEFAULT_STATISTICS_INTERVAL : statisticsInterval;
-        compression = compression == null ? DEFAULT_COMPRESSION : compression;
-        producerLinger = producerLinger == null ? DEFAULT_PRODUCER_LINGER : producerLinger;
-        topics = topics == null ? List.of() : List.copyOf(topics);
-        startupTimeout = startupTimeout == null ? DEFAULT_STARTUP_TIMEOUT : startupTimeout;
-        refusedTimeout = refusedTimeout == null ? DEFAULT_REFUSED_TIMEOUT : refusedTimeout;
-        producer = Secrets.protect(producer == null ? Map.of() : producer);
-        annotations = annotations == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(annotations));
-    }
-
-    /** Defaults for everything but the brokers and the topic. */
-    public static KafkaSinkConfig of(String brokers, String topic) {
-        return new KafkaSinkConfig(
-                brokers, topic, null, null, null, null, null, null, null, null, null, null, null, null, null);
+    /**
+     * The settings, each null one at its default. YAML binding calls this constructor; code reads better with
+     * {@link #custom()}.
+     *
+     * @throws ConfigException when a setting is out of range or the settings break a rule between them
+     *                         ({@code producer_linger} below {@code delivery_timeout}, the {@code producer}
+     *                         denylist, both {@code topic} and {@code route}, ...), naming each at its key; the
+     *                         rules of the section's place ({@code topic} or {@code route} in a sink entry) are
+     *                         the loader's and the sink's
+     */
+    public KafkaSinkConfig(
+            String brokers,
+            String topic,
+            Duration deliveryTimeout,
+            DataSize maxMessageBytes,
+            Duration statisticsInterval,
+            Compression compression,
+            Duration producerLinger,
+            List<TopicSpec> topics,
+            Duration startupTimeout,
+            Duration refusedTimeout,
+            KafkaSecurityConfig security,
+            Map<String, String> producer,
+            Map<String, String> annotations,
+            SchemaRegistryConfig schemaRegistry,
+            RouteConfig route) {
+        this.brokers = brokers;
+        this.topic = topic;
+        this.deliveryTimeout = deliveryTimeout == null ? DEFAULT_DELIVERY_TIMEOUT : deliveryTimeout;
+        this.maxMessageBytes = maxMessageBytes == null ? DEFAULT_MAX_MESSAGE_BYTES : maxMessageBytes;
+        this.statisticsInterval = statisticsInterval == null ? DEFAULT_STATISTICS_INTERVAL : statisticsInterval;
+        this.compression = compression == null ? DEFAULT_COMPRESSION : compression;
+        this.producerLinger = producerLinger == null ? DEFAULT_PRODUCER_LINGER : producerLinger;
+        this.topics = topics == null ? List.of() : List.copyOf(topics);
+        this.startupTimeout = startupTimeout == null ? DEFAULT_STARTUP_TIMEOUT : startupTimeout;
+        this.refusedTimeout = refusedTimeout == null ? DEFAULT_REFUSED_TIMEOUT : refusedTimeout;
+        this.security = security;
+        this.producer = Secrets.protect(producer == null ? Map.of() : producer);
+        this.annotations =
+                annotations == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(annotations));
+        this.schemaRegistry = schemaRegistry;
+        this.route = route;
+        ConfigValidation.checkConstructed(this, c -> ProducerSettings.rules(c, ""));
     }
 
     /** Defaults for everything but the brokers, and a route's template section with {@code route}. */
     public static KafkaSinkConfig routeTemplate(String brokers, RouteConfig route) {
-        return of(brokers, null).withRoute(Objects.requireNonNull(route, "route"));
+        return custom().brokers(brokers)
+                .route(Objects.requireNonNull(route, "route"))
+                .build();
     }
 
-    /** A copy with another passthrough map. */
-    public KafkaSinkConfig withProducer(Map<String, String> value) {
-        return copy(b -> b.producer = value);
-    }
-
-    /** A copy with another security section. */
-    public KafkaSinkConfig withSecurity(KafkaSecurityConfig value) {
-        return copy(b -> b.security = value);
-    }
-
-    /** A copy with another statistics interval. */
-    public KafkaSinkConfig withStatisticsInterval(Duration value) {
-        return copy(b -> b.statisticsInterval = value);
-    }
-
-    /** A copy with another size limit. */
-    public KafkaSinkConfig withMaxMessageBytes(DataSize value) {
-        return copy(b -> b.maxMessageBytes = value);
-    }
-
-    /** A copy with topics to create at startup. */
-    public KafkaSinkConfig withTopics(List<TopicSpec> value) {
-        return copy(b -> b.topics = value);
-    }
-
-    /** A copy with another delivery timeout. */
-    public KafkaSinkConfig withDeliveryTimeout(Duration value) {
-        return copy(b -> b.deliveryTimeout = value);
-    }
-
-    /** A copy with another {@code schema_registry} block. */
-    public KafkaSinkConfig withSchemaRegistry(SchemaRegistryConfig value) {
-        return copy(b -> b.schemaRegistry = value);
-    }
-
-    /** A copy that is a route's template: no topic, and {@code value}. */
+    /** A copy that is a route's template: no {@code topic}, and {@code value} as its {@code route}. */
     public KafkaSinkConfig withRoute(RouteConfig value) {
-        return copy(b -> {
-            b.topic = null;
-            b.route = value;
-        });
+        Builder b = from(this);
+        b.topic = null;
+        return b.route(value).build();
     }
 
-    /** A copy with envelope annotations. */
+    /** {@code from(this).producer(value).build()}. */
+    public KafkaSinkConfig withProducer(Map<String, String> value) {
+        return from(this).producer(value).build();
+    }
+
+    /** {@code from(this).security(value).build()}: a copy with another security section (null for none). */
+    public KafkaSinkConfig withSecurity(KafkaSecurityConfig value) {
+        return from(this).security(value).build();
+    }
+
+    /** {@code from(this).statisticsInterval(value).build()}. */
+    public KafkaSinkConfig withStatisticsInterval(Duration value) {
+        return from(this).statisticsInterval(value).build();
+    }
+
+    /** {@code from(this).maxMessageBytes(value).build()}. */
+    public KafkaSinkConfig withMaxMessageBytes(DataSize value) {
+        return from(this).maxMessageBytes(value).build();
+    }
+
+    /** {@code from(this).topics(value).build()}. */
+    public KafkaSinkConfig withTopics(List<TopicSpec> value) {
+        return from(this).topics(value).build();
+    }
+
+    /** {@code from(this).deliveryTimeout(value).build()}. */
+    public KafkaSinkConfig withDeliveryTimeout(Duration value) {
+        return from(this).deliveryTimeout(value).build();
+    }
+
+    /** {@code from(this).schemaRegistry(value).build()}: a copy with another registry block (null for none). */
+    public KafkaSinkConfig withSchemaRegistry(SchemaRegistryConfig value) {
+        return from(this).schemaRegistry(value).build();
+    }
+
+    /** {@code from(this).annotations(value).build()}. */
     public KafkaSinkConfig withAnnotations(Map<String, String> value) {
-        return copy(b -> b.annotations = value);
+        return from(this).annotations(value).build();
     }
 
     /**
@@ -170,19 +199,9 @@ public record KafkaSinkConfig(
         return ClientConnection.properties(brokers, security, producer, path);
     }
 
-    /**
-     * A copy with what {@code change} sets on a builder started from this configuration, not validated: the
-     * {@code with...} copies may hold a setting out of range, which start-up then rejects.
-     */
-    private KafkaSinkConfig copy(Consumer<Builder> change) {
-        Builder builder = new Builder(this);
-        change.accept(builder);
-        return builder.candidate();
-    }
-
-    /** A builder starting from the defaults, without brokers or topic (both required). */
+    /** A builder starting from the defaults, without brokers or topic (a sink entry needs a topic or a route). */
     public static Builder custom() {
-        return new Builder(of(null, null));
+        return new Builder();
     }
 
     /** A builder starting from {@code base}. */
@@ -193,25 +212,28 @@ public record KafkaSinkConfig(
     /**
      * Builds a {@link KafkaSinkConfig} in code. Each setter rejects a value out of range at once, with the
      * message YAML validation gives; {@link #build()} checks the whole, including the rules that tie settings
-     * together ({@code producer_linger} below {@code delivery_timeout}, the {@code producer} denylist).
+     * together ({@code producer_linger} below {@code delivery_timeout}, the typed {@code security} section against
+     * the {@code producer} passthrough).
      */
     public static final class Builder {
 
         private String brokers;
         private String topic;
-        private Duration deliveryTimeout;
-        private DataSize maxMessageBytes;
-        private Duration statisticsInterval;
-        private Compression compression;
-        private Duration producerLinger;
-        private List<TopicSpec> topics;
-        private Duration startupTimeout;
-        private Duration refusedTimeout;
+        private Duration deliveryTimeout = DEFAULT_DELIVERY_TIMEOUT;
+        private DataSize maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
+        private Duration statisticsInterval = DEFAULT_STATISTICS_INTERVAL;
+        private Compression compression = DEFAULT_COMPRESSION;
+        private Duration producerLinger = DEFAULT_PRODUCER_LINGER;
+        private List<TopicSpec> topics = List.of();
+        private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
+        private Duration refusedTimeout = DEFAULT_REFUSED_TIMEOUT;
         private KafkaSecurityConfig security;
-        private Map<String, String> producer;
-        private Map<String, String> annotations;
+        private Map<String, String> producer = Map.of();
+        private Map<String, String> annotations = Map.of();
         private SchemaRegistryConfig schemaRegistry;
         private RouteConfig route;
+
+        private Builder() {}
 
         private Builder(KafkaSinkConfig base) {
             brokers = base.brokers();
@@ -231,43 +253,50 @@ public record KafkaSinkConfig(
             route = base.route();
         }
 
-        /** Bootstrap servers, comma-separated; required. */
+        /** Bootstrap servers, comma-separated, not blank; required. */
         public Builder brokers(String value) {
             brokers = ConfigValidation.checkValue(KafkaSinkConfig.class, "brokers", value);
             return this;
         }
 
-        /** The one topic this sink writes; required, except in a route's template. */
+        /** The one topic this sink writes, not blank; required, except in a route's template. */
         public Builder topic(String value) {
-            topic = ConfigValidation.checkValue(KafkaSinkConfig.class, "topic", value);
-            checkAt("topic");
+            ConfigValidation.requireNonNull("topic", value);
+            ConfigValidation.requireNone(ProducerSettings.topic(value, ""));
+            topic = value;
             return this;
         }
 
-        /** Makes the section a route's template: the topics the route may write (and no {@code topic}). */
+        /**
+         * Makes the section a route's template: the topics the route may write (and no {@code topic}); default
+         * none. Checked at once, and against {@code topic} at build.
+         */
         public Builder route(RouteConfig value) {
             route = ConfigValidation.checkValue(KafkaSinkConfig.class, "route", value);
             return this;
         }
 
-        /** Producer {@code delivery.timeout.ms}, at least 1s; default 30s. */
+        /** Producer {@code delivery.timeout.ms}, at least 1s and above {@code producer_linger}; default 30s. */
         public Builder deliveryTimeout(Duration value) {
-            deliveryTimeout = ConfigValidation.checkDuration("deliveryTimeout", value);
-            checkAt("deliveryTimeout");
+            ConfigValidation.checkDuration("deliveryTimeout", value);
+            ConfigValidation.requireNone(ProducerSettings.deliveryTimeout(value, ""));
+            deliveryTimeout = value;
             return this;
         }
 
         /** Largest message accepted, 1B to 2GB; default 1MB. */
         public Builder maxMessageBytes(DataSize value) {
-            maxMessageBytes = ConfigValidation.requireNonNull("maxMessageBytes", value);
-            checkAt("maxMessageBytes");
+            ConfigValidation.requireNonNull("maxMessageBytes", value);
+            ConfigValidation.requireNone(ProducerSettings.maxMessageBytes(value, ""));
+            maxMessageBytes = value;
             return this;
         }
 
         /** How often producer metrics are refreshed, zero (none) or more; default 5s. */
         public Builder statisticsInterval(Duration value) {
-            statisticsInterval = ConfigValidation.requireNonNull("statisticsInterval", value);
-            checkAt("statisticsInterval");
+            ConfigValidation.requireNonNull("statisticsInterval", value);
+            ConfigValidation.requireNone(ProducerSettings.statisticsInterval(value, ""));
+            statisticsInterval = value;
             return this;
         }
 
@@ -277,28 +306,30 @@ public record KafkaSinkConfig(
             return this;
         }
 
-        /** Producer {@code linger.ms}, zero or more and below {@code delivery_timeout}; default 5ms. */
+        /** Producer {@code linger.ms}, zero or more and below {@code delivery_timeout} (checked at build); default 5ms. */
         public Builder producerLinger(Duration value) {
             producerLinger = ConfigValidation.checkDuration("producerLinger", value);
             return this;
         }
 
-        /** Topics to create at startup when missing. */
+        /** Topics to create at startup when missing, none listed twice; default none. */
         public Builder topics(List<TopicSpec> value) {
-            topics = List.copyOf(ConfigValidation.requireNonNull("topics", value));
-            checkAt("topics");
+            List<TopicSpec> copy = List.copyOf(ConfigValidation.requireNonNull("topics", value));
+            ConfigValidation.requireNone(ProducerSettings.topics(copy, ""));
+            topics = copy;
             return this;
         }
 
-        /** Topics to create at startup when missing. */
+        /** Topics to create at startup when missing, none listed twice; default none. */
         public Builder topics(TopicSpec... value) {
             return topics(List.of(value));
         }
 
         /** Bound of the startup connectivity check and of topic creation, above zero; default 30s. */
         public Builder startupTimeout(Duration value) {
-            startupTimeout = ConfigValidation.requireNonNull("startupTimeout", value);
-            checkAt("startupTimeout");
+            ConfigValidation.requireNonNull("startupTimeout", value);
+            ConfigValidation.requireNone(ProducerSettings.startupTimeout(value, ""));
+            startupTimeout = value;
             return this;
         }
 
@@ -307,45 +338,48 @@ public record KafkaSinkConfig(
          * default 5s. Raise it to wait for brokers that are still starting.
          */
         public Builder refusedTimeout(Duration value) {
-            refusedTimeout = ConfigValidation.requireNonNull("refusedTimeout", value);
-            checkAt("refusedTimeout");
+            ConfigValidation.requireNonNull("refusedTimeout", value);
+            ConfigValidation.requireNone(ProducerSettings.refusedTimeout(value, ""));
+            refusedTimeout = value;
             return this;
         }
 
-        /** Typed TLS/SASL settings. */
+        /**
+         * Typed TLS/SASL settings, or null for none (the default: PLAINTEXT unless the {@code producer}
+         * passthrough says otherwise); checked against the passthrough at build.
+         */
         public Builder security(KafkaSecurityConfig value) {
-            security = ConfigValidation.requireNonNull("security", value);
+            security = value;
             return this;
         }
 
-        /** Kafka-clients producer properties, checked against the denylist. */
+        /**
+         * Kafka-clients producer properties: each one the client knows, none the sink owns
+         * ({@link ProducerSettings#DENIED}) or the typed {@code security} section sets; default none.
+         */
         public Builder producer(Map<String, String> value) {
-            producer = ConfigValidation.requireNonNull("producer", value);
-            checkAt("producer");
+            ConfigValidation.requireNonNull("producer", value);
+            ConfigValidation.requireNone(ProducerSettings.passthrough(value, security, ""));
+            producer = value;
             return this;
         }
 
-        /** The schema registry of the sink's encoder. */
+        /** The schema registry of the sink's encoder, or null for none (the default). */
         public Builder schemaRegistry(SchemaRegistryConfig value) {
-            schemaRegistry = ConfigValidation.requireNonNull("schemaRegistry", value);
+            schemaRegistry = value;
             return this;
         }
 
-        /** Static key/values the envelope encoder echoes in every envelope value. */
+        /** Static key/values the envelope encoder echoes in every envelope value, no key blank; default none. */
         public Builder annotations(Map<String, String> value) {
-            annotations = ConfigValidation.requireNonNull("annotations", value);
-            checkAt("annotations");
+            ConfigValidation.requireNonNull("annotations", value);
+            ConfigValidation.requireNone(ProducerSettings.annotations(value, ""));
+            annotations = value;
             return this;
         }
 
-        /** The settings, validated as a YAML section is. */
+        /** The settings; the constructor checks the whole as YAML validation does. */
         public KafkaSinkConfig build() {
-            KafkaSinkConfig config = ConfigValidation.requireValid(candidate(), "");
-            ConfigValidation.requireNone(new KafkaSinkConfigType().check(config, ""));
-            return config;
-        }
-
-        private KafkaSinkConfig candidate() {
             return new KafkaSinkConfig(
                     brokers,
                     topic,
@@ -362,11 +396,6 @@ public record KafkaSinkConfig(
                     annotations,
                     schemaRegistry,
                     route);
-        }
-
-        /** Throws the problems the sink's own rules find at {@code property} (a minimum, the denylist). */
-        private void checkAt(String property) {
-            ConfigValidation.requireNoneAt(property, new KafkaSinkConfigType().check(candidate(), ""));
         }
     }
 }

@@ -38,10 +38,13 @@ class FullProducerBufferIT {
         for (int i = 0; i < RECORDS; i++) {
             values.add("k" + (i % KEYS) + ":" + i + ":" + padding);
         }
-        KafkaSinkConfig config = KafkaSinkConfig.of(kafka.bootstrapServers(), topic)
+        KafkaSinkConfig config = KafkaSinkConfig.custom()
+                .brokers(kafka.bootstrapServers())
+                .topic(topic)
                 // 64 KiB of buffer for 4 MB of messages; batches small enough to fit it
-                .withProducer(Map.of("buffer.memory", "65536", "batch.size", "8192"))
-                .withStatisticsInterval(Duration.ofMillis(100));
+                .producer(Map.of("buffer.memory", "65536", "batch.size", "8192"))
+                .statisticsInterval(Duration.ofMillis(100))
+                .build();
         SimpleMeterRegistry registry = new SimpleMeterRegistry();
         ListSource<String> source = ListSource.of("in", values);
 

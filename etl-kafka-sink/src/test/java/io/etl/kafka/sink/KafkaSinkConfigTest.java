@@ -8,6 +8,7 @@ import io.etl.core.config.PipelineConfig;
 import io.etl.core.config.SinkSection;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
+import io.etl.core.internal.config.AsBound;
 import io.etl.kafka.common.SaslMechanism;
 import io.etl.kafka.common.SecurityProtocol;
 import io.etl.kafka.sink.internal.ProducerSettings;
@@ -31,7 +32,7 @@ class KafkaSinkConfigTest {
         assertThat(problems("""
                 sinks:
                   eu:
-                    kafka: {brokers: "b:9092", topic: orders-eu, admin_timeout: 5s}
+                    kafka: {brokers: 'b:9092', topic: orders-eu, admin_timeout: 5s}
                 """))
                 .containsExactly("sinks.eu.kafka.admin_timeout: unknown key (renamed to startup_timeout)");
     }
@@ -41,7 +42,7 @@ class KafkaSinkConfigTest {
         SinkSection section = PipelineConfig.parse("""
                 sinks:
                   eu:
-                    kafka: {brokers: "b:9092", topic: orders-eu}
+                    kafka: {brokers: 'b:9092', topic: orders-eu}
                 """, name -> null).sink("eu");
         KafkaSinkConfig config = section.connector(KafkaSinkConfig.class);
         assertThat(config.deliveryTimeout()).isEqualTo(Duration.ofSeconds(30));
@@ -61,7 +62,7 @@ class KafkaSinkConfigTest {
                 sinks:
                   eu:
                     kafka:
-                      brokers: "b:9092"
+                      brokers: 'b:9092'
                       topic: orders-eu
                       delivery_timeout: 10s
                       max_message_bytes: 2MiB
@@ -85,7 +86,12 @@ class KafkaSinkConfigTest {
         assertThat(config.compression()).isEqualTo(Compression.LZ4);
         assertThat(config.statisticsInterval()).isZero();
         assertThat(config.topics())
-                .containsExactly(new TopicSpec("orders-eu", 6, 1, Map.of("cleanup.policy", "compact")));
+                .containsExactly(TopicSpec.custom()
+                        .name("orders-eu")
+                        .partitions(6)
+                        .replicationFactor(1)
+                        .configs(Map.of("cleanup.policy", "compact"))
+                        .build());
         assertThat(config.security().protocol()).isEqualTo(SecurityProtocol.SASL_SSL);
         assertThat(config.security().sasl().mechanism()).isEqualTo(SaslMechanism.SCRAM_SHA_512);
         assertThat(config.security().sasl().password()).isEqualTo("pw");
@@ -97,7 +103,7 @@ class KafkaSinkConfigTest {
 
     @Test
     void formerLingerKeyFailsWithItsPathAndTheKeyThatReplacedIt() {
-        assertThat(problems("sinks: {eu: {kafka: {brokers: b:9092, topic: t, linger: 20ms}}}"))
+        assertThat(problems("sinks: {eu: {kafka: {brokers: 'b:9092', topic: t, linger: 20ms}}}"))
                 .containsExactly("sinks.eu.kafka.linger: unknown key (renamed to producer_linger)");
     }
 
@@ -112,7 +118,7 @@ class KafkaSinkConfigTest {
                 sinks:
                   eu:
                     kafka:
-                      brokers: b:9092
+                      brokers: 'b:9092'
                       topic: t
                       producer: {"%s": "x"}
                 """.formatted(key)))
@@ -145,7 +151,8 @@ class KafkaSinkConfigTest {
         assertThat(ProducerSettings.DENIED.get("request.required.acks")).contains("at-most-once");
         assertThat(ProducerSettings.DENIED.get("delivery.report.only.error")).contains("acknowledge");
         assertThat(ProducerSettings.DENIED.get("enable.gapless.guarantee")).contains("retry");
-        assertThat(problems("sinks: {eu: {kafka: {brokers: b:9092, topic: t, producer: {batch.num.messages: '500'}}}}"))
+        assertThat(problems(
+                        "sinks: {eu: {kafka: {brokers: 'b:9092', topic: t, producer: {batch.num.messages: '500'}}}}"))
                 .containsExactly("sinks.eu.kafka.producer.batch.num.messages: is a librdkafka property the Java"
                         + " producer does not know; use batch.size (in bytes) for the producer, batch.max_records for"
                         + " the framework batch");
@@ -157,7 +164,7 @@ class KafkaSinkConfigTest {
                 sinks:
                   eu:
                     kafka:
-                      brokers: b:9092
+                      brokers: 'b:9092'
                       topic: t
                       producer: {retries: "x", batch.size: "-5", buffer.memory: "1048576"}
                 """))
@@ -172,7 +179,7 @@ class KafkaSinkConfigTest {
                 sinks:
                   eu:
                     kafka:
-                      brokers: b:9092
+                      brokers: 'b:9092'
                       topic: t
                       producer:
                         security.protocol: SASL_SSL
@@ -187,7 +194,7 @@ class KafkaSinkConfigTest {
 
     @Test
     void unknownPassthroughKeyFailsWithASuggestion() {
-        assertThat(problems("sinks: {eu: {kafka: {brokers: b:9092, topic: t, producer: {linger_ms: '5'}}}}"))
+        assertThat(problems("sinks: {eu: {kafka: {brokers: 'b:9092', topic: t, producer: {linger_ms: '5'}}}}"))
                 .containsExactly(
                         "sinks.eu.kafka.producer.linger_ms: unknown producer property (did you mean linger.ms?)");
     }
@@ -206,7 +213,7 @@ class KafkaSinkConfigTest {
                 sinks:
                   eu:
                     kafka:
-                      brokers: b:9092
+                      brokers: 'b:9092'
                       topic: t
                       security: {protocol: SSL, sasl: {mechanism: PLAIN, username: u}}
                 """))
@@ -221,7 +228,7 @@ class KafkaSinkConfigTest {
                 sinks:
                   eu:
                     kafka:
-                      brokers: b:9092
+                      brokers: 'b:9092'
                       topic: t
                       security: {protocol: SASL_PLAINTEXT, sasl: {mechanism: PLAIN, username: u, password: p}}
                       producer: {sasl.mechanism: PLAIN}
@@ -236,7 +243,7 @@ class KafkaSinkConfigTest {
                 sinks:
                   eu:
                     kafka:
-                      brokers: b:9092
+                      brokers: 'b:9092'
                       topic: t
                       security: {protocol: PLAINTEXT, sasl: {mechanism: PLAIN, username: u, password: hunter2}}
                 """);
@@ -244,10 +251,31 @@ class KafkaSinkConfigTest {
     }
 
     @Test
-    void codeBuiltConfigIsCheckedLikeALoadedOne() {
-        ConfigException e = catchThrowableOfType(
-                ConfigException.class,
-                () -> KafkaSink.from("x", KafkaSinkConfig.of("b:9092", "t").withProducer(Map.of("acks", "1")), null));
-        assertThat(e.problems()).extracting(ConfigProblem::path).containsExactly("sinks.x.kafka.producer.acks");
+    void codeBuiltConfigIsCheckedWhereItIsBuiltAndAgainWithItsPathWhenTheSinkIsMade() {
+        KafkaSinkConfig config =
+                KafkaSinkConfig.custom().brokers("b:9092").topic("t").build();
+        ConfigException atCopy =
+                catchThrowableOfType(ConfigException.class, () -> config.withProducer(Map.of("acks", "1")));
+        assertThat(atCopy.problems()).extracting(ConfigProblem::path).containsExactly("producer.acks");
+
+        // a section that breaks a rule exists only while a file is bound; the sink checks it again with its path
+        KafkaSinkConfig bound = AsBound.record(() -> new KafkaSinkConfig(
+                "b:9092",
+                "t",
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                null,
+                Map.of("acks", "1"),
+                null,
+                null,
+                null));
+        ConfigException atSink = catchThrowableOfType(ConfigException.class, () -> KafkaSink.from("x", bound, null));
+        assertThat(atSink.problems()).extracting(ConfigProblem::path).containsExactly("sinks.x.kafka.producer.acks");
     }
 }

@@ -38,7 +38,10 @@ class KafkaSinkIT {
     }
 
     private static KafkaSinkConfig config(KafkaTestCluster kafka, String topic) {
-        return KafkaSinkConfig.of(kafka.bootstrapServers(), topic);
+        return KafkaSinkConfig.custom()
+                .brokers(kafka.bootstrapServers())
+                .topic(topic)
+                .build();
     }
 
     private static String topic(KafkaTestCluster kafka) {
@@ -233,8 +236,17 @@ class KafkaSinkIT {
         kafka.createTopic(existing, 2, -1, Map.of("retention.ms", "123456"));
         KafkaSinkConfig config = config(kafka, created)
                 .withTopics(List.of(
-                        new TopicSpec(created, 3, 1, Map.of("cleanup.policy", "compact", "retention.ms", "3600000")),
-                        new TopicSpec(existing, 5, null, Map.of("retention.ms", "999"))));
+                        TopicSpec.custom()
+                                .name(created)
+                                .partitions(3)
+                                .replicationFactor(1)
+                                .configs(Map.of("cleanup.policy", "compact", "retention.ms", "3600000"))
+                                .build(),
+                        TopicSpec.custom()
+                                .name(existing)
+                                .partitions(5)
+                                .configs(Map.of("retention.ms", "999"))
+                                .build()));
         ListSource<String> source = ListSource.of("in", List.of("k"));
         PipelineResult result = runToEnd(
                 source,

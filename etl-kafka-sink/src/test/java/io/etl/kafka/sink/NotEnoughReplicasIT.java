@@ -42,7 +42,10 @@ class NotEnoughReplicasIT {
                     source,
                     KafkaSink.from(
                                     "isr",
-                                    KafkaSinkConfig.of(kafka.bootstrapServers(), topic)
+                                    KafkaSinkConfig.custom()
+                                            .brokers(kafka.bootstrapServers())
+                                            .topic(topic)
+                                            .build()
                                             .withDeliveryTimeout(Duration.ofSeconds(2)),
                                     null)
                             .json(),

@@ -87,7 +87,13 @@ class RouteTemplateTest {
 
     @Test
     void aSectionWithATopicIsNoTemplateAndATemplateIsNoPlainSink() {
-        KafkaSink<Object> plain = KafkaSink.from("eu", KafkaSinkConfig.of("b:9092", "orders-eu"), null)
+        KafkaSink<Object> plain = KafkaSink.from(
+                        "eu",
+                        KafkaSinkConfig.custom()
+                                .brokers("b:9092")
+                                .topic("orders-eu")
+                                .build(),
+                        null)
                 .json();
         assertThatThrownBy(() -> plain.route("by-tenant", v -> "x"))
                 .isInstanceOf(ConfigException.class)
@@ -134,7 +140,13 @@ class RouteTemplateTest {
 
     @Test
     void anEncoderOfAPlainSinkMayNotChooseAnotherTopic() {
-        KafkaSink<String> sink = KafkaSink.from("eu", KafkaSinkConfig.of("b:9092", "orders-eu"), null)
+        KafkaSink<String> sink = KafkaSink.from(
+                        "eu",
+                        KafkaSinkConfig.custom()
+                                .brokers("b:9092")
+                                .topic("orders-eu")
+                                .build(),
+                        null)
                 .with((String v, RecordMeta meta) ->
                         KafkaMessage.of(null, new byte[0]).withTopic(v));
         assertThat(sink.encoder().encode("orders-eu", META, 0).topic()).isEqualTo("orders-eu");

@@ -80,7 +80,11 @@ class SecuredKafkaSinkIT {
 
     /** The JSON sink {@code secure} writing {@code topic} as {@code user}, through the typed security section. */
     private static KafkaSink<Object> sinkAs(String user, String password, String topic) {
-        return sink(KafkaSinkConfig.of(kafka.bootstrapServers(), topic).withSecurity(typed(user, password)));
+        return sink(KafkaSinkConfig.custom()
+                .brokers(kafka.bootstrapServers())
+                .topic(topic)
+                .build()
+                .withSecurity(typed(user, password)));
     }
 
     private static KafkaSink<Object> sink(KafkaSinkConfig config) {
@@ -104,7 +108,12 @@ class SecuredKafkaSinkIT {
         props.remove("bootstrap.servers");
         ListSource<String> source = ListSource.of("in", List.of("c"));
         PipelineResult result = runToEnd(
-                source, sink(KafkaSinkConfig.of(kafka.bootstrapServers(), topic).withProducer(props)));
+                source,
+                sink(KafkaSinkConfig.custom()
+                        .brokers(kafka.bootstrapServers())
+                        .topic(topic)
+                        .build()
+                        .withProducer(props)));
 
         assertThat(result.status()).isEqualTo(PipelineResult.Status.COMPLETED);
         assertThat(kafka.readAll(topic)).hasSize(1);

@@ -2,9 +2,10 @@ package io.etl.kafka.source;
 
 import io.etl.core.config.ConfigValidation;
 import io.etl.core.config.Secrets;
+import io.etl.core.error.ConfigException;
 import io.etl.kafka.common.KafkaSecurityConfig;
 import io.etl.kafka.common.SchemaRegistryConfig;
-import io.etl.kafka.source.internal.KafkaSourceConfigType;
+import io.etl.kafka.source.internal.SourceConfigCheck;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -15,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.function.Consumer;
 
 /**
  * The {@code source.<name>.kafka} section: which cluster, which topics, which consumer group, and how
@@ -44,7 +44,8 @@ import java.util.function.Consumer;
  * the deserializers, ...) are rejected with the reason ({@link #DENIED_CONSUMER_PROPERTIES}).
  *
  * <p>In code, build one with {@link #custom()} or {@link #from(KafkaSourceConfig)}:
- * {@code KafkaSourceConfig.custom().brokers("localhost:9092").topics("orders").groupId("split").build()}.
+ * {@code KafkaSourceConfig.custom().brokers("localhost:9092").topics("orders").groupId("split").build()}. However it
+ * is built, an instance holds only settings that YAML validation accepts: its constructor checks them.
  *
  * @param brokers          bootstrap servers, {@code host:port[,host:port...]}
  * @param topics           topics to subscribe to
@@ -133,26 +134,48 @@ public record KafkaSourceConfig(
         NONE
     }
 
-    public KafkaSourceConfig {
-        topics = topics == null ? List.of() : List.copyOf(topics);
-        autoOffsetReset = autoOffsetReset == null ? DEFAULT_AUTO_OFFSET_RESET : autoOffsetReset;
-        maxPollRecords = maxPollRecords == null ? DEFAULT_MAX_POLL_RECORDS : maxPollRecords;
-        pollTimeout = pollTimeout == null ? DEFAULT_POLL_TIMEOUT : pollTimeout;
-        revokeTimeout = revokeTimeout == null ? DEFAULT_REVOKE_TIMEOUT : revokeTimeout;
-        sessionTimeout = sessionTimeout == null ? DEFAULT_SESSION_TIMEOUT : sessionTimeout;
-        startupTimeout = startupTimeout == null ? DEFAULT_STARTUP_TIMEOUT : startupTimeout;
-        refusedTimeout = refusedTimeout == null ? DEFAULT_REFUSED_TIMEOUT : refusedTimeout;
-        statisticsInterval = statisticsInterval == null ? DEFAULT_STATISTICS_INTERVAL : statisticsInterval;
-        consumer = Secrets.protect(consumer == null ? Map.of() : consumer);
-    }
-
     /**
-     * A configuration for the given brokers, topics and group with every other setting at its default;
-     * for pipelines built in code.
+     * The settings, each null one at its default. YAML binding calls this constructor; code reads better with
+     * {@link #custom()}.
+     *
+     * @throws ConfigException when a setting is out of range or the settings break a rule between them (exactly
+     *                         one of {@code topics} and {@code topic_pattern}, the {@code consumer} denylist, ...),
+     *                         naming each at its key
      */
-    public static KafkaSourceConfig of(String brokers, List<String> topics, String groupId) {
-        return new KafkaSourceConfig(
-                brokers, topics, null, groupId, null, null, null, null, null, null, null, null, null, null, null, null);
+    public KafkaSourceConfig(
+            String brokers,
+            List<String> topics,
+            String topicPattern,
+            String groupId,
+            String groupInstanceId,
+            AutoOffsetReset autoOffsetReset,
+            Integer maxPollRecords,
+            Duration pollTimeout,
+            Duration revokeTimeout,
+            Duration sessionTimeout,
+            Duration startupTimeout,
+            Duration refusedTimeout,
+            Duration statisticsInterval,
+            KafkaSecurityConfig security,
+            Map<String, String> consumer,
+            SchemaRegistryConfig schemaRegistry) {
+        this.brokers = brokers;
+        this.topics = topics == null ? List.of() : List.copyOf(topics);
+        this.topicPattern = topicPattern;
+        this.groupId = groupId;
+        this.groupInstanceId = groupInstanceId;
+        this.autoOffsetReset = autoOffsetReset == null ? DEFAULT_AUTO_OFFSET_RESET : autoOffsetReset;
+        this.maxPollRecords = maxPollRecords == null ? DEFAULT_MAX_POLL_RECORDS : maxPollRecords;
+        this.pollTimeout = pollTimeout == null ? DEFAULT_POLL_TIMEOUT : pollTimeout;
+        this.revokeTimeout = revokeTimeout == null ? DEFAULT_REVOKE_TIMEOUT : revokeTimeout;
+        this.sessionTimeout = sessionTimeout == null ? DEFAULT_SESSION_TIMEOUT : sessionTimeout;
+        this.startupTimeout = startupTimeout == null ? DEFAULT_STARTUP_TIMEOUT : startupTimeout;
+        this.refusedTimeout = refusedTimeout == null ? DEFAULT_REFUSED_TIMEOUT : refusedTimeout;
+        this.statisticsInterval = statisticsInterval == null ? DEFAULT_STATISTICS_INTERVAL : statisticsInterval;
+        this.security = security;
+        this.consumer = Secrets.protect(consumer == null ? Map.of() : consumer);
+        this.schemaRegistry = schemaRegistry;
+        ConfigValidation.checkConstructed(this, c -> SourceConfigCheck.problems(c, ""));
     }
 
     private static Map<String, String> denylist(String... keyReasonPairs) {
@@ -163,39 +186,29 @@ public record KafkaSourceConfig(
         return Collections.unmodifiableMap(map);
     }
 
-    /** A copy with {@code group_instance_id} set. */
+    /** {@code from(this).groupInstanceId(value).build()}. */
     public KafkaSourceConfig withGroupInstanceId(String value) {
-        return copy(b -> b.groupInstanceId = value);
+        return from(this).groupInstanceId(value).build();
     }
 
-    /** A copy with another {@code security} section. */
+    /** {@code from(this).security(value).build()}: a copy with another security section (null for none). */
     public KafkaSourceConfig withSecurity(KafkaSecurityConfig value) {
-        return copy(b -> b.security = value);
+        return from(this).security(value).build();
     }
 
-    /** A copy with another {@code schema_registry} block. */
+    /** {@code from(this).schemaRegistry(value).build()}: a copy with another registry block (null for none). */
     public KafkaSourceConfig withSchemaRegistry(SchemaRegistryConfig value) {
-        return copy(b -> b.schemaRegistry = value);
+        return from(this).schemaRegistry(value).build();
     }
 
-    /** A copy with another {@code consumer} passthrough map. */
+    /** {@code from(this).consumer(value).build()}. */
     public KafkaSourceConfig withConsumer(Map<String, String> value) {
-        return copy(b -> b.consumer = value);
-    }
-
-    /**
-     * A copy with what {@code change} sets on a builder started from this configuration, not validated: the
-     * {@code with...} copies may hold a setting out of range, which start-up then rejects.
-     */
-    private KafkaSourceConfig copy(Consumer<Builder> change) {
-        Builder builder = new Builder(this);
-        change.accept(builder);
-        return builder.candidate();
+        return from(this).consumer(value).build();
     }
 
     /** A builder starting from the defaults, without brokers, topics or group (all required). */
     public static Builder custom() {
-        return new Builder(of(null, null, null));
+        return new Builder();
     }
 
     /** A builder starting from {@code base}. */
@@ -206,26 +219,29 @@ public record KafkaSourceConfig(
     /**
      * Builds a {@link KafkaSourceConfig} in code. Each setter rejects a value out of range at once, with the
      * message YAML validation gives; {@link #build()} checks the whole, including the rules that tie settings
-     * together (exactly one of {@code topics} and {@code topic_pattern}, the {@code consumer} denylist).
+     * together (exactly one of {@code topics} and {@code topic_pattern}, the typed {@code security} section against
+     * the {@code consumer} passthrough).
      */
     public static final class Builder {
 
         private String brokers;
-        private List<String> topics;
+        private List<String> topics = List.of();
         private String topicPattern;
         private String groupId;
         private String groupInstanceId;
-        private AutoOffsetReset autoOffsetReset;
-        private int maxPollRecords;
-        private Duration pollTimeout;
-        private Duration revokeTimeout;
-        private Duration sessionTimeout;
-        private Duration startupTimeout;
-        private Duration refusedTimeout;
-        private Duration statisticsInterval;
+        private AutoOffsetReset autoOffsetReset = DEFAULT_AUTO_OFFSET_RESET;
+        private int maxPollRecords = DEFAULT_MAX_POLL_RECORDS;
+        private Duration pollTimeout = DEFAULT_POLL_TIMEOUT;
+        private Duration revokeTimeout = DEFAULT_REVOKE_TIMEOUT;
+        private Duration sessionTimeout = DEFAULT_SESSION_TIMEOUT;
+        private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
+        private Duration refusedTimeout = DEFAULT_REFUSED_TIMEOUT;
+        private Duration statisticsInterval = DEFAULT_STATISTICS_INTERVAL;
         private KafkaSecurityConfig security;
-        private Map<String, String> consumer;
+        private Map<String, String> consumer = Map.of();
         private SchemaRegistryConfig schemaRegistry;
+
+        private Builder() {}
 
         private Builder(KafkaSourceConfig base) {
             brokers = base.brokers();
@@ -246,41 +262,46 @@ public record KafkaSourceConfig(
             schemaRegistry = base.schemaRegistry();
         }
 
-        /** Bootstrap servers, {@code host:port[,host:port...]}; required. */
+        /** Bootstrap servers, {@code host:port[,host:port...]}, not blank; required. */
         public Builder brokers(String value) {
             brokers = ConfigValidation.checkValue(KafkaSourceConfig.class, "brokers", value);
             return this;
         }
 
-        /** Topics to subscribe to (or a {@link #topicPattern}). */
+        /** Topics to subscribe to, none blank (or a {@link #topicPattern}, not both: checked at build). */
         public Builder topics(List<String> value) {
-            topics = List.copyOf(ConfigValidation.requireNonNull("topics", value));
-            ConfigValidation.checkValue(KafkaSourceConfig.class, "topics", topics);
+            List<String> copy = List.copyOf(ConfigValidation.requireNonNull("topics", value));
+            topics = ConfigValidation.checkValue(KafkaSourceConfig.class, "topics", copy);
             return this;
         }
 
-        /** Topics to subscribe to (or a {@link #topicPattern}). */
+        /** Topics to subscribe to, none blank (or a {@link #topicPattern}, not both: checked at build). */
         public Builder topics(String... value) {
             return topics(List.of(value));
         }
 
-        /** A regular expression of topics to subscribe to, instead of {@link #topics}. */
+        /** A Java regular expression of topics to subscribe to, instead of {@link #topics}; not blank. */
         public Builder topicPattern(String value) {
-            topicPattern = ConfigValidation.requireNonNull("topicPattern", value);
-            checkAt("topicPattern");
+            ConfigValidation.requireNonNull("topicPattern", value);
+            ConfigValidation.requireNone(SourceConfigCheck.topicPattern(value, ""));
+            topicPattern = value;
             return this;
         }
 
-        /** The consumer group; required. */
+        /** The consumer group, not blank; required. */
         public Builder groupId(String value) {
             groupId = ConfigValidation.checkValue(KafkaSourceConfig.class, "groupId", value);
             return this;
         }
 
-        /** Static membership id, at most 249 characters of a-z, A-Z, 0-9, {@code .}, {@code _} and {@code -}. */
+        /**
+         * Static membership id, at most 249 characters of a-z, A-Z, 0-9, {@code .}, {@code _} and {@code -}; default
+         * none (dynamic membership).
+         */
         public Builder groupInstanceId(String value) {
-            groupInstanceId = ConfigValidation.requireNonNull("groupInstanceId", value);
-            checkAt("groupInstanceId");
+            ConfigValidation.requireNonNull("groupInstanceId", value);
+            ConfigValidation.requireNone(SourceConfigCheck.groupInstanceId(value, ""));
+            groupInstanceId = value;
             return this;
         }
 
@@ -298,29 +319,33 @@ public record KafkaSourceConfig(
 
         /** The longest a single poll waits, at least 1ms; default 100ms. */
         public Builder pollTimeout(Duration value) {
-            pollTimeout = ConfigValidation.checkDuration("pollTimeout", value);
-            checkAt("pollTimeout");
+            ConfigValidation.checkDuration("pollTimeout", value);
+            ConfigValidation.requireNone(SourceConfigCheck.pollTimeout(value, ""));
+            pollTimeout = value;
             return this;
         }
 
         /** How long revoked partitions' output may take to become durable, at least 1ms; default 10s. */
         public Builder revokeTimeout(Duration value) {
-            revokeTimeout = ConfigValidation.checkDuration("revokeTimeout", value);
-            checkAt("revokeTimeout");
+            ConfigValidation.checkDuration("revokeTimeout", value);
+            ConfigValidation.requireNone(SourceConfigCheck.revokeTimeout(value, ""));
+            revokeTimeout = value;
             return this;
         }
 
         /** How long the group waits for a silent instance, at least 1s; default 10s. */
         public Builder sessionTimeout(Duration value) {
-            sessionTimeout = ConfigValidation.checkDuration("sessionTimeout", value);
-            checkAt("sessionTimeout");
+            ConfigValidation.checkDuration("sessionTimeout", value);
+            ConfigValidation.requireNone(SourceConfigCheck.sessionTimeout(value, ""));
+            sessionTimeout = value;
             return this;
         }
 
         /** Bound of the connectivity check made before subscribing, at least 1ms; default 30s. */
         public Builder startupTimeout(Duration value) {
-            startupTimeout = ConfigValidation.checkDuration("startupTimeout", value);
-            checkAt("startupTimeout");
+            ConfigValidation.checkDuration("startupTimeout", value);
+            ConfigValidation.requireNone(SourceConfigCheck.startupTimeout(value, ""));
+            startupTimeout = value;
             return this;
         }
 
@@ -329,45 +354,49 @@ public record KafkaSourceConfig(
          * default 5s. Raise it to wait for brokers that are still starting.
          */
         public Builder refusedTimeout(Duration value) {
-            refusedTimeout = ConfigValidation.checkDuration("refusedTimeout", value);
-            checkAt("refusedTimeout");
+            ConfigValidation.checkDuration("refusedTimeout", value);
+            ConfigValidation.requireNone(SourceConfigCheck.refusedTimeout(value, ""));
+            refusedTimeout = value;
             return this;
         }
 
         /** How often the consumer's metrics are refreshed, zero (none) or more; default 5s. */
         public Builder statisticsInterval(Duration value) {
-            statisticsInterval = ConfigValidation.requireNonNull("statisticsInterval", value);
-            checkAt("statisticsInterval");
+            ConfigValidation.requireNonNull("statisticsInterval", value);
+            ConfigValidation.requireNone(SourceConfigCheck.statisticsInterval(value, ""));
+            statisticsInterval = value;
             return this;
         }
 
-        /** TLS and SASL settings. */
+        /**
+         * TLS and SASL settings, or null for none (the default: PLAINTEXT unless the {@code consumer} passthrough
+         * says otherwise); checked against the passthrough at build.
+         */
         public Builder security(KafkaSecurityConfig value) {
-            security = ConfigValidation.requireNonNull("security", value);
+            security = value;
             return this;
         }
 
-        /** Kafka-clients consumer properties, checked against {@link KafkaSourceConfig#DENIED_CONSUMER_PROPERTIES}. */
+        /**
+         * Kafka-clients consumer properties: each one the client knows, none the source owns
+         * ({@link KafkaSourceConfig#DENIED_CONSUMER_PROPERTIES}) or the typed {@code security} section sets;
+         * default none.
+         */
         public Builder consumer(Map<String, String> value) {
-            consumer = ConfigValidation.requireNonNull("consumer", value);
-            checkAt("consumer");
+            ConfigValidation.requireNonNull("consumer", value);
+            ConfigValidation.requireNone(SourceConfigCheck.passthrough(value, security, ""));
+            consumer = value;
             return this;
         }
 
-        /** The schema registry of the source's decoder. */
+        /** The schema registry of the source's decoder, or null for none (the default). */
         public Builder schemaRegistry(SchemaRegistryConfig value) {
-            schemaRegistry = ConfigValidation.requireNonNull("schemaRegistry", value);
+            schemaRegistry = value;
             return this;
         }
 
-        /** The settings, validated as a YAML section is. */
+        /** The settings; the constructor checks the whole as YAML validation does. */
         public KafkaSourceConfig build() {
-            KafkaSourceConfig config = ConfigValidation.requireValid(candidate(), "");
-            ConfigValidation.requireNone(new KafkaSourceConfigType().check(config, ""));
-            return config;
-        }
-
-        private KafkaSourceConfig candidate() {
             return new KafkaSourceConfig(
                     brokers,
                     topics,
@@ -385,11 +414,6 @@ public record KafkaSourceConfig(
                     security,
                     consumer,
                     schemaRegistry);
-        }
-
-        /** Throws the problems the source's own rules find at {@code property} (a minimum, the denylist). */
-        private void checkAt(String property) {
-            ConfigValidation.requireNoneAt(property, new KafkaSourceConfigType().check(candidate(), ""));
         }
     }
 }

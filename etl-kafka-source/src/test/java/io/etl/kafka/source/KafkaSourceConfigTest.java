@@ -33,7 +33,7 @@ class KafkaSourceConfigTest {
         PipelineConfig config = parse("""
                 source:
                   orders:
-                    kafka: {brokers: "b:9092", topics: [orders], group_id: g}
+                    kafka: {brokers: 'b:9092', topics: [orders], group_id: g}
                 """);
 
         KafkaSourceConfig kafka = config.source("orders").connector(KafkaSourceConfig.class);
@@ -323,8 +323,12 @@ class KafkaSourceConfigTest {
 
     @Test
     void builtInCodeConfigHasDefaults() {
-        KafkaSourceConfig config =
-                KafkaSourceConfig.of("b:9092", List.of("t"), "g").withGroupInstanceId("i-1");
+        KafkaSourceConfig config = KafkaSourceConfig.custom()
+                .brokers("b:9092")
+                .topics("t")
+                .groupId("g")
+                .build()
+                .withGroupInstanceId("i-1");
         assertThat(config.groupInstanceId()).isEqualTo("i-1");
         assertThat(config.maxPollRecords()).isEqualTo(KafkaSourceConfig.DEFAULT_MAX_POLL_RECORDS);
         assertThatThrownBy(() -> KafkaSource.from(new SourceSection("x", "other", "cfg", null)))

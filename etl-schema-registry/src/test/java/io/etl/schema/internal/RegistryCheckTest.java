@@ -24,7 +24,8 @@ class RegistryCheckTest {
     void shouldNameAMissingSubjectOfASinkThatDoesNotRegister() {
         try (SchemaRegistryServer registry = SchemaRegistryServer.start()) {
             registry.register("present-value", "AVRO", "\"string\"");
-            SchemaRegistryConfig config = SchemaRegistryConfig.of(registry.url());
+            SchemaRegistryConfig config =
+                    SchemaRegistryConfig.custom().url(registry.url()).build();
 
             List<Finding> missing = new RegistryCheck().check("sinks.ledger.kafka", config, "ledger", TIMEOUT);
             List<Finding> present = new RegistryCheck().check("sinks.ledger.kafka", config, "present", TIMEOUT);
@@ -46,8 +47,8 @@ class RegistryCheckTest {
         String url = registry.url();
         registry.close();
 
-        List<Finding> findings =
-                new RegistryCheck().check("source.in.kafka", SchemaRegistryConfig.of(url), null, TIMEOUT);
+        List<Finding> findings = new RegistryCheck()
+                .check("source.in.kafka", SchemaRegistryConfig.custom().url(url).build(), null, TIMEOUT);
 
         assertThat(findings).singleElement().satisfies(f -> {
             assertThat(f.problem()).isTrue();

@@ -37,7 +37,8 @@ class RegistryClientTest {
     @Test
     void shouldAskTheRegistryOnceForAnId() {
         int id = registry.register("payments-value", "AVRO", PAYMENT);
-        RegistryClient client = client(SchemaRegistryConfig.of(registry.url()));
+        RegistryClient client =
+                client(SchemaRegistryConfig.custom().url(registry.url()).build());
 
         for (int i = 0; i < 5; i++) {
             assertThat(client.schemaById(id).schema()).contains("Payment");
@@ -52,7 +53,9 @@ class RegistryClientTest {
     @Test
     void shouldMoveOnToTheNextUrlWhenOneDoesNotAnswer() throws IOException {
         int id = registry.register("payments-value", "AVRO", PAYMENT);
-        RegistryClient client = client(SchemaRegistryConfig.of("http://127.0.0.1:" + freePort(), registry.url()));
+        RegistryClient client = client(SchemaRegistryConfig.custom()
+                .url("http://127.0.0.1:" + freePort(), registry.url())
+                .build());
 
         assertThat(client.schemaById(id).type()).isEqualTo(SchemaText.AVRO);
         assertThat(client.subjects()).containsExactly("payments-value");
@@ -60,7 +63,9 @@ class RegistryClientTest {
 
     @Test
     void shouldCallARegistryThatAnswersNowhereUnavailable() throws IOException {
-        RegistryClient client = client(SchemaRegistryConfig.of("http://127.0.0.1:" + freePort()));
+        RegistryClient client = client(SchemaRegistryConfig.custom()
+                .url("http://127.0.0.1:" + freePort())
+                .build());
 
         assertThatThrownBy(() -> client.schemaById(1))
                 .isInstanceOfSatisfying(
@@ -71,7 +76,8 @@ class RegistryClientTest {
 
     @Test
     void shouldCallA5xxUnavailableAndA404NotFound() {
-        RegistryClient client = client(SchemaRegistryConfig.of(registry.url()));
+        RegistryClient client =
+                client(SchemaRegistryConfig.custom().url(registry.url()).build());
         assertThatThrownBy(() -> client.schemaById(99)).isInstanceOfSatisfying(RegistryException.class, e -> {
             assertThat(e.notFound()).isTrue();
             assertThat(e.unavailable()).isFalse();
@@ -89,8 +95,10 @@ class RegistryClientTest {
     @Test
     void shouldSendBasicAuthAndNameTheSettingWhenRefused() {
         registry.requireBasicAuth("etl", "s3cret");
-        RegistryClient right = client(SchemaRegistryConfig.of(registry.url()).withBasicAuth("etl", "s3cret"));
-        RegistryClient wrong = client(SchemaRegistryConfig.of(registry.url()).withBasicAuth("etl", "nope"));
+        RegistryClient right =
+                client(SchemaRegistryConfig.custom().url(registry.url()).build().withBasicAuth("etl", "s3cret"));
+        RegistryClient wrong =
+                client(SchemaRegistryConfig.custom().url(registry.url()).build().withBasicAuth("etl", "nope"));
 
         assertThat(right.subjects()).isEmpty();
         assertThatThrownBy(wrong::subjects)
@@ -102,7 +110,8 @@ class RegistryClientTest {
 
     @Test
     void shouldRegisterLookUpAndCheckCompatibility() {
-        RegistryClient client = client(SchemaRegistryConfig.of(registry.url()));
+        RegistryClient client =
+                client(SchemaRegistryConfig.custom().url(registry.url()).build());
         SchemaText v1 = new SchemaText(SchemaText.AVRO, PAYMENT);
 
         int id = client.register("payments-value", v1);
@@ -126,7 +135,9 @@ class RegistryClientTest {
     @Test
     void shouldTimeOutARegistryThatNeverAnswers() throws IOException {
         try (ServerSocket silent = new ServerSocket(0)) {
-            RegistryClient client = client(SchemaRegistryConfig.of("http://127.0.0.1:" + silent.getLocalPort())
+            RegistryClient client = client(SchemaRegistryConfig.custom()
+                    .url("http://127.0.0.1:" + silent.getLocalPort())
+                    .build()
                     .withRequestTimeout(Duration.ofMillis(300)));
 
             assertThatThrownBy(() -> client.schemaById(1))

@@ -53,7 +53,7 @@ class AvroCrashIT {
                     "test producer",
                     "sinks.producer.kafka",
                     List.of(t.input()),
-                    SchemaRegistryConfig.of(registry.url()),
+                    SchemaRegistryConfig.custom().url(registry.url()).build(),
                     new SimpleMeterRegistry(),
                     null));
             List<TestRecord> input = new ArrayList<>(PAYMENTS);

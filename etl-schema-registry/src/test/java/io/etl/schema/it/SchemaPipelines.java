@@ -97,7 +97,7 @@ final class SchemaPipelines {
                 "test reader",
                 "source.reader.kafka",
                 List.of(topic),
-                SchemaRegistryConfig.of(url),
+                SchemaRegistryConfig.custom().url(url).build(),
                 new SimpleMeterRegistry(),
                 null));
         List<T> values = new ArrayList<>();

@@ -77,7 +77,7 @@ class SchemaRegistryPipelineIT {
                 "test producer",
                 "sinks.producer.kafka",
                 List.of(topic),
-                SchemaRegistryConfig.of(registry.url()),
+                SchemaRegistryConfig.custom().url(registry.url()).build(),
                 new SimpleMeterRegistry(),
                 null));
         return encoder;

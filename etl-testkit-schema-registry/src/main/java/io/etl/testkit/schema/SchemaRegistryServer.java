@@ -35,7 +35,7 @@ import org.apache.avro.SchemaCompatibility;
  * <pre>{@code
  * try (SchemaRegistryServer registry = SchemaRegistryServer.start()) {
  *     int id = registry.register("payments-value", "AVRO", paymentSchemaJson);
- *     config = config.withSchemaRegistry(SchemaRegistryConfig.of(registry.url()));
+ *     config = config.withSchemaRegistry(SchemaRegistryConfig.custom().url(registry.url()).build());
  *     ...
  * }
  * }</pre>

@@ -1,10 +1,12 @@
 package io.etl.core.internal.chain;
 
 import io.etl.core.config.PipelineSection;
+import io.etl.core.error.DeadLetter;
 import io.etl.core.error.ErrorPolicy;
 import io.etl.core.error.RecordException;
 import io.etl.core.error.RetryableException;
 import io.etl.core.internal.checkpoint.PendingRecord;
+import io.etl.core.internal.pool.RefusedOutputs;
 import io.etl.core.internal.trace.RecordTracing;
 import io.etl.core.record.RecordMeta;
 import io.etl.core.record.TraceContext;
@@ -17,6 +19,9 @@ import java.util.concurrent.locks.LockSupport;
 public final class RecordContext {
 
     private final RecordErrors errors;
+    /** In exactly-once mode, the outputs refused in aborted transactions; null otherwise. */
+    private final RefusedOutputs refused;
+
     private final int operatorAttempts;
     private final long operatorBackoffNanos;
     final RecordTracing tracing;
@@ -35,7 +40,16 @@ public final class RecordContext {
 
     /** A context whose operators are retried as {@code pipeline} says and whose records are traced by {@code tracing}. */
     public RecordContext(RecordErrors errors, PipelineSection pipeline, RecordTracing tracing) {
+        this(errors, pipeline, tracing, null);
+    }
+
+    /**
+     * {@link #RecordContext(RecordErrors, PipelineSection, RecordTracing)} for an exactly-once run, whose sinks
+     * apply their policy to an output {@code refused} says was refused often enough instead of sending it again.
+     */
+    public RecordContext(RecordErrors errors, PipelineSection pipeline, RecordTracing tracing, RefusedOutputs refused) {
         this.errors = errors;
+        this.refused = refused;
         this.operatorAttempts = pipeline.operatorAttempts();
         this.operatorBackoffNanos = pipeline.operatorBackoff().toNanos();
         this.tracing = tracing;
@@ -105,6 +119,20 @@ public final class RecordContext {
      */
     public void failed(String stage, String dlqStage, ErrorPolicy policy, Object value, RecordException error) {
         errors.handle(stage, dlqStage, policy, value, error, 1, this);
+    }
+
+    /**
+     * In exactly-once mode: whether {@code sink}'s destination refused output {@code output} of the current record
+     * in as many aborted transactions as allowed. If so, {@code policy} (the sink's) has just been applied to it,
+     * inside the open transaction, and the caller sends nothing.
+     */
+    boolean appliedRefusal(String sink, int output, ErrorPolicy policy, Object value) {
+        RefusedOutputs.Refused r = refused == null ? null : refused.due(sink, meta, output);
+        if (r == null) {
+            return false;
+        }
+        errors.handle(sink, DeadLetter.produceStage(sink), policy, value, r.error(), r.attempts(), this);
+        return true;
     }
 
     /**

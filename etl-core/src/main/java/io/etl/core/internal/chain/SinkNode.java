@@ -6,7 +6,10 @@ import io.etl.core.error.RecordException;
 import io.etl.core.internal.pool.SinkPool;
 import io.etl.core.record.TraceContext;
 
-/** Hands a value to a sink pool; the sink's encoder errors go to the sink's policy. */
+/**
+ * Hands a value to a sink pool; the sink's encoder errors go to the sink's policy, and so does, in exactly-once mode,
+ * an output its destination kept refusing.
+ */
 final class SinkNode extends Node {
 
     private final SinkPool<Object, ?> pool;
@@ -24,6 +27,9 @@ final class SinkNode extends Node {
     @Override
     public void push(Object value) {
         int index = ctx.outputIndex++;
+        if (ctx.appliedRefusal(pool.name(), index, policy, value)) {
+            return; // exactly once: refused in every transaction it was allowed; its policy applied instead
+        }
         TraceContext trace = ctx.tracing.beginOutput(ctx.trace, pool.name());
         try {
             pool.offer(value, ctx.meta, index, trace, ctx.owner, ctx.nowNanos);

@@ -10,8 +10,9 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * A sealed batch plus the pending records its messages belong to and their source records (one entry per
- * message, so a message the destination refuses can be dead-lettered as it was read). The attempt counter
+ * A sealed batch plus the pending records its messages belong to, their source records and which output of its
+ * record each message is (one entry per message, so a message the destination refuses can be dead-lettered as it
+ * was read, and recognised when its record is processed again). The attempt counter
  * and the acknowledged flag are only touched by the shard's worker thread; refusals come from the writer's
  * threads before the attempt completes.
  */
@@ -23,6 +24,7 @@ final class Batch<M> implements SealedBatch<M> {
     private final List<M> messages;
     private final PendingRecord[] owners;
     private final RecordMeta[] sources;
+    private final int[] outputs;
     private final long bytes;
     private volatile RecordException[] refused;
     private int[] refusedInAttempt;
@@ -37,6 +39,7 @@ final class Batch<M> implements SealedBatch<M> {
             List<M> messages,
             PendingRecord[] owners,
             RecordMeta[] sources,
+            int[] outputs,
             long bytes) {
         this.sink = sink;
         this.shard = shard;
@@ -44,6 +47,7 @@ final class Batch<M> implements SealedBatch<M> {
         this.messages = Collections.unmodifiableList(messages);
         this.owners = owners;
         this.sources = sources;
+        this.outputs = outputs;
         this.bytes = bytes;
     }
 
@@ -131,7 +135,7 @@ final class Batch<M> implements SealedBatch<M> {
         for (int i = 0; i < owners.length; i++) {
             if (r != null && r[i] != null) {
                 // the attempt that refused it: a later attempt of the batch did not send it again
-                events.refused(new Refusal(sink, policy, sources[i], owners[i], r[i], attempts[i]));
+                events.refused(new Refusal(sink, policy, sources[i], outputs[i], owners[i], r[i], attempts[i]));
             } else {
                 owners[i].release();
             }

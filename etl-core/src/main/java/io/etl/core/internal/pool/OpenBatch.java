@@ -3,6 +3,7 @@ package io.etl.core.internal.pool;
 import io.etl.core.internal.checkpoint.PendingRecord;
 import io.etl.core.record.RecordMeta;
 import java.util.ArrayList;
+import java.util.Arrays;
 
 /**
  * The batch a shard is filling, owned by the pipeline thread. Its lists start at the size of the batch sealed
@@ -20,6 +21,9 @@ final class OpenBatch<M> {
     private ArrayList<M> messages;
     private ArrayList<PendingRecord> owners;
     private ArrayList<RecordMeta> sources;
+    /** Each message's index among the outputs of its source record. */
+    private int[] outputs;
+
     private long bytes;
     private long openedAtNanos;
     private int capacity;
@@ -36,14 +40,23 @@ final class OpenBatch<M> {
         messages = new ArrayList<>(capacity);
         owners = new ArrayList<>(capacity);
         sources = new ArrayList<>(capacity);
+        outputs = new int[capacity];
         bytes = 0;
     }
 
-    /** Adds a message; returns true when the batch is now full and must be sealed. */
-    boolean add(M message, long size, PendingRecord owner, RecordMeta source, long nowNanos) {
+    /**
+     * Adds a message, output {@code output} of the record {@code source}; returns true when the batch is now full
+     * and must be sealed.
+     */
+    boolean add(M message, long size, PendingRecord owner, RecordMeta source, int output, long nowNanos) {
         if (messages.isEmpty()) {
             openedAtNanos = nowNanos;
         }
+        int n = messages.size();
+        if (n == outputs.length) {
+            outputs = Arrays.copyOf(outputs, Math.max(MIN_CAPACITY, n * 2));
+        }
+        outputs[n] = output;
         messages.add(message);
         owners.add(owner);
         sources.add(source);
@@ -77,6 +90,7 @@ final class OpenBatch<M> {
                 messages,
                 owners.toArray(new PendingRecord[0]),
                 sources.toArray(new RecordMeta[0]),
+                Arrays.copyOf(outputs, messages.size()),
                 bytes);
         reset(owners.size());
         return sealed;

@@ -31,11 +31,11 @@ final class ShardBatcher<M> {
         this.overflowLimit = config.queue();
     }
 
-    void append(M message, long size, PendingRecord owner, RecordMeta source, long nowNanos) {
+    void append(M message, long size, PendingRecord owner, RecordMeta source, int output, long nowNanos) {
         if (open.wouldOverflow(size)) {
             seal();
         }
-        if (open.add(message, size, owner, source, nowNanos)) {
+        if (open.add(message, size, owner, source, output, nowNanos)) {
             seal();
         }
     }

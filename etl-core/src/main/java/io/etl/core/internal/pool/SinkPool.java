@@ -172,7 +172,7 @@ public final class SinkPool<T, M> {
                 ? shards[0] // no hash to compute: a key's shard is the only one
                 : shards[Math.floorMod(encoder.shardHash(message, meta), shards.length)];
         owner.retain();
-        shard.append(message, size, owner, meta, nowNanos);
+        shard.append(message, size, owner, meta, outputIndex, nowNanos);
     }
 
     /**

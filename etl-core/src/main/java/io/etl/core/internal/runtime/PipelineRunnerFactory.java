@@ -20,6 +20,8 @@ import io.etl.core.internal.checkpoint.Checkpointer;
 import io.etl.core.internal.config.DeadLetterSinks;
 import io.etl.core.internal.config.RetrySinks;
 import io.etl.core.internal.dsl.PipelineDefinition;
+import io.etl.core.internal.pool.PoolEvents;
+import io.etl.core.internal.pool.RefusedOutputs;
 import io.etl.core.internal.pool.SinkPool;
 import io.etl.core.internal.trace.RecordTracing;
 import io.etl.core.metrics.EtlMetrics;
@@ -55,6 +57,8 @@ final class PipelineRunnerFactory {
     private final PipelineSignals signals;
     private final Source<Object> source;
     private final RunContext run;
+    /** In exactly-once mode, the outputs refused in aborted transactions; null otherwise. */
+    private final RefusedOutputs refused;
     /** Every sink pool, the dead-letter pool last. */
     private final List<SinkPool<Object, ?>> pools = new ArrayList<>();
 
@@ -80,6 +84,7 @@ final class PipelineRunnerFactory {
                 config.pipeline().delivery(),
                 config.pipeline().transactionalId(),
                 config.pipeline().transactionTimeout());
+        this.refused = run.exactlyOnce() ? new RefusedOutputs(config.pipeline().refusedMessageAttempts()) : null;
     }
 
     /**
@@ -101,7 +106,8 @@ final class PipelineRunnerFactory {
         RecordContext ctx = new RecordContext(
                 errors,
                 config.pipeline(),
-                RecordTracing.create(config.pipeline().tracing(), name, source.name()));
+                RecordTracing.create(config.pipeline().tracing(), name, source.name()),
+                refused);
         AsyncStages stages = new AsyncStages(name, config.pipeline(), signals::wake);
         Node head = ChainCompiler.compile(
                 definition.operators(),
@@ -131,7 +137,7 @@ final class PipelineRunnerFactory {
         Supplier<TransactionSteps> exactlyOnce = () -> run.exactlyOnce()
                 ? new TransactionSteps(
                         name,
-                        new TransactionRun(transactionalCheckpoint(sinks), registry, tags),
+                        new TransactionRun(transactionalCheckpoint(sinks), refused, registry, tags),
                         acknowledgements,
                         commits,
                         new SourceRewind(name, buffer, partitions, source),
@@ -177,8 +183,10 @@ final class PipelineRunnerFactory {
 
     /** One pool per sink of the definition. */
     private void outputPools() {
+        // exactly once, an output's refusal aborts its transaction: it is remembered, and its policy applies later
+        PoolEvents outputEvents = refused == null ? signals : refused.remembering(signals);
         for (Sink<Object, ?> sink : definition.sinks()) {
-            SinkPool<Object, ?> pool = new SinkPool<>(sink, signals, registry, tags);
+            SinkPool<Object, ?> pool = new SinkPool<>(sink, outputEvents, registry, tags);
             bySink.put(sink, pool);
             pools.add(pool);
         }

@@ -2,6 +2,7 @@ package io.etl.core.internal.runtime;
 
 import io.etl.core.checkpoint.TransactionalCheckpoint;
 import io.etl.core.error.EtlException;
+import io.etl.core.internal.pool.RefusedOutputs;
 import io.etl.core.metrics.EtlMetrics;
 import io.etl.core.record.RecordMeta;
 import io.etl.core.source.SourcePartition;
@@ -18,11 +19,13 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The pipeline thread's side of exactly-once delivery: whether a transaction is open, where each partition
- * must be read again from if it aborts, and the transaction meters. The runner decides when to commit.
+ * must be read again from if it aborts, which outputs were refused in the transactions that aborted, and the
+ * transaction meters. The runner decides when to commit.
  */
 final class TransactionRun {
 
     private final TransactionalCheckpoint checkpoint;
+    private final RefusedOutputs refused;
     private final Counter committed;
     private final Counter aborted;
     private final Timer commitLatency;
@@ -32,8 +35,9 @@ final class TransactionRun {
 
     private boolean open;
 
-    TransactionRun(TransactionalCheckpoint checkpoint, MeterRegistry registry, Tags tags) {
+    TransactionRun(TransactionalCheckpoint checkpoint, RefusedOutputs refused, MeterRegistry registry, Tags tags) {
         this.checkpoint = checkpoint;
+        this.refused = refused;
         this.committed = registry.counter(EtlMetrics.TRANSACTIONS, tags.and(EtlMetrics.TAG_OUTCOME, "committed"));
         this.aborted = registry.counter(EtlMetrics.TRANSACTIONS, tags.and(EtlMetrics.TAG_OUTCOME, "aborted"));
         this.commitLatency =
@@ -46,6 +50,7 @@ final class TransactionRun {
     /** Before {@code meta}'s record enters the chain: opens a transaction if none is, remembers the position. */
     void entering(RecordMeta meta) {
         if (!open) {
+            refused.transactionBegun();
             checkpoint.begin();
             open = true;
         }
@@ -56,9 +61,13 @@ final class TransactionRun {
         return open;
     }
 
-    /** An error a writer met in the open transaction, or null. */
+    /** An error a writer met in the open transaction, or an output its destination refused in it; else null. */
     EtlException failure() {
-        return open ? checkpoint.failure() : null;
+        if (!open) {
+            return null;
+        }
+        EtlException writer = checkpoint.failure();
+        return writer != null ? writer : refused.failure();
     }
 
     /**
@@ -70,6 +79,7 @@ final class TransactionRun {
         open = false;
         long messages = checkpoint.commit(positions);
         restart.putAll(positions);
+        refused.committed(positions);
         committed.increment();
         records.record(messages);
         commitLatency.record(System.nanoTime() - startedNanos, TimeUnit.NANOSECONDS);
@@ -104,5 +114,6 @@ final class TransactionRun {
     /** Partitions that left this instance: their positions belong to the next owner. */
     void released(Collection<SourcePartition> partitions) {
         partitions.forEach(restart::remove);
+        refused.released(partitions);
     }
 }

@@ -44,7 +44,7 @@ class OpenBatchTest {
     private static boolean fill(OpenBatch<String> open, int n) {
         boolean full = false;
         for (int i = 0; i < n; i++) {
-            full = open.add("m" + i, 10, new PendingRecord(i), new RecordMeta("in", 0, i, -1L, null, List.of()), i);
+            full = open.add("m" + i, 10, new PendingRecord(i), new RecordMeta("in", 0, i, -1L, null, List.of()), 0, i);
         }
         return full;
     }

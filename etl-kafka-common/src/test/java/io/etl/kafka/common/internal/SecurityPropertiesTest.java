@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etl.core.error.ConfigException;
+import io.etl.core.internal.config.AsBound;
 import io.etl.kafka.common.KafkaSaslConfig;
 import io.etl.kafka.common.KafkaSecurityConfig;
 import io.etl.kafka.common.KafkaTlsConfig;
@@ -28,13 +29,17 @@ class SecurityPropertiesTest {
     @TempDir
     Path dir;
 
-    /** Every mix of TLS settings: each of the eight files and passwords set or not, host names checked or not. */
+    /**
+     * Every mix of TLS settings: each of the eight files and passwords set or not, host names checked or not. Most
+     * break a rule; they are built as a file may hold them (the loader reports them; the translation must still
+     * list exactly the keys it builds).
+     */
     private static List<KafkaTlsConfig> everyTls(String cert, String key) {
         List<KafkaTlsConfig> all = new ArrayList<>();
         all.add(null);
         for (int mask = 0; mask < 1 << 9; mask++) {
             int m = mask;
-            all.add(new KafkaTlsConfig(
+            all.add(AsBound.record(() -> new KafkaTlsConfig(
                     (m & 1) != 0 ? "/etc/kafka/ca.pem" : null,
                     (m & 2) != 0 ? cert : null,
                     (m & 4) != 0 ? key : null,
@@ -43,7 +48,7 @@ class SecurityPropertiesTest {
                     (m & 32) != 0 ? "trust-secret" : null,
                     (m & 64) != 0 ? "/etc/kafka/client.p12" : null,
                     (m & 128) != 0 ? "store-secret" : null,
-                    (m & 256) != 0));
+                    (m & 256) != 0)));
         }
         return all;
     }
@@ -55,20 +60,35 @@ class SecurityPropertiesTest {
                 withoutMechanism(),
                 KafkaSaslConfig.plain("etl", "pw"),
                 KafkaSaslConfig.scramSha256("etl", "pw"),
-                KafkaSaslConfig.scramSha512("etl", null),
+                AsBound.record(() -> new KafkaSaslConfig(
+                        SaslMechanism.SCRAM_SHA_512,
+                        "etl",
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null)),
                 oauth("kafka"),
                 oauth(null));
     }
 
     /** A section that names no mechanism (which the check refuses). */
     private static KafkaSaslConfig withoutMechanism() {
-        return new KafkaSaslConfig(
-                null, "u", "p", null, null, null, null, null, null, null, null, null, null, null, null);
+        return AsBound.record(() -> new KafkaSaslConfig(
+                null, "u", "p", null, null, null, null, null, null, null, null, null, null, null, null));
     }
 
     /** OAUTHBEARER with client credentials and {@code scope} (null for none). */
     private static KafkaSaslConfig oauth(String scope) {
-        return new KafkaSaslConfig(
+        return AsBound.record(() -> new KafkaSaslConfig(
                 SaslMechanism.OAUTHBEARER,
                 null,
                 null,
@@ -83,7 +103,7 @@ class SecurityPropertiesTest {
                 null,
                 null,
                 null,
-                null);
+                null));
     }
 
     @Test
@@ -96,7 +116,7 @@ class SecurityPropertiesTest {
         for (SecurityProtocol protocol : SecurityProtocol.values()) {
             for (KafkaTlsConfig tls : everyTls(cert, key)) {
                 for (KafkaSaslConfig sasl : saslWithoutSideEffects()) {
-                    KafkaSecurityConfig security = new KafkaSecurityConfig(protocol, tls, sasl);
+                    KafkaSecurityConfig security = AsBound.record(() -> new KafkaSecurityConfig(protocol, tls, sasl));
                     var listed = SecurityProperties.clientPropertyKeys(security);
                     var built = new LinkedHashSet<>(
                             SecurityProperties.clientProperties(security, PATH).keySet());
@@ -115,12 +135,45 @@ class SecurityPropertiesTest {
     @Test
     void listingTheKeysReadsNoFileAndDoesNothingJvmWide() {
         String krb5Before = System.getProperty(KerberosSupport.KRB5_CONF_PROPERTY);
-        KafkaSecurityConfig kerberos = new KafkaSecurityConfig(
+        // files that do not exist and a jar that is missing: sections a file may hold, which the loader refuses
+        KafkaSecurityConfig kerberos = AsBound.record(() -> new KafkaSecurityConfig(
                 SecurityProtocol.SASL_SSL,
                 new KafkaTlsConfig(null, "/nope/client.pem", "/nope/client.key", null, null, null, null, null, null),
-                KafkaSaslConfig.gssapi("etl@EXAMPLE.COM", "/nope/etl.keytab", null, "/nope/krb5.conf"));
-        KafkaSecurityConfig iam =
-                new KafkaSecurityConfig(SecurityProtocol.SASL_SSL, null, KafkaSaslConfig.awsMskIam(null, null));
+                new KafkaSaslConfig(
+                        SaslMechanism.GSSAPI,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        "etl@EXAMPLE.COM",
+                        "/nope/etl.keytab",
+                        null,
+                        "/nope/krb5.conf",
+                        null,
+                        null,
+                        null,
+                        null)));
+        KafkaSecurityConfig iam = AsBound.record(() -> new KafkaSecurityConfig(
+                SecurityProtocol.SASL_SSL,
+                null,
+                new KafkaSaslConfig(
+                        SaslMechanism.AWS_MSK_IAM,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null,
+                        null)));
 
         assertThat(SecurityProperties.clientPropertyKeys(kerberos))
                 .containsExactly(
@@ -152,10 +205,13 @@ class SecurityPropertiesTest {
     void aPemFileIsReadOncePerVersionAndAgainWhenReplaced() throws Exception {
         Path cert = Files.writeString(dir.resolve("rotating.pem"), "CERT-1");
         Path key = Files.writeString(dir.resolve("rotating.key"), "KEY");
-        KafkaSecurityConfig mtls = new KafkaSecurityConfig(
-                SecurityProtocol.SSL,
-                new KafkaTlsConfig(null, cert.toString(), key.toString(), null, null, null, null, null, null),
-                null);
+        KafkaSecurityConfig mtls = KafkaSecurityConfig.custom()
+                .protocol(SecurityProtocol.SSL)
+                .tls(KafkaTlsConfig.custom()
+                        .certFile(cert.toString())
+                        .keyFile(key.toString())
+                        .build())
+                .build();
         assertThat(chainOf(mtls)).isEqualTo("CERT-1");
 
         FileTime modified = Files.getLastModifiedTime(cert);

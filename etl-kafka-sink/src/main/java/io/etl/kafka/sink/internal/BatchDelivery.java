@@ -3,6 +3,7 @@ package io.etl.kafka.sink.internal;
 import io.etl.core.error.RetryableException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.producer.Callback;
@@ -23,6 +24,12 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  * failed attempt, which messages the broker refused on their own account. The messages may be offered by more
  * than one thread in turn (the caller of {@code writeBatch}, then the sink's timer when the producer's buffer was
  * full), never by two at once; {@link #sendingOn} names the one offering now.
+ *
+ * <p>Inside a transaction the per-message futures cannot tell that: once the brokers refuse one message, the
+ * producer fails the messages it still holds with the same exception. There each message gets a callback of its own
+ * ({@link #callbackFor}), and the first message of the transaction reported refused claims the transaction's
+ * {@code refusal} flag: it is the one that doomed the transaction ({@link #culprit()}); the producer reports it
+ * before the messages it fails with it.
  */
 final class BatchDelivery implements Callback {
 
@@ -47,6 +54,11 @@ final class BatchDelivery implements Callback {
     private volatile Thread sender;
     private Exception rejected;
     private volatile boolean abandoned;
+    /** Inside a transaction: claimed by the first refused message of the transaction; null otherwise. */
+    private AtomicBoolean refusal;
+
+    private volatile int culprit = -1;
+    private volatile Exception culpritError;
 
     /**
      * @param expiresAtNanos when ({@code System.nanoTime()}) the reports still missing make the attempt expire
@@ -88,6 +100,57 @@ final class BatchDelivery implements Callback {
         if (remaining.decrementAndGet() == 0) {
             completion.completed(this, firstError.get());
         }
+    }
+
+    /**
+     * Inside a transaction: the flag the first message of the transaction that the destination refuses on its own
+     * account claims. Sender only, before the first message is offered.
+     */
+    void claimRefusalWith(AtomicBoolean transactionRefusal) {
+        this.refusal = transactionRefusal;
+    }
+
+    /** The callback to send message {@code index} with: this one, or inside a transaction one that knows the index. */
+    Callback callbackFor(int index) {
+        AtomicBoolean claim = refusal;
+        if (claim == null) {
+            return this;
+        }
+        return (metadata, exception) -> {
+            if (exception != null
+                    && Thread.currentThread() != sender
+                    && KafkaErrorClassifier.concernsOneRecord(exception)
+                    && !claim.get()
+                    && claim.compareAndSet(false, true)) {
+                culpritError = exception;
+                culprit = index;
+            }
+            onCompletion(metadata, exception);
+        };
+    }
+
+    /**
+     * {@code send} itself refused a message on its own account, which the sender marks: inside a transaction that
+     * refusal dooms it, and the messages the producer fails with the same error afterwards claim nothing.
+     */
+    void refusedOnSend() {
+        AtomicBoolean claim = refusal;
+        if (claim != null) {
+            claim.set(true);
+        }
+    }
+
+    /**
+     * Inside a transaction, the index of the message whose refusal by the destination doomed it, or -1; read once
+     * every report is in.
+     */
+    int culprit() {
+        return culprit;
+    }
+
+    /** Why {@link #culprit()} was refused. */
+    Exception culpritError() {
+        return culpritError;
     }
 
     /** The failure {@code send} just reported synchronously, or null when the record was accepted. Sender only. */

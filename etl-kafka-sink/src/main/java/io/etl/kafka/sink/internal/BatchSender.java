@@ -22,6 +22,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -88,10 +89,26 @@ final class BatchSender {
             SealedBatch<KafkaMessage> batch,
             BatchDelivery.Completion completion,
             BatchDelivery.Expiry expiry) {
+        return send(producer, batch, completion, expiry, null);
+    }
+
+    /**
+     * {@link #send(KafkaProducer, SealedBatch, BatchDelivery.Completion, BatchDelivery.Expiry)} inside a transaction
+     * whose first refused message claims {@code transactionRefusal} ({@link BatchDelivery#culprit()}).
+     */
+    CompletableFuture<Void> send(
+            KafkaProducer<byte[], byte[]> producer,
+            SealedBatch<KafkaMessage> batch,
+            BatchDelivery.Completion completion,
+            BatchDelivery.Expiry expiry,
+            AtomicBoolean transactionRefusal) {
         int n = batch.messages().size();
         long now = System.nanoTime();
         BatchDelivery delivery =
                 new BatchDelivery(n, completion, expiry, now + deliveryTimeoutNanos + REPORT_MARGIN.toNanos());
+        if (transactionRefusal != null) {
+            delivery.claimRefusalWith(transactionRefusal);
+        }
         Unsent unsent = new Unsent(producer, batch, delivery, now + deliveryTimeoutNanos);
         Backlog backlog = backlogs.get(batch.shard());
         if (backlog == null || !backlog.waiting) {
@@ -166,7 +183,7 @@ final class BatchSender {
                     continue;
                 }
                 try {
-                    delivery.sending(i, producer.send(toRecord(messages.get(i)), delivery));
+                    delivery.sending(i, producer.send(toRecord(messages.get(i)), delivery.callbackFor(i)));
                 } catch (RuntimeException e) {
                     // a closed or failed producer, an interrupt: nothing more is sent in this attempt
                     delivery.abandon(n - i, e);
@@ -179,6 +196,7 @@ final class BatchSender {
                 if (KafkaErrorClassifier.concernsOneRecord(rejected)) {
                     // the client refuses this record alone (larger than max.request.size): the rest goes on
                     delivery.sending(i, null);
+                    delivery.refusedOnSend();
                     batch.reject(i, refusal(messages.get(i), rejected));
                     delivery.skipped();
                     continue;

@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
@@ -61,6 +62,9 @@ final class KafkaTransaction implements TransactionalCheckpoint {
     private int writers;
     private volatile KafkaProducer<byte[], byte[]> producer;
     private volatile boolean open;
+    /** Claimed by the first message of the open transaction that the destination refuses on its own account. */
+    private volatile AtomicBoolean refusal = new AtomicBoolean();
+
     private String transactionalId;
 
     private KafkaTransaction(String pipeline, RunContext run) {
@@ -124,6 +128,15 @@ final class KafkaTransaction implements TransactionalCheckpoint {
         return open && failure.get() == null;
     }
 
+    /**
+     * The flag that the first message of the open transaction refused by its destination claims: that message
+     * doomed the transaction, and the producer fails the messages it still holds with the same error. A new flag
+     * for each transaction, so that a late report of an earlier one claims nothing in it.
+     */
+    AtomicBoolean refusalFlag() {
+        return refusal;
+    }
+
     /** A write of the open transaction failed: the transaction cannot commit. Any thread. */
     void failed(Throwable error) {
         if (failure.get() == null && failure.compareAndSet(null, classify("writing", error))) {
@@ -139,6 +152,7 @@ final class KafkaTransaction implements TransactionalCheckpoint {
         }
         failure.set(null);
         written.set(0);
+        refusal = new AtomicBoolean();
         try {
             p.beginTransaction();
         } catch (KafkaException e) {

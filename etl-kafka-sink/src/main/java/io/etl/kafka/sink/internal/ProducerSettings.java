@@ -1,7 +1,9 @@
 package io.etl.kafka.sink.internal;
 
+import io.etl.core.config.DataSize;
 import io.etl.core.config.Durations;
 import io.etl.core.error.ConfigProblem;
+import io.etl.kafka.common.KafkaSecurityConfig;
 import io.etl.kafka.common.internal.BootstrapAddresses;
 import io.etl.kafka.common.internal.ClientConnection;
 import io.etl.kafka.common.internal.ClientPassthrough;
@@ -95,12 +97,30 @@ public final class ProducerSettings {
 
     private ProducerSettings() {}
 
-    /** Every problem with a bound section; {@code path} is e.g. {@code sinks.eu.kafka}. */
+    /**
+     * Every problem of a section at {@code path} ({@code sinks.eu.kafka}, {@code dead_letter.kafka},
+     * {@code retry.kafka}), each at {@code path} plus its key: its own {@link #rules} and those of its place
+     * ({@code topic} or {@code route} in a sink entry, a topic in the dead-letter section, neither in the retry
+     * section). The loader checks a bound section with it, and a sink checks its section when it is made.
+     */
     public static List<ConfigProblem> check(KafkaSinkConfig config, String path) {
-        List<ConfigProblem> problems = new ArrayList<>();
-        Set<String> typedKeys =
-                config.security() == null ? Set.of() : SecurityProperties.clientPropertyKeys(config.security());
-        problems.addAll(PASSTHROUGH.check(config.producer(), path + ".producer", typedKeys));
+        List<ConfigProblem> problems = keyRules(config, path);
+        problems.addAll(RouteSettings.check(config, path));
+        return problems;
+    }
+
+    /**
+     * The problems of a section wherever it sits, each at {@code path} plus its key ({@code ""} for the record's
+     * own check, which its constructor runs).
+     */
+    public static List<ConfigProblem> rules(KafkaSinkConfig config, String path) {
+        List<ConfigProblem> problems = keyRules(config, path);
+        problems.addAll(RouteSettings.own(config, path));
+        return problems;
+    }
+
+    private static List<ConfigProblem> keyRules(KafkaSinkConfig config, String path) {
+        List<ConfigProblem> problems = new ArrayList<>(passthrough(config.producer(), config.security(), path));
         if (config.security() != null) {
             problems.addAll(config.security()
                     .check(path + ".security", config.producer().keySet()));
@@ -108,42 +128,97 @@ public final class ProducerSettings {
         if (config.schemaRegistry() != null) {
             problems.addAll(config.schemaRegistry().check(path + ".schema_registry"));
         }
-        if (config.deliveryTimeout().compareTo(Duration.ofSeconds(1)) < 0) {
-            problems.add(new ConfigProblem(path + ".delivery_timeout", "must be at least 1s"));
-        }
-        Duration linger = config.producerLinger();
-        if (linger.isNegative() || linger.compareTo(config.deliveryTimeout()) >= 0) {
-            problems.add(new ConfigProblem(
-                    path + ".producer_linger",
-                    "must be at least 0ms and below" + " delivery_timeout ("
-                            + Durations.format(config.deliveryTimeout()) + ")"));
-        }
-        long max = config.maxMessageBytes().bytes();
-        if (max < 1 || max > Integer.MAX_VALUE - 2L * REQUEST_HEADROOM) {
-            problems.add(new ConfigProblem(path + ".max_message_bytes", "must be between 1B and 2GB"));
-        }
-        if (config.statisticsInterval().isNegative()) {
-            problems.add(
-                    new ConfigProblem(path + ".statistics_interval", "must not be negative (0s disables statistics)"));
-        }
-        if (config.startupTimeout().isNegative() || config.startupTimeout().isZero()) {
-            problems.add(new ConfigProblem(path + ".startup_timeout", "must be positive"));
-        }
-        if (config.refusedTimeout().isNegative() || config.refusedTimeout().isZero()) {
-            problems.add(new ConfigProblem(path + ".refused_timeout", "must be positive"));
-        }
+        problems.addAll(deliveryTimeout(config.deliveryTimeout(), path));
+        problems.addAll(producerLinger(config.producerLinger(), config.deliveryTimeout(), path));
+        problems.addAll(maxMessageBytes(config.maxMessageBytes(), path));
+        problems.addAll(statisticsInterval(config.statisticsInterval(), path));
+        problems.addAll(startupTimeout(config.startupTimeout(), path));
+        problems.addAll(refusedTimeout(config.refusedTimeout(), path));
         problems.addAll(BootstrapAddresses.problems(config.brokers(), path + ".brokers"));
-        config.annotations().forEach((key, value) -> {
+        problems.addAll(annotations(config.annotations(), path));
+        problems.addAll(topics(config.topics(), path));
+        return problems;
+    }
+
+    /** The {@code producer} passthrough: known properties only, none the sink owns or {@code security} sets. */
+    public static List<ConfigProblem> passthrough(
+            Map<String, String> producer, KafkaSecurityConfig security, String path) {
+        Set<String> typedKeys = security == null ? Set.of() : SecurityProperties.clientPropertyKeys(security);
+        return PASSTHROUGH.check(producer, path + ".producer", typedKeys);
+    }
+
+    /** {@code topic}: not blank when set. */
+    public static List<ConfigProblem> topic(String value, String path) {
+        return value != null && value.isBlank()
+                ? List.of(new ConfigProblem(path + ".topic", "must not be blank"))
+                : List.of();
+    }
+
+    /** {@code delivery_timeout}: at least 1s. */
+    public static List<ConfigProblem> deliveryTimeout(Duration value, String path) {
+        return value.compareTo(Duration.ofSeconds(1)) < 0
+                ? List.of(new ConfigProblem(path + ".delivery_timeout", "must be at least 1s"))
+                : List.of();
+    }
+
+    /** {@code producer_linger}: zero or more, and below {@code delivery_timeout}. */
+    public static List<ConfigProblem> producerLinger(Duration value, Duration deliveryTimeout, String path) {
+        return value.isNegative() || value.compareTo(deliveryTimeout) >= 0
+                ? List.of(new ConfigProblem(
+                        path + ".producer_linger",
+                        "must be at least 0ms and below delivery_timeout (" + Durations.format(deliveryTimeout) + ")"))
+                : List.of();
+    }
+
+    /** {@code max_message_bytes}: 1B to 2GB, less room for a request's framing. */
+    public static List<ConfigProblem> maxMessageBytes(DataSize value, String path) {
+        long max = value.bytes();
+        return max < 1 || max > Integer.MAX_VALUE - 2L * REQUEST_HEADROOM
+                ? List.of(new ConfigProblem(path + ".max_message_bytes", "must be between 1B and 2GB"))
+                : List.of();
+    }
+
+    /** {@code statistics_interval}: zero (none) or more. */
+    public static List<ConfigProblem> statisticsInterval(Duration value, String path) {
+        return value.isNegative()
+                ? List.of(new ConfigProblem(
+                        path + ".statistics_interval", "must not be negative (0s disables statistics)"))
+                : List.of();
+    }
+
+    /** {@code refused_timeout}: above zero. */
+    public static List<ConfigProblem> refusedTimeout(Duration value, String path) {
+        return value.isNegative() || value.isZero()
+                ? List.of(new ConfigProblem(path + ".refused_timeout", "must be positive"))
+                : List.of();
+    }
+
+    /** {@code startup_timeout}: above zero. */
+    public static List<ConfigProblem> startupTimeout(Duration value, String path) {
+        return value.isNegative() || value.isZero()
+                ? List.of(new ConfigProblem(path + ".startup_timeout", "must be positive"))
+                : List.of();
+    }
+
+    /** {@code annotations}: no blank key, no missing value. */
+    public static List<ConfigProblem> annotations(Map<String, String> value, String path) {
+        List<ConfigProblem> problems = new ArrayList<>(0);
+        value.forEach((key, v) -> {
             if (key == null || key.isBlank()) {
                 problems.add(new ConfigProblem(path + ".annotations", "keys must not be blank"));
-            } else if (value == null) {
+            } else if (v == null) {
                 problems.add(new ConfigProblem(path + ".annotations." + key, "has no value"));
             }
         });
-        problems.addAll(RouteSettings.check(config, path));
+        return problems;
+    }
+
+    /** {@code topics}: no topic listed twice. */
+    public static List<ConfigProblem> topics(List<TopicSpec> value, String path) {
+        List<ConfigProblem> problems = new ArrayList<>(0);
         Set<String> names = new HashSet<>();
-        for (int i = 0; i < config.topics().size(); i++) {
-            TopicSpec t = config.topics().get(i);
+        for (int i = 0; i < value.size(); i++) {
+            TopicSpec t = value.get(i);
             if (t != null && t.name() != null && !names.add(t.name())) {
                 problems.add(new ConfigProblem(
                         path + ".topics[" + i + "].name", "topic '" + t.name() + "' is listed twice"));

@@ -17,14 +17,30 @@ import java.util.regex.PatternSyntaxException;
  */
 final class RouteSettings {
 
+    private static final String TOPIC_AND_ROUTE =
+            "a route's template names no topic (the route picks one per record): remove topic, or route";
+
     private RouteSettings() {}
 
-    static List<ConfigProblem> check(KafkaSinkConfig config, String path) {
-        List<ConfigProblem> problems = new ArrayList<>();
-        boolean hasTopic = config.topic() != null;
-        if (hasTopic && config.topic().isBlank()) {
-            problems.add(new ConfigProblem(path + ".topic", "must not be blank"));
+    /**
+     * The rules that hold wherever the section sits: a topic is not blank, a section does not name both a topic
+     * and a route, and a route is valid. What its record's constructor checks.
+     */
+    static List<ConfigProblem> own(KafkaSinkConfig config, String path) {
+        List<ConfigProblem> problems = new ArrayList<>(ProducerSettings.topic(config.topic(), path));
+        if (config.topic() != null && config.route() != null) {
+            problems.add(new ConfigProblem(path + ".route", TOPIC_AND_ROUTE));
         }
+        if (config.route() != null) {
+            problems.addAll(checkRoute(config.route(), path + ".route"));
+        }
+        return problems;
+    }
+
+    /** Every rule of the section at {@code path}, those of its place included. */
+    static List<ConfigProblem> check(KafkaSinkConfig config, String path) {
+        List<ConfigProblem> problems = new ArrayList<>(ProducerSettings.topic(config.topic(), path));
+        boolean hasTopic = config.topic() != null;
         RouteConfig route = config.route();
         if (path.startsWith(RetrySection.NAME + ".")) {
             if (hasTopic) {
@@ -50,9 +66,7 @@ final class RouteSettings {
         if (!hasTopic && route == null) {
             problems.add(new ConfigProblem(path + ".topic", "must not be blank"));
         } else if (hasTopic && route != null) {
-            problems.add(new ConfigProblem(
-                    path + ".route",
-                    "a route's template names no topic (the route picks one per record): remove topic, or route"));
+            problems.add(new ConfigProblem(path + ".route", TOPIC_AND_ROUTE));
         }
         if (route != null) {
             problems.addAll(checkRoute(route, path + ".route"));

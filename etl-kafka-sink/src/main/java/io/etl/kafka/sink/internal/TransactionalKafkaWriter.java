@@ -15,7 +15,10 @@ import org.apache.kafka.clients.producer.KafkaProducer;
  * Writes sealed batches into the open transaction of the run ({@link KafkaTransaction}), whose one transactional
  * producer every Kafka sink of the run shares. A write never retries inside a transaction: a failed or expired
  * attempt completes its batch (so nothing waits on it) and dooms the transaction, which the pipeline then aborts,
- * reading again from the last commit; while a transaction is doomed, nothing more of it is sent.
+ * reading again from the last commit; while a transaction is doomed, nothing more of it is sent. The message whose
+ * refusal by the destination doomed the transaction is marked on its batch first ({@link SealedBatch#reject}), not
+ * the messages the producer failed with it: the pipeline remembers it across the abort and, once it was refused
+ * often enough, applies the sink's policy to it instead of sending it again.
  */
 final class TransactionalKafkaWriter implements SinkWriter<KafkaMessage> {
 
@@ -60,14 +63,26 @@ final class TransactionalKafkaWriter implements SinkWriter<KafkaMessage> {
             return CompletableFuture.completedFuture(null);
         }
         transaction.recordsWritten(batch.messages().size());
-        return sender.send(p, batch, this::completed, this::expired);
+        return sender.send(
+                p,
+                batch,
+                (delivery, error) -> completed(batch, delivery, error),
+                this::expired,
+                transaction.refusalFlag());
     }
 
-    /** Every report is in: a failure dooms the transaction; the batch is done either way. */
-    private void completed(BatchDelivery delivery, Throwable error) {
+    /**
+     * Every report is in: a failure dooms the transaction, and the message whose refusal by the destination doomed
+     * it, if it is in this batch, is marked on the batch; the batch is done either way.
+     */
+    private void completed(SealedBatch<KafkaMessage> batch, BatchDelivery delivery, Throwable error) {
         if (error != null) {
             // no retry inside a transaction: the pipeline aborts it and reads again from the last commit
             transaction.failed(error);
+            int culprit = delivery.culprit();
+            if (culprit >= 0) {
+                batch.reject(culprit, sender.refusal(batch.messages().get(culprit), delivery.culpritError()));
+            }
         }
         delivery.future().complete(null);
     }

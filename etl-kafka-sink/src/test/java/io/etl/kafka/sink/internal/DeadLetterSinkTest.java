@@ -122,7 +122,8 @@ class DeadLetterSinkTest {
 
     @Test
     void anExplicitSectionBuildsTheSameSink() {
-        KafkaSinkConfig config = KafkaSinkConfig.of("b:9092", "dlt");
+        KafkaSinkConfig config =
+                KafkaSinkConfig.custom().brokers("b:9092").topic("dlt").build();
         SinkSection section = new SinkSection(PipelineConfig.DEAD_LETTER, KafkaSink.CONNECTOR, config, null);
         assertThat(new KafkaSinkConfigType().deadLetterSink(section))
                 .hasValueSatisfying(s -> assertThat(s.toString()).contains("dlt"));

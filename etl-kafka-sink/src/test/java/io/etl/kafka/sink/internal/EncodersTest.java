@@ -33,7 +33,11 @@ class EncodersTest {
     }
 
     private static KafkaSinkConfig config() {
-        return KafkaSinkConfig.of("b:9092", "out").withMaxMessageBytes(DataSize.ofBytes(100));
+        return KafkaSinkConfig.custom()
+                .brokers("b:9092")
+                .topic("out")
+                .build()
+                .withMaxMessageBytes(DataSize.ofBytes(100));
     }
 
     @Test
@@ -138,7 +142,9 @@ class EncodersTest {
     @Test
     void envelopeWrapsUpsertsAndTurnsDeletesIntoTombstones() throws Exception {
         Encoder<Change<Map<String, Object>>, KafkaMessage> e = KafkaSink.from(
-                        "s", KafkaSinkConfig.of("b:9092", "out"), null)
+                        "s",
+                        KafkaSinkConfig.custom().brokers("b:9092").topic("out").build(),
+                        null)
                 .<Map<String, Object>>envelope()
                 .encoder();
         KafkaMessage upsert = e.encode(Change.upsert("42", Map.of("name", "plush")), META, 0);
@@ -165,7 +171,13 @@ class EncodersTest {
         annotations.put("team", "catalog");
         annotations.put("env", "prod");
         Encoder<Change<Map<String, Object>>, KafkaMessage> e = KafkaSink.from(
-                        "s", KafkaSinkConfig.of("b:9092", "out").withAnnotations(annotations), null)
+                        "s",
+                        KafkaSinkConfig.custom()
+                                .brokers("b:9092")
+                                .topic("out")
+                                .build()
+                                .withAnnotations(annotations),
+                        null)
                 .<Map<String, Object>>envelope()
                 .encoder();
 
@@ -188,7 +200,10 @@ class EncodersTest {
         assertThat(e.encode(Change.upsert("42", Map.of()), META, 1).headers())
                 .contains(Header.of(KafkaSink.IDEMPOTENCY_KEY_HEADER, "orders:3:42:1"));
 
-        KafkaMessage plain = KafkaSink.from("s", KafkaSinkConfig.of("b:9092", "out"), null)
+        KafkaMessage plain = KafkaSink.from(
+                        "s",
+                        KafkaSinkConfig.custom().brokers("b:9092").topic("out").build(),
+                        null)
                 .<Map<String, Object>>envelope()
                 .encoder()
                 .encode(Change.upsert("42", Map.of()), META, 0);

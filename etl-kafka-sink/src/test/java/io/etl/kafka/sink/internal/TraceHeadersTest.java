@@ -40,7 +40,11 @@ class TraceHeadersTest {
     private static final TraceContext INPUT = TraceContext.find(META.headers());
 
     private static KafkaSinkConfig config(long maxBytes) {
-        return KafkaSinkConfig.of("b:9092", "out").withMaxMessageBytes(DataSize.ofBytes(maxBytes));
+        return KafkaSinkConfig.custom()
+                .brokers("b:9092")
+                .topic("out")
+                .build()
+                .withMaxMessageBytes(DataSize.ofBytes(maxBytes));
     }
 
     private static String header(KafkaMessage m, String key) {

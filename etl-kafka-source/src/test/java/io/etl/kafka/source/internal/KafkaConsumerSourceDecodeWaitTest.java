@@ -70,7 +70,11 @@ class KafkaConsumerSourceDecodeWaitTest {
         };
         source = new KafkaConsumerSource<>(
                 "payments",
-                KafkaSourceConfig.of("b:9092", List.of("payments"), "g"),
+                KafkaSourceConfig.custom()
+                        .brokers("b:9092")
+                        .topics("payments")
+                        .groupId("g")
+                        .build(),
                 ErrorPolicy.SKIP,
                 decoder,
                 props -> consumer,

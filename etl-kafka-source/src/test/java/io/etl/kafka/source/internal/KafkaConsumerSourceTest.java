@@ -83,7 +83,11 @@ class KafkaConsumerSourceTest {
     void open() {
         source = new KafkaConsumerSource<>(
                 "orders",
-                KafkaSourceConfig.of("b:9092", List.of(TOPIC), "g"),
+                KafkaSourceConfig.custom()
+                        .brokers("b:9092")
+                        .topics(TOPIC)
+                        .groupId("g")
+                        .build(),
                 ErrorPolicy.SKIP,
                 Decoders.string(),
                 props -> consumer,
@@ -219,7 +223,11 @@ class KafkaConsumerSourceTest {
     void reportsUndecodableRecordsWithTheirPosition() {
         KafkaConsumerSource<Integer> ints = new KafkaConsumerSource<>(
                 "ints",
-                KafkaSourceConfig.of("b:9092", List.of(TOPIC), "g"),
+                KafkaSourceConfig.custom()
+                        .brokers("b:9092")
+                        .topics(TOPIC)
+                        .groupId("g")
+                        .build(),
                 ErrorPolicy.SKIP,
                 (payload, meta) -> Integer.parseInt(new String(payload, StandardCharsets.UTF_8)),
                 props -> consumer,
