@@ -27,7 +27,7 @@ class DevBrokerIT {
     private static final Pattern TEMPORARY_DATA = Pattern.compile("data in (\\S+), deleted when it stops");
 
     @Test
-    void keepsTopicsAndRecordsInItsDataDirectoryAcrossAStopByCtrlC(@TempDir Path data) throws Exception {
+    void keepsTopicsAndRecordsInItsDataDirectoryAcrossAStop(@TempDir Path data) throws Exception {
         int port = freePort();
         String bootstrap = "127.0.0.1:" + port;
 
@@ -37,8 +37,8 @@ class DevBrokerIT {
                 kafka.createTopic("kept", 2);
                 kafka.produce("kept", List.of(TestRecord.of("k1", "one"), TestRecord.of("k2", "two")));
             }
-            assertThat(first.stop("INT"))
-                    .as("exit code after SIGINT; output %s", first.output)
+            assertThat(first.stop("TERM"))
+                    .as("exit code after SIGTERM; output %s", first.output)
                     .isZero();
             assertThat(first.output).contains("stopped");
         }
@@ -66,7 +66,7 @@ class DevBrokerIT {
             Path data = Path.of(where.group(1));
             assertThat(data).isDirectory();
 
-            assertThat(broker.stop("INT")).isZero();
+            assertThat(broker.stop("TERM")).isZero();
             assertThat(data).doesNotExist();
         }
     }
@@ -138,7 +138,11 @@ class DevBrokerIT {
             return ready.get(120, TimeUnit.SECONDS);
         }
 
-        /** Sends SIG{@code signal} as a terminal or a process manager would, and returns the exit code. */
+        /**
+         * Sends SIG{@code signal} as a process manager would, and returns the exit code. Ctrl-C's SIGINT reaches
+         * the same handler, but a test cannot rely on it: a JVM started from a background job inherits SIGINT
+         * ignored, and the JVM then keeps it ignored.
+         */
         int stop(String signal) throws Exception {
             new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
                     .inheritIO()

@@ -19,9 +19,15 @@ public record RetryLevel(
         @Pattern(regexp = "[a-zA-Z0-9._-]+", message = "may hold only letters, digits, '.', '_' and '-'")
         String suffix) {
 
-    /** The level's settings; a null {@code suffix} becomes {@code -retry-<after>}. */
-    public RetryLevel {
-        suffix = suffix == null && after != null ? "-retry-" + Durations.format(after) : suffix;
+    /**
+     * The level's settings; a null {@code suffix} becomes {@code -retry-<after>}.
+     *
+     * @throws io.etl.core.error.ConfigException when {@code after} is missing or the suffix holds other characters
+     */
+    public RetryLevel(Duration after, String suffix) {
+        this.after = after;
+        this.suffix = suffix == null && after != null ? "-retry-" + Durations.format(after) : suffix;
+        ConfigValidation.checkConstructed(this);
     }
 
     /** A level of {@code after} with the default suffix. */

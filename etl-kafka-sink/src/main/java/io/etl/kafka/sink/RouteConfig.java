@@ -1,5 +1,8 @@
 package io.etl.kafka.sink;
 
+import io.etl.core.config.ConfigValidation;
+import io.etl.core.error.ConfigException;
+import io.etl.kafka.sink.internal.RouteSettings;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -38,9 +41,18 @@ public record RouteConfig(
 
     public static final int DEFAULT_MAX_TOPICS = 1000;
 
-    public RouteConfig {
-        topics = topics == null ? List.of() : List.copyOf(topics);
-        maxTopics = maxTopics == null ? DEFAULT_MAX_TOPICS : maxTopics;
+    /**
+     * The block, a null {@code topics} as none and a null {@code maxTopics} at its default.
+     *
+     * @throws ConfigException when a setting is out of range, both or neither of {@code topics} and
+     *                         {@code topic_pattern} are set, or the pattern is not a regular expression
+     */
+    public RouteConfig(List<String> topics, String topicPattern, Integer maxTopics, TopicCreation create) {
+        this.topics = topics == null ? List.of() : List.copyOf(topics);
+        this.topicPattern = topicPattern;
+        this.maxTopics = maxTopics == null ? DEFAULT_MAX_TOPICS : maxTopics;
+        this.create = create;
+        ConfigValidation.checkConstructed(this, c -> RouteSettings.checkRoute(c, ""));
     }
 
     /** A route to the listed topics, which must exist. */

@@ -1,5 +1,7 @@
 package io.etl.kafka.sink;
 
+import io.etl.core.config.ConfigValidation;
+import io.etl.core.error.ConfigException;
 import jakarta.validation.constraints.Min;
 import java.util.Map;
 
@@ -14,8 +16,16 @@ import java.util.Map;
 public record TopicCreation(
         @Min(1) Integer partitions, @Min(1) Integer replicationFactor, Map<String, String> configs) {
 
-    public TopicCreation {
-        configs = configs == null ? Map.of() : Map.copyOf(configs);
+    /**
+     * The settings, null {@code configs} as none.
+     *
+     * @throws ConfigException when {@code partitions} or {@code replicationFactor} is below 1
+     */
+    public TopicCreation(Integer partitions, Integer replicationFactor, Map<String, String> configs) {
+        this.partitions = partitions;
+        this.replicationFactor = replicationFactor;
+        this.configs = configs == null ? Map.of() : Map.copyOf(configs);
+        ConfigValidation.checkConstructed(this);
     }
 
     /** The broker's defaults for partitions, replication and configs. */

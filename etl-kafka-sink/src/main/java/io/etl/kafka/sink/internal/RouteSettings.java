@@ -15,7 +15,7 @@ import java.util.regex.PatternSyntaxException;
  * section with {@code route} is a route's template), the {@code dead_letter} section a topic, the {@code retry}
  * section neither (its topics are named after the source's); and a route names its topics or a valid pattern.
  */
-final class RouteSettings {
+public final class RouteSettings {
 
     private static final String TOPIC_AND_ROUTE =
             "a route's template names no topic (the route picks one per record): remove topic, or route";
@@ -74,19 +74,22 @@ final class RouteSettings {
         return problems;
     }
 
-    private static List<ConfigProblem> checkRoute(RouteConfig route, String path) {
+    /** A route block's own rules: exactly one of {@code topics} and {@code topic_pattern}, a pattern that compiles. */
+    public static List<ConfigProblem> checkRoute(RouteConfig route, String path) {
         List<ConfigProblem> problems = new ArrayList<>();
         boolean listed = !route.topics().isEmpty();
         boolean pattern = route.topicPattern() != null;
         if (listed == pattern) {
-            problems.add(new ConfigProblem(path, "set exactly one of topics and topic_pattern"));
+            problems.add(
+                    new ConfigProblem(path.isEmpty() ? "topics" : path, "set exactly one of topics and topic_pattern"));
         }
         if (pattern) {
             try {
                 Pattern.compile(route.topicPattern());
             } catch (PatternSyntaxException e) {
                 problems.add(new ConfigProblem(
-                        path + ".topic_pattern", "is not a regular expression: " + e.getDescription()));
+                        path.isEmpty() ? "topic_pattern" : path + ".topic_pattern",
+                        "is not a regular expression: " + e.getDescription()));
             }
         }
         return problems;
