@@ -75,7 +75,7 @@ class ExactlyOnceIT {
     @Test
     @Timeout(180)
     void commitsTheOpenTransactionOnSigtermAndExitsZero(KafkaTestCluster kafka, @TempDir Path dir) {
-        Topics t = topics(kafka, "eos-term", 40_000);
+        Topics t = topics(kafka, "eos-term", 25_000);
         Path yaml = t.yaml(kafka)
                 .groupInstanceId("eos-term-instance")
                 .checkpoint("1s", "10s")
@@ -155,7 +155,7 @@ class ExactlyOnceIT {
     @Timeout(240)
     void staysExactlyOnceScalingOneToThreeToOneWithASigkill(KafkaTestCluster kafka, @TempDir Path dir)
             throws Exception {
-        Topics t = topics(kafka, "eos-scale", 45_000);
+        Topics t = topics(kafka, "eos-scale", 30_000);
         Path[] yaml = new Path[3];
         for (int i = 0; i < 3; i++) {
             yaml[i] = t.yaml(kafka).groupInstanceId("eos-scale-" + i).write(dir.resolve("i" + i));

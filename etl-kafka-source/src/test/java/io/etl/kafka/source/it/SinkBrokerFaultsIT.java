@@ -273,7 +273,7 @@ class SinkBrokerFaultsIT {
     void losesNothingAndDuplicatesOnlyTheWindowWhenScaledOutDuringASinkOutage(KafkaTestCluster kafka) {
         RunTopics t = RunTopics.named("pausedscale");
         int partitions = 4;
-        int orders = 30_000;
+        int orders = 20_000;
         kafka.createTopic(t.input(), partitions);
         sinkCluster.createTopic(t.output(), partitions, 3, Map.of("min.insync.replicas", "2"));
         ReplayWindow window = new ReplayWindow(partitions);
