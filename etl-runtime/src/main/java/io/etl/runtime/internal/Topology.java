@@ -74,7 +74,7 @@ public final class Topology {
                     .append(" '")
                     .append(op.name())
                     .append("'")
-                    .append(policy(ownPolicy(op), "pipeline.on_error"))
+                    .append(policy(op.ownPolicyUnder(config.pipeline()), "pipeline.on_error"))
                     .append('\n');
         }
         TerminalSpec terminal = definition.terminal();
@@ -179,7 +179,7 @@ public final class Topology {
             stages.add("source '" + definition.source().name() + "'");
         }
         for (OperatorSpec op : definition.operators()) {
-            if (effective(ownPolicy(op), operatorDefault) == ErrorPolicy.DEAD_LETTER) {
+            if (effective(op.ownPolicyUnder(config.pipeline()), operatorDefault) == ErrorPolicy.DEAD_LETTER) {
                 stages.add(kind(op) + " '" + op.name() + "'");
             }
         }
@@ -209,7 +209,10 @@ public final class Topology {
         for (OperatorSpec op : definition.operators()) {
             String node = m.node("[", kind(op) + " " + op.name(), "]");
             m.edge(previous, node, null);
-            if (effective(ownPolicy(op), config.pipeline().onError()) == ErrorPolicy.DEAD_LETTER) {
+            if (effective(
+                            op.ownPolicyUnder(config.pipeline()),
+                            config.pipeline().onError())
+                    == ErrorPolicy.DEAD_LETTER) {
                 toDeadLetters.add(node);
             }
             previous = node;
@@ -307,17 +310,6 @@ public final class Topology {
     }
 
     // ---- names -----------------------------------------------------------------------------------------------
-
-    /** An operator's own policy: an asynchronous stage's {@code on_error} setting, else the one given in code. */
-    private ErrorPolicy ownPolicy(OperatorSpec op) {
-        if (op.stage() != null) {
-            ErrorPolicy stage = op.stageUnder(config.pipeline()).onError();
-            if (stage != null) {
-                return stage;
-            }
-        }
-        return op.policy();
-    }
 
     private static ErrorPolicy effective(ErrorPolicy own, ErrorPolicy fallback) {
         return own != null ? own : fallback;

@@ -44,13 +44,22 @@ public record OperatorSpec(Kind kind, String name, Object function, ErrorPolicy 
      * with {@code onError(..)}, else {@code pipeline.on_error}.
      */
     public ErrorPolicy policyUnder(PipelineSection pipeline) {
+        ErrorPolicy own = ownPolicyUnder(pipeline);
+        return own != null ? own : pipeline.onError();
+    }
+
+    /**
+     * Its own error policy under {@code pipeline}: an asynchronous stage's {@code on_error} setting, else the one
+     * given with {@code onError(..)}; null when it inherits {@code pipeline.on_error}.
+     */
+    public ErrorPolicy ownPolicyUnder(PipelineSection pipeline) {
         if (stage != null) {
             ErrorPolicy own = stageUnder(pipeline).onError();
             if (own != null) {
                 return own;
             }
         }
-        return policy != null ? policy : pipeline.onError();
+        return policy;
     }
 
     OperatorSpec withPolicy(ErrorPolicy value) {

@@ -128,7 +128,7 @@ final class KafkaSinkImpl<T> implements KafkaSink<T>, KafkaClusterUser {
         boolean created = config.topics().stream().anyMatch(t -> t.name().equals(config.topic()));
         ClusterUse use = ClusterUse.write(
                         path,
-                        ProducerSettings.connection(config, path),
+                        config.connectionProperties(path),
                         config.topic(),
                         config.maxMessageBytes().bytes())
                 .createdAtStart(created);

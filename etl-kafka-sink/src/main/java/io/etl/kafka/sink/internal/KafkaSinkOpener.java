@@ -37,7 +37,7 @@ final class KafkaSinkOpener {
      * @throws io.etl.core.error.ConfigException naming the brokers, topic, principal or passthrough key at fault
      */
     static Opened open(KafkaSinkConfig config, String path, SinkContext context) {
-        Map<String, Object> connection = ProducerSettings.connection(config, path);
+        Map<String, Object> connection = config.connectionProperties(path);
         Map<String, Object> producer =
                 ProducerSettings.producer(config, path, "etl-" + context.pipeline() + "-" + context.sink());
         String principal = ClientPrincipal.of(config.security(), config.producer());
@@ -68,7 +68,7 @@ final class KafkaSinkOpener {
      * @throws io.etl.core.error.ConfigException naming the brokers, principal or passthrough key at fault
      */
     static SinkWriter<KafkaMessage> openRouted(KafkaSinkConfig config, String path, SinkContext context) {
-        Map<String, Object> connection = ProducerSettings.connection(config, path);
+        Map<String, Object> connection = config.connectionProperties(path);
         Map<String, Object> producer =
                 ProducerSettings.producer(config, path, "etl-" + context.pipeline() + "-" + context.sink());
         String principal = ClientPrincipal.of(config.security(), config.producer());

@@ -5,7 +5,6 @@ import io.etl.core.config.Durations;
 import io.etl.core.error.ConfigProblem;
 import io.etl.kafka.common.KafkaSecurityConfig;
 import io.etl.kafka.common.internal.BootstrapAddresses;
-import io.etl.kafka.common.internal.ClientConnection;
 import io.etl.kafka.common.internal.ClientPassthrough;
 import io.etl.kafka.common.internal.SecurityProperties;
 import io.etl.kafka.sink.KafkaSinkConfig;
@@ -235,11 +234,6 @@ public final class ProducerSettings {
                 : Long.parseLong(String.valueOf(v).trim());
     }
 
-    /** The bootstrap and security properties, shared by the producer and the admin clients. */
-    static Map<String, Object> connection(KafkaSinkConfig config, String path) {
-        return ClientConnection.properties(config.brokers(), config.security(), config.producer(), path);
-    }
-
     /**
      * The full producer configuration: our defaults, then the passthrough, then the forced settings.
      *
@@ -257,7 +251,7 @@ public final class ProducerSettings {
         props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int)
                 Math.min(CLIENT_DEFAULT_REQUEST_TIMEOUT_MS, deliveryMs - lingerMs));
         props.putAll(config.producer());
-        props.putAll(connection(config, path));
+        props.putAll(config.connectionProperties(path));
         // forced
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);

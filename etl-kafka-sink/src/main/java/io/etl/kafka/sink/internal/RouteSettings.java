@@ -88,8 +88,7 @@ public final class RouteSettings {
                 Pattern.compile(route.topicPattern());
             } catch (PatternSyntaxException e) {
                 problems.add(new ConfigProblem(
-                        path.isEmpty() ? "topic_pattern" : path + ".topic_pattern",
-                        "is not a regular expression: " + e.getDescription()));
+                        path + ".topic_pattern", "is not a regular expression: " + e.getDescription()));
             }
         }
         return problems;

@@ -72,7 +72,7 @@ final class RoutedKafkaSink<T> implements Sink<T, KafkaMessage>, KafkaClusterUse
                 context.meterRegistry(),
                 context.tags()));
         SinkWriter<KafkaMessage> writer = KafkaSinkOpener.openRouted(config, path, context);
-        topics.open(ProducerSettings.connection(config, path), context.meterRegistry(), context.tags());
+        topics.open(config.connectionProperties(path), context.meterRegistry(), context.tags());
         return new RoutedWriter(writer, topics);
     }
 
@@ -82,7 +82,7 @@ final class RoutedKafkaSink<T> implements Sink<T, KafkaMessage>, KafkaClusterUse
         return config.route().topics().stream()
                 .map(topic -> ClusterUse.write(
                                 path,
-                                ProducerSettings.connection(config, path),
+                                config.connectionProperties(path),
                                 topic,
                                 config.maxMessageBytes().bytes())
                         .createdAtStart(config.route().create() != null)
