@@ -37,6 +37,15 @@ final class EtlService {
         this.command = List.copyOf(command);
         this.environment = Map.copyOf(environment);
         this.log = log;
+        // a harness stopped by Ctrl-C or SIGTERM takes its etl process along rather than leave it running
+        Runtime.getRuntime().addShutdownHook(new Thread(this::killOnExit, "etl-service-exit"));
+    }
+
+    private void killOnExit() {
+        Process p = process;
+        if (p != null) {
+            p.destroyForcibly();
+        }
     }
 
     /** Starts a new process. */
