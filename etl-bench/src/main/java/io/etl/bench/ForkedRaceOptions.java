@@ -1,12 +1,19 @@
 package io.etl.bench;
 
 import io.etl.bench.impl.RaceTopics;
+import io.etl.examples.split.KafkaToKafkaSplit;
 import io.etl.testkit.BrokerOptions;
 import io.etl.testkit.KafkaTestCluster;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * What both race modes that fork their contestants ({@link ProcessRace}, {@link LatencyRace}) take from the
@@ -23,6 +30,8 @@ import java.util.Map;
  *                    ({@value #DEFAULT_BROKER_WARM_UP}; 0 for none), see {@link BrokerWarmUp}
  * @param kitBroker   {@code --kit-broker}: the forked broker runs with the test kit's quick-starting flags (C1
  *                    only, serial collector, 384 MiB) instead of {@link #BROKER_JVM_FLAGS}
+ * @param etlThreads  {@code --etl-threads N}: etl runs the shipped YAML with {@code pipeline.threads: N} added
+ *                    (given with {@code --config}); 0 (the default) runs the shipped YAML as it is
  */
 record ForkedRaceOptions(
         List<ProcessContestant> contestants,
@@ -32,7 +41,8 @@ record ForkedRaceOptions(
         boolean appCds,
         Path out,
         int brokerWarmUp,
-        boolean kitBroker) {
+        boolean kitBroker,
+        int etlThreads) {
 
     /**
      * The race's broker JVM flags: those Kafka's own start script gives a broker ({@code KAFKA_HEAP_OPTS} and
@@ -72,7 +82,8 @@ record ForkedRaceOptions(
                 options.isSet("--appcds"),
                 options.path("--out", defaultOut),
                 options.number("--broker-warmup", DEFAULT_BROKER_WARM_UP),
-                options.isSet("--kit-broker"));
+                options.isSet("--kit-broker"),
+                options.number("--etl-threads", 0));
     }
 
     /**
@@ -119,6 +130,43 @@ record ForkedRaceOptions(
 
     /** The command line that forks {@code contestant} on {@code topics} with {@code flags}. */
     List<String> command(ProcessContestant contestant, String bootstrap, RaceTopics topics, List<String> flags) {
-        return contestant.command(bootstrap, topics, ProcessRace.etlCommand(etlJar), flags);
+        return contestant.command(bootstrap, topics, etlCommand(), flags);
+    }
+
+    /**
+     * How etl is started: {@link ProcessRace#etlCommand(Path)}, or with {@code --etl-threads} the shipped YAML with
+     * {@code pipeline.threads} added, written beside {@link #out} and given with {@code --config}.
+     */
+    private List<String> etlCommand() {
+        if (etlThreads <= 0) {
+            return ProcessRace.etlCommand(etlJar);
+        }
+        Path yaml = out.toAbsolutePath().getParent().resolve("etl-threads-" + etlThreads + ".yaml");
+        try {
+            Files.createDirectories(yaml.getParent());
+            Files.writeString(yaml, withThreads(KafkaToKafkaSplit.defaultYaml(), etlThreads), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot write " + yaml, e);
+        }
+        return List.of(
+                "-jar", etlJar.toString(), "kafka_to_kafka_split", "--config", yaml.toString(), "--http-port", "0");
+    }
+
+    /** {@code yaml} with {@code threads: N} as the first key of its {@code pipeline} section. */
+    static String withThreads(String yaml, int threads) {
+        Matcher m = Pattern.compile("(?m)^pipeline:\\n").matcher(yaml);
+        if (!m.find()) {
+            throw new IllegalStateException("the example YAML has no pipeline section");
+        }
+        return m.replaceFirst("pipeline:\n  threads: " + threads + "\n");
+    }
+
+    /** The line under a table whose etl ran with {@code --etl-threads}, else nothing. */
+    String etlThreadsNote() {
+        return etlThreads <= 0
+                ? ""
+                : String.format(
+                        "%netl ran with `pipeline.threads: %d` (the shipped YAML plus that key, `--config`).%n",
+                        etlThreads);
     }
 }

@@ -60,7 +60,7 @@ public final class LatencyRace {
     static final String USAGE =
             "--mode latency [--rate R] [--pace-micros P] [--warmup-seconds W] [--seconds S] [--runs N] [--warmup-runs N]"
                     + " [--only etl,clients,clients_flush,streams] [--jvm-flags FLAGS] [--etl-jar FILE] [--appcds]"
-                    + " [--broker-warmup N] [--kit-broker] [--out FILE]";
+                    + " [--broker-warmup N] [--kit-broker] [--etl-threads N] [--out FILE]";
 
     /** What the table shows, with the rate, the window's and the warm-up's seconds. */
     private static final String CAPTION =

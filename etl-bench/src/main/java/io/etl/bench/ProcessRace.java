@@ -72,7 +72,7 @@ public final class ProcessRace {
 
     static final String USAGE = "--mode process [--records N] [--runs R] [--only etl,clients,clients_flush,streams]"
             + " [--jvm-flags FLAGS] [--etl-jar FILE] [--outage-seconds S] [--appcds] [--broker-warmup N] [--kit-broker]"
-            + " [--out FILE]";
+            + " [--etl-threads N] [--out FILE]";
 
     /** What the table shows, with the orders, rounds, cores, Java version, broker and etl jar. */
     private static final String CAPTION = "%,d orders per run, every contestant forked and clocked from the fork,"
@@ -184,7 +184,8 @@ public final class ProcessRace {
             }
         }
         String table = table(results, records, runs, brokerKind, fork.jvmFlags(), etlJar.getFileName(), outageSeconds)
-                + (fork.appCds() ? appCdsNote() : "");
+                + (fork.appCds() ? appCdsNote() : "")
+                + fork.etlThreadsNote();
         System.out.println(table);
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, table, StandardCharsets.UTF_8);

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etl.bench.impl.Contestant;
 import io.etl.bench.impl.RaceTopics;
+import io.etl.core.config.PipelineConfig;
+import io.etl.examples.split.KafkaToKafkaSplit;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -24,6 +26,18 @@ class ProcessRaceInputsTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("etl:-Xmx256m")
                 .hasMessageContaining("--jvm-flags");
+    }
+
+    @Test
+    void etlThreadsRunsTheShippedYamlWithThatManyLoops() {
+        String shipped = KafkaToKafkaSplit.defaultYaml();
+        PipelineConfig two = PipelineConfig.parse(ForkedRaceOptions.withThreads(shipped, 2), name -> null);
+
+        assertThat(two.pipeline().threads()).isEqualTo(2);
+        PipelineConfig one = PipelineConfig.parse(shipped, name -> null);
+        assertThat(one.pipeline().threads()).isEqualTo(1);
+        assertThat(two.sinks()).isEqualTo(one.sinks());
+        assertThat(two.pipeline().name()).isEqualTo(one.pipeline().name());
     }
 
     @Test

@@ -29,6 +29,12 @@ import java.util.function.Predicate;
  * generated names ({@code filter-1}, {@code map-2}, ...). An exception thrown by an operator is a record
  * error handled by {@link #onError} (default: the {@code pipeline.on_error} setting, itself {@code fail}).
  *
+ * <p>With {@code pipeline.threads} at 1 (the default) every function given here is called on the one pipeline
+ * thread. With {@code N > 1} the instance runs N loops, each with its own partitions, and the same function
+ * objects are called from N threads at once (records of one partition still one after the other, on one
+ * thread): a function that keeps state must then be thread-safe, or keep its state per key or partition in a
+ * concurrent structure.
+ *
  * @param <T> value type at this point of the chain
  */
 public interface RecordStream<T> {

@@ -40,6 +40,10 @@ import org.hibernate.validator.constraints.Range;
  * @param refusedMessageAttempts in exactly-once mode, how many transactions an output its destination refuses on
  *                         its own account (too large for the topic, against a broker policy) may abort; the next
  *                         time its record is processed, its sink's {@code on_error} applies instead of a send
+ * @param threads          how many pipeline loops this instance runs, as Kafka Streams' {@code num.stream.threads}:
+ *                         each loop has its own consumer, a member of the source's group, and its own operator chain
+ *                         and sink pools; the loops share the sinks' producers. Operators, decoders and encoders are
+ *                         then called from several threads at once. At least 1; 1 with exactly-once delivery
  */
 public record PipelineSection(
         String name,
@@ -55,7 +59,8 @@ public record PipelineSection(
 
         Duration transactionTimeout,
         Map<String, @Valid StageConfig> stages,
-        @Range(min = 1, max = 100) Integer refusedMessageAttempts) {
+        @Range(min = 1, max = 100) Integer refusedMessageAttempts,
+        @Min(1) Integer threads) {
 
     public static final ErrorPolicy DEFAULT_ON_ERROR = ErrorPolicy.FAIL;
     public static final int DEFAULT_OPERATOR_ATTEMPTS = 3;
@@ -74,6 +79,8 @@ public record PipelineSection(
      * attempts ride out one that is not, and cost two replays of a checkpoint interval.
      */
     public static final int DEFAULT_REFUSED_MESSAGE_ATTEMPTS = 3;
+    /** One loop: an instance scales out by the consumer group; more loops scale it up on more cores. */
+    public static final int DEFAULT_THREADS = 1;
 
     /**
      * The settings, each null one at its default ({@code name} and {@code transactionalId} stay unset). YAML
@@ -92,7 +99,8 @@ public record PipelineSection(
             String transactionalId,
             Duration transactionTimeout,
             Map<String, StageConfig> stages,
-            Integer refusedMessageAttempts) {
+            Integer refusedMessageAttempts,
+            Integer threads) {
         this.name = name;
         this.onError = onError == null ? DEFAULT_ON_ERROR : onError;
         this.operatorAttempts = operatorAttempts == null ? DEFAULT_OPERATOR_ATTEMPTS : operatorAttempts;
@@ -105,6 +113,7 @@ public record PipelineSection(
         this.stages = stages == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(stages));
         this.refusedMessageAttempts =
                 refusedMessageAttempts == null ? DEFAULT_REFUSED_MESSAGE_ATTEMPTS : refusedMessageAttempts;
+        this.threads = threads == null ? DEFAULT_THREADS : threads;
         ConfigValidation.checkConstructed(this);
     }
 
@@ -120,7 +129,7 @@ public record PipelineSection(
 
     /** Every setting at its default. */
     public static PipelineSection defaults() {
-        return new PipelineSection(null, null, null, null, null, null, null, null, null, null, null);
+        return new PipelineSection(null, null, null, null, null, null, null, null, null, null, null, null);
     }
 
     /** A builder starting from the defaults. */
@@ -149,6 +158,7 @@ public record PipelineSection(
         private Duration transactionTimeout;
         private Map<String, StageConfig> stages;
         private int refusedMessageAttempts;
+        private int threads;
 
         private Builder(PipelineSection base) {
             name = base.name();
@@ -162,6 +172,7 @@ public record PipelineSection(
             transactionTimeout = base.transactionTimeout();
             stages = base.stages();
             refusedMessageAttempts = base.refusedMessageAttempts();
+            threads = base.threads();
         }
 
         /** The pipeline's name, which overrides the name given in code; default unset. */
@@ -246,6 +257,15 @@ public record PipelineSection(
             return this;
         }
 
+        /**
+         * How many pipeline loops this instance runs, at least 1; default {@value PipelineSection#DEFAULT_THREADS}.
+         * More than one is for at-least-once delivery only.
+         */
+        public Builder threads(int value) {
+            threads = ConfigValidation.checkValue(PipelineSection.class, "threads", value);
+            return this;
+        }
+
         /** The settings; the constructor checks the whole as YAML validation does. */
         public PipelineSection build() {
             return new PipelineSection(
@@ -259,7 +279,8 @@ public record PipelineSection(
                     transactionalId,
                     transactionTimeout,
                     stages,
-                    refusedMessageAttempts);
+                    refusedMessageAttempts,
+                    threads);
         }
     }
 }

@@ -109,6 +109,11 @@ public final class EtlMetrics {
     public static final String TAG_STAGE = "stage";
     public static final String TAG_TOPIC = "topic";
     public static final String TAG_PARTITION = "partition";
+    /**
+     * The pipeline loop (1, 2, ...) a meter belongs to, on every meter of a loop when {@code pipeline.threads} is
+     * more than 1; absent with one loop. Meters of things the loops share (a producer) do not carry it.
+     */
+    public static final String TAG_THREAD = "thread";
 
     private EtlMetrics() {}
 }

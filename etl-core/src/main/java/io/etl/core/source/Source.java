@@ -7,7 +7,8 @@ import java.util.Optional;
 
 /**
  * The source SPI. All methods are called from one pipeline thread, so an implementation needs no
- * locking; commits requested by the checkpointer are carried out on that thread too.
+ * locking; commits requested by the checkpointer are carried out on that thread too. A pipeline that runs
+ * several loops ({@code pipeline.threads}) runs one source per loop, made with {@link #forLoop}.
  *
  * @param <T> value type
  */
@@ -24,6 +25,20 @@ public interface Source<T> {
     /** The longest single {@link #poll} wait the pipeline asks for (default 100 ms). */
     default Duration pollTimeout() {
         return Duration.ofMillis(100);
+    }
+
+    /**
+     * A new source with the same settings, not opened, for loop {@code loop} (1 to {@code loops}) of a pipeline
+     * that runs {@code loops} loops in one process ({@code pipeline.threads}): each loop polls its own source, as
+     * a member of the same group, so a source of a group-managed system spreads its partitions over the loops as
+     * over processes. What the copies share (a decoder) is used from several threads at once. Called before any
+     * source is opened, once per loop.
+     *
+     * @throws UnsupportedOperationException when this source runs on one loop only (the default)
+     */
+    default Source<T> forLoop(int loop, int loops) {
+        throw new UnsupportedOperationException(
+                "source '" + name() + "' runs on one loop only (" + getClass().getSimpleName() + ")");
     }
 
     /** Connects and subscribes. Called once before the first poll; may fail with a config error. */

@@ -127,7 +127,8 @@ class ConfigBuildersTest {
                         "p-1",
                         Duration.ofSeconds(20),
                         null,
-                        2));
+                        2,
+                        1));
         assertThat(metrics).isEqualTo(new MetricsConfig(false, Map.of("env", "prod")));
         assertThat(PipelineConfig.custom()
                         .pipeline(pipeline)
@@ -213,6 +214,23 @@ class ConfigBuildersTest {
                                         "multiplier: must be greater than or equal to 1.0"));
     }
 
+    @Test
+    void threadsAreSetInCodeAndCheckedAsInYaml() {
+        assertThat(PipelineSection.custom().threads(3).build().threads()).isEqualTo(3);
+        assertThat(PipelineSection.defaults().threads()).isEqualTo(PipelineSection.DEFAULT_THREADS);
+        assertThatThrownBy(() -> PipelineSection.custom().threads(0))
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("threads: must be greater than or equal to 1");
+        PipelineSection exactlyOnceOnTwoLoops = PipelineSection.custom()
+                .delivery(DeliveryGuarantee.EXACTLY_ONCE)
+                .threads(2)
+                .build();
+        assertThatThrownBy(() ->
+                        PipelineConfig.custom().pipeline(exactlyOnceOnTwoLoops).build())
+                .isInstanceOf(ConfigException.class)
+                .hasMessageContaining("pipeline.threads: is 2 but pipeline.delivery is exactly_once");
+    }
+
     static Stream<ConfigRejection> pathsAroundTheBuilder() {
         return Stream.of(
                 rejected(() -> new BatchConfig(0, null, null), "max_records: must be greater than or equal to 1"),
@@ -220,7 +238,7 @@ class ConfigBuildersTest {
                         () -> new CheckpointConfig(null, Duration.ofSeconds(-1), null, null),
                         "drain_timeout: 'PT-1S' is negative; a duration must be zero or more"),
                 rejected(
-                        () -> new PipelineSection(null, null, 0, null, null, null, null, null, null, null, null),
+                        () -> new PipelineSection(null, null, 0, null, null, null, null, null, null, null, null, null),
                         "operator_attempts: must be greater than or equal to 1"),
                 rejected(() -> SinkPoolConfig.defaults().withShards(0), "shards: must be between 1 and 256"),
                 rejected(() -> SinkPoolConfig.defaults().withQueue(5000), "queue: must be between 1 and 1024"),

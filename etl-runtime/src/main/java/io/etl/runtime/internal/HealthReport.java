@@ -93,9 +93,13 @@ public final class HealthReport {
                 body.putNull("waiting_for");
             }
             ObjectNode stages = body.putObject("stages");
-            stallGauges(p)
-                    .forEach(
-                            g -> stages.put(g.getId().getTag(EtlMetrics.TAG_STAGE), g.value() >= 1 ? "stalled" : "ok"));
+            // with several loops a stage has a gauge per loop: stalled when one of them is
+            stallGauges(p).forEach(g -> {
+                String stage = g.getId().getTag(EtlMetrics.TAG_STAGE);
+                if (!stages.has(stage) || g.value() >= 1) {
+                    stages.put(stage, g.value() >= 1 ? "stalled" : "ok");
+                }
+            });
             ObjectNode breakers = body.putObject("breakers");
             p.meterRegistry().find(EtlMetrics.SINK_SHARD_HEALTHY).gauges().stream()
                     .sorted(Comparator.comparing(HealthReport::shardKey))
@@ -126,7 +130,10 @@ public final class HealthReport {
         return new Answer(up ? 200 : 503, body.toString());
     }
 
+    /** {@code sink/shard}, or {@code sink/thread/shard} when the pipeline runs several loops. */
     private static String shardKey(Gauge g) {
-        return g.getId().getTag(EtlMetrics.TAG_SINK) + "/" + g.getId().getTag(EtlMetrics.TAG_SHARD);
+        String thread = g.getId().getTag(EtlMetrics.TAG_THREAD);
+        return g.getId().getTag(EtlMetrics.TAG_SINK) + "/" + (thread == null ? "" : thread + "/")
+                + g.getId().getTag(EtlMetrics.TAG_SHARD);
     }
 }

@@ -14,7 +14,9 @@ import java.util.Map;
  * What every registry-framed decoder does: reads the schema id, finds the format's reader for it (kept per id,
  * so only a new id asks the registry), and turns registry failures into the right kind of error: an id the
  * registry does not have is a record error, a registry that does not answer a {@link RetryableException} (the
- * source waits and offers the record again). Used on the pipeline thread only.
+ * source waits and offers the record again). The loops of a pipeline with {@code pipeline.threads} above 1 share
+ * one instance, whose cache and reused buffers are not thread-safe: {@link #open} and {@link #decode} hold its lock
+ * (uncontended with one loop).
  *
  * @param <T> decoded type
  * @param <R> the format's reader for one writer schema
@@ -52,7 +54,7 @@ public abstract class FramedDecoder<T, R> implements SchemaDecoder<T> {
     }
 
     @Override
-    public void open(FormatContext context) {
+    public synchronized void open(FormatContext context) {
         registry = RegistryConnection.open(context, format);
         maxReaders = registry.config().cache().byId();
         hits = registry.metrics().cacheLookups("id", "hit");
@@ -60,7 +62,7 @@ public abstract class FramedDecoder<T, R> implements SchemaDecoder<T> {
     }
 
     @Override
-    public T decode(byte[] payload, RecordMeta meta) throws Exception {
+    public synchronized T decode(byte[] payload, RecordMeta meta) throws Exception {
         byte[] bytes = keys ? meta.key() : payload;
         if (bytes == null) {
             if (keys) {

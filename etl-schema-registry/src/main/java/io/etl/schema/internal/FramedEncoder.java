@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * the subject's latest version, as {@code schema_registry} says), keeps it with the format's writer, and frames
  * the payload. A schema the registry refuses is a record error naming the subject (or a start-up failure for an
  * encoder that knows its schema in advance); a registry that does not answer is asked again with a capped
- * backoff, holding the pipeline, so nothing is skipped. Used on the pipeline thread only.
+ * backoff, holding the pipeline, so nothing is skipped. The loops of a pipeline with {@code pipeline.threads} above
+ * 1 share one instance, whose cache and reused buffers are not thread-safe: {@link #open} and the framing of a
+ * value hold its lock (uncontended with one loop).
  *
  * @param <T> value type
  * @param <S> what identifies a value's schema (an Avro {@code Schema}, a Protobuf descriptor)
@@ -94,7 +96,7 @@ public abstract class FramedEncoder<T, S, W> implements SchemaEncoder<T> {
     }
 
     @Override
-    public void open(FormatContext context) {
+    public synchronized void open(FormatContext context) {
         registry = RegistryConnection.open(context, format);
         if (context.topics().size() != 1) {
             throw ConfigException.of(context.path(), format + " encoder needs the one topic its sink writes");
@@ -122,7 +124,7 @@ public abstract class FramedEncoder<T, S, W> implements SchemaEncoder<T> {
     }
 
     /** The framed bytes of {@code value}; {@code null} stays null (a tombstone). */
-    byte[] serialize(T value) {
+    synchronized byte[] serialize(T value) {
         if (value == null) {
             return null;
         }

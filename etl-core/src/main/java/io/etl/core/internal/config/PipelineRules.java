@@ -12,8 +12,8 @@ import java.util.function.Predicate;
 
 /**
  * The rules that tie the sections of a {@link PipelineConfig} together, which no single record's constraints can
- * say: the drain fits inside the stop budget, and in exactly-once mode a transaction outlives a checkpoint
- * interval. The loader applies them to a file it bound, {@link PipelineConfig}'s constructor to one built in code.
+ * say: the drain fits inside the stop budget, in exactly-once mode a transaction outlives a checkpoint
+ * interval, and several loops are for at-least-once delivery only. The loader applies them to a file it bound, {@link PipelineConfig}'s constructor to one built in code.
  */
 public final class PipelineRules {
 
@@ -21,6 +21,8 @@ public final class PipelineRules {
     static final String DRAIN_TIMEOUT = "checkpoint.drain_timeout";
     static final String TRANSACTION_TIMEOUT = "pipeline.transaction_timeout";
     static final String CHECKPOINT_INTERVAL = "checkpoint.interval";
+    static final String THREADS = "pipeline.threads";
+    static final String DELIVERY = "pipeline.delivery";
 
     private PipelineRules() {}
 
@@ -34,14 +36,33 @@ public final class PipelineRules {
      * {@code alreadyWrong} says has a problem of its own (its bound value is a default, not what was written).
      */
     static List<ConfigProblem> problems(PipelineConfig config, Predicate<String> alreadyWrong) {
-        List<ConfigProblem> problems = new ArrayList<>(2);
+        List<ConfigProblem> problems = new ArrayList<>(3);
         if (!alreadyWrong.test(SHUTDOWN_TIMEOUT) && !alreadyWrong.test(DRAIN_TIMEOUT)) {
             stopBudget(config, problems);
         }
         if (!alreadyWrong.test(TRANSACTION_TIMEOUT) && !alreadyWrong.test(CHECKPOINT_INTERVAL)) {
             transactionTimeout(config, problems);
         }
+        if (!alreadyWrong.test(THREADS) && !alreadyWrong.test(DELIVERY)) {
+            threads(config, problems);
+        }
         return problems;
+    }
+
+    /**
+     * A transactional producer runs one transaction at a time, and a transaction commits the offsets of one
+     * consumer: loops that each need their own producer and transactional id are not supported, so exactly-once
+     * runs one loop per instance and scales out by instances.
+     */
+    private static void threads(PipelineConfig config, List<ConfigProblem> problems) {
+        PipelineSection p = config.pipeline();
+        if (p.threads() > 1 && p.delivery() == DeliveryGuarantee.EXACTLY_ONCE) {
+            problems.add(new ConfigProblem(
+                    THREADS,
+                    "is " + p.threads() + " but " + DELIVERY + " is exactly_once, which runs one loop per instance"
+                            + " (its transactional producer cannot be shared by the loops' transactions): set "
+                            + THREADS + " to 1 and run more instances"));
+        }
     }
 
     /** The drain is part of the stop: {@code checkpoint.drain_timeout} must leave room inside the budget. */

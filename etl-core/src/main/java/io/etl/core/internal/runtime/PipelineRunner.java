@@ -152,14 +152,25 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
         return start(definition, config, registry, EngineTime.SYSTEM);
     }
 
-    /** Starts {@code definition} on a new thread, its timers on {@code time}. */
+    /**
+     * Starts {@code definition} on a new thread, its timers on {@code time}; on {@code pipeline.threads} threads
+     * ({@link PipelineLoops}) when that is more than 1.
+     */
     public static RunningPipeline start(
             PipelineDefinition definition, PipelineConfig config, MeterRegistry registry, EngineTime time) {
+        if (config.pipeline().threads() > 1) {
+            return PipelineLoops.start(definition, config, registry, time);
+        }
         PipelineRunner runner = PipelineRunnerFactory.create(definition, config, registry, time);
-        Thread t = new Thread(runner::runLoop, "etl-" + runner.name);
-        runner.signals.wakes(t);
-        t.start();
+        runner.startThread("etl-" + runner.name);
         return runner;
+    }
+
+    /** Runs the loop on a new thread named {@code threadName}. */
+    void startThread(String threadName) {
+        Thread t = new Thread(this::runLoop, threadName);
+        signals.wakes(t);
+        t.start();
     }
 
     // ---- RunningPipeline ---------------------------------------------------------------------------------

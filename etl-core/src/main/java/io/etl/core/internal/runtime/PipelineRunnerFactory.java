@@ -64,9 +64,14 @@ final class PipelineRunnerFactory {
 
     private final Map<Sink<Object, ?>, SinkPool<Object, ?>> bySink = new IdentityHashMap<>();
 
-    @SuppressWarnings("unchecked")
     private PipelineRunnerFactory(
-            PipelineDefinition definition, PipelineConfig config, MeterRegistry registry, EngineTime time) {
+            PipelineDefinition definition,
+            PipelineConfig config,
+            MeterRegistry registry,
+            EngineTime time,
+            RunContext run,
+            Source<Object> source,
+            int loop) {
         this.definition = definition;
         this.config = config;
         this.registry = registry;
@@ -76,14 +81,11 @@ final class PipelineRunnerFactory {
         for (Map.Entry<String, String> t : config.metrics().commonTags().entrySet()) {
             common = common.and(t.getKey(), t.getValue());
         }
-        this.tags = common;
+        // one of several loops: each of its meters says which, so that the loops' gauges do not hide each other
+        this.tags = loop > 0 ? common.and(EtlMetrics.TAG_THREAD, Integer.toString(loop)) : common;
         this.signals = new PipelineSignals(name);
-        this.source = (Source<Object>) definition.source();
-        this.run = RunContext.of(
-                UUID.randomUUID().toString(),
-                config.pipeline().delivery(),
-                config.pipeline().transactionalId(),
-                config.pipeline().transactionTimeout());
+        this.source = source;
+        this.run = run;
         this.refused = run.exactlyOnce() ? new RefusedOutputs(config.pipeline().refusedMessageAttempts()) : null;
     }
 
@@ -91,9 +93,35 @@ final class PipelineRunnerFactory {
      * The runner of {@code definition} under {@code config}, its meters in {@code registry}, its timers on
      * {@code time}; not started.
      */
+    @SuppressWarnings("unchecked")
     static PipelineRunner create(
             PipelineDefinition definition, PipelineConfig config, MeterRegistry registry, EngineTime time) {
-        return new PipelineRunnerFactory(definition, config, registry, time).create();
+        return create(definition, config, registry, time, runContext(config), (Source<Object>) definition.source(), 0);
+    }
+
+    /**
+     * The runner of loop {@code loop} (from 1; 0 for a pipeline's only loop, whose meters carry no
+     * {@code thread} tag) reading {@code source}, in {@code run}, which the loops of one process share: their
+     * sinks then share producers as the sinks of one loop do.
+     */
+    static PipelineRunner create(
+            PipelineDefinition definition,
+            PipelineConfig config,
+            MeterRegistry registry,
+            EngineTime time,
+            RunContext run,
+            Source<Object> source,
+            int loop) {
+        return new PipelineRunnerFactory(definition, config, registry, time, run, source, loop).create();
+    }
+
+    /** A new run of {@code config}: its id, delivery guarantee and transaction settings. */
+    static RunContext runContext(PipelineConfig config) {
+        return RunContext.of(
+                UUID.randomUUID().toString(),
+                config.pipeline().delivery(),
+                config.pipeline().transactionalId(),
+                config.pipeline().transactionTimeout());
     }
 
     private PipelineRunner create() {

@@ -197,6 +197,38 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void threadsDefaultsToOneAndBindsAsAWholeNumberOfLoops() {
+        assertThat(parse("pipeline: {name: p}\n").pipeline().threads()).isEqualTo(PipelineSection.DEFAULT_THREADS);
+        assertThat(parse("pipeline: {threads: 4}\n").pipeline().threads()).isEqualTo(4);
+    }
+
+    @Test
+    void threadsBelowOneIsRejectedWithItsKeyPath() {
+        assertThat(problems("pipeline: {threads: 0}\n"))
+                .singleElement()
+                .asString()
+                .startsWith("pipeline.threads: ")
+                .contains("greater than or equal to 1");
+        assertThat(problems("pipeline: {threads: two}\n"))
+                .singleElement()
+                .asString()
+                .startsWith("pipeline.threads: ");
+    }
+
+    @Test
+    void severalThreadsWithExactlyOnceAreRejectedNamingBothKeys() {
+        assertThat(problems("pipeline: {threads: 2, delivery: exactly_once}\n"))
+                .singleElement()
+                .asString()
+                .startsWith("pipeline.threads: is 2 but pipeline.delivery is exactly_once")
+                .contains("set pipeline.threads to 1");
+        assertThat(parse("pipeline: {threads: 1, delivery: exactly_once}\n")
+                        .pipeline()
+                        .threads())
+                .isEqualTo(1);
+    }
+
+    @Test
     void blankTransactionalIdIsRejected() {
         assertThat(problems("pipeline: {delivery: exactly_once, transactional_id: \" \"}\n"))
                 .singleElement()

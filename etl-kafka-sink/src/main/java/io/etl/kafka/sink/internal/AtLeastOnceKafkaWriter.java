@@ -124,10 +124,14 @@ final class AtLeastOnceKafkaWriter implements SinkWriter<KafkaMessage> {
         return writer;
     }
 
-    /** The producer's own meters are per producer, which several sinks may share: no {@code sink} tag. */
+    /**
+     * The producer's own meters are per producer, which several sinks, and the loops of a pipeline, may share: no
+     * {@code sink} or {@code thread} tag.
+     */
     private static Tags producerTags(SinkContext context) {
         return Tags.of(context.tags().stream()
-                .filter(t -> !t.getKey().equals(EtlMetrics.TAG_SINK))
+                .filter(t ->
+                        !t.getKey().equals(EtlMetrics.TAG_SINK) && !t.getKey().equals(EtlMetrics.TAG_THREAD))
                 .toList());
     }
 

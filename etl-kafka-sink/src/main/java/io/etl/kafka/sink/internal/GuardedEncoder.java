@@ -35,8 +35,11 @@ final class GuardedEncoder<T> implements Encoder<T, KafkaMessage> {
     private final long maxBytes;
     private final boolean idempotencyHeader;
     private final Body<T> body;
-    /** The topic's max.message.bytes; set on the pipeline thread when the writer opens, read there too. */
-    private long topicLimit = Long.MAX_VALUE;
+    /**
+     * The topic's max.message.bytes; set when a writer opens (by each loop of a pipeline with several), read on
+     * the pipeline threads.
+     */
+    private volatile long topicLimit = Long.MAX_VALUE;
 
     GuardedEncoder(String topic, long maxBytes, boolean idempotencyHeader, Body<T> body) {
         this.topic = topic;

@@ -134,6 +134,27 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
         return new KafkaConsumerSource<>(name, config, onError, decoder, KafkaConsumer::new, true);
     }
 
+    /**
+     * The same source for one of {@code loops} loops of a pipeline: its own consumer, a member of the same group,
+     * sharing this source's decoder. A static member id ({@code group_instance_id}) becomes
+     * {@code <id>-<loop>}, as Kafka Streams names the members of its stream threads, so that the loops do not
+     * fence each other.
+     */
+    @Override
+    public KafkaConsumerSource<T> forLoop(int loop, int loops) {
+        if (loop < 1 || loop > loops) {
+            throw new IllegalArgumentException("loop " + loop + " of " + loops);
+        }
+        KafkaSourceConfig own = config.groupInstanceId() == null || loops == 1
+                ? config
+                : config.withGroupInstanceId(config.groupInstanceId() + "-" + loop);
+        KafkaConsumerSource<T> copy =
+                new KafkaConsumerSource<>(name, own, onError, decoder, consumerFactory, startupCheck);
+        copy.clock = clock;
+        copy.wallClock = wallClock;
+        return copy;
+    }
+
     @Override
     public String name() {
         return name;
