@@ -34,6 +34,32 @@ public final class ProcStat {
         }
     }
 
+    /**
+     * CPU milliseconds the process's JIT compiler threads ({@code C1 CompilerThread*}, {@code C2 CompilerThread*})
+     * used so far, or -1 when unknown: the part of {@link #cpuMillis} a short run spends compiling.
+     */
+    public static long compilerCpuMillis(long pid) {
+        try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
+            long ticks = 0;
+            for (Path task : tasks.toList()) {
+                String stat;
+                try {
+                    stat = Files.readString(task.resolve("stat"));
+                } catch (IOException gone) {
+                    continue;
+                }
+                String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
+                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                }
+            }
+            return ticks * 1000 / CLOCK_TICKS;
+        } catch (IOException | RuntimeException e) {
+            return -1;
+        }
+    }
+
     /** Peak resident set in MiB, or -1 when unknown. */
     public static long peakRssMiB(long pid) {
         long kib = status(pid, "VmHWM:");

@@ -175,6 +175,17 @@ public interface KafkaTestCluster extends AutoCloseable {
     Optional<ClusterSecurity> security();
 
     /**
+     * The bootstrap address other containers use to reach this cluster, when it runs in a container
+     * ({@code -Detl.test.kafka=testcontainers}): its listener on Testcontainers' shared network
+     * ({@code Network.SHARED}), for a schema registry container, say.
+     *
+     * @return the address, e.g. {@code kafka-1a2b3c4d:19092}, or empty when the cluster is not in a container
+     */
+    default Optional<String> containerNetworkBootstrapServers() {
+        return Optional.empty();
+    }
+
+    /**
      * The proxies in front of the brokers, when the kit started the cluster with
      * {@link BrokerOptions.Builder#proxied()}.
      *

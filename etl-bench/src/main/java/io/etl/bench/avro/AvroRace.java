@@ -28,7 +28,8 @@ import org.apache.avro.generic.GenericRecord;
  * split example's pipeline and YAML with Avro decoder and encoders) against the kafka-clients loop doing the
  * same Avro decoding and encoding by hand, each a JVM of its own with identical flags, clocked from the fork
  * until every output is written and the input's end offsets are committed. Reports CPU per record (from
- * {@code /proc}) and the registry requests each made (one per distinct schema it used is the floor).
+ * {@code /proc}), the part of it the JIT compiler threads used, the highest load average seen during the run and
+ * the registry requests each made (one per distinct schema it used is the floor).
  *
  * <pre>{@code
  * java -cp etl-bench/target/etl-bench.jar io.etl.bench.avro.AvroRace --records 200000 --runs 3
@@ -43,9 +44,21 @@ public final class AvroRace {
     private AvroRace() {}
 
     /** One contestant's run. */
-    record Result(String contestant, int run, long records, double seconds, long cpuMillis, int registryRequests) {
+    record Result(
+            String contestant,
+            int run,
+            long records,
+            double seconds,
+            long cpuMillis,
+            long compilerCpuMillis,
+            double load,
+            int registryRequests) {
         double cpuMicrosPerRecord() {
             return cpuMillis * 1000.0 / records;
+        }
+
+        double compilerMicrosPerRecord() {
+            return compilerCpuMillis * 1000.0 / records;
         }
     }
 
@@ -77,21 +90,25 @@ public final class AvroRace {
             }
         }
         System.out.println();
-        System.out.println("| contestant | run | records | seconds | records/s | CPU µs/record | registry requests |");
-        System.out.println("|---|---|---|---|---|---|---|");
+        System.out.println("| contestant | run | records | seconds | records/s | CPU µs/record | of which JIT compilers"
+                + " | CPU µs/record without JIT | load | registry requests |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|");
         results.forEach(r -> System.out.println(row(r)));
     }
 
     private static String row(Result r) {
         return String.format(
                 Locale.ROOT,
-                "| %s | %d | %d | %.2f | %.0f | %.2f | %d |",
+                "| %s | %d | %d | %.2f | %.0f | %.2f | %.2f | %.2f | %.1f | %d |",
                 r.contestant(),
                 r.run(),
                 r.records(),
                 r.seconds(),
                 r.records() / r.seconds(),
                 r.cpuMicrosPerRecord(),
+                r.compilerMicrosPerRecord(),
+                r.cpuMicrosPerRecord() - r.compilerMicrosPerRecord(),
+                r.load(),
                 r.registryRequests());
     }
 
@@ -142,6 +159,7 @@ public final class AvroRace {
                 topics.prefix(),
                 registry.url()));
         File log = File.createTempFile("avro-race-" + contestant, ".log");
+        double load = ProcStat.loadAverage();
         long start = System.nanoTime();
         Process process = new ProcessBuilder(command)
                 .redirectErrorStream(true)
@@ -159,7 +177,10 @@ public final class AvroRace {
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             long cpu = ProcStat.cpuMillis(process.pid());
-            return new Result(contestant, run, records, seconds, cpu, registry.requests("/") - requestsBefore);
+            long compilers = ProcStat.compilerCpuMillis(process.pid());
+            load = Math.max(load, ProcStat.loadAverage());
+            return new Result(
+                    contestant, run, records, seconds, cpu, compilers, load, registry.requests("/") - requestsBefore);
         } finally {
             process.destroy();
             if (!process.waitFor(30, TimeUnit.SECONDS)) {

@@ -50,7 +50,7 @@ import org.apache.avro.SchemaCompatibility;
  * compatibility("NONE")}); Protobuf and JSON schemas are stored without a check. {@link #stop()} and
  * {@link #restart()} make the registry unreachable and back on the same port, with its schemas kept.
  */
-public final class SchemaRegistryServer implements AutoCloseable {
+public final class SchemaRegistryServer implements TestSchemaRegistry {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -100,7 +100,13 @@ public final class SchemaRegistryServer implements AutoCloseable {
         server.start();
     }
 
+    @Override
+    public Kind kind() {
+        return Kind.SERVER;
+    }
+
     /** The base URL, {@code http://127.0.0.1:<port>}. */
+    @Override
     public String url() {
         return "http://" + InetAddress.getLoopbackAddress().getHostAddress() + ":" + port;
     }
