@@ -2,6 +2,7 @@ package io.etl.kafka.source.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.etl.testkit.EmbeddedKafka;
 import io.etl.testkit.KafkaTestCluster;
@@ -44,9 +45,10 @@ class CrashRecoveryIT {
     /**
      * Bounds asserted on the duplicate ratio; measured values are in docs/delivery-guarantees.md. At full speed
      * the replay is what was written but not yet committed when the process died: median 1.4 %, 0.7-3.8 % over
-     * thirteen runs on a 2-core machine. At a steady rate it is 0.0-0.4 %. Both bounds fail on a window of
-     * whole seconds (committing once a second measured 21-31 %). Commits that waited for the end of a fetch
-     * measured 1.7-5.8 % here, median 2.7 %; the full-speed bound leaves room for a noisy machine rather than
+     * thirteen runs on a 2-core machine. For the user-shaped pipeline at a steady rate, a kill of a copy keeping up
+     * replayed 151-978 orders (0.04-0.34 %), one of a copy still reading a backlog 768-1,744. Both bounds fail on
+     * a window of whole seconds (committing once a second measured 21-31 %). Commits that waited for the end of a
+     * fetch measured 1.7-5.8 % here, median 2.7 %; the full-speed bound leaves room for a noisy machine rather than
      * catch that in every run, and PipelineCheckpointTest and KafkaSourceIT check that mechanism directly.
      */
     private static final double FULL_SPEED_MAX_DUPLICATES = 0.04;
@@ -158,6 +160,7 @@ class CrashRecoveryIT {
         List<Map<TopicPartition, Long>> committedAtKill = new ArrayList<>();
         long[] nextKill = {0};
         int[] kills = {0};
+        boolean[] firstKillWhileFlowing = {false};
         // the input starts once the first copy has its partitions: like a pipeline that has been running, it meets
         // a steady rate rather than a backlog built up while its JVM started
         ChildPipeline first = children.start("lines", yaml, uid + "-0");
@@ -188,6 +191,9 @@ class CrashRecoveryIT {
                     kills[0]++;
                     Map<TopicPartition, Long> atKill = kafka.committedOffsets(group);
                     committedAtKill.add(atKill);
+                    if (kills[0] == 1) {
+                        firstKillWhileFlowing[0] = !load.done();
+                    }
                     System.out.printf(
                             "crash test (user-shaped): SIGKILL %d at %d ms (the copy %s), committed total %d, produced"
                                     + " %d%n",
@@ -252,6 +258,12 @@ class CrashRecoveryIT {
         assertThat(missing).as("lines missing from the output").isEmpty();
         assertThat(kills[0]).isEqualTo(3);
         assertThat(kafka.committedOffsets(group)).isEqualTo(kafka.endOffsets(input));
+        // the figure measures a kill of a copy keeping up with the input: a machine too busy to run the pipeline
+        // at this rate while the input flowed measures nothing, and says so rather than pass
+        assumeTrue(
+                firstKillWhileFlowing[0],
+                "the first copy never kept up with " + STEADY_RATE + " records/s while the input flowed: this"
+                        + " machine is too busy to measure the replay of a copy keeping up");
         assertThat(ratio)
                 .as("duplicates over output, input at %d records/s", STEADY_RATE)
                 .isLessThanOrEqualTo(STEADY_MAX_DUPLICATES);
