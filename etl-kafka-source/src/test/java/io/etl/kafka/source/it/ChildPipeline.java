@@ -31,6 +31,7 @@ final class ChildPipeline implements AutoCloseable {
                 "-Xmx256m",
                 "-XX:+UseSerialGC",
                 "-XX:TieredStopAtLevel=1",
+                "-Detl.test.meters=" + Boolean.getBoolean("etl.test.meters"),
                 "-cp",
                 classpath,
                 PipelineProcess.class.getName(),
@@ -125,7 +126,9 @@ final class ChildPipeline implements AutoCloseable {
     /** The last lines of the log, for assertion messages. */
     String tail() {
         try {
-            List<String> lines = Files.readAllLines(log);
+            List<String> lines = Files.readAllLines(log).stream()
+                    .filter(l -> !l.startsWith("meters "))
+                    .toList();
             return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
         } catch (IOException e) {
             return "(no log: " + e.getMessage() + ")";

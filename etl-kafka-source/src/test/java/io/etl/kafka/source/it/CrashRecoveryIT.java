@@ -2,12 +2,18 @@ package io.etl.kafka.source.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.etl.testkit.EmbeddedKafka;
 import io.etl.testkit.KafkaTestCluster;
+import io.etl.testkit.TestRecord;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -21,10 +27,10 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Acceptance 2: a pipeline JVM is killed with SIGKILL at three random moments while it consumes 50,000
  * orders; every restart resumes, nothing is lost, and no offset is ever committed ahead of durable output.
- * Two more runs, with the default checkpoint settings, measure the duplicate window: three SIGKILLs while
- * the pipeline reads a backlog as fast as it can, and three while the input arrives at a steady 15,000
- * records/s and the pipeline keeps up with it. Each prints its duplicate ratio (duplicates over output
- * records) and, per kill, what the dead copy had written beyond its last commit.
+ * Two more runs measure the duplicate window: three SIGKILLs while the copy pipeline reads a backlog as fast as it
+ * can, and three SIGKILLs 2-5 s apart of a pipeline shaped like a user's ({@link OrderLines}, every setting at its
+ * default) while the input arrives at a steady 15,000 records/s. Each prints its duplicate ratio (duplicates over
+ * output records) and where the duplicates came from.
  */
 @EmbeddedKafka(shared = true)
 class CrashRecoveryIT {
@@ -39,14 +45,15 @@ class CrashRecoveryIT {
     /**
      * Bounds asserted on the duplicate ratio; measured values are in docs/delivery-guarantees.md. At full speed
      * the replay is what was written but not yet committed when the process died: median 1.4 %, 0.7-3.8 % over
-     * thirteen runs on a 2-core machine. At a steady rate it is 0.09-0.19 %. Both bounds fail on a window of
-     * whole seconds (committing once a second measured 21-31 %). Commits that waited for the end of a fetch
-     * measured 1.7-5.8 % here, median 2.7 %; the full-speed bound leaves room for a noisy machine rather than
+     * thirteen runs on a 2-core machine. For the user-shaped pipeline at a steady rate, a kill of a copy keeping up
+     * replayed 151-978 orders (0.04-0.34 %), one of a copy still reading a backlog 768-1,744. Both bounds fail on
+     * a window of whole seconds (committing once a second measured 21-31 %). Commits that waited for the end of a
+     * fetch measured 1.7-5.8 % here, median 2.7 %; the full-speed bound leaves room for a noisy machine rather than
      * catch that in every run, and PipelineCheckpointTest and KafkaSourceIT check that mechanism directly.
      */
     private static final double FULL_SPEED_MAX_DUPLICATES = 0.04;
 
-    private static final double STEADY_MAX_DUPLICATES = 0.01;
+    private static final double STEADY_MAX_DUPLICATES = 0.005;
 
     @RegisterExtension
     final ChildPipelines children = new ChildPipelines();
@@ -116,16 +123,147 @@ class CrashRecoveryIT {
     @Test
     @Timeout(300)
     void keepsDuplicatesSmallAfterThreeSigkillsAtFullSpeed(KafkaTestCluster kafka, @TempDir Path dir) {
-        double ratio = duplicateRatioAfterThreeKills(kafka, dir, "full", FULL_SPEED_ORDERS, 0);
+        double ratio = duplicateRatioAfterThreeKillsAtFullSpeed(kafka, dir, FULL_SPEED_ORDERS);
         assertThat(ratio)
                 .as("duplicates over output, backlog read at full speed")
                 .isLessThanOrEqualTo(FULL_SPEED_MAX_DUPLICATES);
     }
 
+    /**
+     * A pipeline shaped like a user's ({@link OrderLines}: a flatMap to one to three lines, a split to three
+     * topics, every setting at its default, no static membership) reads orders arriving at 15,000 records/s and is
+     * killed with SIGKILL three times, 2-5 s apart, each kill followed at once by a restart; the first kill comes
+     * while the copy keeps up with the input. Nothing may be lost, no committed offset may go backwards, and the
+     * lines written twice must stay within 0.5 % of the output. It prints, per kill, whether the copy had
+     * partitions, and for the duplicates which replay they belong to and whether an order was written twice whole.
+     */
     @Test
     @Timeout(300)
-    void keepsDuplicatesSmallAfterThreeSigkillsAtASteadyRate(KafkaTestCluster kafka, @TempDir Path dir) {
-        double ratio = duplicateRatioAfterThreeKills(kafka, dir, "steady", STEADY_ORDERS, STEADY_RATE);
+    void keepsDuplicatesSmallForAUserShapedPipelineAfterThreeSigkillsAtASteadyRate(
+            KafkaTestCluster kafka, @TempDir Path dir) throws Exception {
+        long seed = System.nanoTime();
+        Random random = new Random(seed);
+        String uid = Delivery.unique("lines");
+        String input = "in-" + uid;
+        String group = "group-" + uid;
+        kafka.createTopic(input, PARTITIONS);
+        Map<String, String> topics = new LinkedHashMap<>();
+        for (String sink : OrderLines.SINKS) {
+            topics.put(sink, sink + "-" + uid);
+            kafka.createTopic(topics.get(sink), PARTITIONS);
+        }
+        Path yaml = dir.resolve(uid + ".yaml");
+        Files.writeString(yaml, OrderLines.defaultYaml(uid, kafka.bootstrapServers(), input, group, topics));
+        System.out.printf("crash test (user-shaped): seed %d%n", seed);
+
+        Map<TopicPartition, Long> lastCommitted = new HashMap<>();
+        List<Map<TopicPartition, Long>> committedAtKill = new ArrayList<>();
+        long[] nextKill = {0};
+        int[] kills = {0};
+        boolean[] firstKillWhileFlowing = {false};
+        // the input starts once the first copy has its partitions: like a pipeline that has been running, it meets
+        // a steady rate rather than a backlog built up while its JVM started
+        ChildPipeline first = children.start("lines", yaml, uid + "-0");
+        await().atMost(Duration.ofSeconds(120)).until(() -> first.tail().contains("assigned"));
+        long begun = System.nanoTime();
+        try (LoadProducer load = LoadProducer.start(kafka, input, PARTITIONS, STEADY_ORDERS, STEADY_RATE)) {
+            children.awaitWhileRunning(Duration.ofSeconds(240), Duration.ofMillis(50), current -> {
+                Map<TopicPartition, Long> committed = kafka.committedOffsets(group);
+                committed.forEach((tp, offset) -> {
+                    assertThat(offset)
+                            .as("committed offset of %s never goes backwards", tp)
+                            .isGreaterThanOrEqualTo(lastCommitted.getOrDefault(tp, 0L));
+                    lastCommitted.put(tp, offset);
+                });
+                long now = System.nanoTime();
+                long total =
+                        committed.values().stream().mapToLong(Long::longValue).sum();
+                // the first kill 2-5 s after the first copy committed, and while it keeps up with the input (within
+                // a quarter second of it), as a pipeline that has been running would; each next one 2-5 s after
+                // the one before, whatever the restarted copy is doing
+                boolean keepingUp = load.sent() - total <= STEADY_RATE / 4;
+                if (kills[0] == 0 && nextKill[0] == 0 && !committed.isEmpty()) {
+                    nextKill[0] = now + TimeUnit.MILLISECONDS.toNanos(2_000 + random.nextInt(3_000));
+                }
+                if (kills[0] < 3 && nextKill[0] != 0 && now - nextKill[0] >= 0 && (kills[0] > 0 || keepingUp)) {
+                    boolean assigned = current.tail().contains("assigned");
+                    current.kill9();
+                    kills[0]++;
+                    Map<TopicPartition, Long> atKill = kafka.committedOffsets(group);
+                    committedAtKill.add(atKill);
+                    if (kills[0] == 1) {
+                        firstKillWhileFlowing[0] = !load.done();
+                    }
+                    System.out.printf(
+                            "crash test (user-shaped): SIGKILL %d at %d ms (the copy %s), committed total %d, produced"
+                                    + " %d%n",
+                            kills[0],
+                            TimeUnit.NANOSECONDS.toMillis(now - begun),
+                            assigned ? "had partitions" : "was still waiting for partitions",
+                            atKill.values().stream().mapToLong(Long::longValue).sum(),
+                            load.sent());
+                    nextKill[0] = kills[0] < 3 ? now + TimeUnit.MILLISECONDS.toNanos(2_000 + random.nextInt(3_000)) : 0;
+                    children.start("lines", yaml, uid + "-" + kills[0]);
+                    return false;
+                }
+                return kills[0] == 3 && load.done() && total == STEADY_ORDERS;
+            });
+        }
+        System.out.printf(
+                "crash test (user-shaped): caught up %d ms after the start%n",
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - begun));
+        children.last().stopOnceAssigned();
+
+        List<TestRecord> records = new ArrayList<>();
+        for (String topic : topics.values()) {
+            records.addAll(kafka.readAll(topic));
+        }
+        Map<String, Integer> out = OrderLines.lineCounts(records);
+        List<String> missing = OrderLines.missing(out, STEADY_ORDERS);
+        long duplicates = Delivery.duplicates(out);
+        // which kill's replay each duplicate belongs to: the last kill whose committed offset was at or below it
+        long[] perKill = new long[committedAtKill.size() + 1];
+        // an order some of whose lines were written twice and others once: the dead copy had written only part of it
+        Map<Integer, int[]> replayedOrders = new HashMap<>();
+        out.forEach((id, n) -> {
+            if (n > 1) {
+                int order = OrderLines.orderOf(id);
+                replayedOrders.computeIfAbsent(order, o -> new int[1])[0]++;
+                TopicPartition tp = new TopicPartition(input, order % PARTITIONS);
+                long offset = order / PARTITIONS;
+                int k = committedAtKill.size();
+                while (k > 0 && committedAtKill.get(k - 1).getOrDefault(tp, 0L) > offset) {
+                    k--;
+                }
+                perKill[k] += n - 1;
+            }
+        });
+        long partial = replayedOrders.entrySet().stream()
+                .filter(e -> e.getValue()[0] < OrderLines.linesOf(Orders.id(e.getKey())))
+                .count();
+        double ratio = (double) duplicates / records.size();
+        System.out.printf(
+                "crash test (user-shaped, seed %d, rate %d/s): %d duplicates in %d output lines over %d orders:"
+                        + " duplicate ratio %.3f%%; by replay [before the first kill, after kill 1, 2, 3] %s; %d orders"
+                        + " written twice, %d of them only in part%n",
+                seed,
+                STEADY_RATE,
+                duplicates,
+                records.size(),
+                STEADY_ORDERS,
+                ratio * 100,
+                Arrays.toString(perKill),
+                replayedOrders.size(),
+                partial);
+        assertThat(missing).as("lines missing from the output").isEmpty();
+        assertThat(kills[0]).isEqualTo(3);
+        assertThat(kafka.committedOffsets(group)).isEqualTo(kafka.endOffsets(input));
+        // the figure measures a kill of a copy keeping up with the input: a machine too busy to run the pipeline
+        // at this rate while the input flowed measures nothing, and says so rather than pass
+        assumeTrue(
+                firstKillWhileFlowing[0],
+                "the first copy never kept up with " + STEADY_RATE + " records/s while the input flowed: this"
+                        + " machine is too busy to measure the replay of a copy keeping up");
         assertThat(ratio)
                 .as("duplicates over output, input at %d records/s", STEADY_RATE)
                 .isLessThanOrEqualTo(STEADY_MAX_DUPLICATES);
@@ -169,14 +307,11 @@ class CrashRecoveryIT {
 
     /**
      * Runs the copy pipeline with default pool and checkpoint settings over {@code orders} orders, produced
-     * beforehand ({@code rate} 0) or at {@code rate} per second, kills it three times at random points in
-     * the middle (at a steady rate, only once the copy has caught up within a quarter second of input), lets
-     * the last copy finish, checks that nothing was lost and returns duplicates / output.
+     * beforehand, kills it three times at random points in the middle, lets the last copy finish, checks that
+     * nothing was lost and returns duplicates / output.
      */
-    private double duplicateRatioAfterThreeKills(KafkaTestCluster kafka, Path dir, String label, int orders, int rate) {
-        // at a steady rate a copy is killed only once it has caught up with the input: a restarted copy first
-        // reads what arrived while it was down at full speed, and that is the full-speed case's to measure
-        boolean steady = rate > 0;
+    private double duplicateRatioAfterThreeKillsAtFullSpeed(KafkaTestCluster kafka, Path dir, int orders) {
+        String label = "full";
         long seed = System.nanoTime();
         Random random = new Random(seed);
         RunTopics t = RunTopics.create(kafka, "crash-" + label, PARTITIONS);
@@ -192,19 +327,15 @@ class CrashRecoveryIT {
         long[] killedAt = {0};
         long[] writtenTwice = {0};
         System.out.printf("crash test (%s): seed %d%n", label, seed);
-        try (LoadProducer load =
-                LoadProducer.start(kafka, t.input(), PARTITIONS, orders, rate == 0 ? Integer.MAX_VALUE : rate)) {
-            if (rate == 0) {
-                await().atMost(Duration.ofSeconds(60)).until(load::done);
-            }
+        try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, orders, Integer.MAX_VALUE)) {
+            await().atMost(Duration.ofSeconds(60)).until(load::done);
             children.start("copy", yaml, t.uid() + "-0");
             children.awaitWhileRunning(Duration.ofSeconds(240), Duration.ofMillis(50), current -> {
                 long total = kafka.committedTotal(t.group());
                 assertThat(total).as("committed total never goes backwards").isGreaterThanOrEqualTo(lastCommitted[0]);
                 lastCommitted[0] = total;
                 long now = System.nanoTime();
-                boolean caughtUp = !steady || load.done() || load.sent() - total <= rate / 4;
-                if (kills[0] < 3 && killDue[0] == 0 && total > killedAt[0] && total < orders && caughtUp) {
+                if (kills[0] < 3 && killDue[0] == 0 && total > killedAt[0] && total < orders) {
                     killDue[0] = now + TimeUnit.MILLISECONDS.toNanos(200 + random.nextInt(600));
                 }
                 if (kills[0] < 3 && killDue[0] != 0 && now - killDue[0] >= 0) {
@@ -234,9 +365,9 @@ class CrashRecoveryIT {
         long written = orders + duplicates - missing.size();
         double ratio = (double) duplicates / written;
         System.out.printf(
-                "crash test (%s, seed %d, rate %s): %d duplicates in %d output records over %d orders:"
+                "crash test (%s, seed %d, rate full speed): %d duplicates in %d output records over %d orders:"
                         + " duplicate ratio %.3f%%%n",
-                label, seed, rate == 0 ? "full speed" : rate + "/s", duplicates, written, orders, ratio * 100);
+                label, seed, duplicates, written, orders, ratio * 100);
         assertThat(missing).as("orders missing from the output").isEmpty();
         assertThat(kills[0]).isEqualTo(3);
         return ratio;

@@ -14,7 +14,7 @@ final class Pipelines {
     private Pipelines() {}
 
     /**
-     * By name: {@code split}, {@code copy}, {@code route} or {@code dlq} ({@link DeadLetterOrders#pipeline}), or
+     * By name: {@code split}, {@code copy}, {@code route}, {@code lines} ({@link OrderLines#pipeline}) or {@code dlq} ({@link DeadLetterOrders#pipeline}), or
      * {@code enrich@<service url>} ({@link KeyedOrders#enrich}).
      */
     static Pipeline named(String kind, PipelineConfig config) {
@@ -27,6 +27,7 @@ final class Pipelines {
             case "dlq" -> DeadLetterOrders.pipeline(config);
             case "split-rejects" -> splitWithRejects(config);
             case "route" -> route(config);
+            case "lines" -> OrderLines.pipeline(config);
             default -> throw new IllegalArgumentException("unknown pipeline kind " + kind);
         };
     }
