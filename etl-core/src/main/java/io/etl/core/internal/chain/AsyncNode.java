@@ -106,6 +106,11 @@ final class AsyncNode extends Node {
         return settings;
     }
 
+    /** Whether its calls block a thread of the stage's own ({@code mapConcurrent}) rather than return a stage. */
+    boolean blocking() {
+        return executor != null;
+    }
+
     // ---- a value enters (pipeline thread, while its record goes through the chain) ------------------------
 
     @Override

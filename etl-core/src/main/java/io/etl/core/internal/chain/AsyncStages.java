@@ -6,18 +6,25 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The asynchronous stages of one pipeline's chain, and the way their calls' outcomes reach the pipeline thread:
  * a lock-free queue that completing threads fill and the pipeline thread drains between records
- * ({@link #drain()}), waking it when it waits. Also the stages' timer (timeouts, retry backoff, rate-limit waits).
- * Everything but {@link #post} and {@link #schedule} runs on the pipeline thread.
+ * ({@link #drain()}), waking it once per drain rather than once per outcome: outcomes that arrive while a wake-up is
+ * on its way ride along with it. Also the stages' timer (timeouts, retry backoff, rate-limit waits). Everything but
+ * {@link #post} and {@link #schedule} runs on the pipeline thread.
  */
 public final class AsyncStages {
+
+    private static final Logger LOG = LoggerFactory.getLogger(AsyncStages.class);
 
     /** Outcomes handled per {@link #drain()}, so that polls and commits still come round under a flood of them. */
     private static final int MAX_DRAIN = 4096;
@@ -28,6 +35,9 @@ public final class AsyncStages {
     private final PipelineSection section;
     private final Runnable wake;
     private final ConcurrentLinkedQueue<AsyncEvent> events = new ConcurrentLinkedQueue<>();
+    /** Whether the pipeline thread was woken since its last drain began: later outcomes need not wake it again. */
+    private final AtomicBoolean woken = new AtomicBoolean();
+
     private final List<AsyncNode> nodes = new ArrayList<>();
     private volatile ScheduledThreadPoolExecutor timer;
 
@@ -51,6 +61,18 @@ public final class AsyncStages {
     }
 
     void add(AsyncNode node) {
+        if (!node.blocking()
+                && ForkJoinPool.getCommonPoolParallelism() < 2
+                && nodes.stream().allMatch(AsyncNode::blocking)) {
+            // CompletableFuture then runs each task it runs asynchronously on a new thread
+            LOG.info(
+                    "pipeline '{}': stage '{}' is asynchronous and the JVM's common pool has one thread:"
+                            + " a client that completes on CompletableFuture's default executor (the JDK's"
+                            + " HttpClient.sendAsync does) starts a thread per call; -D{}=2 avoids it",
+                    pipeline,
+                    node.name(),
+                    "java.util.concurrent.ForkJoinPool.common.parallelism");
+        }
         nodes.add(node);
         if (timer == null) {
             ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, r -> {
@@ -68,10 +90,15 @@ public final class AsyncStages {
         return nodes.stream().map(AsyncNode::name).toList();
     }
 
-    /** Hands {@code event} to the pipeline thread and wakes it. Any thread. */
+    /**
+     * Hands {@code event} to the pipeline thread and wakes it, unless it was woken already since its last drain
+     * began: that drain, or the next, takes this event too. Any thread.
+     */
     void post(AsyncEvent event) {
         events.offer(event);
-        wake.run();
+        if (!woken.getAndSet(true)) {
+            wake.run();
+        }
     }
 
     /** Runs {@code task} on the stages' timer after {@code nanos}. Any thread. */
@@ -87,11 +114,20 @@ public final class AsyncStages {
      * @throws PipelineStop when a record whose call failed has policy {@code fail}
      */
     public int drain() {
+        // cleared first: an event offered from now on either is taken below or wakes the thread again
+        if (woken.get()) {
+            woken.set(false);
+        }
         int n = 0;
         AsyncEvent e;
         while (n < MAX_DRAIN && (e = events.poll()) != null) {
             e.handle();
             n++;
+        }
+        if (n == MAX_DRAIN && !events.isEmpty()) {
+            // left for the next drain: the thread must not park as if nothing were waiting
+            woken.set(true);
+            wake.run();
         }
         return n;
     }

@@ -44,6 +44,11 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
 
     private static final Logger LOG = LoggerFactory.getLogger(PipelineRunner.class);
     private static final long BLOCKED_POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(5);
+    /**
+     * While blocked, the paused source is polled at most this often: each wake-up (a call returned, a write
+     * completed) need not cost a poll, which only keeps the group's business going.
+     */
+    private static final long BLOCKED_POLL_GAP_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** How often stalls are checked and the checkpoint gauges refreshed. */
     private static final long HOUSEKEEPING_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
     /**
@@ -87,6 +92,8 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
     private boolean opened;
 
     private long startNanos;
+    /** When the paused source was last polled while blocked ({@link System#nanoTime()}). */
+    private long blockedPollNanos;
 
     /**
      * The runner of parts that {@link PipelineRunnerFactory} built for one run.
@@ -302,6 +309,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
         long nextHousekeeping = time.nanoTime() + HOUSEKEEPING_NANOS;
         commits.start(time.nanoTime());
         long maxPoll = source.pollTimeout().toNanos();
+        blockedPollNanos = System.nanoTime() - BLOCKED_POLL_GAP_NANOS;
         while (!stopRequested && !signals.failed()) {
             lastActivityMillis = System.currentTimeMillis();
             if (transactions != null) {
@@ -365,12 +373,17 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
 
     /**
      * While blocked: the source is paused, so a poll only keeps the group's business going (commits, heartbeats,
-     * rebalances) and returns at once; then the thread parks until a sink or an asynchronous stage wakes it (a
+     * rebalances) and returns at once, and comes at most once a millisecond however often the thread is woken;
+     * then the thread parks until a sink or an asynchronous stage wakes it (a
      * write completed, a batch was acknowledged, a call returned) or {@code parkNanos} passed. A poll that waited
      * instead could not be woken.
      */
     private void awaitSinks(ProcessingOutput output, long parkNanos) {
-        source.poll(Duration.ZERO, output);
+        long now = System.nanoTime();
+        if (now - blockedPollNanos >= BLOCKED_POLL_GAP_NANOS) {
+            source.poll(Duration.ZERO, output);
+            blockedPollNanos = System.nanoTime();
+        }
         LockSupport.parkNanos(this, Math.max(0, parkNanos));
     }
 
