@@ -97,7 +97,15 @@ public final class EnrichRace {
     }
 
     /** One contestant's run. */
-    record Result(String contestant, int run, long records, double seconds, long cpuMillis, long calls, double load) {
+    record Result(
+            String contestant,
+            int run,
+            long records,
+            double seconds,
+            long cpuMillis,
+            long calls,
+            long deadLetters,
+            double load) {
 
         double perSecond() {
             return records / seconds;
@@ -146,8 +154,9 @@ public final class EnrichRace {
                 options.latencyMillis(),
                 options.concurrency(),
                 String.join(" ", options.jvmArgs()));
-        System.out.println("| contestant | run | records/s | % of bound | seconds | CPU µs/record | calls | load |");
-        System.out.println("|---|---|---|---|---|---|---|---|");
+        System.out.println(
+                "| contestant | run | records/s | % of bound | seconds | CPU µs/record | calls | dead letters | load |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|");
         results.forEach(r -> System.out.println(row(r, options)));
     }
 
@@ -164,7 +173,7 @@ public final class EnrichRace {
     private static String row(Result r, Options options) {
         return String.format(
                 Locale.ROOT,
-                "| %s | %d | %.0f | %.0f %% | %.2f | %.1f | %d | %.2f |",
+                "| %s | %d | %.0f | %.0f %% | %.2f | %.1f | %d | %d | %.2f |",
                 r.contestant(),
                 r.run(),
                 r.perSecond(),
@@ -172,6 +181,7 @@ public final class EnrichRace {
                 r.seconds(),
                 r.cpuMicrosPerRecord(),
                 r.calls(),
+                r.deadLetters(),
                 r.load());
     }
 
@@ -209,8 +219,9 @@ public final class EnrichRace {
                 .redirectOutput(log)
                 .start();
         try {
+            // an order whose calls kept failing is accounted for on the dead-letter topic, not the output
             while (kafka.committedTotal(topics.group()) < options.records()
-                    || kafka.endTotal(topics.output()) < options.records()) {
+                    || kafka.endTotal(topics.output()) + kafka.endTotal(topics.deadLetters()) < options.records()) {
                 if (!process.isAlive()) {
                     throw new IllegalStateException(contestant + " exited early; its log: " + log);
                 }
@@ -228,6 +239,7 @@ public final class EnrichRace {
                     seconds,
                     cpu,
                     service.requests() - callsBefore,
+                    kafka.endTotal(topics.deadLetters()),
                     ProcStat.loadAverage());
         } finally {
             process.destroy();

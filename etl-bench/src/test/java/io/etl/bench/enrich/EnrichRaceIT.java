@@ -51,6 +51,9 @@ class EnrichRaceIT {
 
             assertThat(result.records()).isEqualTo(ORDERS);
             assertThat(result.calls()).as("calls to the service").isGreaterThanOrEqualTo(ORDERS);
+            assertThat(result.deadLetters())
+                    .as("orders the service never answered")
+                    .isZero();
             assertThat(result.seconds()).isPositive();
             assertThat(result.cpuMillis()).as("CPU of the contestant's JVM").isPositive();
         }
