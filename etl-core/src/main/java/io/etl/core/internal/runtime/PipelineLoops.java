@@ -5,7 +5,6 @@ import io.etl.core.PipelineState;
 import io.etl.core.PipelineStateListener;
 import io.etl.core.RunningPipeline;
 import io.etl.core.checkpoint.RunContext;
-import io.etl.core.config.Durations;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.internal.dsl.PipelineDefinition;
@@ -22,9 +21,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -247,17 +243,7 @@ final class PipelineLoops implements RunningPipeline {
     @Override
     public PipelineResult stopAndWait(Duration timeout) {
         stop();
-        try {
-            return result.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-        } catch (TimeoutException e) {
-            throw new IllegalStateException(
-                    "pipeline '" + name + "' did not stop within " + Durations.format(timeout), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while stopping pipeline '" + name + "'", e);
-        } catch (ExecutionException e) {
-            throw new IllegalStateException(e.getCause());
-        }
+        return PipelineRunner.awaitResult(name, result, timeout);
     }
 
     @Override

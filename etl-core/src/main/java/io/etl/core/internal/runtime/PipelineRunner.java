@@ -246,6 +246,11 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
     @Override
     public PipelineResult stopAndWait(Duration timeout) {
         stop();
+        return awaitResult(name, result, timeout);
+    }
+
+    /** Waits up to {@code timeout} for the result of pipeline {@code name}, which was asked to stop. */
+    static PipelineResult awaitResult(String name, CompletableFuture<PipelineResult> result, Duration timeout) {
         try {
             return result.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
