@@ -86,11 +86,7 @@ final class TransactionSteps {
         }
         long started = System.nanoTime();
         if (!awaitAllAcknowledged(deadline)) {
-            abortAndRewind(
-                    transactions.failure() != null
-                            ? transactions.failure()
-                            : new RetryableException(
-                                    "outputs still unacknowledged after " + drainTimeout + " at the checkpoint"));
+            abortAndRewind(whyNotAcknowledged());
             return;
         }
         try {
@@ -143,6 +139,21 @@ final class TransactionSteps {
     }
 
     /** Seals every open batch and waits until every record that entered is done (or a writer's error). */
+    /**
+     * Why the open transaction cannot commit: a writer's error, the run failing on its own account (the wait ended
+     * early, not at the drain timeout), or outputs unacknowledged for the whole drain timeout.
+     */
+    private EtlException whyNotAcknowledged() {
+        if (transactions.failure() != null) {
+            return transactions.failure();
+        }
+        if (failure.failed()) {
+            return new RetryableException(
+                    "the pipeline is failing; the outputs of the open transaction were not all" + " acknowledged");
+        }
+        return new RetryableException("outputs still unacknowledged after " + drainTimeout + " at the checkpoint");
+    }
+
     private boolean awaitAllAcknowledged(long deadline) {
         return acknowledgements.all(deadline, () -> transactions.failure() != null)
                 && transactions.failure() == null
