@@ -18,11 +18,14 @@ final class EnrichOrdersInput {
     private EnrichOrdersInput() {}
 
     static TestRecord order(int i, int keys) {
+        return TestRecord.of("c-" + (i % keys), orderJson(i, keys));
+    }
+
+    /** Order {@code i}'s JSON value. */
+    static String orderJson(int i, int keys) {
         String customer = "c-" + (i % keys);
-        return TestRecord.of(
-                customer,
-                "{\"id\":\"o-" + i + "\",\"customer\":\"" + customer + "\",\"seq\":" + (i / keys) + ",\"amount_cents\":"
-                        + (100 + i % 10_000) + "}");
+        return "{\"id\":\"o-" + i + "\",\"customer\":\"" + customer + "\",\"seq\":" + (i / keys) + ",\"amount_cents\":"
+                + (100 + i % 10_000) + "}";
     }
 
     static OrderEvent decode(byte[] value) {

@@ -30,16 +30,28 @@ import java.util.concurrent.TimeUnit;
  *
  * <p>Options: {@code --records N} (200,000), {@code --partitions P} (6), {@code --keys K} (1,000), {@code --latency-ms
  * L} (20), {@code --concurrency C} (200: the async stages' and parallel-consumer's), {@code --runs R} (1),
- * {@code --only a,b} (contestants), {@code --jvm-arg ARG} (every contestant; default {@code -Xmx512m
- * -XX:+UseSerialGC}), {@code --parallel-consumer-kafka-clients JAR} (required with parallel-consumer, which runs only on
+ * {@code --only a,b} (contestants), {@code --jvm-arg ARG} (every contestant; default
+ * {@link #DEFAULT_JVM_ARGS}), {@code --parallel-consumer-kafka-clients JAR} (required with parallel-consumer, which runs only on
  * kafka-clients 3.x: that jar goes first on its classpath). The broker is {@code KAFKA_BROKERS} when set, else one embedded in this JVM; the service runs
  * in this JVM.
  */
 public final class EnrichRace {
 
-    /** Every contestant, in the order of a first run. */
+    /**
+     * Every contestant, in the order of a first run; {@code calls-alone} is the machine's limit rather than a
+     * contestant: the calls and the JSON work without Kafka ({@link CallsAlone}).
+     */
     static final List<String> CONTESTANTS =
-            List.of("etl-map", "etl-async", "etl-concurrent", "parallel-consumer", "kafka-streams");
+            List.of("calls-alone", "etl-map", "etl-async", "etl-concurrent", "parallel-consumer", "kafka-streams");
+
+    /**
+     * Every contestant's flags unless {@code --jvm-arg} says otherwise. The common pool's parallelism is set because
+     * on a machine of two CPUs the JVM gives that pool one thread, and {@code CompletableFuture} then starts a thread
+     * for every default asynchronous task, as the JDK {@code HttpClient.sendAsync} schedules one per response: the
+     * setting every user of that client on such a machine needs, given to all alike.
+     */
+    static final List<String> DEFAULT_JVM_ARGS =
+            List.of("-Xmx512m", "-XX:+UseSerialGC", "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2");
 
     private EnrichRace() {}
 
@@ -90,7 +102,7 @@ public final class EnrichRace {
                         + " --parallel-consumer-kafka-clients JAR, or leave it out with --only");
             }
             if (jvmArgs.isEmpty()) {
-                jvmArgs.addAll(List.of("-Xmx512m", "-XX:+UseSerialGC"));
+                jvmArgs.addAll(DEFAULT_JVM_ARGS);
             }
             return new Options(records, partitions, keys, latency, concurrency, runs, only, jvmArgs, pcKafkaClients);
         }
@@ -187,6 +199,9 @@ public final class EnrichRace {
 
     static Result runOne(KafkaTestCluster kafka, TestHttpService service, String contestant, int run, Options options)
             throws IOException, InterruptedException {
+        if (contestant.equals("calls-alone")) {
+            return runCallsAlone(service, run, options);
+        }
         EnrichTopics topics = new EnrichTopics("enrich-race-" + run + "-" + contestant + "-"
                 + UUID.randomUUID().toString().substring(0, 6));
         for (String topic : topics.all()) {
@@ -195,9 +210,7 @@ public final class EnrichRace {
         kafka.produce(topics.input(), options.records(), i -> EnrichOrdersInput.order(i, options.keys()));
         long callsBefore = service.requests();
 
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(options.jvmArgs());
+        List<String> command = javaCommand(options);
         String classPath = System.getProperty("java.class.path");
         if (contestant.equals("parallel-consumer")) {
             // its kafka-clients first: its classes shadow the 4.x ones of etl's classpath in that JVM only
@@ -247,5 +260,58 @@ public final class EnrichRace {
                 process.destroyForcibly();
             }
         }
+    }
+
+    /** The CPU limit: {@link CallsAlone} forked with the contestants' flags, clocked from the fork to its exit. */
+    private static Result runCallsAlone(TestHttpService service, int run, Options options)
+            throws IOException, InterruptedException {
+        List<String> command = javaCommand(options);
+        command.addAll(List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                CallsAlone.class.getName(),
+                service.uri().toString(),
+                Integer.toString(options.records()),
+                Integer.toString(options.keys()),
+                Integer.toString(options.concurrency())));
+        File log = File.createTempFile("enrich-race-calls-alone", ".log");
+        long callsBefore = service.requests();
+        long start = System.nanoTime();
+        Process process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log)
+                .start();
+        try {
+            // CPU is read while the process is still there to be read: just before it ends, by its exit
+            long cpu = 0;
+            while (!process.waitFor(20, TimeUnit.MILLISECONDS)) {
+                cpu = Math.max(cpu, ProcStat.cpuMillis(process.pid()));
+                if (System.nanoTime() - start > TimeUnit.MINUTES.toNanos(30)) {
+                    throw new IllegalStateException("calls-alone did not finish in 30 minutes; its log: " + log);
+                }
+            }
+            double seconds = (System.nanoTime() - start) / 1e9;
+            if (process.exitValue() != 0) {
+                throw new IllegalStateException("calls-alone failed; its log: " + log);
+            }
+            return new Result(
+                    "calls-alone",
+                    run,
+                    options.records(),
+                    seconds,
+                    cpu,
+                    service.requests() - callsBefore,
+                    0,
+                    ProcStat.loadAverage());
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+
+    private static List<String> javaCommand(Options options) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(options.jvmArgs());
+        return command;
     }
 }

@@ -20,7 +20,9 @@ class EnrichRaceOptionsTest {
         assertThat(o.latencyMillis()).isEqualTo(20);
         assertThat(o.concurrency()).isEqualTo(200);
         assertThat(o.contestants()).containsExactlyElementsOf(EnrichRace.CONTESTANTS);
-        assertThat(o.jvmArgs()).containsExactly("-Xmx512m", "-XX:+UseSerialGC");
+        assertThat(o.jvmArgs())
+                .containsExactly(
+                        "-Xmx512m", "-XX:+UseSerialGC", "-Djava.util.concurrent.ForkJoinPool.common.parallelism=2");
         assertThat(o.parallelConsumerKafkaClients()).isEqualTo("kafka-clients-3.9.1.jar");
     }
 
