@@ -335,7 +335,10 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
                     // a watermark may move while we wait: come back for it after the floor
                     wait = Math.min(wait, Math.max(floor, BLOCKED_POLL_NANOS));
                 }
-                sinks.settle(); // a window that took its acknowledgements has room: its open batch is due now
+                // a batch whose window has room is due now (a window that took its acknowledgements has room):
+                // hand it over before the poll, so the poll may wait for records instead of returning at once
+                // only for the batch to be sealed after it
+                sinks.tick(now);
                 wait = stages.capWait(sinks.capWait(wait, now));
             }
             output.resume();
