@@ -138,7 +138,6 @@ final class TransactionSteps {
         }
     }
 
-    /** Seals every open batch and waits until every record that entered is done (or a writer's error). */
     /**
      * Why the open transaction cannot commit: a writer's error, the run failing on its own account (the wait ended
      * early, not at the drain timeout), or outputs unacknowledged for the whole drain timeout.
@@ -149,11 +148,12 @@ final class TransactionSteps {
         }
         if (failure.failed()) {
             return new RetryableException(
-                    "the pipeline is failing; the outputs of the open transaction were not all" + " acknowledged");
+                    "the pipeline is failing; the outputs of the open transaction were not all acknowledged");
         }
         return new RetryableException("outputs still unacknowledged after " + drainTimeout + " at the checkpoint");
     }
 
+    /** Seals every open batch and waits until every record that entered is done (or a writer's error). */
     private boolean awaitAllAcknowledged(long deadline) {
         return acknowledgements.all(deadline, () -> transactions.failure() != null)
                 && transactions.failure() == null
