@@ -1,6 +1,7 @@
 package io.etl.bench.avro;
 
 import io.etl.bench.ProcStat;
+import io.etl.bench.ProcessCpu;
 import io.etl.bench.impl.RaceTopics;
 import io.etl.bench.orders.BenchOrders;
 import io.etl.core.record.RecordMeta;
@@ -49,18 +50,9 @@ public final class AvroRace {
             int run,
             long records,
             double seconds,
-            long cpuMillis,
-            long compilerCpuMillis,
+            ProcessCpu cpu,
             double load,
-            int registryRequests) {
-        double cpuMicrosPerRecord() {
-            return cpuMillis * 1000.0 / records;
-        }
-
-        double compilerMicrosPerRecord() {
-            return compilerCpuMillis * 1000.0 / records;
-        }
-    }
+            int registryRequests) {}
 
     public static void main(String[] args) throws Exception {
         int records = 200_000;
@@ -105,9 +97,9 @@ public final class AvroRace {
                 r.records(),
                 r.seconds(),
                 r.records() / r.seconds(),
-                r.cpuMicrosPerRecord(),
-                r.compilerMicrosPerRecord(),
-                r.cpuMicrosPerRecord() - r.compilerMicrosPerRecord(),
+                r.cpu().microsPerRecord(r.records()),
+                r.cpu().compilerMicrosPerRecord(r.records()),
+                r.cpu().withoutCompilersMicrosPerRecord(r.records()),
                 r.load(),
                 r.registryRequests());
     }
@@ -176,11 +168,9 @@ public final class AvroRace {
                 Thread.sleep(50);
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            long cpu = ProcStat.cpuMillis(process.pid());
-            long compilers = ProcStat.compilerCpuMillis(process.pid());
+            ProcessCpu cpu = ProcessCpu.of(process.pid());
             load = Math.max(load, ProcStat.loadAverage());
-            return new Result(
-                    contestant, run, records, seconds, cpu, compilers, load, registry.requests("/") - requestsBefore);
+            return new Result(contestant, run, records, seconds, cpu, load, registry.requests("/") - requestsBefore);
         } finally {
             process.destroy();
             if (!process.waitFor(30, TimeUnit.SECONDS)) {

@@ -1,6 +1,7 @@
 package io.etl.bench.enrich;
 
 import io.etl.bench.ProcStat;
+import io.etl.bench.ProcessCpu;
 import io.etl.examples.enrich.CustomerService;
 import io.etl.testkit.KafkaTestCluster;
 import io.etl.testkit.http.TestHttpService;
@@ -114,23 +115,13 @@ public final class EnrichRace {
             int run,
             long records,
             double seconds,
-            long cpuMillis,
-            long compilerCpuMillis,
+            ProcessCpu cpu,
             long calls,
             long deadLetters,
             double load) {
 
         double perSecond() {
             return records / seconds;
-        }
-
-        double cpuMicrosPerRecord() {
-            return cpuMillis * 1000.0 / records;
-        }
-
-        /** CPU per record without the JIT compiler threads: what a longer run tends to. */
-        double cpuMicrosPerRecordWithoutJit() {
-            return (cpuMillis - Math.max(0, compilerCpuMillis)) * 1000.0 / records;
         }
     }
 
@@ -198,8 +189,8 @@ public final class EnrichRace {
                 r.perSecond(),
                 100 * r.perSecond() / bound(r.contestant(), options),
                 r.seconds(),
-                r.cpuMicrosPerRecord(),
-                r.cpuMicrosPerRecordWithoutJit(),
+                r.cpu().microsPerRecord(r.records()),
+                r.cpu().withoutCompilersMicrosPerRecord(r.records()),
                 r.calls(),
                 r.deadLetters(),
                 r.load());
@@ -235,10 +226,7 @@ public final class EnrichRace {
                 Integer.toString(options.concurrency())));
         File log = File.createTempFile("enrich-race-" + contestant, ".log");
         long start = System.nanoTime();
-        Process process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(log)
-                .start();
+        Process process = fork(command, log);
         try {
             // an order whose calls kept failing is accounted for on the dead-letter topic, not the output
             while (kafka.committedTotal(topics.group()) < options.records()
@@ -252,15 +240,12 @@ public final class EnrichRace {
                 Thread.sleep(50);
             }
             double seconds = (System.nanoTime() - start) / 1e9;
-            long cpu = ProcStat.cpuMillis(process.pid());
-            long compilers = ProcStat.compilerCpuMillis(process.pid());
             return new Result(
                     contestant,
                     run,
                     options.records(),
                     seconds,
-                    cpu,
-                    compilers,
+                    ProcessCpu.of(process.pid()),
                     service.requests() - callsBefore,
                     kafka.endTotal(topics.deadLetters()),
                     ProcStat.loadAverage());
@@ -287,10 +272,7 @@ public final class EnrichRace {
         File log = File.createTempFile("enrich-race-calls-alone", ".log");
         long callsBefore = service.requests();
         long start = System.nanoTime();
-        Process process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(log)
-                .start();
+        Process process = fork(command, log);
         try {
             // CPU is read while the process is still there to be read: just before it ends, by its exit
             long cpu = 0;
@@ -315,14 +297,21 @@ public final class EnrichRace {
                     run,
                     options.records(),
                     seconds,
-                    cpu,
-                    compilers,
+                    new ProcessCpu(cpu, compilers),
                     service.requests() - callsBefore,
                     0,
                     ProcStat.loadAverage());
         } finally {
             process.destroyForcibly();
         }
+    }
+
+    /** Starts {@code command} with its output and errors in {@code log}. */
+    private static Process fork(List<String> command, File log) throws IOException {
+        return new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(log)
+                .start();
     }
 
     private static List<String> javaCommand(Options options) {

@@ -55,7 +55,7 @@ class EnrichRaceIT {
                     .as("orders the service never answered")
                     .isZero();
             assertThat(result.seconds()).isPositive();
-            assertThat(result.cpuMillis()).as("CPU of the contestant's JVM").isPositive();
+            assertThat(result.cpu().millis()).as("CPU of the contestant's JVM").isPositive();
         }
     }
 }
