@@ -3,23 +3,24 @@ package io.etl.core.internal.chain;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Future;
-import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
 
 /**
  * One call of an asynchronous stage for one value. The first of its outcome (the call's result or failure, or its
- * timeout) wins; it is then handed to the pipeline thread. Any thread.
+ * timeout) wins; it is then handed to the pipeline thread. The call completes on any thread; the timeout is
+ * found overdue by the pipeline thread ({@link StageDeadlines}).
  */
-final class AsyncAttempt extends AtomicBoolean implements AsyncEvent, BiConsumer<Object, Throwable>, Runnable {
+final class AsyncAttempt extends AtomicBoolean implements AsyncEvent, BiConsumer<Object, Throwable> {
 
     private final AsyncNode node;
     final AsyncCall call;
     final long startNanos;
     private final Duration timeout;
+    /** When the call times out ({@link System#nanoTime()}); meaningful only with a timeout. */
+    final long deadlineNanos;
 
-    volatile ScheduledFuture<?> timer;
     /** The running task of a blocking call, interrupted on timeout; null for a call that returned a stage. */
     volatile Future<?> task;
     /** The stage a call returned, cancelled on timeout; null for a blocking call. */
@@ -35,6 +36,7 @@ final class AsyncAttempt extends AtomicBoolean implements AsyncEvent, BiConsumer
         this.call = call;
         this.timeout = timeout;
         this.startNanos = System.nanoTime();
+        this.deadlineNanos = startNanos + timeout.toNanos();
     }
 
     /** The call completed (normally when {@code failure} is null). */
@@ -44,17 +46,12 @@ final class AsyncAttempt extends AtomicBoolean implements AsyncEvent, BiConsumer
             result = value;
             error = failure;
             endNanos = System.nanoTime();
-            ScheduledFuture<?> t = timer;
-            if (t != null) {
-                t.cancel(false);
-            }
             node.post(this);
         }
     }
 
-    /** The timeout fired. */
-    @Override
-    public void run() {
+    /** The call is overdue: it times out, unless it completed meanwhile. Pipeline thread. */
+    void expire() {
         if (compareAndSet(false, true)) {
             timedOut = true;
             endNanos = System.nanoTime();

@@ -27,6 +27,11 @@ final class AsyncCall {
     Object result;
     Throwable error;
 
+    /** Its neighbours among the values the stage holds ({@link HeldCalls}). */
+    AsyncCall heldPrev;
+
+    AsyncCall heldNext;
+
     AsyncCall(SuspendedRecord record, Object value, Object key, SourcePartition partition) {
         this.record = record;
         this.value = value;

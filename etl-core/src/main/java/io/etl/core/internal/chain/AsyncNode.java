@@ -9,9 +9,9 @@ import io.etl.core.record.RecordMeta;
 import io.etl.core.source.SourcePartition;
 import io.github.resilience4j.ratelimiter.RateLimiter;
 import io.github.resilience4j.ratelimiter.RateLimiterConfig;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -51,7 +51,9 @@ final class AsyncNode extends Node {
     private final long backoffNanos;
 
     /** Every value in the stage. */
-    private final Set<AsyncCall> holding = new HashSet<>();
+    private final HeldCalls holding = new HeldCalls();
+    /** The timeouts of the calls in flight; null when calls have none. */
+    private final StageDeadlines deadlines;
     /** Values whose call may start as soon as a slot is free, in arrival order. */
     private final ArrayDeque<AsyncCall> ready = new ArrayDeque<>();
     /** Key order: per key, the value whose call runs (or is ready) and those waiting behind it. */
@@ -85,6 +87,7 @@ final class AsyncNode extends Node {
         this.limiter =
                 settings.rateLimit() > 0 ? rateLimiter(stages.pipeline() + "-" + name, settings.rateLimit()) : null;
         this.backoffNanos = settings.backoff().toNanos();
+        this.deadlines = settings.timeout().isZero() ? null : new StageDeadlines(settings.concurrency());
     }
 
     /** One permit every 1/rate of a second, reserved ahead: a call waits for its permit without blocking. */
@@ -141,11 +144,34 @@ final class AsyncNode extends Node {
         if (settings.ordering() != AsyncOrdering.KEY || meta.key() == null) {
             return null;
         }
-        return new TopicKey(meta.topic(), ByteBuffer.wrap(meta.key()));
+        return new LaneKey(meta.topic(), meta.key());
     }
 
-    /** The key a record is ordered by: its key bytes within its topic. */
-    private record TopicKey(String topic, ByteBuffer key) {}
+    /**
+     * The key a record is ordered by: its key bytes within its topic. Looked up several times while its record is
+     * in the stage, so its hash is computed once.
+     */
+    private static final class LaneKey {
+        private final String topic;
+        private final byte[] key;
+        private final int hash;
+
+        LaneKey(String topic, byte[] key) {
+            this.topic = topic;
+            this.key = key;
+            this.hash = 31 * topic.hashCode() + Arrays.hashCode(key);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof LaneKey k && hash == k.hash && Arrays.equals(key, k.key) && topic.equals(k.topic);
+        }
+    }
 
     private void enterKeyOrder(AsyncCall call) {
         if (call.key == null) {
@@ -224,11 +250,9 @@ final class AsyncNode extends Node {
     }
 
     private void invoke(AsyncCall call) {
-        Duration timeout = settings.timeout();
-        AsyncAttempt attempt = new AsyncAttempt(this, call, timeout);
-        if (!timeout.isZero()) {
-            // armed before the call starts, so that a call completing at once always finds it to cancel
-            attempt.timer = stages.schedule(attempt, timeout.toNanos());
+        AsyncAttempt attempt = new AsyncAttempt(this, call, settings.timeout());
+        if (deadlines != null) {
+            deadlines.started(attempt);
         }
         if (executor != null) {
             try {
@@ -262,6 +286,13 @@ final class AsyncNode extends Node {
             return;
         }
         attempt.accept(result, null);
+    }
+
+    /** Times out the calls whose deadline passed at {@code nowNanos}. Pipeline thread. */
+    void expire(long nowNanos) {
+        if (deadlines != null) {
+            deadlines.expire(nowNanos);
+        }
     }
 
     /** Hands a call's outcome to the pipeline thread. Any thread. */
@@ -458,21 +489,14 @@ final class AsyncNode extends Node {
     void forgetAll() {
         if (!holding.isEmpty()) {
             Set<SourcePartition> all = new HashSet<>();
-            for (AsyncCall c : holding) {
-                all.add(c.partition);
-            }
+            holding.forEach(c -> all.add(c.partition));
             forget(all);
         }
     }
 
     /** Whether the stage holds a value of one of {@code leaving}. */
     boolean holds(Collection<SourcePartition> leaving) {
-        for (AsyncCall c : holding) {
-            if (leaving.contains(c.partition)) {
-                return true;
-            }
-        }
-        return false;
+        return holding.any(c -> leaving.contains(c.partition));
     }
 
     /**
@@ -480,15 +504,13 @@ final class AsyncNode extends Node {
      * records are never committed here and replay at their next owner. Running calls finish, and are ignored.
      */
     void forget(Collection<SourcePartition> leaving) {
-        boolean any = false;
-        for (Iterator<AsyncCall> it = holding.iterator(); it.hasNext(); ) {
-            AsyncCall c = it.next();
+        boolean any = holding.removeIf(c -> {
             if (leaving.contains(c.partition)) {
                 c.abandoned = true;
-                it.remove();
-                any = true;
+                return true;
             }
-        }
+            return false;
+        });
         if (!any) {
             return;
         }

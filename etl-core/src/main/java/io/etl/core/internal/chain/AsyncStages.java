@@ -19,8 +19,9 @@ import org.slf4j.LoggerFactory;
  * The asynchronous stages of one pipeline's chain, and the way their calls' outcomes reach the pipeline thread:
  * a lock-free queue that completing threads fill and the pipeline thread drains between records
  * ({@link #drain()}), waking it once per drain rather than once per outcome: outcomes that arrive while a wake-up is
- * on its way ride along with it. Also the stages' timer (timeouts, retry backoff, rate-limit waits). Everything but
- * {@link #post} and {@link #schedule} runs on the pipeline thread.
+ * on its way ride along with it. Also the stages' timer (retry backoff, rate-limit waits); each stage watches its calls'
+ * timeouts itself ({@link StageDeadlines}), found overdue here. Everything but {@link #post} and {@link #schedule}
+ * runs on the pipeline thread.
  */
 public final class AsyncStages {
 
@@ -118,6 +119,7 @@ public final class AsyncStages {
         if (woken.get()) {
             woken.set(false);
         }
+        expireOverdue();
         int n = 0;
         AsyncEvent e;
         while (n < MAX_DRAIN && (e = events.poll()) != null) {
@@ -130,6 +132,21 @@ public final class AsyncStages {
             wake.run();
         }
         return n;
+    }
+
+    /**
+     * Times out the calls whose deadline passed; their outcome is handled by the next {@link #drain()}. Every drain
+     * does this first; call it also while nothing is drained (the sinks are full), so that an overdue call is
+     * cancelled in time.
+     */
+    public void expireOverdue() {
+        if (nodes.isEmpty()) {
+            return;
+        }
+        long now = System.nanoTime();
+        for (int i = 0; i < nodes.size(); i++) {
+            nodes.get(i).expire(now);
+        }
     }
 
     /** Whether a stage holds all the records it may: no more should enter the chain until it has room. */

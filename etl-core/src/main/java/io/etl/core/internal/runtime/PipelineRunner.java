@@ -371,11 +371,13 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
 
     /**
      * Carries on with the calls of asynchronous stages that completed, unless the sinks have no room for their
-     * output (the stages then hold on to it, and take no new records once full).
+     * output (the stages then hold on to it, and take no new records once full, but still time out overdue calls).
      */
     private void continueAsync() {
         if (!sinks.blocked()) {
             stages.drain();
+        } else {
+            stages.expireOverdue();
         }
     }
 

@@ -1,0 +1,65 @@
+package io.etl.core.internal.chain;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.etl.core.source.SourcePartition;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The values a stage holds: any of them leaves in constant time, and the rest keep their order. */
+class HeldCallsTest {
+
+    private final HeldCalls held = new HeldCalls();
+
+    private static AsyncCall call(String value, int partition) {
+        return new AsyncCall(null, value, null, new SourcePartition("t", partition));
+    }
+
+    private List<Object> values() {
+        List<Object> out = new ArrayList<>();
+        held.forEach(c -> out.add(c.value));
+        return out;
+    }
+
+    @Test
+    void shouldKeepTheOrderOfTheRestWhenTheFirstMiddleOrLastLeaves() {
+        AsyncCall a = call("a", 0);
+        AsyncCall b = call("b", 0);
+        AsyncCall c = call("c", 0);
+        AsyncCall d = call("d", 0);
+        held.add(a);
+        held.add(b);
+        held.add(c);
+        held.add(d);
+
+        held.remove(b);
+        assertThat(values()).containsExactly("a", "c", "d");
+        held.remove(a);
+        assertThat(values()).containsExactly("c", "d");
+        held.remove(d);
+        assertThat(values()).containsExactly("c");
+        held.remove(c);
+
+        assertThat(held.isEmpty()).isTrue();
+        assertThat(values()).isEmpty();
+        held.add(a);
+        assertThat(values()).containsExactly("a");
+    }
+
+    @Test
+    void shouldRemoveTheValuesOfLeavingPartitionsOnly() {
+        held.add(call("a", 0));
+        held.add(call("b", 1));
+        held.add(call("c", 0));
+        held.add(call("d", 2));
+
+        assertThat(held.removeIf(c -> c.partition.partition() == 0)).isTrue();
+        assertThat(held.removeIf(c -> c.partition.partition() == 5)).isFalse();
+
+        assertThat(values()).containsExactly("b", "d");
+        assertThat(held.size()).isEqualTo(2);
+        assertThat(held.any(c -> c.partition.partition() == 2)).isTrue();
+        assertThat(held.any(c -> c.partition.partition() == 0)).isFalse();
+    }
+}
