@@ -25,7 +25,11 @@ final class HeldCalls {
         size++;
     }
 
+    /** Removes {@code call}; a value that is not held is left alone. */
     void remove(AsyncCall call) {
+        if (call.heldPrev == null && first != call) {
+            return;
+        }
         AsyncCall prev = call.heldPrev;
         AsyncCall next = call.heldNext;
         if (prev == null) {

@@ -48,6 +48,21 @@ class HeldCallsTest {
     }
 
     @Test
+    void shouldLeaveTheListAsItIsWhenAValueThatIsNotHeldIsRemoved() {
+        AsyncCall a = call("a", 0);
+        AsyncCall b = call("b", 0);
+        held.add(a);
+        held.add(b);
+        held.remove(b);
+
+        held.remove(b);
+        held.remove(call("never", 0));
+
+        assertThat(values()).containsExactly("a");
+        assertThat(held.size()).isEqualTo(1);
+    }
+
+    @Test
     void shouldRemoveTheValuesOfLeavingPartitionsOnly() {
         held.add(call("a", 0));
         held.add(call("b", 1));
