@@ -16,6 +16,17 @@ class HeldCallsTest {
         return new AsyncCall(null, value, null, new SourcePartition("t", partition));
     }
 
+    /** Holds a value for each of {@code values}, in order, all of partition 0. */
+    private List<AsyncCall> hold(String... values) {
+        List<AsyncCall> calls = new ArrayList<>();
+        for (String v : values) {
+            AsyncCall c = call(v, 0);
+            held.add(c);
+            calls.add(c);
+        }
+        return calls;
+    }
+
     private List<Object> values() {
         List<Object> out = new ArrayList<>();
         held.forEach(c -> out.add(c.value));
@@ -24,14 +35,11 @@ class HeldCallsTest {
 
     @Test
     void shouldKeepTheOrderOfTheRestWhenTheFirstMiddleOrLastLeaves() {
-        AsyncCall a = call("a", 0);
-        AsyncCall b = call("b", 0);
-        AsyncCall c = call("c", 0);
-        AsyncCall d = call("d", 0);
-        held.add(a);
-        held.add(b);
-        held.add(c);
-        held.add(d);
+        List<AsyncCall> calls = hold("a", "b", "c", "d");
+        AsyncCall a = calls.get(0);
+        AsyncCall b = calls.get(1);
+        AsyncCall c = calls.get(2);
+        AsyncCall d = calls.get(3);
 
         held.remove(b);
         assertThat(values()).containsExactly("a", "c", "d");
@@ -49,10 +57,7 @@ class HeldCallsTest {
 
     @Test
     void shouldLeaveTheListAsItIsWhenAValueThatIsNotHeldIsRemoved() {
-        AsyncCall a = call("a", 0);
-        AsyncCall b = call("b", 0);
-        held.add(a);
-        held.add(b);
+        AsyncCall b = hold("a", "b").get(1);
         held.remove(b);
 
         held.remove(b);
