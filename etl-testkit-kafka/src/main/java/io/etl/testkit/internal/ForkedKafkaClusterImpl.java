@@ -358,6 +358,9 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
         if (p == null || !p.isAlive()) {
             return;
         }
+        // the kit's own admin client is closed while the broker still answers: left open, it would try to reconnect
+        // to the stopped node and log a refused connection at some later moment (the next use opens a new one)
+        resetAdmin();
         signal(p, "CONT"); // a paused JVM cannot handle SIGTERM
         // not Process.destroy(): it also closes the child's stdin, which the watchdog takes for a dead parent
         signal(p, "TERM");
