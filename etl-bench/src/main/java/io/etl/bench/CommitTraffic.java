@@ -392,12 +392,11 @@ public final class CommitTraffic {
                     yaml.toString(),
                     "--http-port",
                     Integer.toString(port)));
-            ProcessBuilder builder = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(
-                            logs.resolve(topics.prefix() + "-" + n + ".log").toFile());
-            builder.environment().putAll(topics.exampleVariables(cluster.bootstrapServers()));
-            return new Instance(builder.start(), port);
+            Process process = Forks.withLog(
+                    command,
+                    logs.resolve(topics.prefix() + "-" + n + ".log").toFile(),
+                    topics.exampleVariables(cluster.bootstrapServers()));
+            return new Instance(process, port);
         }
 
         /** The commits this copy sent so far (0 before its endpoint answers). */

@@ -255,11 +255,8 @@ public final class LatencyRace {
         long[] sentAtMillis = new long[capacity];
         AtomicInteger sent = new AtomicInteger();
         AtomicInteger limit = new AtomicInteger(capacity);
-        ProcessBuilder builder =
-                new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
-        builder.environment().putAll(topics.exampleVariables(cluster.bootstrapServers()));
         double load = ProcStat.loadAverage();
-        Process process = builder.start();
+        Process process = Forks.withLog(command, log.toFile(), topics.exampleVariables(cluster.bootstrapServers()));
         Thread pacer = new Thread(
                 () -> pace(cluster.bootstrapServers(), topics.input(), rate, paceMicros, sentAtMillis, sent, limit),
                 "paced-producer");

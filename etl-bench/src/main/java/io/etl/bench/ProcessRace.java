@@ -272,15 +272,13 @@ public final class ProcessRace {
             Map<TopicPartition, OffsetSpec> outputSpecs = RaceRunner.latest(topics.outputs());
             Map<TopicPartition, OffsetSpec> inputSpecs = RaceRunner.latest(List.of(topics.input()));
             Map<TopicPartition, Long> inputEnds = RaceRunner.ends(admin, inputSpecs);
-            ProcessBuilder builder = new ProcessBuilder(command)
-                    .redirectErrorStream(true)
-                    .redirectOutput(
-                            base.resolveSibling(base.getFileName() + ".log").toFile());
-            builder.environment().putAll(topics.exampleVariables(cluster.bootstrapServers()));
             double load = ProcStat.loadAverage();
             long brokerCpuStart = brokerPid > 0 ? ProcStat.cpuMillis(brokerPid) : -1;
             long start = System.nanoTime();
-            Process process = builder.start();
+            Process process = Forks.withLog(
+                    command,
+                    base.resolveSibling(base.getFileName() + ".log").toFile(),
+                    topics.exampleVariables(cluster.bootstrapServers()));
             long firstOutput = -1;
             long deadline = start + TimeUnit.MINUTES.toNanos(10) + TimeUnit.SECONDS.toNanos(outageSeconds);
             List<Long> outageHeap = List.of();

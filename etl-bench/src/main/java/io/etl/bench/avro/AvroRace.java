@@ -1,5 +1,6 @@
 package io.etl.bench.avro;
 
+import io.etl.bench.Forks;
 import io.etl.bench.ProcStat;
 import io.etl.bench.ProcessCpu;
 import io.etl.bench.impl.RaceTopics;
@@ -20,6 +21,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.apache.avro.generic.GenericRecord;
@@ -153,10 +155,7 @@ public final class AvroRace {
         File log = File.createTempFile("avro-race-" + contestant, ".log");
         double load = ProcStat.loadAverage();
         long start = System.nanoTime();
-        Process process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(log)
-                .start();
+        Process process = Forks.withLog(command, log, Map.of());
         try {
             while (kafka.committedTotal(topics.group()) < records || outputs(kafka, topics) < expected) {
                 if (!process.isAlive()) {

@@ -1,5 +1,6 @@
 package io.etl.bench.enrich;
 
+import io.etl.bench.Forks;
 import io.etl.bench.ProcStat;
 import io.etl.bench.ProcessCpu;
 import io.etl.examples.enrich.CustomerService;
@@ -14,6 +15,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
@@ -226,7 +228,7 @@ public final class EnrichRace {
                 Integer.toString(options.concurrency())));
         File log = File.createTempFile("enrich-race-" + contestant, ".log");
         long start = System.nanoTime();
-        Process process = fork(command, log);
+        Process process = Forks.withLog(command, log, Map.of());
         try {
             // an order whose calls kept failing is accounted for on the dead-letter topic, not the output
             while (kafka.committedTotal(topics.group()) < options.records()
@@ -272,7 +274,7 @@ public final class EnrichRace {
         File log = File.createTempFile("enrich-race-calls-alone", ".log");
         long callsBefore = service.requests();
         long start = System.nanoTime();
-        Process process = fork(command, log);
+        Process process = Forks.withLog(command, log, Map.of());
         try {
             // CPU is read while the process is still there to be read: just before it ends, by its exit
             long cpu = 0;
@@ -304,14 +306,6 @@ public final class EnrichRace {
         } finally {
             process.destroyForcibly();
         }
-    }
-
-    /** Starts {@code command} with its output and errors in {@code log}. */
-    private static Process fork(List<String> command, File log) throws IOException {
-        return new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(log)
-                .start();
     }
 
     private static List<String> javaCommand(Options options) {
