@@ -50,7 +50,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  * }</pre>
  *
  * <p>Options: {@code --rate R} (20,000), {@code --pace-micros P} (how often the paced producer sends the orders then
- * due: 1,000 µs), {@code --warmup-seconds W} (10), {@code --seconds S} (20),
+ * due: 1,000 µs), {@code --warmup-seconds W} (60: in the first half minute at 20,000/s the JIT
+ * compilers still use a large share of a contestant's CPU), {@code --seconds S} (20),
  * {@code --runs N} (3), {@code --warmup-runs N} (untimed runs of the first contestant before the first round: 1),
  * {@code --only}, {@code --jvm-flags}, {@code --etl-jar}, {@code --appcds}, {@code --broker-warmup},
  * {@code --kit-broker}, {@code --out} as in {@link ProcessRace}.
@@ -90,6 +91,9 @@ public final class LatencyRace {
      * contestant ran first paid for that alone.
      */
     static final int DEFAULT_WARMUP_RUNS = 1;
+
+    /** Seconds at the paced rate before the measured window. */
+    static final int DEFAULT_WARMUP_SECONDS = 60;
 
     private LatencyRace() {}
 
@@ -167,7 +171,7 @@ public final class LatencyRace {
         if (paceMicros < 1) {
             throw new IllegalArgumentException("--pace-micros must be at least 1, not " + paceMicros);
         }
-        int warmupSeconds = options.number("--warmup-seconds", 10);
+        int warmupSeconds = options.number("--warmup-seconds", DEFAULT_WARMUP_SECONDS);
         int seconds = options.number("--seconds", 20);
         int runs = fork.runs();
         int warmupRuns = options.number("--warmup-runs", DEFAULT_WARMUP_RUNS);

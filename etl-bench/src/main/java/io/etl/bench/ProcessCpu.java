@@ -15,6 +15,13 @@ public record ProcessCpu(long millis, long compilerMillis) {
         return new ProcessCpu(ProcStat.cpuMillis(pid), ProcStat.compilerCpuMillis(pid));
     }
 
+    /** What was used since {@code earlier}, a reading of the same process. */
+    public ProcessCpu since(ProcessCpu earlier) {
+        long compilers =
+                compilerMillis < 0 || earlier.compilerMillis < 0 ? -1 : compilerMillis - earlier.compilerMillis;
+        return new ProcessCpu(millis - earlier.millis, compilers);
+    }
+
     /** CPU microseconds per record over {@code records}. */
     public double microsPerRecord(long records) {
         return millis * 1000.0 / records;

@@ -32,7 +32,8 @@ import java.util.Locale;
  * under faults ({@link SoakRun}); without {@code --mode} (or with
  * {@code --mode in-jvm}) the race below runs.
  *
- * <p>Options: {@code --records N} (200000), {@code --runs R} (2), {@code --warmup-records W} (N/10),
+ * <p>Options: {@code --records N} (200000), {@code --runs R} (2), {@code --warmup-records W} (N: a warm-up as long as the
+ * timed run, so that the JIT compilers have settled before the clock starts),
  * {@code --only etl,streams,clients}, {@code --jvm-flags "FLAGS"} (one flag set for every forked JVM, e.g.
  * {@code "-XX:+UseSerialGC -Xmx512m"}; {@code {impl}} in a flag becomes the contestant's name), {@code --out FILE}. {@code KAFKA_BROKERS} selects an external
  * plaintext broker instead of the embedded one.
@@ -81,7 +82,7 @@ public final class SplitRace {
                         ? Path.of("etl-bench/target/bench-results.md")
                         : Path.of("target/bench-results.md"));
         if (warmup < 0) {
-            warmup = Math.max(1_000, records / 10);
+            warmup = records;
         }
 
         List<RunResult> results = new ArrayList<>();

@@ -39,8 +39,11 @@ import org.apache.avro.generic.GenericRecord;
  * }</pre>
  *
  * <p>Options: {@code --records N} (200,000), {@code --runs R} (1), {@code --jvm-flags "FLAGS"} (one flag set for
- * both contestants, as in the other races; none by default, so both run on the JVM's defaults). The broker is {@code KAFKA_BROKERS} when set, else one
- * embedded in this JVM; the registry is a {@link SchemaRegistryServer} in this JVM.
+ * both contestants, as in the other races; none by default, so both run on the JVM's defaults), {@code
+ * --warmup-records W} (0): W more orders go first, and a second figure, the warm one, covers only what follows
+ * them (the outputs counted once W orders' worth were written, over the time and CPU from then to the end). The
+ * broker is {@code KAFKA_BROKERS} when set, else one embedded in this JVM; the registry is a
+ * {@link SchemaRegistryServer} in this JVM.
  */
 public final class AvroRace {
 
@@ -54,19 +57,47 @@ public final class AvroRace {
             double seconds,
             ProcessCpu cpu,
             double load,
-            int registryRequests) {}
+            int registryRequests,
+            Warm warm) {}
+
+    /**
+     * The part of a run after its warm-up.
+     *
+     * @param records input orders processed in it (its outputs over the outputs per order)
+     * @param seconds its length
+     * @param cpu     the CPU the contestant used in it
+     */
+    record Warm(double records, double seconds, ProcessCpu cpu) {
+
+        static final Warm NONE = new Warm(0, 0, new ProcessCpu(0, 0));
+
+        String columns() {
+            if (records == 0) {
+                return "| - | - | - |";
+            }
+            return String.format(
+                    Locale.ROOT,
+                    "| %.0f | %.2f | %.2f |",
+                    records / seconds,
+                    cpu.microsPerRecord(Math.round(records)),
+                    cpu.withoutCompilersMicrosPerRecord(Math.round(records)));
+        }
+    }
 
     public static void main(String[] args) throws Exception {
         int records = 200_000;
         int runs = 1;
+        int warmup = 0;
         List<String> jvmArgs = new ArrayList<>();
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--records" -> records = Integer.parseInt(args[++i]);
                 case "--runs" -> runs = Integer.parseInt(args[++i]);
                 case "--jvm-flags" -> jvmArgs.addAll(List.of(args[++i].trim().split("\\s+")));
+                case "--warmup-records" -> warmup = Integer.parseInt(args[++i]);
                 default -> {
-                    System.err.println("usage: AvroRace [--records N] [--runs R] [--jvm-flags FLAGS]");
+                    System.err.println(
+                            "usage: AvroRace [--records N] [--runs R] [--jvm-flags FLAGS] [--warmup-records W]");
                     System.exit(2);
                 }
             }
@@ -77,7 +108,7 @@ public final class AvroRace {
             for (int run = 1; run <= runs; run++) {
                 List<String> order = run % 2 == 1 ? List.of("etl", "clients") : List.of("clients", "etl");
                 for (String contestant : order) {
-                    Result r = runOne(kafka, registry, contestant, run, records, jvmArgs);
+                    Result r = runOne(kafka, registry, contestant, run, warmup, records, jvmArgs);
                     results.add(r);
                     System.out.println(row(r));
                 }
@@ -85,15 +116,16 @@ public final class AvroRace {
         }
         System.out.println();
         System.out.println("| contestant | run | records | seconds | records/s | CPU µs/record | of which JIT compilers"
-                + " | CPU µs/record without JIT | load | registry requests |");
-        System.out.println("|---|---|---|---|---|---|---|---|---|---|");
+                + " | CPU µs/record without JIT | load | registry requests | warm records/s | warm CPU µs/record"
+                + " | warm without JIT |");
+        System.out.println("|---|---|---|---|---|---|---|---|---|---|---|---|---|");
         results.forEach(r -> System.out.println(row(r)));
     }
 
     private static String row(Result r) {
         return String.format(
                 Locale.ROOT,
-                "| %s | %d | %d | %.2f | %.0f | %.2f | %.2f | %.2f | %.1f | %d |",
+                "| %s | %d | %d | %.2f | %.0f | %.2f | %.2f | %.2f | %.1f | %d %s",
                 r.contestant(),
                 r.run(),
                 r.records(),
@@ -103,7 +135,8 @@ public final class AvroRace {
                 r.cpu().compilerMicrosPerRecord(r.records()),
                 r.cpu().withoutCompilersMicrosPerRecord(r.records()),
                 r.load(),
-                r.registryRequests());
+                r.registryRequests(),
+                r.warm().columns());
     }
 
     static Result runOne(
@@ -111,9 +144,11 @@ public final class AvroRace {
             SchemaRegistryServer registry,
             String contestant,
             int run,
-            int records,
+            int warmup,
+            int timed,
             List<String> jvmArgs)
             throws IOException, InterruptedException {
+        int records = warmup + timed;
         RaceTopics topics = RaceTopics.of("avro-race-" + run + "-" + contestant + "-"
                 + UUID.randomUUID().toString().substring(0, 6));
         for (String topic : topics.all()) {
@@ -139,6 +174,7 @@ public final class AvroRace {
                         BenchOrders.id(i).getBytes(StandardCharsets.UTF_8),
                         encoder.encode(AvroOrders.order(i), none).value()));
         long expected = BenchOrders.expectedOutputs(records);
+        long warmOutputs = warmup == 0 ? 0 : BenchOrders.expectedOutputs(warmup);
         int requestsBefore = registry.requests("/");
 
         List<String> command = new ArrayList<>();
@@ -156,8 +192,17 @@ public final class AvroRace {
         double load = ProcStat.loadAverage();
         long start = System.nanoTime();
         Process process = Forks.withLog(command, log, Map.of());
+        long warmStart = 0;
+        long warmFrom = 0;
+        ProcessCpu warmCpu = null;
         try {
-            while (kafka.committedTotal(topics.group()) < records || outputs(kafka, topics) < expected) {
+            for (long written = 0; kafka.committedTotal(topics.group()) < records || written < expected; ) {
+                written = outputs(kafka, topics);
+                if (warmCpu == null && warmup > 0 && written >= warmOutputs) {
+                    warmCpu = ProcessCpu.of(process.pid());
+                    warmStart = System.nanoTime();
+                    warmFrom = written;
+                }
                 if (!process.isAlive()) {
                     throw new IllegalStateException(contestant + " exited early; its log: " + log);
                 }
@@ -166,10 +211,24 @@ public final class AvroRace {
                 }
                 Thread.sleep(50);
             }
-            double seconds = (System.nanoTime() - start) / 1e9;
+            long end = System.nanoTime();
             ProcessCpu cpu = ProcessCpu.of(process.pid());
             load = Math.max(load, ProcStat.loadAverage());
-            return new Result(contestant, run, records, seconds, cpu, load, registry.requests("/") - requestsBefore);
+            Warm warm = warmCpu == null
+                    ? Warm.NONE
+                    : new Warm(
+                            (expected - warmFrom) * (double) records / expected,
+                            (end - warmStart) / 1e9,
+                            cpu.since(warmCpu));
+            return new Result(
+                    contestant,
+                    run,
+                    records,
+                    (end - start) / 1e9,
+                    cpu,
+                    load,
+                    registry.requests("/") - requestsBefore,
+                    warm);
         } finally {
             process.destroy();
             if (!process.waitFor(30, TimeUnit.SECONDS)) {

@@ -55,6 +55,10 @@ class EnrichRaceIT {
                     .as("orders the service never answered")
                     .isZero();
             assertThat(result.seconds()).isPositive();
+            assertThat(result.secondsAfterFirstCall())
+                    .as("the steady part of the run: from the first call, after the JVM started and joined")
+                    .isPositive()
+                    .isLessThan(result.seconds());
             assertThat(result.cpu().millis()).as("CPU of the contestant's JVM").isPositive();
         }
     }
