@@ -532,10 +532,11 @@ class PipelineAsyncStageTest {
 
     @Test
     void aStageWithNoSuccessfulCallForItsStallAfterIsReportedStalled() {
+        CompletableFuture<String> unanswered = new CompletableFuture<>();
         try (InToOut<String, String> run = new InToOut<>()) {
             run.start(
                     "stalls",
-                    in -> in.<String>mapAsync("dead", v -> new CompletableFuture<>())
+                    in -> in.<String>mapAsync("dead", v -> unanswered)
                             .settings(StageConfig.custom()
                                     .stallAfter(Duration.ofMillis(100))
                                     .build()));
@@ -544,6 +545,8 @@ class PipelineAsyncStageTest {
                     .atMost(WAIT)
                     .until(() -> DriverMeters.gauge(run.driver, EtlMetrics.STAGE_STALLED, EtlMetrics.TAG_STAGE, "dead")
                             == 1.0);
+            // answered only now, so that the stop drains at once instead of waiting out the drain timeout
+            unanswered.complete("a");
         }
     }
 
