@@ -1,6 +1,7 @@
 package io.etl.testkit;
 
 import java.nio.file.Path;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -70,6 +71,15 @@ public interface ForkedKafkaCluster extends KafkaTestCluster {
      * @param nodeId node id
      */
     void restart(int nodeId);
+
+    /**
+     * Starts several stopped or killed nodes again together, as {@link #restart(int)} does one: their JVMs start at
+     * once, and this returns when every one of them is back in the cluster. Running nodes among them are killed
+     * first.
+     *
+     * @param nodeIds node ids
+     */
+    void restart(Collection<Integer> nodeIds);
 
     /**
      * @param nodeId node id

@@ -15,6 +15,7 @@ import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -390,24 +391,42 @@ public final class ForkedKafkaClusterImpl extends AbstractKafkaTestCluster imple
 
     @Override
     public void restart(int nodeId) {
-        Node node = node(nodeId);
-        if (node.process != null && node.process.isAlive()) {
-            kill9(nodeId);
+        restart(List.of(nodeId));
+    }
+
+    @Override
+    public void restart(Collection<Integer> nodeIds) {
+        List<Node> restarted = nodeIds.stream().distinct().map(this::node).toList();
+        for (Node node : restarted) {
+            if (node.process != null && node.process.isAlive()) {
+                kill9(node.config.nodeId());
+            }
         }
         long started = System.nanoTime();
         resetAdmin();
-        launch(node);
-        if (node.config.role().servesClients()) {
-            awaitBrokers(List.of(nodeId), 1, options.startupTimeout());
-        } else {
-            Waits.until("controller " + nodeId + " to listen", options.startupTimeout(), () -> {
-                try (Socket s = new Socket()) {
-                    s.connect(new InetSocketAddress(NodeConfig.HOST, node.config.controllerPort()), 500);
-                    return true;
-                }
-            });
+        restarted.forEach(this::launch);
+        List<Integer> brokers = restarted.stream()
+                .filter(n -> n.config.role().servesClients())
+                .map(n -> n.config.nodeId())
+                .toList();
+        if (!brokers.isEmpty()) {
+            awaitBrokers(brokers, brokers.size(), options.startupTimeout());
         }
-        LOG.info("node {} restarted in {} ms", nodeId, (System.nanoTime() - started) / 1_000_000);
+        for (Node node : restarted) {
+            if (!node.config.role().servesClients()) {
+                Waits.until("controller " + node.config.nodeId() + " to listen", options.startupTimeout(), () -> {
+                    try (Socket s = new Socket()) {
+                        s.connect(new InetSocketAddress(NodeConfig.HOST, node.config.controllerPort()), 500);
+                        return true;
+                    }
+                });
+            }
+        }
+        List<Integer> ids = restarted.stream().map(n -> n.config.nodeId()).toList();
+        LOG.info(
+                "{} restarted in {} ms",
+                ids.size() == 1 ? "node " + ids.get(0) : "nodes " + ids,
+                (System.nanoTime() - started) / 1_000_000);
     }
 
     @Override
