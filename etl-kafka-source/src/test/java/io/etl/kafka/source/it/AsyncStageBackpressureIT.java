@@ -46,7 +46,9 @@ class AsyncStageBackpressureIT {
     @Test
     @Timeout(120)
     void aHotKeyFillsOnlyItsOwnQueueAndTheStageStaysWithinItsBound(KafkaTestCluster kafka) {
-        int orders = 900;
+        // nine orders of the hot customer, 1.5 s each: the sixth meets its queue full (one in flight, KEY_QUEUE
+        // waiting) and pauses the source, with three more behind it
+        int orders = 9 * KeyedOrders.CUSTOMERS;
         RunTopics t = RunTopics.create(kafka, "async-hot", PARTITIONS);
         try (LoadProducer load =
                 LoadProducer.start(kafka, t.input(), PARTITIONS, orders, 20_000, KeyedOrders::record)) {
