@@ -17,7 +17,9 @@ import org.junit.jupiter.api.io.TempDir;
 @EmbeddedKafka(shared = true)
 class SigtermDrainIT {
 
-    private static final int ORDERS = 30_000;
+    /** Six seconds of input from the moment the first copy has its partitions. */
+    private static final int ORDERS = 15_000;
+
     private static final int PARTITIONS = 3;
     private static final Duration DRAIN_TIMEOUT = Duration.ofSeconds(10);
 
@@ -34,6 +36,9 @@ class SigtermDrainIT {
                 .write(dir);
 
         ChildPipeline first = children.start("copy", yaml, t.uid() + "-first");
+        // the input starts once the copy has its partitions: the SIGTERM meets input still arriving however long
+        // the JVM took to start
+        await().atMost(Duration.ofSeconds(60)).until(() -> first.tail().contains("assigned"));
         try (LoadProducer load = LoadProducer.start(kafka, t.input(), PARTITIONS, ORDERS, 2_500)) {
             await().atMost(Duration.ofSeconds(60))
                     .pollInterval(Duration.ofMillis(100))
