@@ -11,6 +11,7 @@ import io.etl.testkit.KafkaTestCluster;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import org.junit.jupiter.api.AutoClose;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -25,6 +26,14 @@ class BrokersNotYetUpIT {
 
     @AutoClose
     private static final ForkedKafkaCluster kafka = KafkaTestCluster.forkedSingle();
+
+    /** Each test stops the broker; the next one starts it again (after the last, closing the class stops it). */
+    @BeforeEach
+    void brokerUp() {
+        if (!kafka.isAlive(ForkedKafkaCluster.SINGLE_NODE_ID)) {
+            kafka.restart(ForkedKafkaCluster.SINGLE_NODE_ID);
+        }
+    }
 
     @Test
     @Timeout(180)
@@ -63,12 +72,8 @@ class BrokersNotYetUpIT {
                 .startupTimeout("3s")
                 .parse();
         kafka.stop(ForkedKafkaCluster.SINGLE_NODE_ID);
-        try {
-            StartupFailures.assertCopyFailsWithin(config, Duration.ofSeconds(20))
-                    .hasMessageContaining(kafka.bootstrapServers())
-                    .hasMessageContaining("every address refused TCP connections for 3s");
-        } finally {
-            kafka.restart(ForkedKafkaCluster.SINGLE_NODE_ID);
-        }
+        StartupFailures.assertCopyFailsWithin(config, Duration.ofSeconds(20))
+                .hasMessageContaining(kafka.bootstrapServers())
+                .hasMessageContaining("every address refused TCP connections for 3s");
     }
 }
