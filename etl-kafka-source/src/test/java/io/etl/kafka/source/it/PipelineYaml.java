@@ -42,6 +42,7 @@ final class PipelineYaml {
     private String linger;
     private String checkpointInterval = "250ms";
     private String drainTimeout = "15s";
+    private String stalledFailAfter;
     private String deadLetterTopic;
     private final Map<String, String> routes = new LinkedHashMap<>();
     private String retryLevels;
@@ -175,6 +176,12 @@ final class PipelineYaml {
         return this;
     }
 
+    /** {@code checkpoint.stalled_fail_after}: how long a partition may stay stuck behind a fatally failed batch. */
+    PipelineYaml stalledFailAfter(String value) {
+        stalledFailAfter = value;
+        return this;
+    }
+
     String render() {
         StringBuilder y = new StringBuilder();
         y.append("pipeline:\n  name: ").append(name).append('\n');
@@ -221,6 +228,9 @@ final class PipelineYaml {
             y.append("  interval: ").append(checkpointInterval).append('\n');
         }
         y.append("  drain_timeout: ").append(drainTimeout).append('\n');
+        if (stalledFailAfter != null) {
+            y.append("  stalled_fail_after: ").append(stalledFailAfter).append('\n');
+        }
         return y.toString();
     }
 

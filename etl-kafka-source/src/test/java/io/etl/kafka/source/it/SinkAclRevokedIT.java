@@ -52,7 +52,8 @@ class SinkAclRevokedIT {
                 .security("{protocol: SASL_SSL, tls: {ca_file: \"" + security.caCertificatePemPath() + "\"},"
                         + " sasl: {mechanism: SCRAM-SHA-512, username: " + USER + ", password: \"" + PASSWORD + "\"}}")
                 .pool(2, 2, 500, "5ms")
-                .checkpoint("100ms", "10s");
+                .checkpoint("100ms", "10s")
+                .stalledFailAfter("3s");
         Path yaml = pipelineYaml.write(dir);
         CheckpointConfig checkpoint = pipelineYaml.parse().checkpoint();
         // a fatal batch fails the run once its partition has been stuck for stalled_fail_after; then it drains
