@@ -31,12 +31,15 @@ import org.junit.jupiter.api.Timeout;
 @EmbeddedKafka(shared = true)
 class SinkClusterDownIT {
 
-    private static final int ORDERS = 40_000;
+    /** Sixteen seconds of input: it arrives before, during and after the outage. */
+    private static final int ORDERS = 32_000;
+
     private static final int PARTITIONS = 3;
     private static final int INFLIGHT = 2;
     private static final int QUEUE = 2;
     private static final int MAX_RECORDS = 500;
-    private static final Duration OUTAGE = Duration.ofSeconds(12);
+    /** Past delivery_timeout (5s) and twice max.poll.interval.ms (4s): writes time out, a poll gap would show. */
+    private static final Duration OUTAGE = Duration.ofSeconds(8);
 
     @Test
     @Timeout(180)
