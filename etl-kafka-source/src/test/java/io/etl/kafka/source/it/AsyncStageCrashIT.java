@@ -103,7 +103,7 @@ class AsyncStageCrashIT {
     @Test
     @Timeout(120)
     void aSigtermLetsTheCallsInFlightFinishAndTheNextRunRepeatsNothing(KafkaTestCluster kafka, @TempDir Path dir) {
-        int orders = 2_000;
+        int orders = 1_000;
         RunTopics t = RunTopics.create(kafka, "async-drain", PARTITIONS);
         try (TestHttpService service = TestHttpService.start(Duration.ofMillis(150), p -> "\"gold\"")) {
             Path yaml = t.staticMemberYaml(kafka)
