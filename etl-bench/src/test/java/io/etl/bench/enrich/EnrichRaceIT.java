@@ -21,7 +21,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 @EmbeddedKafka(shared = true)
 class EnrichRaceIT {
 
-    private static final int ORDERS = 1_200;
+    private static final int ORDERS = 300;
     static final String PC_KAFKA_CLIENTS = "enrich.race.parallel-consumer.kafka-clients";
 
     /**
