@@ -201,31 +201,30 @@ class EnrichOrdersIT {
             Run run = run(kafka);
             List<TestRecord> input = new ArrayList<>();
             for (int i = 0; i < 1_000; i++) {
-                input.add(i % 100 == 0 ? order(i, "c-hot", i / 100) : order(i, "c-" + (i % 40), i));
+                input.add(i % 200 == 0 ? order(i, "c-hot", i / 200) : order(i, "c-" + (i % 40), i));
             }
             kafka.produce(run.orders(), input);
             RunningPipeline running = EnrichOrders.pipeline(run.config(), CustomerClient.of(service.uri()))
                     .start(run.config(), new SimpleMeterRegistry());
             try {
                 long start = System.nanoTime();
-                // ten hot orders take 15 s one after another; the 990 others are done long before
-                await().atMost(Duration.ofSeconds(12))
+                // five hot orders take 7.5 s one after another; the 995 others are done long before
+                await().atMost(Duration.ofSeconds(7))
                         .pollInterval(Duration.ofMillis(100))
-                        .until(() -> kafka.endTotal(run.enriched()) >= 990);
+                        .until(() -> kafka.endTotal(run.enriched()) >= 995);
                 long othersDone = (System.nanoTime() - start) / 1_000_000;
                 long hotDone = kafka.readAll(run.enriched()).stream()
                         .filter(r -> r.keyAsString().equals("c-hot"))
                         .count();
-                System.out.printf(
-                        "slow customer: 990 others enriched after %d ms, %d of 10 hot%n", othersDone, hotDone);
-                assertThat(hotDone).isLessThan(10);
+                System.out.printf("slow customer: 995 others enriched after %d ms, %d of 5 hot%n", othersDone, hotDone);
+                assertThat(hotDone).isLessThan(5);
 
                 await().atMost(Duration.ofSeconds(40)).until(() -> kafka.committedTotal(run.group()) >= 1_000);
             } finally {
                 running.stopAndWait(Duration.ofSeconds(30));
             }
             assertThat(sequencesByCustomer(kafka.readAll(run.enriched())).get("c-hot"))
-                    .containsExactly(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L);
+                    .containsExactly(0L, 1L, 2L, 3L, 4L);
         }
     }
 
