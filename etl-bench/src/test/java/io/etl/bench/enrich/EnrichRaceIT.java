@@ -56,9 +56,9 @@ class EnrichRaceIT {
                     .isZero();
             assertThat(result.seconds()).isPositive();
             assertThat(result.secondsAfterFirstCall())
-                    .as("the steady part of the run: from the first call, after the JVM started and joined")
+                    .as("the steady part of the run: from the first call the harness saw, else from the fork")
                     .isPositive()
-                    .isLessThan(result.seconds());
+                    .isLessThanOrEqualTo(result.seconds());
             assertThat(result.cpu().millis()).as("CPU of the contestant's JVM").isPositive();
         }
     }
