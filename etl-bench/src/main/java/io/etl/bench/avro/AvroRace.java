@@ -196,12 +196,16 @@ public final class AvroRace {
         long warmFrom = 0;
         ProcessCpu warmCpu = null;
         try {
-            for (long written = 0; kafka.committedTotal(topics.group()) < records || written < expected; ) {
-                written = outputs(kafka, topics);
+            while (true) {
+                long written = outputs(kafka, topics);
                 if (warmCpu == null && warmup > 0 && written >= warmOutputs) {
                     warmCpu = ProcessCpu.of(process.pid());
                     warmStart = System.nanoTime();
                     warmFrom = written;
+                }
+                // the end is read as soon as it is there, not one pause later
+                if (written >= expected && kafka.committedTotal(topics.group()) >= records) {
+                    break;
                 }
                 if (!process.isAlive()) {
                     throw new IllegalStateException(contestant + " exited early; its log: " + log);
