@@ -9,7 +9,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The enrich race's CPU limit: the per-order work of the asynchronous contestants without Kafka. Each order's JSON is
+ * The enrich race's CPU limit without Kafka: the per-order work of the asynchronous contestants alone. Each order's JSON is
  * decoded, its customer looked up through the same client ({@code CustomerClient.lookup}, {@code sendAsync}) with
  * at most {@code concurrency} calls in flight, and the enriched order encoded; no broker, no offsets. What this
  * program reaches on a machine is the most any contestant could reach there, since each does this and more.

@@ -53,6 +53,19 @@ public final class EnrichContestantMain {
                 }
                 stopped.await(100, TimeUnit.MILLISECONDS);
             }
+        } else if (contestant.equals("kafka-clients-async")) {
+            ClientsAsyncEnrich loop = new ClientsAsyncEnrich(brokers, topics, service, concurrency);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                loop.close();
+                stopped.countDown();
+            }));
+            while (stopped.getCount() > 0) {
+                if (loop.failure() != null && stopped.getCount() > 0) {
+                    System.err.println("the loop stopped: " + loop.failure());
+                    Runtime.getRuntime().halt(1);
+                }
+                stopped.await(100, TimeUnit.MILLISECONDS);
+            }
         } else if (contestant.equals("kafka-streams")) {
             StreamsEnrich streams = new StreamsEnrich(brokers, topics, service);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -41,11 +41,18 @@ import java.util.concurrent.TimeUnit;
 public final class EnrichRace {
 
     /**
-     * Every contestant, in the order of a first run; {@code calls-alone} is the machine's limit rather than a
-     * contestant: the calls and the JSON work without Kafka ({@link CallsAlone}).
+     * Every contestant, in the order of a first run. The first two are the machine's limits rather than contestants:
+     * {@code calls-alone} the calls and the JSON work without Kafka ({@link CallsAlone}), {@code kafka-clients-async}
+     * the same work as the least a Kafka-to-Kafka loop must do ({@link ClientsAsyncEnrich}).
      */
-    static final List<String> CONTESTANTS =
-            List.of("calls-alone", "etl-map", "etl-async", "etl-concurrent", "parallel-consumer", "kafka-streams");
+    static final List<String> CONTESTANTS = List.of(
+            "calls-alone",
+            "kafka-clients-async",
+            "etl-map",
+            "etl-async",
+            "etl-concurrent",
+            "parallel-consumer",
+            "kafka-streams");
 
     /**
      * Every contestant's flags unless {@code --jvm-arg} says otherwise. The common pool's parallelism is set because
@@ -270,7 +277,7 @@ public final class EnrichRace {
         }
     }
 
-    /** The CPU limit: {@link CallsAlone} forked with the contestants' flags, clocked from the fork to its exit. */
+    /** The CPU limit without Kafka: {@link CallsAlone} forked with the contestants' flags, clocked from the fork to its exit. */
     private static Result runCallsAlone(TestHttpService service, int run, Options options)
             throws IOException, InterruptedException {
         List<String> command = javaCommand(options);
