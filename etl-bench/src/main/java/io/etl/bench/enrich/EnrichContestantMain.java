@@ -5,6 +5,8 @@ import java.net.URI;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 
 /**
  * One contestant of the enrich race as a program of its own, consuming until SIGTERM:
@@ -26,62 +28,48 @@ public final class EnrichContestantMain {
         EnrichTopics topics = new EnrichTopics(args[2]);
         URI service = URI.create(args[3]);
         int concurrency = Integer.parseInt(args[4]);
-        CountDownLatch stopped = new CountDownLatch(1);
         if (contestant.startsWith("etl-")) {
             RunningPipeline running = EtlEnrich.start(contestant, brokers, topics, service, concurrency);
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                running.stopAndWait(Duration.ofSeconds(30));
-                stopped.countDown();
-            }));
-            while (stopped.getCount() > 0) {
-                if (running.state().isTerminal() && stopped.getCount() > 0) {
-                    System.err.println("pipeline ended: " + running.result().join());
-                    Runtime.getRuntime().halt(1);
-                }
-                stopped.await(100, TimeUnit.MILLISECONDS);
-            }
+            runUntilStopped(
+                    () -> running.stopAndWait(Duration.ofSeconds(30)),
+                    () -> running.state().isTerminal()
+                            ? "pipeline ended: " + running.result().join()
+                            : null);
         } else if (contestant.equals("parallel-consumer")) {
             ParallelConsumerEnrich pc = new ParallelConsumerEnrich(brokers, topics, service, concurrency);
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                pc.close();
-                stopped.countDown();
-            }));
-            while (stopped.getCount() > 0) {
-                if (pc.failed() && stopped.getCount() > 0) {
-                    System.err.println("parallel-consumer stopped by itself: " + pc.failure());
-                    Runtime.getRuntime().halt(1);
-                }
-                stopped.await(100, TimeUnit.MILLISECONDS);
-            }
+            runUntilStopped(
+                    pc::close, () -> pc.failed() ? "parallel-consumer stopped by itself: " + pc.failure() : null);
         } else if (contestant.equals("kafka-clients-async")) {
             ClientsAsyncEnrich loop = new ClientsAsyncEnrich(brokers, topics, service, concurrency);
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                loop.close();
-                stopped.countDown();
-            }));
-            while (stopped.getCount() > 0) {
-                if (loop.failure() != null && stopped.getCount() > 0) {
-                    System.err.println("the loop stopped: " + loop.failure());
-                    Runtime.getRuntime().halt(1);
-                }
-                stopped.await(100, TimeUnit.MILLISECONDS);
-            }
+            runUntilStopped(loop::close, () -> loop.failure() != null ? "the loop stopped: " + loop.failure() : null);
         } else if (contestant.equals("kafka-streams")) {
             StreamsEnrich streams = new StreamsEnrich(brokers, topics, service);
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                streams.close();
-                stopped.countDown();
-            }));
-            while (stopped.getCount() > 0) {
-                if (streams.failed() && stopped.getCount() > 0) {
-                    System.err.println("Kafka Streams is in state ERROR");
-                    Runtime.getRuntime().halt(1);
-                }
-                stopped.await(100, TimeUnit.MILLISECONDS);
-            }
+            runUntilStopped(streams::close, () -> streams.failed() ? "Kafka Streams is in state ERROR" : null);
         } else {
             System.err.println("unknown contestant '" + contestant + "': " + String.join(", ", EnrichRace.CONTESTANTS));
             System.exit(2);
+        }
+    }
+
+    /**
+     * Runs until SIGTERM, which {@code stop} answers; halts with exit code 1 once {@code failure} names why the
+     * contestant ended by itself before that (null while it runs).
+     */
+    private static void runUntilStopped(Runnable stop, Supplier<String> failure) throws InterruptedException {
+        CountDownLatch stopped = new CountDownLatch(1);
+        AtomicBoolean stopping = new AtomicBoolean();
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stopping.set(true);
+            stop.run();
+            stopped.countDown();
+        }));
+        while (stopped.getCount() > 0) {
+            String why = stopping.get() ? null : failure.get();
+            if (why != null) {
+                System.err.println(why);
+                Runtime.getRuntime().halt(1);
+            }
+            stopped.await(100, TimeUnit.MILLISECONDS);
         }
     }
 }
