@@ -11,18 +11,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.atomic.AtomicReference;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * The enrich race's CPU limit with Kafka: the race's work as a hand-written kafka-clients loop that does no more than
@@ -52,18 +48,8 @@ final class ClientsAsyncEnrich implements AutoCloseable {
     private volatile boolean running = true;
 
     ClientsAsyncEnrich(String brokers, EnrichTopics topics, URI service, int concurrency) {
-        Map<String, Object> consumerConfig = new HashMap<>();
-        consumerConfig.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, brokers);
-        consumerConfig.put(ConsumerConfig.GROUP_ID_CONFIG, topics.group());
-        consumerConfig.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        consumerConfig.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        Map<String, Object> producerConfig = new HashMap<>();
-        producerConfig.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, brokers);
-        producerConfig.put(ProducerConfig.ACKS_CONFIG, "all");
-        producerConfig.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        producerConfig.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-        this.consumer = new KafkaConsumer<>(consumerConfig, new ByteArrayDeserializer(), new ByteArrayDeserializer());
-        this.producer = new KafkaProducer<>(producerConfig, new ByteArraySerializer(), new ByteArraySerializer());
+        this.consumer = EnrichClients.consumer(brokers, topics);
+        this.producer = EnrichClients.producer(brokers);
         this.client = CustomerClient.of(service);
         this.output = topics.output();
         this.inFlight = new Semaphore(concurrency);
