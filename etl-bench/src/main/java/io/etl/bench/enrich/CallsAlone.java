@@ -9,10 +9,11 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The enrich race's CPU limit without Kafka: the per-order work of the asynchronous contestants alone. Each order's JSON is
- * decoded, its customer looked up through the same client ({@code CustomerClient.lookup}, {@code sendAsync}) with
- * at most {@code concurrency} calls in flight, and the enriched order encoded; no broker, no offsets. What this
- * program reaches on a machine is the most any contestant could reach there, since each does this and more.
+ * The enrich race's CPU limit without Kafka: the per-order work of the asynchronous contestants alone. Each order's
+ * JSON is decoded, its customer looked up through the same client ({@code CustomerClient.lookup},
+ * {@code sendAsync}) with at most {@code concurrency} calls in flight, and the enriched order encoded; no broker, no
+ * offsets. What this program reaches on a machine is the most any contestant could reach there, since each does
+ * this and more.
  *
  * <p>{@code CallsAlone SERVICE_URL RECORDS KEYS CONCURRENCY}; exits 0 when every call succeeded, 1 otherwise.
  */

@@ -34,9 +34,9 @@ import java.util.concurrent.TimeUnit;
  * <p>Options: {@code --records N} (200,000), {@code --partitions P} (6), {@code --keys K} (1,000), {@code --latency-ms
  * L} (20), {@code --concurrency C} (200: the async stages' and parallel-consumer's), {@code --runs R} (1),
  * {@code --only a,b} (contestants), {@code --jvm-arg ARG} (every contestant; default
- * {@link #DEFAULT_JVM_ARGS}), {@code --parallel-consumer-kafka-clients JAR} (required with parallel-consumer, which runs only on
- * kafka-clients 3.x: that jar goes first on its classpath). The broker is {@code KAFKA_BROKERS} when set, else one embedded in this JVM; the service runs
- * in this JVM.
+ * {@link #DEFAULT_JVM_ARGS}), {@code --parallel-consumer-kafka-clients JAR} (required with parallel-consumer, which
+ * runs only on kafka-clients 3.x: that jar goes first on its classpath). The broker is {@code KAFKA_BROKERS} when
+ * set, else one embedded in this JVM; the service runs in this JVM.
  */
 public final class EnrichRace {
 
@@ -277,7 +277,10 @@ public final class EnrichRace {
         }
     }
 
-    /** The CPU limit without Kafka: {@link CallsAlone} forked with the contestants' flags, clocked from the fork to its exit. */
+    /**
+     * The CPU limit without Kafka: {@link CallsAlone} forked with the contestants' flags, clocked from the fork to its
+     * exit.
+     */
     private static Result runCallsAlone(TestHttpService service, int run, Options options)
             throws IOException, InterruptedException {
         List<String> command = javaCommand(options);
