@@ -14,8 +14,10 @@ import java.util.Optional;
  *
  * <p>For a sink, the shared pool keys ({@link SinkPoolConfig#KEYS}) are taken out of the connector
  * section by the core; for a source, {@code on_error}. The remaining keys are bound to {@link #type()}
- * strictly (unknown keys are problems with their full path), validated with Bean Validation, then passed
- * to {@link #check} for rules a record cannot express (for example a passthrough denylist).
+ * strictly (unknown keys are problems with their full path), checked against the record's constraint
+ * annotations (those of {@code jakarta.validation.constraints} and {@code @Valid}, on components and on their
+ * elements; any other constraint is refused), then passed to {@link #check} for rules a record cannot express
+ * (for example a passthrough denylist).
  *
  * @param <C> the connector's configuration record
  */

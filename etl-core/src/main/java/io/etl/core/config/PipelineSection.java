@@ -3,6 +3,7 @@ package io.etl.core.config;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ErrorPolicy;
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.Pattern;
 import java.time.Duration;
@@ -11,7 +12,6 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import org.hibernate.validator.constraints.Range;
 
 /**
  * The {@code pipeline} section.
@@ -59,10 +59,15 @@ public record PipelineSection(
 
         Duration transactionTimeout,
         Map<String, @Valid StageConfig> stages,
-        @Range(min = 1, max = 100) Integer refusedMessageAttempts,
+
+        @Min(value = 1, message = BETWEEN_1_AND_100) @Max(value = 100, message = BETWEEN_1_AND_100)
+        Integer refusedMessageAttempts,
+
         @Min(1) Integer threads) {
 
     public static final ErrorPolicy DEFAULT_ON_ERROR = ErrorPolicy.FAIL;
+
+    private static final String BETWEEN_1_AND_100 = "must be between 1 and 100";
     public static final int DEFAULT_OPERATOR_ATTEMPTS = 3;
     public static final Duration DEFAULT_OPERATOR_BACKOFF = Duration.ofMillis(100);
     /** The default stop budget: the default drain timeout (30s) plus time to commit and close the clients. */

@@ -3,9 +3,10 @@ package io.etl.core.config;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ErrorPolicy;
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
 import java.util.Objects;
 import java.util.Set;
-import org.hibernate.validator.constraints.Range;
 
 /**
  * Settings every sink shares, written inside the sink's connector section
@@ -24,9 +25,15 @@ import org.hibernate.validator.constraints.Range;
  * @param onError  what to do with a record the encoder rejects (for example an oversized message)
  */
 public record SinkPoolConfig(
-        @Range(min = 1, max = 256) Integer shards,
-        @Range(min = 1, max = 1024) Integer inflight,
-        @Range(min = 1, max = 1024) Integer queue,
+        @Min(value = 1, message = BETWEEN_1_AND_256) @Max(value = 256, message = BETWEEN_1_AND_256)
+        Integer shards,
+
+        @Min(value = 1, message = BETWEEN_1_AND_1024) @Max(value = 1024, message = BETWEEN_1_AND_1024)
+        Integer inflight,
+
+        @Min(value = 1, message = BETWEEN_1_AND_1024) @Max(value = 1024, message = BETWEEN_1_AND_1024)
+        Integer queue,
+
         @Valid BatchConfig batch,
         @Valid RetryConfig retry,
         @Valid BreakerConfig breaker,
@@ -36,6 +43,9 @@ public record SinkPoolConfig(
     public static final int DEFAULT_INFLIGHT = 4;
     public static final int DEFAULT_QUEUE = 4;
     public static final ErrorPolicy DEFAULT_ON_ERROR = ErrorPolicy.SKIP;
+
+    private static final String BETWEEN_1_AND_256 = "must be between 1 and 256";
+    private static final String BETWEEN_1_AND_1024 = "must be between 1 and 1024";
 
     /** The keys this record owns inside a connector section. */
     public static final Set<String> KEYS =

@@ -21,8 +21,8 @@ import java.util.Map;
 /**
  * The runtime's logging when nobody configured logback: one event a line on standard error, as text (default) or
  * JSON, chosen by the system property {@code etl.log.format} (the run command sets it from {@code --log-format}),
- * else the environment variable {@code ETL_LOG_FORMAT}. Kafka clients, an in-process broker and Hibernate
- * Validator log at WARN and above.
+ * else the environment variable {@code ETL_LOG_FORMAT}. Kafka clients and an in-process broker log at WARN and
+ * above.
  *
  * <p>Built in code rather than read from an XML file, which spares every start the XML parser. It steps aside
  * (logback then reads the file as usual) when {@code -Dlogback.configurationFile} is set or a {@code logback.xml}
@@ -40,8 +40,7 @@ public final class DefaultLogbackConfigurator extends ContextAwareBase implement
     private static final Map<String, Level> QUIET = Map.of(
             "org.apache.kafka", Level.WARN,
             "kafka", Level.WARN,
-            "state.change.logger", Level.WARN,
-            "org.hibernate.validator", Level.WARN);
+            "state.change.logger", Level.WARN);
 
     /** Public for {@link java.util.ServiceLoader}. */
     public DefaultLogbackConfigurator() {}

@@ -42,7 +42,7 @@ class DefaultLogbackConfiguratorTest {
         assertThat(console.getTarget()).isEqualTo("System.err");
         assertThat(console.getEncoder()).isInstanceOf(JsonEncoder.class);
         assertThat(context.getLogger("org.apache.kafka").getLevel()).isEqualTo(Level.WARN);
-        assertThat(context.getLogger("org.hibernate.validator").getLevel()).isEqualTo(Level.WARN);
+        assertThat(context.getLogger("kafka").getLevel()).isEqualTo(Level.WARN);
     }
 
     @Test

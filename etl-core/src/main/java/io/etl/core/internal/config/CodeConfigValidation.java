@@ -9,7 +9,7 @@ import java.util.Comparator;
 import java.util.List;
 
 /**
- * The Bean Validation that loading a YAML file applies, for configuration records built in code
+ * The constraint checks that loading a YAML file applies, for configuration records built in code
  * ({@code SinkPoolConfig.custom().shards(0)}): the same constraints, the same messages, a key path
  * made from {@code basePath}.
  */

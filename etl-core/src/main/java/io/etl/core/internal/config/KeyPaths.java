@@ -3,8 +3,6 @@ package io.etl.core.internal.config;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.PropertyNamingStrategies;
-import jakarta.validation.ElementKind;
-import jakarta.validation.Path;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.List;
@@ -57,24 +55,6 @@ final class KeyPaths {
                 relative.append('.').append(reference.getFieldName());
             } else if (reference.getIndex() >= 0) {
                 relative.append('[').append(reference.getIndex()).append(']');
-            }
-        }
-        return join(base, relative.toString());
-    }
-
-    /** The path of a Bean Validation violation, below {@code base}, with property names in snake_case. */
-    static String of(String base, Path propertyPath) {
-        StringBuilder relative = new StringBuilder();
-        for (Path.Node node : propertyPath) {
-            if (node.isInIterable()) {
-                if (node.getIndex() != null) {
-                    relative.append('[').append(node.getIndex()).append(']');
-                } else if (node.getKey() != null) {
-                    relative.append('.').append(node.getKey());
-                }
-            }
-            if (node.getKind() == ElementKind.PROPERTY && node.getName() != null) {
-                relative.append('.').append(snakeCase(node.getName()));
             }
         }
         return join(base, relative.toString());
