@@ -19,6 +19,7 @@ public class FixtureSource implements Source<String> {
     private final List<RecordMeta> records;
     private SourceContext context;
     private boolean emitted;
+    private boolean paused;
 
     public FixtureSource(List<RecordMeta> records) {
         this.records = List.copyOf(records);
@@ -44,8 +45,8 @@ public class FixtureSource implements Source<String> {
 
     @Override
     public void poll(Duration timeout, SourceOutput<String> output) {
-        if (emitted || records.isEmpty()) {
-            return;
+        if (emitted || paused || records.isEmpty()) {
+            return; // paused, as a real source, it hands over nothing
         }
         emitted = true;
         context.listener().onAssigned(List.of(new SourcePartition(records.get(0).topic(), 0)));
@@ -62,10 +63,14 @@ public class FixtureSource implements Source<String> {
     }
 
     @Override
-    public void pause() {}
+    public void pause() {
+        paused = true;
+    }
 
     @Override
-    public void resume() {}
+    public void resume() {
+        paused = false;
+    }
 
     @Override
     public void close(Duration timeout) {}
