@@ -24,7 +24,8 @@ import org.apache.avro.specific.SpecificRecord;
  * <p>Decoders read each record with the schema it was written with (its id, looked up once); with a reader
  * schema they resolve it as Avro does: fields the reader lacks are dropped, fields the writer lacks take the
  * reader's defaults, and a writer schema the reader cannot resolve is a record error. Strings decode as Avro's
- * {@code Utf8} in generic records. Encoders write each value with its own schema ({@code getSchema()}).
+ * {@code Utf8} in generic records. Encoders write each value with its own schema ({@code getSchema()}); a generic
+ * record's logical-type field may hold the Java value ({@code BigDecimal}, {@code Instant}, ...) or the raw one.
  */
 public final class Avro {
 
@@ -38,6 +39,21 @@ public final class Avro {
     /** Generic records resolved to {@code reader}: the shape the pipeline works on, whatever version wrote them. */
     public static SchemaDecoder<GenericRecord> decoder(Schema reader) {
         return AvroDecoder.generic(Objects.requireNonNull(reader, "reader"));
+    }
+
+    /**
+     * Generic records in the schema each was written with, whose logical-type fields hold Java values: a
+     * {@code decimal} a {@code BigDecimal}, a {@code uuid} a {@code UUID}, a {@code date} a {@code LocalDate}, a
+     * {@code time-*} a {@code LocalTime}, a {@code timestamp-*} an {@code Instant}, a {@code local-timestamp-*} a
+     * {@code LocalDateTime}. {@link #decoder()} leaves them in their raw form (bytes, int, long), as Avro does.
+     */
+    public static SchemaDecoder<GenericRecord> decoderWithLogicalTypes() {
+        return AvroDecoder.genericWithLogicalTypes(null);
+    }
+
+    /** Generic records resolved to {@code reader}, logical-type fields as Java values ({@link #decoderWithLogicalTypes()}). */
+    public static SchemaDecoder<GenericRecord> decoderWithLogicalTypes(Schema reader) {
+        return AvroDecoder.genericWithLogicalTypes(Objects.requireNonNull(reader, "reader"));
     }
 
     /** Instances of a class generated from an Avro schema, resolved to that class's schema. */

@@ -26,22 +26,32 @@ public final class AvroDecoder<T> extends FramedDecoder<T, DatumReader<T>> {
 
     private final Schema readerSchema;
     private final SpecificData specific;
+    private final GenericData model;
     private BinaryDecoder decoder;
 
-    private AvroDecoder(Schema readerSchema, SpecificData specific) {
+    private AvroDecoder(Schema readerSchema, SpecificData specific, GenericData model) {
         super("Avro");
         this.readerSchema = readerSchema;
         this.specific = specific;
+        this.model = model;
     }
 
     /** Generic records in the writer's schema. */
     public static <T> AvroDecoder<T> generic() {
-        return new AvroDecoder<>(null, null);
+        return new AvroDecoder<>(null, null, GenericData.get());
     }
 
     /** Generic records resolved to {@code reader}. */
     public static <T> AvroDecoder<T> generic(Schema reader) {
-        return new AvroDecoder<>(reader, null);
+        return new AvroDecoder<>(reader, null, GenericData.get());
+    }
+
+    /**
+     * Generic records resolved to {@code reader} (null: in the writer's schema) whose logical-type fields hold Java
+     * values ({@link AvroLogicalTypes}).
+     */
+    public static <T> AvroDecoder<T> genericWithLogicalTypes(Schema reader) {
+        return new AvroDecoder<>(reader, null, AvroLogicalTypes.DATA);
     }
 
     /** Instances of a generated {@code SpecificRecord} class, resolved to its schema. */
@@ -49,7 +59,7 @@ public final class AvroDecoder<T> extends FramedDecoder<T, DatumReader<T>> {
         SpecificData data = SpecificData.getForClass(type);
         Schema schema = data.getSchema(type);
         AvroTrust.trust(schema);
-        return new AvroDecoder<>(schema, data);
+        return new AvroDecoder<>(schema, data, data);
     }
 
     /** The Avro schema in {@code text}, parsed once. */
@@ -69,7 +79,7 @@ public final class AvroDecoder<T> extends FramedDecoder<T, DatumReader<T>> {
         requireType(id, text, SchemaText.AVRO);
         Schema writer = parse(text.schema());
         if (readerSchema == null) {
-            return new GenericDatumReader<>(writer, writer, GenericData.get());
+            return new GenericDatumReader<>(writer, writer, model);
         }
         SchemaCompatibility.SchemaPairCompatibility pair =
                 SchemaCompatibility.checkReaderWriterCompatibility(readerSchema, writer);
@@ -80,7 +90,7 @@ public final class AvroDecoder<T> extends FramedDecoder<T, DatumReader<T>> {
         }
         return specific != null
                 ? new SpecificDatumReader<>(writer, readerSchema, specific)
-                : new GenericDatumReader<>(writer, readerSchema, GenericData.get());
+                : new GenericDatumReader<>(writer, readerSchema, model);
     }
 
     @Override

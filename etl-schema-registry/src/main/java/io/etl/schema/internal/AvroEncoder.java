@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.util.Arrays;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericContainer;
-import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.io.BinaryEncoder;
 import org.apache.avro.io.DatumWriter;
@@ -20,7 +19,8 @@ import org.apache.avro.specific.SpecificRecord;
 
 /**
  * Avro values ({@code GenericRecord}, {@code SpecificRecord} or any {@link GenericContainer}) written with their
- * own schema. One datum writer per schema, one output buffer and one binary encoder are reused.
+ * own schema. A generic record's logical-type fields may hold either form ({@link AvroLogicalTypes}). One datum
+ * writer per schema, one output buffer and one binary encoder are reused.
  *
  * @param <T> value type
  */
@@ -126,7 +126,7 @@ public final class AvroEncoder<T extends GenericContainer> extends FramedEncoder
 
         Writer(Schema schema) {
             this.schema = schema;
-            this.generic = new GenericDatumWriter<>(schema, GenericData.get());
+            this.generic = new GenericDatumWriter<>(schema, AvroLogicalTypes.DATA);
         }
 
         @Override
