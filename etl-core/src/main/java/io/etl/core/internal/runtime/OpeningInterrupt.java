@@ -30,11 +30,6 @@ final class OpeningInterrupt {
         }
     }
 
-    /** Whether a stop was requested. */
-    synchronized boolean stopped() {
-        return stopped;
-    }
-
     /** The opening is over (opening thread): clears the interrupt this class delivered, so what follows runs normally. */
     void end() {
         boolean clear;

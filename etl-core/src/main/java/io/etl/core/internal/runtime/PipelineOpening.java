@@ -11,7 +11,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 
 /**
  * Opens a run's sinks in the background and its source meanwhile on the pipeline thread: their connectivity
@@ -55,14 +54,8 @@ final class PipelineOpening {
         this.sourceTags = sourceTags;
     }
 
-    /**
-     * Opens every sink and the source, which tells {@code partitions} of its partitions; throws what failed. Once the
-     * source is open and while sinks still open, {@code joinPaused} polls the source, paused, so that a source in a
-     * consumer group joins it meanwhile and records flow as soon as the last sink is open; it is called again while
-     * it returns true (it returns false once a poll handed over records all the same). Not in exactly-once mode,
-     * where the group's partitions are taken only with the transactions.
-     */
-    void open(PartitionListener partitions, BooleanSupplier joinPaused) {
+    /** Opens every sink and the source, which tells {@code partitions} of its partitions; throws what failed. */
+    void open(PartitionListener partitions) {
         SinkOpening sinkOpening = SinkOpening.start(pools, pipeline, run, registry);
         Throwable sourceFailure = null;
         interrupt.begin(sinkOpening);
@@ -70,12 +63,6 @@ final class PipelineOpening {
             try {
                 source.open(new SourceContext(pipeline, partitions, registry, sourceTags, run.runId(), run));
                 sourceOpened = true;
-                if (!run.exactlyOnce()) {
-                    boolean joining = true;
-                    while (joining && !sinkOpening.done() && !interrupt.stopped()) {
-                        joining = joinPaused.getAsBoolean();
-                    }
-                }
             } catch (RuntimeException | Error e) {
                 sourceFailure = e;
             }

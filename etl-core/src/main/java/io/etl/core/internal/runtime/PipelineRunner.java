@@ -51,8 +51,6 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
     private static final long BLOCKED_POLL_GAP_NANOS = TimeUnit.MILLISECONDS.toNanos(1);
     /** How often stalls are checked and the checkpoint gauges refreshed. */
     private static final long HOUSEKEEPING_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-    /** The poll that joins the source's group while the sinks open: how soon it sees that they are open. */
-    private static final Duration JOIN_POLL = Duration.ofMillis(5);
     /**
      * Every 256 records (and before the first of a poll) the tracking bounds are checked, idle shards fed, and
      * a commit sent if one is due.
@@ -278,7 +276,7 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
         MDC.put("pipeline", name);
         try {
             try {
-                opening.open(this, this::joinWhileSinksOpen);
+                opening.open(this);
             } catch (RuntimeException e) {
                 if (!stopRequested) {
                     throw e;
@@ -289,7 +287,6 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
                 return;
             }
             opened = true;
-            pause.blocked(false);
             if (!partitions.isEmpty() && !stopRequested && !signals.failed()) {
                 // a source that took partitions while it opened runs only now that every sink is open
                 state.flowing(pause.paused());
@@ -373,18 +370,6 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
     }
 
     /**
-     * While the sinks open: one short poll of the source, paused, which joins its group and takes its partitions
-     * meanwhile (paused as they come). A record it hands over all the same waits in the buffer, and then no more
-     * polls come before the sinks are open: false.
-     */
-    private boolean joinWhileSinksOpen() {
-        pause.blocked(true);
-        output.hold();
-        source.poll(JOIN_POLL, output);
-        return buffer.size() == 0;
-    }
-
-    /**
      * Carries on with the calls of asynchronous stages that completed, unless the sinks have no room for their
      * output (the stages then hold on to it, and take no new records once full, but still time out overdue calls).
      */
@@ -460,11 +445,6 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
         /** Before each poll: try to process again. */
         void resume() {
             blocked = false;
-        }
-
-        /** Keeps what the next poll hands over in the buffer, unprocessed. */
-        void hold() {
-            blocked = true;
         }
 
         @Override

@@ -80,16 +80,6 @@ final class SinkOpening {
         }
     }
 
-    /** Whether every sink has opened, failed or was cancelled. */
-    boolean done() {
-        for (Future<?> future : opening) {
-            if (!future.isDone()) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /**
      * Waits until every sink has opened, failed or was cancelled, even when the calling thread is interrupted
      * (the interrupt is kept); throws the first failure in declaration order.
