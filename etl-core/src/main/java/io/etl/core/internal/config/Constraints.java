@@ -212,6 +212,7 @@ final class Constraints {
         }
         List<Check> elementChecks = new ArrayList<>();
         AnnotatedType elementType = elementTypeOf(field.getAnnotatedType());
+        refuseDeeperConstraints(field.getAnnotatedType(), true, where);
         if (elementType != null) {
             for (Annotation a : elementType.getAnnotations()) {
                 if (a instanceof Valid) {
@@ -237,6 +238,27 @@ final class Constraints {
             return array.getAnnotatedGenericComponentType();
         }
         return null;
+    }
+
+    /**
+     * Refuses constraints this checker would not apply: on a map's keys, or on type arguments nested deeper than the
+     * elements ({@code List<List<@NotBlank String>>}). Only the elements (the last type argument, or an array's
+     * component) of the outermost type may carry them, when {@code elementsChecked}.
+     */
+    private static void refuseDeeperConstraints(AnnotatedType type, boolean elementsChecked, String where) {
+        AnnotatedType[] nested = type instanceof AnnotatedParameterizedType parameterized
+                ? parameterized.getAnnotatedActualTypeArguments()
+                : type instanceof AnnotatedArrayType array
+                        ? new AnnotatedType[] {array.getAnnotatedGenericComponentType()}
+                        : new AnnotatedType[0];
+        for (int i = 0; i < nested.length; i++) {
+            if (!elementsChecked || i < nested.length - 1) {
+                refuseConstraints(
+                        nested[i].getAnnotations(),
+                        where + " (type argument " + nested[i].getType().getTypeName() + ")");
+            }
+            refuseDeeperConstraints(nested[i], false, where);
+        }
     }
 
     private static Function<Object, Object> readerOf(Class<?> owner, Field field) {

@@ -123,6 +123,16 @@ class ConstraintsTest {
 
     record Custom(@Even Integer value) {}
 
+    record KeyConstraint(Map<@NotBlank String, Integer> counts) {}
+
+    @Test
+    void refusesAConstraintOnMapKeysRatherThanIgnoringIt() {
+        assertThatThrownBy(() -> Constraints.check(new KeyConstraint(Map.of("a", 1))))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining(NotBlank.class.getName())
+                .hasMessageContaining(KeyConstraint.class.getName() + ".counts");
+    }
+
     @Test
     void refusesAConstraintItCannotCheckByName() {
         assertThatThrownBy(() -> Constraints.check(new Custom(2)))
