@@ -5,7 +5,6 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.RecordComponent;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -47,7 +46,7 @@ public final class CodeConfigValidation {
                 }
             }
         }
-        found.sort(Comparator.comparing(ConfigProblem::path).thenComparing(ConfigProblem::message));
+        found.sort(ConfigValidator.BY_PATH);
         return found;
     }
 

@@ -10,6 +10,10 @@ import java.util.List;
  */
 final class ConfigValidator {
 
+    /** The order problems are reported in: by key path, then by message. */
+    static final Comparator<ConfigProblem> BY_PATH =
+            Comparator.comparing(ConfigProblem::path).thenComparing(ConfigProblem::message);
+
     private ConfigValidator() {}
 
     /**
@@ -22,7 +26,7 @@ final class ConfigValidator {
         }
         Constraints.check(bean).stream()
                 .map(v -> new ConfigProblem(KeyPaths.join(basePath, v.path()), v.message()))
-                .sorted(Comparator.comparing(ConfigProblem::path).thenComparing(ConfigProblem::message))
+                .sorted(BY_PATH)
                 .filter(p -> !problems.touches(p.path()))
                 .forEach(p -> problems.add(p.path(), p.message()));
     }
@@ -34,7 +38,7 @@ final class ConfigValidator {
     static List<ConfigProblem> validateValue(Class<?> type, String property, Object value) {
         return Constraints.checkValue(type, property, value).stream()
                 .map(v -> new ConfigProblem(v.path(), v.message()))
-                .sorted(Comparator.comparing(ConfigProblem::path).thenComparing(ConfigProblem::message))
+                .sorted(BY_PATH)
                 .toList();
     }
 }

@@ -34,6 +34,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.IntPredicate;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 
@@ -77,11 +78,9 @@ final class Constraints {
                 return found;
             }
         }
-        for (Class<?> c = type; c != null; c = c.getSuperclass()) {
-            for (Field field : c.getDeclaredFields()) {
-                if (field.getName().equals(property) && !Modifier.isStatic(field.getModifiers())) {
-                    return List.of(); // a property without constraints
-                }
+        for (Field field : instanceFields(type)) {
+            if (field.getName().equals(property)) {
+                return List.of(); // a property without constraints
             }
         }
         throw new IllegalArgumentException(type.getName() + " has no property '" + property + "'");
@@ -134,28 +133,17 @@ final class Constraints {
         void visit(Object element, String path);
     }
 
-    /** One checked property: its constraints, those of its elements, and whether it cascades. */
-    private static final class Property {
-        final String name;
-        final String key;
-        final Function<Object, Object> reader;
-        final List<Check> checks;
-        final List<Check> elementChecks;
-        final boolean cascade;
-
-        Property(
-                String name,
-                Function<Object, Object> reader,
-                List<Check> checks,
-                List<Check> elementChecks,
-                boolean cascade) {
-            this.name = name;
-            this.key = KeyPaths.snakeCase(name);
-            this.reader = reader;
-            this.checks = checks;
-            this.elementChecks = elementChecks;
-            this.cascade = cascade;
-        }
+    /**
+     * One checked property: its Java name, its snake_case key, how to read it, its constraints, those of its
+     * elements, and whether it cascades.
+     */
+    private record Property(
+            String name,
+            String key,
+            Function<Object, Object> reader,
+            List<Check> checks,
+            List<Check> elementChecks,
+            boolean cascade) {
 
         Object read(Object bean) {
             return reader.apply(bean);
@@ -185,18 +173,26 @@ final class Constraints {
     private static List<Property> propertiesOf(Class<?> type) {
         refuseConstraints(type.getAnnotations(), type.getName());
         List<Property> properties = new ArrayList<>();
-        for (Class<?> c = type; c != null && c != Object.class && c != Record.class; c = c.getSuperclass()) {
-            for (Field field : c.getDeclaredFields()) {
-                if (Modifier.isStatic(field.getModifiers())) {
-                    continue;
-                }
-                Property p = propertyOf(type, field);
-                if (p != null) {
-                    properties.add(p);
-                }
+        for (Field field : instanceFields(type)) {
+            Property p = propertyOf(type, field);
+            if (p != null) {
+                properties.add(p);
             }
         }
         return List.copyOf(properties);
+    }
+
+    /** The instance fields of {@code type} and of its superclasses below {@code Object} and {@code Record}. */
+    private static List<Field> instanceFields(Class<?> type) {
+        List<Field> fields = new ArrayList<>();
+        for (Class<?> c = type; c != null && c != Object.class && c != Record.class; c = c.getSuperclass()) {
+            for (Field field : c.getDeclaredFields()) {
+                if (!Modifier.isStatic(field.getModifiers())) {
+                    fields.add(field);
+                }
+            }
+        }
+        return fields;
     }
 
     private static Property propertyOf(Class<?> owner, Field field) {
@@ -225,7 +221,13 @@ final class Constraints {
         if (checks.isEmpty() && elementChecks.isEmpty() && !cascade) {
             return null;
         }
-        return new Property(field.getName(), readerOf(owner, field), checks, elementChecks, cascade);
+        return new Property(
+                field.getName(),
+                KeyPaths.snakeCase(field.getName()),
+                readerOf(owner, field),
+                checks,
+                elementChecks,
+                cascade);
     }
 
     /** The element type of a {@code List<E>}, {@code Set<E>}, {@code Map<K, V>} (V) or array; null for others. */
@@ -353,57 +355,70 @@ final class Constraints {
         }
         if (a instanceof Size s) {
             return check(
-                    v -> v == null || (sizeOf(v, a, where) >= s.min() && sizeOf(v, a, where) <= s.max()),
+                    v -> {
+                        if (v == null) {
+                            return true;
+                        }
+                        int size = sizeOf(v, a, where);
+                        return size >= s.min() && size <= s.max();
+                    },
                     s.message(),
                     "size must be between {min} and {max}",
                     a);
         }
         if (a instanceof Min m) {
-            BigDecimal bound = BigDecimal.valueOf(m.value());
             return check(
-                    v -> compare(v, bound, a, where) >= 0, m.message(), "must be greater than or equal to {value}", a);
+                    comparing(BigDecimal.valueOf(m.value()), c -> c >= 0, a, where),
+                    m.message(),
+                    "must be greater than or equal to {value}",
+                    a);
         }
         if (a instanceof Max m) {
-            BigDecimal bound = BigDecimal.valueOf(m.value());
             return check(
-                    v -> compare(v, bound, a, where) <= 0, m.message(), "must be less than or equal to {value}", a);
+                    comparing(BigDecimal.valueOf(m.value()), c -> c <= 0, a, where),
+                    m.message(),
+                    "must be less than or equal to {value}",
+                    a);
         }
         if (a instanceof DecimalMin m) {
             BigDecimal bound = new BigDecimal(m.value());
             return m.inclusive()
                     ? check(
-                            v -> compare(v, bound, a, where) >= 0,
+                            comparing(bound, c -> c >= 0, a, where),
                             m.message(),
                             "must be greater than or equal to {value}",
                             a)
-                    : check(v -> compare(v, bound, a, where) > 0, m.message(), "must be greater than {value}", a);
+                    : check(comparing(bound, c -> c > 0, a, where), m.message(), "must be greater than {value}", a);
         }
         if (a instanceof DecimalMax m) {
             BigDecimal bound = new BigDecimal(m.value());
             return m.inclusive()
                     ? check(
-                            v -> compare(v, bound, a, where) <= 0,
+                            comparing(bound, c -> c <= 0, a, where),
                             m.message(),
                             "must be less than or equal to {value}",
                             a)
-                    : check(v -> compare(v, bound, a, where) < 0, m.message(), "must be less than {value}", a);
+                    : check(comparing(bound, c -> c < 0, a, where), m.message(), "must be less than {value}", a);
         }
         if (a instanceof Positive p) {
-            return check(v -> compare(v, BigDecimal.ZERO, a, where) > 0, p.message(), "must be greater than 0", a);
+            return check(comparing(BigDecimal.ZERO, c -> c > 0, a, where), p.message(), "must be greater than 0", a);
         }
         if (a instanceof PositiveOrZero p) {
             return check(
-                    v -> compare(v, BigDecimal.ZERO, a, where) >= 0,
+                    comparing(BigDecimal.ZERO, c -> c >= 0, a, where),
                     p.message(),
                     "must be greater than or equal to 0",
                     a);
         }
         if (a instanceof Negative n) {
-            return check(v -> compare(v, BigDecimal.ZERO, a, where) < 0, n.message(), "must be less than 0", a);
+            return check(comparing(BigDecimal.ZERO, c -> c < 0, a, where), n.message(), "must be less than 0", a);
         }
         if (a instanceof NegativeOrZero n) {
             return check(
-                    v -> compare(v, BigDecimal.ZERO, a, where) <= 0, n.message(), "must be less than or equal to 0", a);
+                    comparing(BigDecimal.ZERO, c -> c <= 0, a, where),
+                    n.message(),
+                    "must be less than or equal to 0",
+                    a);
         }
         Check pattern = patternCheck(a, where);
         if (pattern != null) {
@@ -430,7 +445,7 @@ final class Constraints {
         }
         // CHECKSTYLE.ON: InlineFullyQualifiedName
         Pattern regex = Pattern.compile(p.regexp(), flags);
-        return check(v -> v == null || matches(regex, v, where), p.message(), "must match \"{regexp}\"", a);
+        return check(v -> v == null || matches(regex, v, a, where), p.message(), "must match \"{regexp}\"", a);
     }
 
     private static IllegalStateException unsupported(Annotation a, String where) {
@@ -478,14 +493,23 @@ final class Constraints {
     }
 
     /**
-     * {@code value} compared with {@code bound}: negative, zero or positive; null (not checked) compares as within
-     * bounds, and a value that is not a number (NaN, unparsable text) as outside them.
+     * Whether a value, compared with {@code bound}, gives a result that {@code holds}: null passes (it is not
+     * checked), a value that is not a number (NaN, unparsable text) fails.
      */
-    private static int compare(Object value, BigDecimal bound, Annotation a, String where) {
+    private static Predicate<Object> comparing(BigDecimal bound, IntPredicate holds, Annotation a, String where) {
+        return v -> {
+            if (v == null) {
+                return true;
+            }
+            Integer comparison = compare(v, bound, a, where);
+            return comparison != null && holds.test(comparison);
+        };
+    }
+
+    /** {@code value} compared with {@code bound}: negative, zero or positive; null when it is not a number. */
+    private static Integer compare(Object value, BigDecimal bound, Annotation a, String where) {
         BigDecimal number;
-        if (value == null) {
-            return boundSide(a);
-        } else if (value instanceof BigDecimal d) {
+        if (value instanceof BigDecimal d) {
             number = d;
         } else if (value instanceof BigInteger i) {
             number = new BigDecimal(i);
@@ -497,7 +521,7 @@ final class Constraints {
         } else if (value instanceof Double || value instanceof Float) {
             double d = ((Number) value).doubleValue();
             if (Double.isNaN(d)) {
-                return -boundSide(a);
+                return null;
             }
             if (Double.isInfinite(d)) {
                 return d > 0 ? 1 : -1;
@@ -507,20 +531,12 @@ final class Constraints {
             try {
                 number = new BigDecimal(s.toString().trim());
             } catch (NumberFormatException e) {
-                return -boundSide(a);
+                return null;
             }
         } else {
-            throw new IllegalStateException("constraint @" + a.annotationType().getSimpleName() + " on " + where
-                    + " does not apply to a " + value.getClass().getName());
+            throw notApplicable(a, where, value);
         }
         return number.compareTo(bound);
-    }
-
-    /** The comparison result that passes {@code a}: positive for a lower bound, negative for an upper one. */
-    private static int boundSide(Annotation a) {
-        return a instanceof Max || a instanceof DecimalMax || a instanceof Negative || a instanceof NegativeOrZero
-                ? -1
-                : 1;
     }
 
     private static int sizeOf(Object value, Annotation a, String where) {
@@ -536,14 +552,17 @@ final class Constraints {
         if (value.getClass().isArray()) {
             return Array.getLength(value);
         }
-        throw new IllegalStateException("constraint @" + a.annotationType().getSimpleName() + " on " + where
+        throw notApplicable(a, where, value);
+    }
+
+    private static IllegalStateException notApplicable(Annotation a, String where, Object value) {
+        return new IllegalStateException("constraint @" + a.annotationType().getSimpleName() + " on " + where
                 + " does not apply to a " + value.getClass().getName());
     }
 
-    private static boolean matches(Pattern regex, Object value, String where) {
+    private static boolean matches(Pattern regex, Object value, Annotation a, String where) {
         if (!(value instanceof CharSequence s)) {
-            throw new IllegalStateException("constraint @Pattern on " + where + " does not apply to a "
-                    + value.getClass().getName());
+            throw notApplicable(a, where, value);
         }
         return regex.matcher(s).matches();
     }
