@@ -25,25 +25,25 @@ public final class AvroDecoder<T> extends FramedDecoder<T, DatumReader<T>> {
     private static final Map<String, Schema> PARSED = new ConcurrentHashMap<>();
 
     private final Schema readerSchema;
-    private final SpecificData specific;
+    /** The data model records are read into: a {@link SpecificData} for generated classes. */
     private final GenericData model;
+
     private BinaryDecoder decoder;
 
-    private AvroDecoder(Schema readerSchema, SpecificData specific, GenericData model) {
+    private AvroDecoder(Schema readerSchema, GenericData model) {
         super("Avro");
         this.readerSchema = readerSchema;
-        this.specific = specific;
         this.model = model;
     }
 
     /** Generic records in the writer's schema. */
     public static <T> AvroDecoder<T> generic() {
-        return new AvroDecoder<>(null, null, GenericData.get());
+        return new AvroDecoder<>(null, GenericData.get());
     }
 
     /** Generic records resolved to {@code reader}. */
     public static <T> AvroDecoder<T> generic(Schema reader) {
-        return new AvroDecoder<>(reader, null, GenericData.get());
+        return new AvroDecoder<>(reader, GenericData.get());
     }
 
     /**
@@ -51,7 +51,7 @@ public final class AvroDecoder<T> extends FramedDecoder<T, DatumReader<T>> {
      * values ({@link AvroLogicalTypes}).
      */
     public static <T> AvroDecoder<T> genericWithLogicalTypes(Schema reader) {
-        return new AvroDecoder<>(reader, null, AvroLogicalTypes.DATA);
+        return new AvroDecoder<>(reader, AvroLogicalTypes.DATA);
     }
 
     /** Instances of a generated {@code SpecificRecord} class, resolved to its schema. */
@@ -59,7 +59,7 @@ public final class AvroDecoder<T> extends FramedDecoder<T, DatumReader<T>> {
         SpecificData data = SpecificData.getForClass(type);
         Schema schema = data.getSchema(type);
         AvroTrust.trust(schema);
-        return new AvroDecoder<>(schema, data, data);
+        return new AvroDecoder<>(schema, data);
     }
 
     /** The Avro schema in {@code text}, parsed once. */
@@ -88,7 +88,7 @@ public final class AvroDecoder<T> extends FramedDecoder<T, DatumReader<T>> {
                     + ") cannot be read with reader schema " + readerSchema.getFullName() + ": "
                     + pair.getResult().getIncompatibilities());
         }
-        return specific != null
+        return model instanceof SpecificData specific
                 ? new SpecificDatumReader<>(writer, readerSchema, specific)
                 : new GenericDatumReader<>(writer, readerSchema, model);
     }

@@ -1,5 +1,7 @@
 package io.etl.schema.internal;
 
+import java.util.List;
+import org.apache.avro.Conversion;
 import org.apache.avro.Conversions;
 import org.apache.avro.data.TimeConversions;
 import org.apache.avro.generic.GenericData;
@@ -21,18 +23,20 @@ public final class AvroLogicalTypes {
 
     private static GenericData withConversions() {
         GenericData data = new GenericData();
-        data.addLogicalTypeConversion(new Conversions.DecimalConversion());
-        data.addLogicalTypeConversion(new Conversions.BigDecimalConversion());
-        data.addLogicalTypeConversion(new Conversions.UUIDConversion());
-        data.addLogicalTypeConversion(new TimeConversions.DateConversion());
-        data.addLogicalTypeConversion(new TimeConversions.TimeMillisConversion());
-        data.addLogicalTypeConversion(new TimeConversions.TimeMicrosConversion());
-        data.addLogicalTypeConversion(new TimeConversions.TimestampMillisConversion());
-        data.addLogicalTypeConversion(new TimeConversions.TimestampMicrosConversion());
-        data.addLogicalTypeConversion(new TimeConversions.TimestampNanosConversion());
-        data.addLogicalTypeConversion(new TimeConversions.LocalTimestampMillisConversion());
-        data.addLogicalTypeConversion(new TimeConversions.LocalTimestampMicrosConversion());
-        data.addLogicalTypeConversion(new TimeConversions.LocalTimestampNanosConversion());
+        List.<Conversion<?>>of(
+                        new Conversions.DecimalConversion(),
+                        new Conversions.BigDecimalConversion(),
+                        new Conversions.UUIDConversion(),
+                        new TimeConversions.DateConversion(),
+                        new TimeConversions.TimeMillisConversion(),
+                        new TimeConversions.TimeMicrosConversion(),
+                        new TimeConversions.TimestampMillisConversion(),
+                        new TimeConversions.TimestampMicrosConversion(),
+                        new TimeConversions.TimestampNanosConversion(),
+                        new TimeConversions.LocalTimestampMillisConversion(),
+                        new TimeConversions.LocalTimestampMicrosConversion(),
+                        new TimeConversions.LocalTimestampNanosConversion())
+                .forEach(data::addLogicalTypeConversion);
         return data;
     }
 }
