@@ -82,7 +82,7 @@ public final class CommitTraffic {
     /** Entry point; see the class documentation. */
     public static void main(String[] args) throws Exception {
         RaceOptions options = RaceOptions.parse(args, USAGE);
-        ForkedRaceOptions fork = ForkedRaceOptions.of(options, Path.of("etl-bench/target/commit-traffic.md"));
+        ForkedRaceOptions fork = ForkedRaceOptions.of(options, Path.of("etl-bench/target/commit-traffic.md"), false);
         List<String> intervals = options.list("--intervals", s -> s, List.of("10ms", "50ms", "100ms", "250ms", "1s"));
         List<Integer> instanceCounts = options.list("--instances", Integer::parseInt, List.of(1, 3));
         int rate = options.number("--rate", 15_000);

@@ -1,5 +1,6 @@
 package io.etl.bench;
 
+import io.etl.bench.impl.RaceClientSettings;
 import io.etl.bench.impl.RaceTopics;
 import io.etl.examples.split.KafkaToKafkaSplit;
 import io.etl.testkit.BrokerOptions;
@@ -30,8 +31,11 @@ import java.util.regex.Pattern;
  *                    ({@value #DEFAULT_BROKER_WARM_UP}; 0 for none), see {@link BrokerWarmUp}
  * @param kitBroker   {@code --kit-broker}: the forked broker runs with the test kit's quick-starting flags (C1
  *                    only, serial collector, 384 MiB) instead of {@link #BROKER_JVM_FLAGS}
- * @param etlThreads  {@code --etl-threads N}: etl runs the shipped YAML with {@code pipeline.threads: N} added
- *                    (given with {@code --config}); 0 (the default) runs the shipped YAML as it is
+ * @param etlThreads  {@code --etl-threads N}: etl runs with {@code pipeline.threads: N} added to its YAML (given
+ *                    with {@code --config}); 0 (the default) leaves the key out
+ * @param etlAsShipped whether etl runs the example's YAML as shipped; otherwise with the race's client settings
+ *                    ({@link RaceClientSettings#etlYaml}): the process race's default, which
+ *                    {@code --etl-as-shipped} turns off; the paced modes race the example as shipped
  */
 record ForkedRaceOptions(
         List<ProcessContestant> contestants,
@@ -42,7 +46,8 @@ record ForkedRaceOptions(
         Path out,
         int brokerWarmUp,
         boolean kitBroker,
-        int etlThreads) {
+        int etlThreads,
+        boolean etlAsShipped) {
 
     /**
      * The race's broker JVM flags: those Kafka's own start script gives a broker ({@code KAFKA_HEAP_OPTS} and
@@ -65,8 +70,11 @@ record ForkedRaceOptions(
     /** Where {@code mvn -pl etl-examples -am package} puts the example's runnable jar. */
     static final String DEFAULT_ETL_JAR = "etl-examples/target/etl-examples.jar";
 
-    /** Reads the shared options; {@code defaultOut} is the mode's own results file. */
-    static ForkedRaceOptions of(RaceOptions options, Path defaultOut) {
+    /**
+     * Reads the shared options; {@code defaultOut} is the mode's own results file. {@code raceClientSettings}: etl
+     * runs with the race's client settings unless {@code --etl-as-shipped} is given; otherwise always as shipped.
+     */
+    static ForkedRaceOptions of(RaceOptions options, Path defaultOut, boolean raceClientSettings) {
         return new ForkedRaceOptions(
                 options.list(
                         "--only",
@@ -83,7 +91,8 @@ record ForkedRaceOptions(
                 options.path("--out", defaultOut),
                 options.number("--broker-warmup", DEFAULT_BROKER_WARM_UP),
                 options.isSet("--kit-broker"),
-                options.number("--etl-threads", 0));
+                options.number("--etl-threads", 0),
+                !raceClientSettings || options.isSet("--etl-as-shipped"));
     }
 
     /**
@@ -134,17 +143,27 @@ record ForkedRaceOptions(
     }
 
     /**
-     * How etl is started: {@link ProcessRace#etlCommand(Path)}, or with {@code --etl-threads} the shipped YAML with
-     * {@code pipeline.threads} added, written beside {@link #out} and given with {@code --config}.
+     * How etl is started: {@link ProcessRace#etlCommand(Path)} when it runs the shipped YAML as it is, otherwise
+     * with the YAML it races ({@link RaceClientSettings}, {@code pipeline.threads}) written beside {@link #out} and
+     * given with {@code --config}.
      */
     private List<String> etlCommand() {
-        if (etlThreads <= 0) {
+        if (etlThreads <= 0 && etlAsShipped) {
             return ProcessRace.etlCommand(etlJar);
         }
-        Path yaml = out.toAbsolutePath().getParent().resolve("etl-threads-" + etlThreads + ".yaml");
+        String text = KafkaToKafkaSplit.defaultYaml();
+        if (!etlAsShipped) {
+            text = RaceClientSettings.etlYaml(text);
+        }
+        if (etlThreads > 0) {
+            text = withThreads(text, etlThreads);
+        }
+        Path yaml = out.toAbsolutePath()
+                .getParent()
+                .resolve("etl-race" + (etlThreads > 0 ? "-threads-" + etlThreads : "") + ".yaml");
         try {
             Files.createDirectories(yaml.getParent());
-            Files.writeString(yaml, withThreads(KafkaToKafkaSplit.defaultYaml(), etlThreads), StandardCharsets.UTF_8);
+            Files.writeString(yaml, text, StandardCharsets.UTF_8);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write " + yaml, e);
         }
@@ -161,12 +180,19 @@ record ForkedRaceOptions(
         return m.replaceFirst("pipeline:\n  threads: " + threads + "\n");
     }
 
-    /** The line under a table whose etl ran with {@code --etl-threads}, else nothing. */
-    String etlThreadsNote() {
-        return etlThreads <= 0
+    /** The line under a table that says how etl's YAML differs from the shipped one, if it does. */
+    String etlNote() {
+        List<String> changes = new ArrayList<>();
+        if (!etlAsShipped) {
+            changes.add(String.format(
+                    "every sink's `producer_linger: %dms` (the race's client settings, as the baselines')",
+                    RaceClientSettings.LINGER_MS));
+        }
+        if (etlThreads > 0) {
+            changes.add("`pipeline.threads: " + etlThreads + "`");
+        }
+        return changes.isEmpty()
                 ? ""
-                : String.format(
-                        "%netl ran with `pipeline.threads: %d` (the shipped YAML plus that key, `--config`).%n",
-                        etlThreads);
+                : String.format("%netl ran the shipped YAML with %s (`--config`).%n", String.join(" and ", changes));
     }
 }

@@ -165,7 +165,7 @@ public final class LatencyRace {
     /** Entry point; see the class documentation. */
     public static void main(String[] args) throws Exception {
         RaceOptions options = RaceOptions.parse(args, USAGE);
-        ForkedRaceOptions fork = ForkedRaceOptions.of(options, Path.of("etl-bench/target/latency-race.md"));
+        ForkedRaceOptions fork = ForkedRaceOptions.of(options, Path.of("etl-bench/target/latency-race.md"), false);
         int rate = options.number("--rate", 20_000);
         int paceMicros = options.number("--pace-micros", DEFAULT_PACE_MICROS);
         if (paceMicros < 1) {

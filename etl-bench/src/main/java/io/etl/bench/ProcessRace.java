@@ -72,7 +72,7 @@ public final class ProcessRace {
 
     static final String USAGE = "--mode process [--records N] [--runs R] [--only etl,clients,clients_flush,streams]"
             + " [--jvm-flags FLAGS] [--etl-jar FILE] [--outage-seconds S] [--appcds] [--broker-warmup N] [--kit-broker]"
-            + " [--etl-threads N] [--out FILE]";
+            + " [--etl-threads N] [--etl-as-shipped] [--out FILE]";
 
     /** What the table shows, with the orders, rounds, cores, Java version, broker and etl jar. */
     private static final String CAPTION = "%,d orders per run, every contestant forked and clocked from the fork,"
@@ -117,7 +117,7 @@ public final class ProcessRace {
     /** Entry point; see the class documentation for the options. */
     public static void main(String[] args) throws Exception {
         RaceOptions options = RaceOptions.parse(args, USAGE);
-        ForkedRaceOptions fork = ForkedRaceOptions.of(options, Path.of("etl-bench/target/process-race.md"));
+        ForkedRaceOptions fork = ForkedRaceOptions.of(options, Path.of("etl-bench/target/process-race.md"), true);
         int records = options.number("--records", 1_000_000);
         int outageSeconds = options.number("--outage-seconds", 0);
         int runs = fork.runs();
@@ -185,7 +185,7 @@ public final class ProcessRace {
         }
         String table = table(results, records, runs, brokerKind, fork.jvmFlags(), etlJar.getFileName(), outageSeconds)
                 + (fork.appCds() ? appCdsNote() : "")
-                + fork.etlThreadsNote();
+                + fork.etlNote();
         System.out.println(table);
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, table, StandardCharsets.UTF_8);

@@ -2,6 +2,7 @@ package io.etl.bench;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etl.bench.impl.Contestant;
+import io.etl.bench.impl.RaceClientSettings;
 import io.etl.bench.impl.RaceTopics;
 import io.etl.testkit.KafkaTestCluster;
 import java.io.BufferedReader;
@@ -35,13 +36,15 @@ import java.util.Locale;
  * <p>Options: {@code --records N} (200000), {@code --runs R} (2), {@code --warmup-records W} (N: a warm-up as long as the
  * timed run, so that the JIT compilers have settled before the clock starts),
  * {@code --only etl,streams,clients}, {@code --jvm-flags "FLAGS"} (one flag set for every forked JVM, e.g.
- * {@code "-XX:+UseSerialGC -Xmx512m"}; {@code {impl}} in a flag becomes the contestant's name), {@code --out FILE}. {@code KAFKA_BROKERS} selects an external
- * plaintext broker instead of the embedded one.
+ * {@code "-XX:+UseSerialGC -Xmx512m"}; {@code {impl}} in a flag becomes the contestant's name),
+ * {@code --etl-as-shipped} (etl on the example's YAML as shipped instead of the race's client settings,
+ * {@link RaceClientSettings}), {@code --out FILE}. {@code KAFKA_BROKERS} selects an external plaintext broker
+ * instead of the embedded one.
  */
 public final class SplitRace {
 
     private static final String USAGE = "SplitRace [--records N] [--runs R] [--warmup-records W]"
-            + " [--only etl,streams,clients] [--jvm-flags FLAGS] [--out FILE]";
+            + " [--only etl,streams,clients] [--jvm-flags FLAGS] [--etl-as-shipped] [--out FILE]";
 
     private SplitRace() {}
 
@@ -76,6 +79,7 @@ public final class SplitRace {
         int warmup = options.number("--warmup-records", -1);
         List<Contestant> contestants = options.list("--only", Contestant::parse, List.of(Contestant.values()));
         JvmFlags jvmFlags = JvmFlags.of(options);
+        boolean asShipped = options.isSet("--etl-as-shipped");
         Path out = options.path(
                 "--out",
                 Files.isDirectory(Path.of("etl-bench"))
@@ -99,8 +103,15 @@ public final class SplitRace {
                     RaceTopics warm = RaceTopicsSetup.prepare(cluster, prefix + "-warm", warmup);
                     RaceTopics timed = RaceTopicsSetup.prepare(cluster, prefix, records);
                     try {
-                        RunResult result =
-                                fork(contestant, cluster.bootstrapServers(), warm, warmup, timed, records, jvmFlags);
+                        RunResult result = fork(
+                                contestant,
+                                cluster.bootstrapServers(),
+                                warm,
+                                warmup,
+                                timed,
+                                records,
+                                jvmFlags,
+                                asShipped);
                         System.err.printf(
                                 "run %d/%d %s: %,.0f records/s, %.2f s, %.1f µs CPU/record, peak heap %d MiB, load %.1f%n",
                                 run,
@@ -128,7 +139,13 @@ public final class SplitRace {
                 }
             }
         }
-        String table = ResultsTable.markdown(results, records, warmup, brokerKind, jvmFlags);
+        String table = ResultsTable.markdown(results, records, warmup, brokerKind, jvmFlags)
+                + (asShipped
+                        ? ""
+                        : String.format(
+                                "%netl ran the shipped YAML with every sink's `producer_linger: %dms` (the race's client"
+                                        + " settings, as the baselines'; `--etl-as-shipped` races it as shipped).%n",
+                                RaceClientSettings.LINGER_MS));
         System.out.println(table);
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, table, StandardCharsets.UTF_8);
@@ -142,12 +159,14 @@ public final class SplitRace {
             int warmup,
             RaceTopics timed,
             int records,
-            JvmFlags jvmFlags)
+            JvmFlags jvmFlags,
+            boolean asShipped)
             throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(ProcessRace.COMMON_FLAGS);
         command.addAll(jvmFlags.forContestant(contestant.name()));
+        command.add("-D" + RaceClientSettings.AS_SHIPPED_PROPERTY + "=" + asShipped);
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(RaceWorker.class.getName());

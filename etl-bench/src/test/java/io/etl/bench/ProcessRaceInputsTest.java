@@ -4,10 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etl.bench.impl.Contestant;
+import io.etl.bench.impl.RaceClientSettings;
 import io.etl.bench.impl.RaceTopics;
 import io.etl.core.config.PipelineConfig;
 import io.etl.examples.split.KafkaToKafkaSplit;
+import io.etl.kafka.sink.KafkaSinkConfig;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -38,6 +42,27 @@ class ProcessRaceInputsTest {
         assertThat(one.pipeline().threads()).isEqualTo(1);
         assertThat(two.sinks()).isEqualTo(one.sinks());
         assertThat(two.pipeline().name()).isEqualTo(one.pipeline().name());
+    }
+
+    @Test
+    void etlRacesTheShippedYamlWithTheBaselinesProducerLingerAndNothingElseChanged() {
+        String shipped = KafkaToKafkaSplit.defaultYaml();
+        PipelineConfig race = PipelineConfig.parse(RaceClientSettings.etlYaml(shipped), name -> null);
+        PipelineConfig asShipped = PipelineConfig.parse(shipped, name -> null);
+
+        List<String> sinks = new ArrayList<>(KafkaToKafkaSplit.REGIONS);
+        sinks.add(KafkaToKafkaSplit.UNROUTED);
+        for (String sink : sinks) {
+            KafkaSinkConfig raced = race.sink(sink).connector(KafkaSinkConfig.class);
+            KafkaSinkConfig original = asShipped.sink(sink).connector(KafkaSinkConfig.class);
+            assertThat(raced.producerLinger()).isEqualTo(Duration.ofMillis(RaceClientSettings.LINGER_MS));
+            assertThat(original.producerLinger()).isNotEqualTo(raced.producerLinger());
+            assertThat(race.sink(sink).pool()).isEqualTo(asShipped.sink(sink).pool());
+        }
+        assertThat(race.source(KafkaToKafkaSplit.SOURCE)).isEqualTo(asShipped.source(KafkaToKafkaSplit.SOURCE));
+        assertThat(race.checkpoint()).isEqualTo(asShipped.checkpoint());
+        assertThatThrownBy(() -> RaceClientSettings.etlYaml(shipped.replace("max_poll_records: 2000", "")))
+                .hasMessageContaining("no longer polls 2000 records");
     }
 
     @Test

@@ -4,11 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.etl.bench.impl.Contestant;
+import io.etl.bench.impl.RaceClientSettings;
 import io.etl.bench.impl.RaceTopics;
+import io.etl.examples.split.KafkaToKafkaSplit;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** How a race mode reads its command line against its usage line. */
 class RaceOptionsTest {
@@ -60,7 +65,7 @@ class RaceOptionsTest {
                 new String[] {"--only", "etl,clients", "--jvm-flags", " -XX:+UseSerialGC  -Xmx512m "},
                 "--mode forked [--runs R] [--only etl] [--jvm-flags FLAGS] [--etl-jar FILE] [--appcds] [--out FILE]");
 
-        ForkedRaceOptions fork = ForkedRaceOptions.of(options, Path.of("target/race.md"));
+        ForkedRaceOptions fork = ForkedRaceOptions.of(options, Path.of("target/race.md"), false);
 
         assertThat(fork.contestants())
                 .extracting(ProcessContestant::contestant)
@@ -84,12 +89,35 @@ class RaceOptionsTest {
                         "-Xlog:gc");
         assertThat(fork.command(fork.contestants().get(0), "b:9092", topics, List.of()))
                 .endsWith("-jar", "etl-examples/target/etl-examples.jar", "kafka_to_kafka_split", "--http-port", "0");
+        assertThat(fork.etlNote()).isEmpty();
+    }
+
+    @Test
+    void theProcessRaceGivesEtlTheBaselinesClientSettingsUnlessAskedToRaceItAsShipped(@TempDir Path dir)
+            throws IOException {
+        String usage = "--mode process [--only etl] [--etl-as-shipped] [--out FILE]";
+        ForkedRaceOptions fork = ForkedRaceOptions.of(
+                RaceOptions.parse(new String[] {"--only", "etl"}, usage), dir.resolve("race.md"), true);
+        ForkedRaceOptions asShipped = ForkedRaceOptions.of(
+                RaceOptions.parse(new String[] {"--only", "etl", "--etl-as-shipped"}, usage),
+                dir.resolve("race.md"),
+                true);
+
+        List<String> command = fork.command(fork.contestants().get(0), "b:9092", RaceTopics.of("t"), List.of());
+        Path yaml = Path.of(command.get(command.indexOf("--config") + 1));
+        assertThat(Files.readString(yaml))
+                .isEqualTo(RaceClientSettings.etlYaml(KafkaToKafkaSplit.defaultYaml()))
+                .contains("producer_linger: " + RaceClientSettings.LINGER_MS + "ms");
+        assertThat(fork.etlNote()).contains("producer_linger: " + RaceClientSettings.LINGER_MS + "ms");
+        assertThat(asShipped.command(asShipped.contestants().get(0), "b:9092", RaceTopics.of("t"), List.of()))
+                .doesNotContain("--config");
+        assertThat(asShipped.etlNote()).isEmpty();
     }
 
     @Test
     void withoutJvmFlagsEveryContestantRunsOnTheJvmsDefaults() {
         ForkedRaceOptions fork = ForkedRaceOptions.of(
-                RaceOptions.parse(new String[0], "[--only etl] [--jvm-flags FLAGS]"), Path.of("r.md"));
+                RaceOptions.parse(new String[0], "[--only etl] [--jvm-flags FLAGS]"), Path.of("r.md"), false);
 
         assertThat(fork.jvmFlags()).isEqualTo(JvmFlags.DEFAULTS);
         assertThat(fork.contestants())
@@ -106,7 +134,7 @@ class RaceOptionsTest {
     @Test
     void withAppCdsEveryContestantMapsItsOwnArchiveAndNoFlagSetMayNameOne() {
         ForkedRaceOptions fork = ForkedRaceOptions.of(
-                RaceOptions.parse(new String[] {"--appcds"}, "[--only etl] [--appcds]"), Path.of("r.md"));
+                RaceOptions.parse(new String[] {"--appcds"}, "[--only etl] [--appcds]"), Path.of("r.md"), false);
         ProcessContestant etl = ProcessContestant.parse("etl");
         ProcessContestant clients = ProcessContestant.parse("clients");
         Map<String, Path> archives = Map.of(etl.label(), Path.of("etl.jsa"), clients.label(), Path.of("clients.jsa"));
@@ -134,9 +162,11 @@ class RaceOptionsTest {
     void theRacesBrokerRunsWithKafkasFlagsAfterAWarmUpUnlessToldOtherwise() {
         String usage = "--mode forked [--broker-warmup N] [--kit-broker]";
 
-        ForkedRaceOptions fork = ForkedRaceOptions.of(RaceOptions.parse(new String[0], usage), Path.of("r.md"));
+        ForkedRaceOptions fork = ForkedRaceOptions.of(RaceOptions.parse(new String[0], usage), Path.of("r.md"), false);
         ForkedRaceOptions kit = ForkedRaceOptions.of(
-                RaceOptions.parse(new String[] {"--kit-broker", "--broker-warmup", "0"}, usage), Path.of("r.md"));
+                RaceOptions.parse(new String[] {"--kit-broker", "--broker-warmup", "0"}, usage),
+                Path.of("r.md"),
+                false);
 
         assertThat(fork.brokerWarmUp())
                 .isEqualTo(ForkedRaceOptions.DEFAULT_BROKER_WARM_UP)

@@ -1,6 +1,7 @@
 package io.etl.bench.avro;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.etl.bench.impl.RaceClientSettings;
 import io.etl.bench.impl.RaceTopics;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -78,13 +79,13 @@ final class AvroClientsLoop implements Runnable, ConsumerRebalanceListener {
         consumerProps.put(ConsumerConfig.GROUP_ID_CONFIG, topics.group());
         consumerProps.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         consumerProps.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        consumerProps.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
+        consumerProps.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, RaceClientSettings.MAX_POLL_RECORDS);
         Map<String, Object> producerProps = new HashMap<>();
         producerProps.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         producerProps.put(ProducerConfig.ACKS_CONFIG, "all");
         producerProps.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        producerProps.put(ProducerConfig.LINGER_MS_CONFIG, 20);
-        producerProps.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+        producerProps.put(ProducerConfig.LINGER_MS_CONFIG, RaceClientSettings.LINGER_MS);
+        producerProps.put(ProducerConfig.BATCH_SIZE_CONFIG, RaceClientSettings.BATCH_SIZE);
         this.consumer = new KafkaConsumer<>(consumerProps, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         this.producer = new KafkaProducer<>(producerProps, new ByteArraySerializer(), new ByteArraySerializer());
         this.topics = topics;

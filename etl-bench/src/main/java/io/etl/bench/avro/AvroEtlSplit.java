@@ -1,5 +1,6 @@
 package io.etl.bench.avro;
 
+import io.etl.bench.impl.RaceClientSettings;
 import io.etl.core.Pipeline;
 import io.etl.core.RunningPipeline;
 import io.etl.core.config.PipelineConfig;
@@ -13,7 +14,8 @@ import org.apache.avro.generic.GenericRecord;
 
 /**
  * The etl contestant of the Avro race: the split example's pipeline shape and its shipped YAML (every tuning
- * setting as it is), with Avro in and out: a {@code schema_registry} block added to the source and each sink.
+ * setting as it is but the producer linger, which is the race's: {@link RaceClientSettings#forRace}), with Avro in
+ * and out: a {@code schema_registry} block added to the source and each sink.
  */
 final class AvroEtlSplit {
 
@@ -21,7 +23,7 @@ final class AvroEtlSplit {
 
     /** The example's YAML with {@code schema_registry: {url: ${SCHEMA_REGISTRY_URL}}} in every Kafka section. */
     static String yaml() {
-        String yaml = KafkaToKafkaSplit.defaultYaml();
+        String yaml = RaceClientSettings.forRace(KafkaToKafkaSplit.defaultYaml());
         String out = yaml.replaceAll(
                 "(?m)^    kafka:\\s*$", "    kafka:\n      schema_registry: {url: \"\\${SCHEMA_REGISTRY_URL}\"}");
         if (out.equals(yaml)) {

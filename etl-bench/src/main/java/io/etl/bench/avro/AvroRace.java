@@ -43,7 +43,9 @@ import org.apache.avro.generic.GenericRecord;
  * --warmup-records W} (0): W more orders go first, and a second figure, the warm one, covers only what follows
  * them (the outputs counted once W orders' worth were written, over the time and CPU from then to the end). The
  * broker is {@code KAFKA_BROKERS} when set, else one embedded in this JVM; the registry is a
- * {@link SchemaRegistryServer} in this JVM.
+ * {@link SchemaRegistryServer} in this JVM. Both contestants use the race's client settings
+ * ({@link io.etl.bench.impl.RaceClientSettings}); {@code --jvm-flags "-Detl.bench.etl-as-shipped=true"} races etl
+ * on the example's YAML as shipped.
  */
 public final class AvroRace {
 

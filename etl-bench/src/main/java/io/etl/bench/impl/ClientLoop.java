@@ -25,8 +25,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * What the hand-written loops share: one consumer and one producer with the race's settings ({@code acks=all},
- * idempotence on, {@code linger.ms} 20, {@code batch.size} 256 KiB, {@code max.poll.records} 2000, auto commit
- * off), the transform and send of one record, and a thread of their own that runs until closed. A loop
+ * idempotence on, {@link RaceClientSettings}, auto commit off), the transform and send of one record, and a thread of their own that runs until closed. A loop
  * supplies {@link #consume()}, which runs until {@link #running} turns false or a failure is recorded, and
  * {@link #stopping()}, which makes what it sent durable and commits it.
  */
@@ -46,13 +45,13 @@ abstract class ClientLoop implements Runnable, ConsumerRebalanceListener {
         consumerProps.put(ConsumerConfig.GROUP_ID_CONFIG, topics.group());
         consumerProps.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         consumerProps.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        consumerProps.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
+        consumerProps.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, RaceClientSettings.MAX_POLL_RECORDS);
         Map<String, Object> producerProps = new HashMap<>(clientProperties);
         producerProps.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         producerProps.put(ProducerConfig.ACKS_CONFIG, "all");
         producerProps.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-        producerProps.put(ProducerConfig.LINGER_MS_CONFIG, 20);
-        producerProps.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+        producerProps.put(ProducerConfig.LINGER_MS_CONFIG, RaceClientSettings.LINGER_MS);
+        producerProps.put(ProducerConfig.BATCH_SIZE_CONFIG, RaceClientSettings.BATCH_SIZE);
         this.consumer = new KafkaConsumer<>(consumerProps, new ByteArrayDeserializer(), new ByteArrayDeserializer());
         this.producer = new KafkaProducer<>(producerProps, new ByteArraySerializer(), new ByteArraySerializer());
         this.input = topics.input();

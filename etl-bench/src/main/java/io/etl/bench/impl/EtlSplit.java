@@ -13,7 +13,8 @@ import java.util.concurrent.CompletableFuture;
 /**
  * The etl contestant: the example's own pipeline ({@link KafkaToKafkaSplit#pipeline}) with the example's
  * own YAML ({@link KafkaToKafkaSplit#defaultYaml()}), only the broker, topics and group substituted
- * through the variables the YAML reads. Whatever tuning the example ships is what races.
+ * through the variables the YAML reads, and its sinks' producer linger set to the race's
+ * ({@link RaceClientSettings#forRace}). Every other setting the example ships is what races.
  *
  * <p>Client properties (security) are not applied: the YAML has no security section, so the race runs
  * against plaintext brokers only.
@@ -45,11 +46,11 @@ final class EtlSplit implements SplitImplementation {
     }
 
     /**
-     * The example's YAML; in exactly-once mode with {@code delivery: exactly_once} and a checkpoint interval of
+     * The example's YAML with the race's client settings; in exactly-once mode with {@code delivery: exactly_once} and a checkpoint interval of
      * {@value #EXACTLY_ONCE_INTERVAL} (a transaction per checkpoint), everything else as shipped.
      */
     String yaml() {
-        String yaml = KafkaToKafkaSplit.defaultYaml();
+        String yaml = RaceClientSettings.forRace(KafkaToKafkaSplit.defaultYaml());
         if (!exactlyOnce) {
             return yaml;
         }

@@ -33,8 +33,8 @@ import org.apache.kafka.streams.kstream.Produced;
  *
  * <p>Tuning, chosen to match what the etl example and the clients loop get: {@code num.stream.threads}
  * {@value #DEFAULT_THREADS} (override with {@code -Detl.bench.streams.threads}), {@code commit.interval.ms}
- * 500 (the example's {@code checkpoint.interval}), {@code max.poll.records} 2000, producer
- * {@code linger.ms} 20, {@code batch.size} 256 KiB, {@code acks=all}, idempotence on.
+ * 500 (the example's {@code checkpoint.interval}), the race's {@link RaceClientSettings}, {@code acks=all},
+ * idempotence on.
  */
 final class StreamsSplit implements SplitImplementation {
 
@@ -107,12 +107,14 @@ final class StreamsSplit implements SplitImplementation {
         // exactly_once_v2: Kafka Streams' own default commit interval for it, 100 ms
         props.put(StreamsConfig.COMMIT_INTERVAL_MS_CONFIG, exactlyOnce ? 100 : 500);
         props.put(StreamsConfig.STATE_DIR_CONFIG, stateDir.toString());
-        props.put(StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG), 2000);
+        props.put(
+                StreamsConfig.consumerPrefix(ConsumerConfig.MAX_POLL_RECORDS_CONFIG),
+                RaceClientSettings.MAX_POLL_RECORDS);
         props.put(StreamsConfig.consumerPrefix(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG), "earliest");
         props.put(StreamsConfig.producerPrefix(ProducerConfig.ACKS_CONFIG), "all");
         props.put(StreamsConfig.producerPrefix(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG), true);
-        props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), 20);
-        props.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), 256 * 1024);
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.LINGER_MS_CONFIG), RaceClientSettings.LINGER_MS);
+        props.put(StreamsConfig.producerPrefix(ProducerConfig.BATCH_SIZE_CONFIG), RaceClientSettings.BATCH_SIZE);
         KafkaStreams streams = new KafkaStreams(topology(topics), props);
         AtomicReference<Throwable> failure = new AtomicReference<>();
         streams.setUncaughtExceptionHandler(e -> {
