@@ -15,9 +15,12 @@ import java.util.Objects;
  * KafkaSink.from(config.sink("ledger")).with(Protobuf.encoder())
  * }</pre>
  *
- * <p>The encoder registers or looks up the message's {@code .proto} file as printed from its descriptor; imported
- * files are named as imports, not registered as references, so registries that require references for imports
- * need the schema registered beforehand ({@code auto_register: false}, the default, looks it up).
+ * <p>The decoder reads messages whose schema has references (imported files registered as subjects of their own,
+ * as Confluent's serializer registers them) like any other: the parser knows the imported types. The encoder
+ * registers or looks up the message's {@code .proto} file as printed from its descriptor, naming imported files as
+ * imports without references: the same file registered with references (as Confluent's serializer registers
+ * imports) is another schema to the registry, and a registry that resolves imports only through references
+ * refuses the file.
  */
 public final class Protobuf {
 

@@ -1,7 +1,5 @@
 package io.etl.schema.internal;
 
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaCompatibility;
 import org.apache.avro.generic.GenericData;
@@ -13,16 +11,13 @@ import org.apache.avro.specific.SpecificData;
 import org.apache.avro.specific.SpecificDatumReader;
 
 /**
- * Avro payloads: read with the writer's schema, resolved to a reader schema when one is given (defaults filled,
- * fields projected), into generic or specific records. One datum reader per writer schema and one binary
- * decoder are reused from record to record.
+ * Avro payloads: read with the writer's schema (parsed after the schemas it references, if any), resolved to a
+ * reader schema when one is given (defaults filled, fields projected), into generic or specific records. One datum
+ * reader per writer schema and one binary decoder are reused from record to record.
  *
  * @param <T> decoded type
  */
 public final class AvroDecoder<T> extends FramedDecoder<T, DatumReader<T>> {
-
-    /** Parsed writer schemas, shared: the same registry text parses once per JVM. */
-    private static final Map<String, Schema> PARSED = new ConcurrentHashMap<>();
 
     private final Schema readerSchema;
     /** The data model records are read into: a {@link SpecificData} for generated classes. */
@@ -62,22 +57,10 @@ public final class AvroDecoder<T> extends FramedDecoder<T, DatumReader<T>> {
         return new AvroDecoder<>(schema, data);
     }
 
-    /** The Avro schema in {@code text}, parsed once. */
-    static Schema parse(String text) {
-        Schema schema = PARSED.get(text);
-        if (schema == null) {
-            schema = new Schema.Parser().parse(text);
-            if (PARSED.size() < 10_000) {
-                PARSED.put(text, schema);
-            }
-        }
-        return schema;
-    }
-
     @Override
     protected DatumReader<T> reader(int id, SchemaText text) {
         requireType(id, text, SchemaText.AVRO);
-        Schema writer = parse(text.schema());
+        Schema writer = AvroSchemas.parse(text, client());
         if (readerSchema == null) {
             return new GenericDatumReader<>(writer, writer, model);
         }

@@ -96,11 +96,12 @@ public final class AvroEncoder<T extends GenericContainer> extends FramedEncoder
         return known;
     }
 
+    /** Whether they parse to equal schemas, the registered one with the schemas it references. */
     @Override
     protected boolean sameSchema(SchemaText registered, Schema own) {
         return SchemaText.AVRO.equals(registered.type())
-                && AvroDecoder.parse(registered.schema())
-                        .equals(AvroDecoder.parse(textOf(own).schema()));
+                && AvroSchemas.parse(registered, client())
+                        .equals(AvroSchemas.parse(textOf(own).schema()));
     }
 
     @Override

@@ -12,11 +12,11 @@ import java.util.Map;
 
 /**
  * What every registry-framed decoder does: reads the schema id, finds the format's reader for it (kept per id,
- * so only a new id asks the registry), and turns registry failures into the right kind of error: an id the
- * registry does not have is a record error, a registry that does not answer a {@link RetryableException} (the
- * source waits and offers the record again). The loops of a pipeline with {@code pipeline.threads} above 1 share
- * one instance, whose cache and reused buffers are not thread-safe: {@link #open} and {@link #decode} hold its lock
- * (uncontended with one loop).
+ * so only a new id asks the registry), and turns registry failures into the right kind of error: an id (or a schema
+ * it references) the registry does not have is a record error, a registry that does not answer a
+ * {@link RetryableException} (the source waits and offers the record again). The loops of a pipeline with
+ * {@code pipeline.threads} above 1 share one instance, whose cache and reused buffers are not thread-safe:
+ * {@link #open} and {@link #decode} hold its lock (uncontended with one loop).
  *
  * @param <T> decoded type
  * @param <R> the format's reader for one writer schema
@@ -82,7 +82,7 @@ public abstract class FramedDecoder<T, R> implements SchemaDecoder<T> {
             reader = readers.get(id);
             if (reader == null) {
                 misses.increment();
-                reader = reader(id, writerSchema(id));
+                reader = readerOf(id);
                 if (readers.size() >= maxReaders) {
                     readers.clear();
                 }
@@ -103,21 +103,49 @@ public abstract class FramedDecoder<T, R> implements SchemaDecoder<T> {
         }
     }
 
-    private SchemaText writerSchema(int id) {
+    /**
+     * The reader of schema id {@code id}. The registry's failures, whether about the id or about a schema it
+     * references, become the same kinds of error: unavailable a {@link RetryableException}, anything else a record
+     * error naming the id.
+     */
+    private R readerOf(int id) throws Exception {
+        SchemaText writer;
         try {
-            return registry.client().schemaById(id);
+            writer = registry.client().schemaById(id);
         } catch (RegistryException e) {
-            if (e.unavailable()) {
-                throw new RetryableException(e.getMessage(), e);
-            }
-            if (e.notFound()) {
-                throw new IllegalArgumentException(
-                        "schema id " + id + " is not in the schema registry "
-                                + registry.client().urls() + " (" + e.getMessage() + ")",
-                        e);
-            }
-            throw new IllegalArgumentException("cannot get schema id " + id + ": " + e.getMessage(), e);
+            throw translated(
+                    e,
+                    "schema id " + id + " is not in the schema registry "
+                            + registry.client().urls(),
+                    "cannot get schema id " + id);
         }
+        try {
+            return reader(id, writer);
+        } catch (RegistryException e) {
+            throw translated(
+                    e,
+                    "schema id " + id + " references a schema that is not in the schema registry "
+                            + registry.client().urls(),
+                    "cannot get the schemas that schema id " + id + " references");
+        }
+    }
+
+    private static RuntimeException translated(RegistryException e, String notFound, String failed) {
+        if (e.unavailable()) {
+            return new RetryableException(e.getMessage(), e);
+        }
+        if (e.notFound()) {
+            return new IllegalArgumentException(notFound + " (" + e.getMessage() + ")", e);
+        }
+        return new IllegalArgumentException(failed + ": " + e.getMessage(), e);
+    }
+
+    /**
+     * The registry client, for a format whose {@link #reader} needs more than the writer schema (the schemas it
+     * references); a {@link RegistryException} it throws there is handled as one about the id.
+     */
+    protected final RegistryClient client() {
+        return registry.client();
     }
 
     /** Fails unless {@code writer} is of {@code type}. */

@@ -72,7 +72,10 @@ public abstract class FramedEncoder<T, S, W> implements SchemaEncoder<T> {
     /** The framed bytes: {@code framing.prefix()} followed by the encoded value. */
     protected abstract byte[] write(T value, Framing<W> framing) throws Exception;
 
-    /** Whether the subject's {@code registered} schema is {@code own} (for {@code use_latest_version}). */
+    /**
+     * Whether the subject's {@code registered} schema is {@code own} (for {@code use_latest_version}); may ask the
+     * {@link #client()} for the schemas {@code registered} references.
+     */
     protected boolean sameSchema(SchemaText registered, S own) {
         return registered.schema().equals(textOf(own).schema());
     }
@@ -83,6 +86,11 @@ public abstract class FramedEncoder<T, S, W> implements SchemaEncoder<T> {
      */
     protected SchemaText alternativeTextOf(S schema) {
         return null;
+    }
+
+    /** The registry client, once the sink has opened this encoder. */
+    protected final RegistryClient client() {
+        return registry.client();
     }
 
     /** A schema known before the first value, resolved when the sink opens; null when there is none. */
@@ -234,7 +242,7 @@ public abstract class FramedEncoder<T, S, W> implements SchemaEncoder<T> {
         try {
             if (config.useLatestVersion()) {
                 SubjectVersion latest = client.version(subject, "latest");
-                if (!sameSchema(latest.schema(), schema)) {
+                if (!sameLatest(subject, latest, schema)) {
                     throw new SchemaRefused(format + " schema " + nameOf(schema) + " is not version "
                             + latest.version() + " (the latest) of subject '" + subject
                             + "', which use_latest_version writes with");
@@ -258,6 +266,25 @@ public abstract class FramedEncoder<T, S, W> implements SchemaEncoder<T> {
                 throw e;
             }
             throw new SchemaRefused(refusal(subject, schema, e), e);
+        }
+    }
+
+    /**
+     * {@link #sameSchema} of the subject's latest version. When the registry cannot give the schemas that version
+     * references (other than by being unavailable), the schema is refused with the registry's reason.
+     */
+    private boolean sameLatest(String subject, SubjectVersion latest, S schema) {
+        try {
+            return sameSchema(latest.schema(), schema);
+        } catch (RegistryException e) {
+            if (e.unavailable()) {
+                throw e;
+            }
+            throw new SchemaRefused(
+                    format + " schema " + nameOf(schema) + " cannot be compared with version " + latest.version()
+                            + " (the latest) of subject '" + subject + "', which use_latest_version writes with: "
+                            + e.getMessage(),
+                    e);
         }
     }
 

@@ -6,7 +6,8 @@ import java.nio.ByteBuffer;
 
 /**
  * Protobuf payloads parsed by the caller's generated (or dynamic) parser. The writer schema is looked up once per
- * id, to tell an unknown id or a schema of another format from a good record; the message indexes are skipped.
+ * id, to tell an unknown id or a schema of another format from a good record; its references (imported files) are
+ * not needed, the parser knows the types it reads. The message indexes are skipped.
  *
  * @param <T> message type
  */

@@ -2,6 +2,7 @@ package io.etl.schema.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.etl.kafka.common.SchemaRegistryConfig;
 import java.io.IOException;
@@ -21,8 +22,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A client of the Confluent schema-registry REST API on the JDK {@link HttpClient}: schemas by id, registration,
- * lookup of a schema under a subject, versions and compatibility. Answers about ids and about (subject, schema)
- * pairs never change, so they are cached (bounded by {@code schema_registry.cache}); nothing else is.
+ * lookup of a schema under a subject, versions, compatibility and the schemas a schema references. Answers about
+ * ids, about (subject, schema) pairs and about numbered versions (what references name) never change, so they are
+ * cached (bounded by {@code schema_registry.cache}); nothing else is.
  *
  * <p>Each request tries the configured URLs in turn, starting with the one that answered last, and moves on when
  * one cannot be reached, times out ({@code request_timeout}) or answers 5xx; when none answers the request fails
@@ -42,9 +44,12 @@ public final class RegistryClient {
     private final RegistryMetrics metrics;
     private final BoundedCache<Integer, SchemaText> byId;
     private final BoundedCache<SubjectSchema, Integer> bySchema;
+    private final BoundedCache<Numbered, SubjectVersion> byVersion;
     private volatile int preferred;
 
     private record SubjectSchema(String subject, SchemaText schema) {}
+
+    private record Numbered(String subject, int version) {}
 
     /**
      * @param config  the {@code schema_registry} block (already checked)
@@ -78,6 +83,7 @@ public final class RegistryClient {
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.byId = new BoundedCache<>(config.cache().byId());
         this.bySchema = new BoundedCache<>(config.cache().bySchema());
+        this.byVersion = new BoundedCache<>(config.cache().byId());
     }
 
     /** The URLs, as configured, for messages. */
@@ -155,6 +161,42 @@ public final class RegistryClient {
         }
     }
 
+    /**
+     * The schemas {@code schema} references, in the order one parser must read them: depth first, the schemas a
+     * referenced schema references before it, each (subject, version) once; none when it has no references. Each
+     * version is asked for once and cached. A version the registry does not have is a
+     * {@link RegistryException#notFound() not found} error naming the reference, its subject and version; references
+     * that form a cycle are an error naming them.
+     */
+    public List<SubjectVersion> referencedSchemas(SchemaText schema) {
+        return References.inDependencyOrder(schema.references(), this::referenced);
+    }
+
+    private SubjectVersion referenced(SchemaReference reference) {
+        Numbered key = new Numbered(reference.subject(), reference.version());
+        SubjectVersion cached = byVersion.get(key);
+        if (cached != null) {
+            return cached;
+        }
+        SubjectVersion version;
+        try {
+            version = version(reference.subject(), Integer.toString(reference.version()));
+        } catch (RegistryException e) {
+            if (!e.notFound()) {
+                throw e;
+            }
+            throw new RegistryException(
+                    "the schema registry does not have the referenced schema " + reference.describe() + ": "
+                            + e.getMessage(),
+                    e.status(),
+                    e.errorCode(),
+                    false,
+                    e);
+        }
+        byVersion.put(key, version);
+        return version;
+    }
+
     /** Every subject the registry has. */
     public List<String> subjects() {
         JsonNode answer = send("subjects", "GET", "subjects", null);
@@ -181,15 +223,32 @@ public final class RegistryClient {
         if (schema == null) {
             throw new RegistryException("the schema registry's answer has no schema: " + answer, 200, 0, false, null);
         }
-        if (answer.path("references").size() > 0) {
-            throw new RegistryException(
-                    "schemas with references are not supported (references " + answer.get("references") + ")",
-                    200,
-                    0,
-                    false,
-                    null);
+        return new SchemaText(answer.path("schemaType").asText(null), schema, referencesOf(answer));
+    }
+
+    private static List<SchemaReference> referencesOf(JsonNode answer) {
+        JsonNode array = answer.path("references");
+        if (!array.isArray() || array.isEmpty()) {
+            return List.of();
         }
-        return new SchemaText(answer.path("schemaType").asText(null), schema);
+        List<SchemaReference> references = new ArrayList<>(array.size());
+        for (JsonNode r : array) {
+            if (!r.path("name").isTextual()
+                    || !r.path("subject").isTextual()
+                    || !r.path("version").canConvertToInt()) {
+                throw new RegistryException(
+                        "the schema registry's answer has a reference without a name, subject or version: " + r,
+                        200,
+                        0,
+                        false,
+                        null);
+            }
+            references.add(new SchemaReference(
+                    r.get("name").asText(),
+                    r.get("subject").asText(),
+                    r.get("version").asInt()));
+        }
+        return references;
     }
 
     private static SubjectVersion versionOf(String subject, JsonNode answer, SchemaText known) {
@@ -206,6 +265,16 @@ public final class RegistryClient {
         node.put("schema", schema.schema());
         if (!SchemaText.AVRO.equals(schema.type())) {
             node.put("schemaType", schema.type());
+        }
+        if (!schema.references().isEmpty()) {
+            ArrayNode references = node.putArray("references");
+            for (SchemaReference r : schema.references()) {
+                references
+                        .addObject()
+                        .put("name", r.name())
+                        .put("subject", r.subject())
+                        .put("version", r.version());
+            }
         }
         return node.toString();
     }

@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.net.ServerSocket;
 import java.time.Duration;
+import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -130,6 +131,101 @@ class RegistryClientTest {
                 .isInstanceOfSatisfying(
                         RegistryException.class,
                         e -> assertThat(e.errorCode()).isEqualTo(RegistryException.SUBJECT_NOT_FOUND));
+    }
+
+    private static final String ADDRESS = "{\"type\":\"record\",\"name\":\"Address\",\"namespace\":\"io.etl.fixtures\","
+            + "\"fields\":[{\"name\":\"city\",\"type\":\"string\"}]}";
+    private static final String CUSTOMER =
+            "{\"type\":\"record\",\"name\":\"Customer\",\"namespace\":\"io.etl.fixtures\","
+                    + "\"fields\":[{\"name\":\"name\",\"type\":\"string\"},"
+                    + "{\"name\":\"address\",\"type\":\"io.etl.fixtures.Address\"}]}";
+    private static final String ORDER = "{\"type\":\"record\",\"name\":\"Order\",\"namespace\":\"io.etl.fixtures\","
+            + "\"fields\":[{\"name\":\"customer\",\"type\":\"io.etl.fixtures.Customer\"},"
+            + "{\"name\":\"shipTo\",\"type\":\"io.etl.fixtures.Address\"}]}";
+    private static final SchemaReference TO_ADDRESS = new SchemaReference("io.etl.fixtures.Address", "address", 1);
+    private static final SchemaReference TO_CUSTOMER = new SchemaReference("io.etl.fixtures.Customer", "customer", 1);
+
+    private void registerCustomerAndAddress() {
+        registry.register("address", "AVRO", ADDRESS);
+        registry.register(
+                "customer",
+                "AVRO",
+                CUSTOMER,
+                List.of(new SchemaRegistryServer.Reference("io.etl.fixtures.Address", "address", 1)));
+    }
+
+    @Test
+    void shouldSendAndReadReferences() {
+        registerCustomerAndAddress();
+        RegistryClient client =
+                client(SchemaRegistryConfig.custom().url(registry.url()).build());
+        SchemaText order = new SchemaText(SchemaText.AVRO, ORDER, List.of(TO_CUSTOMER, TO_ADDRESS));
+
+        int id = client.register("orders-value", order);
+        RegistryClient fresh =
+                client(SchemaRegistryConfig.custom().url(registry.url()).build());
+
+        assertThat(fresh.schemaById(id).references()).containsExactly(TO_CUSTOMER, TO_ADDRESS);
+        assertThat(fresh.lookup("orders-value", order).id()).isEqualTo(id);
+        assertThat(fresh.version("customer", "1").schema().references()).containsExactly(TO_ADDRESS);
+        assertThat(fresh.compatible("orders-value", order)).isTrue();
+        assertThatThrownBy(() ->
+                        fresh.lookup("orders-value", new SchemaText(SchemaText.AVRO, ORDER, List.of(TO_CUSTOMER))))
+                .as("the same text with other references is another schema")
+                .isInstanceOf(RegistryException.class);
+    }
+
+    @Test
+    void shouldResolveReferencesDeepestFirstEachOnceAndAskOnce() {
+        registerCustomerAndAddress();
+        RegistryClient client =
+                client(SchemaRegistryConfig.custom().url(registry.url()).build());
+        SchemaText order = new SchemaText(SchemaText.AVRO, ORDER, List.of(TO_CUSTOMER, TO_ADDRESS));
+
+        List<SubjectVersion> first = client.referencedSchemas(order);
+        List<SubjectVersion> second = client.referencedSchemas(order);
+
+        assertThat(first).extracting(SubjectVersion::subject).containsExactly("address", "customer");
+        assertThat(second).isEqualTo(first);
+        assertThat(registry.requests("/subjects/")).isEqualTo(2);
+        assertThat(client.referencedSchemas(new SchemaText(SchemaText.AVRO, ORDER)))
+                .isEmpty();
+    }
+
+    @Test
+    void shouldNameTheSubjectAndVersionOfAReferenceTheRegistryDoesNotHave() {
+        registerCustomerAndAddress();
+        RegistryClient client =
+                client(SchemaRegistryConfig.custom().url(registry.url()).build());
+        SchemaText order = new SchemaText(
+                SchemaText.AVRO, ORDER, List.of(new SchemaReference("io.etl.fixtures.Customer", "customer", 7)));
+        SchemaText elsewhere = new SchemaText(
+                SchemaText.AVRO, ORDER, List.of(new SchemaReference("io.etl.fixtures.Customer", "clients", 1)));
+
+        assertThatThrownBy(() -> client.referencedSchemas(order))
+                .isInstanceOfSatisfying(RegistryException.class, e -> {
+                    assertThat(e.notFound()).isTrue();
+                    assertThat(e.errorCode()).isEqualTo(RegistryException.VERSION_NOT_FOUND);
+                })
+                .hasMessageContaining("'io.etl.fixtures.Customer' (subject 'customer', version 7)");
+        assertThatThrownBy(() -> client.referencedSchemas(elsewhere))
+                .isInstanceOfSatisfying(
+                        RegistryException.class,
+                        e -> assertThat(e.errorCode()).isEqualTo(RegistryException.SUBJECT_NOT_FOUND))
+                .hasMessageContaining("(subject 'clients', version 1)");
+    }
+
+    @Test
+    void shouldCallAReferenceOfAStoppedRegistryUnavailable() {
+        registerCustomerAndAddress();
+        RegistryClient client =
+                client(SchemaRegistryConfig.custom().url(registry.url()).build());
+        registry.stop();
+
+        assertThatThrownBy(() -> client.referencedSchemas(new SchemaText(SchemaText.AVRO, ORDER, List.of(TO_CUSTOMER))))
+                .isInstanceOfSatisfying(
+                        RegistryException.class,
+                        e -> assertThat(e.unavailable()).isTrue());
     }
 
     @Test

@@ -19,6 +19,7 @@ import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -43,21 +44,40 @@ import org.apache.avro.SchemaCompatibility;
  * <p>Served: {@code GET /schemas/ids/{id}}, {@code GET /subjects}, {@code GET /subjects/{s}/versions},
  * {@code GET /subjects/{s}/versions/{v|latest}}, {@code POST /subjects/{s}/versions} (register),
  * {@code POST /subjects/{s}} (look a schema up), {@code POST /compatibility/subjects/{s}/versions/{v|latest}},
- * {@code GET /config}. Errors carry Confluent's codes: 40401 (subject not found), 40402 (version not found),
- * 40403 (schema not found), 409 (incompatible), 42201 (invalid schema). A schema text registered under several
- * subjects keeps one id. Avro schemas are checked for {@code BACKWARD} compatibility with the subject's latest
- * version using Avro's {@link SchemaCompatibility} (or not at all after {@link #compatibility(String)
- * compatibility("NONE")}); Protobuf and JSON schemas are stored without a check. {@link #stop()} and
- * {@link #restart()} make the registry unreachable and back on the same port, with its schemas kept.
+ * {@code GET /config}. Schemas may have references ({@code references}: name, subject and version of each
+ * registered schema they use), accepted in the bodies of registration, lookup and compatibility requests and
+ * returned by the schema, version and lookup answers (left out when there are none); a registration naming a
+ * subject or version the registry does not have is refused. Errors carry Confluent's codes: 40401 (subject not
+ * found), 40402 (version not found), 40403 (schema not found), 409 (incompatible), 42201 (invalid schema). A schema
+ * registered under several subjects keeps one id; the same text with other references is another schema. Avro
+ * schemas, parsed after the schemas they reference, are checked for {@code BACKWARD} compatibility with the
+ * subject's latest version using Avro's {@link SchemaCompatibility} (or not at all after
+ * {@link #compatibility(String) compatibility("NONE")}); Protobuf and JSON schemas are stored without a check.
+ * {@link #stop()} and {@link #restart()} make the registry unreachable and back on the same port, with its schemas
+ * kept.
  */
 public final class SchemaRegistryServer implements TestSchemaRegistry {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private record Stored(String type, String schema) {}
+    /**
+     * A reference of a schema to another registered schema, as Confluent's {@code references} array holds it.
+     *
+     * @param name    what the referring schema calls it: for Avro the referenced type's full name, for Protobuf the
+     *                imported file
+     * @param subject the subject the referenced schema is registered under
+     * @param version its version under that subject
+     */
+    public record Reference(String name, String subject, int version) {
 
-    private final Map<Integer, Stored> byId = new ConcurrentHashMap<>();
-    private final Map<Stored, Integer> ids = new ConcurrentHashMap<>();
+        public Reference {
+            Objects.requireNonNull(name, "name");
+            Objects.requireNonNull(subject, "subject");
+        }
+    }
+
+    private final Map<Integer, StoredSchema> byId = new ConcurrentHashMap<>();
+    private final Map<StoredSchema, Integer> ids = new ConcurrentHashMap<>();
     private final Map<String, List<Integer>> subjects = new LinkedHashMap<>();
     private final Map<String, AtomicInteger> requests = new ConcurrentHashMap<>();
     private final AtomicInteger nextId = new AtomicInteger(1);
@@ -154,8 +174,17 @@ public final class SchemaRegistryServer implements TestSchemaRegistry {
     }
 
     /** Registers {@code schema} of {@code type} ({@code AVRO}, {@code PROTOBUF}, {@code JSON}) under {@code subject}. */
-    public synchronized int register(String subject, String type, String schema) {
-        Answer answer = registerChecked(subject, type, schema);
+    public int register(String subject, String type, String schema) {
+        return register(subject, type, schema, List.of());
+    }
+
+    /**
+     * Registers {@code schema} of {@code type}, which uses the registered schemas {@code references}, under
+     * {@code subject}; refused ({@link IllegalArgumentException}) as over HTTP when a reference names a subject or
+     * version the registry does not have.
+     */
+    public synchronized int register(String subject, String type, String schema, List<Reference> references) {
+        Answer answer = registerChecked(subject, type, schema, List.copyOf(references));
         if (answer.status != 200) {
             throw new IllegalArgumentException(answer.body.toString());
         }
@@ -164,7 +193,7 @@ public final class SchemaRegistryServer implements TestSchemaRegistry {
 
     /** The schema text with id {@code id}, or null. */
     public String schema(int id) {
-        Stored s = byId.get(id);
+        StoredSchema s = byId.get(id);
         return s == null ? null : s.schema();
     }
 
@@ -248,34 +277,51 @@ public final class SchemaRegistryServer implements TestSchemaRegistry {
             if (method.equals("GET") && n == 4 && parts.get(2).equals("versions")) {
                 return version(subject, parts.get(3));
             }
-            JsonNode request = body.length == 0 ? JSON.createObjectNode() : JSON.readTree(body);
-            String type = request.path("schemaType").asText("AVRO");
-            String schema = request.path("schema").asText(null);
             if (method.equals("POST") && n == 3 && parts.get(2).equals("versions")) {
-                if (schema == null) {
-                    return error(422, 42201, "no schema in the request");
-                }
-                return registerChecked(subject, type, schema);
+                return posted(Post.REGISTER, subject, body);
             }
             if (method.equals("POST") && n == 2) {
-                return lookup(subject, type, schema);
+                return posted(Post.LOOKUP, subject, body);
             }
         }
         if (method.equals("POST")
                 && n == 5
                 && parts.get(0).equals("compatibility")
                 && parts.get(1).equals("subjects")) {
-            JsonNode request = JSON.readTree(body);
-            return compatibilityCheck(
-                    parts.get(2),
-                    request.path("schemaType").asText("AVRO"),
-                    request.path("schema").asText(""));
+            return posted(Post.COMPATIBILITY, parts.get(2), body);
         }
         return error(404, 404, "HTTP 404 Not Found: " + method + " " + rawPath);
     }
 
+    /** What a {@code POST} with a schema in its body asks for. */
+    private enum Post {
+        REGISTER,
+        LOOKUP,
+        COMPATIBILITY
+    }
+
+    private Answer posted(Post post, String subject, byte[] body) throws IOException {
+        JsonNode request = body.length == 0 ? JSON.createObjectNode() : JSON.readTree(body);
+        String type = request.path("schemaType").asText("AVRO");
+        String schema = request.path("schema").asText(null);
+        List<Reference> references;
+        try {
+            references = StoredSchema.referencesOf(request);
+        } catch (IllegalArgumentException e) {
+            return invalid(e);
+        }
+        return switch (post) {
+            case REGISTER ->
+                schema == null
+                        ? error(422, 42201, "no schema in the request")
+                        : registerChecked(subject, type, schema, references);
+            case LOOKUP -> lookup(subject, type, schema, references);
+            case COMPATIBILITY -> compatibilityCheck(subject, type, schema == null ? "" : schema, references);
+        };
+    }
+
     private Answer schemaById(String idText) {
-        Stored s;
+        StoredSchema s;
         try {
             s = byId.get(Integer.parseInt(idText));
         } catch (NumberFormatException e) {
@@ -284,11 +330,7 @@ public final class SchemaRegistryServer implements TestSchemaRegistry {
         if (s == null) {
             return error(404, 40403, "Schema " + idText + " not found");
         }
-        ObjectNode node = JSON.createObjectNode().put("schema", s.schema());
-        if (!s.type().equals("AVRO")) {
-            node.put("schemaType", s.type());
-        }
-        return new Answer(200, node);
+        return new Answer(200, s.putInto(JSON.createObjectNode()));
     }
 
     private Answer version(String subject, String version) {
@@ -309,24 +351,19 @@ public final class SchemaRegistryServer implements TestSchemaRegistry {
     }
 
     private ObjectNode describe(String subject, int version, int id) {
-        Stored s = byId.get(id);
-        ObjectNode node = JSON.createObjectNode()
-                .put("subject", subject)
-                .put("version", version)
-                .put("id", id)
-                .put("schema", s.schema());
-        if (!s.type().equals("AVRO")) {
-            node.put("schemaType", s.type());
-        }
-        return node;
+        return byId.get(id)
+                .putInto(JSON.createObjectNode()
+                        .put("subject", subject)
+                        .put("version", version)
+                        .put("id", id));
     }
 
-    private Answer registerChecked(String subject, String type, String text) {
-        Stored stored;
+    private Answer registerChecked(String subject, String type, String text, List<Reference> references) {
+        StoredSchema stored;
         try {
-            stored = normalized(type, text);
+            stored = normalized(type, text, references);
         } catch (RuntimeException e) {
-            return error(422, 42201, "Invalid schema: " + e.getMessage());
+            return invalid(e);
         }
         List<Integer> versions = subjects.computeIfAbsent(subject, k -> new ArrayList<>());
         Integer existing = ids.get(stored);
@@ -350,16 +387,16 @@ public final class SchemaRegistryServer implements TestSchemaRegistry {
         return new Answer(200, JSON.createObjectNode().put("id", id));
     }
 
-    private Answer lookup(String subject, String type, String text) {
+    private Answer lookup(String subject, String type, String text, List<Reference> references) {
         List<Integer> versions = subjects.get(subject);
         if (versions == null) {
             return subjectNotFound(subject);
         }
-        Stored stored;
+        StoredSchema stored;
         try {
-            stored = normalized(type, text == null ? "" : text);
+            stored = normalized(type, text == null ? "" : text, references);
         } catch (RuntimeException e) {
-            return error(422, 42201, "Invalid schema: " + e.getMessage());
+            return invalid(e);
         }
         Integer id = ids.get(stored);
         int index = id == null ? -1 : versions.indexOf(id);
@@ -369,16 +406,16 @@ public final class SchemaRegistryServer implements TestSchemaRegistry {
         return new Answer(200, describe(subject, index + 1, id));
     }
 
-    private Answer compatibilityCheck(String subject, String type, String text) {
+    private Answer compatibilityCheck(String subject, String type, String text, List<Reference> references) {
         List<Integer> versions = subjects.get(subject);
         if (versions == null || versions.isEmpty()) {
             return subjectNotFound(subject);
         }
-        Stored stored;
+        StoredSchema stored;
         try {
-            stored = normalized(type, text);
+            stored = normalized(type, text, references);
         } catch (RuntimeException e) {
-            return error(422, 42201, "Invalid schema: " + e.getMessage());
+            return invalid(e);
         }
         return new Answer(
                 200,
@@ -387,35 +424,52 @@ public final class SchemaRegistryServer implements TestSchemaRegistry {
     }
 
     /** BACKWARD: a reader of the new schema can read what the latest version wrote (Avro only). */
-    private boolean compatible(Stored candidate, Stored latest) {
+    private boolean compatible(StoredSchema candidate, StoredSchema latest) {
         if (compatibility.equals("NONE")
                 || !candidate.type().equals("AVRO")
                 || !latest.type().equals("AVRO")) {
             return true;
         }
-        Schema reader = new Schema.Parser().parse(candidate.schema());
-        Schema writer = new Schema.Parser().parse(latest.schema());
+        Schema reader = candidate.avro(dependencies(candidate.references()));
+        Schema writer = latest.avro(dependencies(latest.references()));
         return SchemaCompatibility.checkReaderWriterCompatibility(reader, writer)
                         .getType()
                 == SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE;
     }
 
-    /** Avro schemas in their parsed form, so formatting does not make two schemas of one. */
-    private static Stored normalized(String type, String text) {
-        if (type.equals("AVRO")) {
-            return new Stored(type, new Schema.Parser().parse(text).toString());
-        }
-        if (type.equals("JSON")) {
-            try {
-                return new Stored(type, JSON.readTree(text).toString());
-            } catch (IOException e) {
-                throw new IllegalArgumentException("not JSON: " + e.getMessage(), e);
+    /** {@code text} in its normal form ({@link StoredSchema#normalized}); every reference must name a version. */
+    private StoredSchema normalized(String type, String text, List<Reference> references) {
+        return StoredSchema.normalized(type, text, references, dependencies(references));
+    }
+
+    /** The schemas {@code references} name, each after the ones it references itself, each once. */
+    private List<StoredSchema> dependencies(List<Reference> references) {
+        Map<String, StoredSchema> found = new LinkedHashMap<>();
+        collect(references, found);
+        return List.copyOf(found.values());
+    }
+
+    private void collect(List<Reference> references, Map<String, StoredSchema> found) {
+        for (Reference reference : references) {
+            String key = reference.subject() + '\u0000' + reference.version();
+            if (found.containsKey(key)) {
+                continue;
             }
+            List<Integer> versions = subjects.get(reference.subject());
+            if (versions == null || reference.version() < 1 || reference.version() > versions.size()) {
+                throw new IllegalArgumentException("reference '" + reference.name() + "' names version "
+                        + reference.version() + " of subject '" + reference.subject()
+                        + "', which the registry does not have");
+            }
+            // a reference must exist before the schema naming it, and versions never change: no cycle can form
+            StoredSchema stored = byId.get(versions.get(reference.version() - 1));
+            collect(stored.references(), found);
+            found.put(key, stored);
         }
-        if (type.equals("PROTOBUF")) {
-            return new Stored(type, text);
-        }
-        throw new IllegalArgumentException("unknown schema type " + type);
+    }
+
+    private static Answer invalid(RuntimeException e) {
+        return error(422, 42201, "Invalid schema: " + e.getMessage());
     }
 
     private static Answer subjectNotFound(String subject) {
