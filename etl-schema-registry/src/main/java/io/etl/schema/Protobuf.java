@@ -17,10 +17,13 @@ import java.util.Objects;
  *
  * <p>The decoder reads messages whose schema has references (imported files registered as subjects of their own,
  * as Confluent's serializer registers them) like any other: the parser knows the imported types. The encoder
- * registers or looks up the message's {@code .proto} file as printed from its descriptor, naming imported files as
- * imports without references: the same file registered with references (as Confluent's serializer registers
- * imports) is another schema to the registry, and a registry that resolves imports only through references
- * refuses the file.
+ * registers or looks up the message's {@code .proto} file as printed from its descriptor, and its imports as
+ * Confluent's serializer does: each imported file under a subject named by its import path (whatever
+ * {@code subject_strategy} says for the message's own file), the files it imports first, and the importing file
+ * with a reference to the version that holds each. Files the registry knows built in ({@code google/protobuf/},
+ * {@code google/type/}, {@code confluent/}) are neither registered nor referenced, as with that serializer's
+ * default {@code skip.known.types=true}. Imports are resolved once per file; with {@code auto_register: false}
+ * an import that is not registered is a record error naming its subject.
  */
 public final class Protobuf {
 

@@ -88,6 +88,18 @@ public abstract class FramedEncoder<T, S, W> implements SchemaEncoder<T> {
         return null;
     }
 
+    /**
+     * The text to register ({@code register} true) or look up for {@code schema}: {@link #textOf} by default. A
+     * format whose schemas use other registered schemas resolves them here through {@code client}, registering or
+     * looking them up as {@code register} says, and names them as references. A {@link RegistryException} that is
+     * {@linkplain RegistryException#unavailable() unavailable} is asked again like the main request; a refusal of
+     * a schema used by {@code schema} is a {@link SchemaRefused} naming it. Runs once per schema the encoder puts
+     * to use, under the encoder's lock.
+     */
+    protected SchemaText textToSend(S schema, RegistryClient client, boolean register) {
+        return textOf(schema);
+    }
+
     /** The registry client, once the sink has opened this encoder. */
     protected final RegistryClient client() {
         return registry.client();
@@ -238,7 +250,6 @@ public abstract class FramedEncoder<T, S, W> implements SchemaEncoder<T> {
     private int id(String subject, S schema) {
         SchemaRegistryConfig config = registry.config();
         RegistryClient client = registry.client();
-        SchemaText text = textOf(schema);
         try {
             if (config.useLatestVersion()) {
                 SubjectVersion latest = client.version(subject, "latest");
@@ -249,6 +260,7 @@ public abstract class FramedEncoder<T, S, W> implements SchemaEncoder<T> {
                 }
                 return latest.id();
             }
+            SchemaText text = textToSend(schema, client, config.autoRegister());
             if (config.autoRegister()) {
                 return client.register(subject, text);
             }
@@ -327,7 +339,7 @@ public abstract class FramedEncoder<T, S, W> implements SchemaEncoder<T> {
         return format + (keys ? " keys" : "");
     }
 
-    /** The registry refused the schema; the message names the subject. */
+    /** The registry refused the schema or one it uses; the message names the subject. */
     static final class SchemaRefused extends RuntimeException {
         SchemaRefused(String message) {
             super(message);
