@@ -26,6 +26,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
@@ -260,6 +261,12 @@ class ArchetypeIT {
                         jarCommand + "run --config pipeline.yaml",
                         jarCommand + "consume output --config pipeline.yaml",
                         jarCommand + "offsets reset --config pipeline.yaml --to-earliest --execute");
+        // the build fetches this plugin for the nested builds (pom.xml, it.exec.plugin): the two must not drift
+        String[] exec = property("it.exec.plugin").split(":");
+        assertThat(Files.readString(project.resolve("pom.xml")))
+                .as("the dev-broker profile's plugin, which the build fetches as %s", property("it.exec.plugin"))
+                .containsPattern("<artifactId>" + Pattern.quote(exec[1]) + "</artifactId>\\s*<version>"
+                        + Pattern.quote(exec[2]) + "</version>");
         int port = freePort();
         Map<String, String> environment = Map.of("KAFKA_BROKERS", "localhost:" + port);
         List<String> expected = lines(project.resolve("src/test/resources/samples/expected-output.jsonl"));
