@@ -26,6 +26,7 @@ import io.etl.schema.JsonSchema;
 import io.etl.schema.Protobuf;
 import io.etl.schema.SchemaEncoder;
 import io.etl.schema.internal.ProtobufEncoder;
+import io.etl.schema.internal.WireFormat;
 import io.etl.schema.it.SchemaPipelines.Topics;
 import io.etl.testkit.EmbeddedKafka;
 import io.etl.testkit.KafkaTestCluster;
@@ -33,12 +34,16 @@ import io.etl.testkit.TestRecord;
 import io.etl.testkit.schema.SchemaRegistryServer;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.ByteArrayOutputStream;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumWriter;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.BinaryEncoder;
+import org.apache.avro.io.EncoderFactory;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -46,7 +51,8 @@ import org.junit.jupiter.api.Timeout;
 
 /**
  * Avro, Protobuf and JSON Schema pipelines on a real broker with the registry over HTTP: round trips, schema
- * evolution, a registry outage while a new schema id arrives, and records the registry cannot explain.
+ * evolution, a writer schema referencing another subject, a registry outage while a new schema id arrives, and
+ * records the registry cannot explain.
  */
 @EmbeddedKafka(shared = true)
 class SchemaRegistryPipelineIT {
@@ -64,6 +70,15 @@ class SchemaRegistryPipelineIT {
             .parse("{\"type\":\"record\",\"name\":\"Entry\",\"namespace\":\"io.etl.ledger\",\"fields\":["
                     + "{\"name\":\"payment\",\"type\":\"string\"},{\"name\":\"cents\",\"type\":\"long\"},"
                     + "{\"name\":\"note\",\"type\":\"string\"}]}");
+
+    static final Schema CUSTOMER = new Schema.Parser()
+            .parse("{\"type\":\"record\",\"name\":\"Customer\",\"namespace\":\"io.etl.fixtures\",\"fields\":["
+                    + "{\"name\":\"name\",\"type\":\"string\"}]}");
+    /** An order whose customer field names a type registered under a subject of its own. */
+    static final String ORDER_OF_CUSTOMER =
+            "{\"type\":\"record\",\"name\":\"Order\",\"namespace\":\"io.etl.fixtures\",\"fields\":["
+                    + "{\"name\":\"id\",\"type\":\"string\"},{\"name\":\"cents\",\"type\":\"long\"},"
+                    + "{\"name\":\"customer\",\"type\":\"io.etl.fixtures.Customer\"}]}";
 
     private final SchemaRegistryServer registry = SchemaRegistryServer.start();
 
@@ -161,6 +176,66 @@ class SchemaRegistryPipelineIT {
                         .mapToDouble(Counter::count)
                         .sum())
                 .isGreaterThanOrEqualTo(2 * input.size() - 2);
+    }
+
+    @Test
+    @Timeout(120)
+    void avroWhoseWriterSchemaReferencesAnotherSubjectIsReadAndTransformed(KafkaTestCluster kafka) throws Exception {
+        Topics t = Topics.create(kafka, "avro-references", 2);
+        registry.register("io.etl.fixtures.Customer", "AVRO", CUSTOMER.toString());
+        int id = registry.register(
+                t.input() + "-value",
+                "AVRO",
+                ORDER_OF_CUSTOMER,
+                List.of(new SchemaRegistryServer.Reference("io.etl.fixtures.Customer", "io.etl.fixtures.Customer", 1)));
+        Schema.Parser parser = new Schema.Parser();
+        parser.parse(CUSTOMER.toString());
+        Schema order = parser.parse(ORDER_OF_CUSTOMER);
+        List<TestRecord> input = new ArrayList<>();
+        GenericDatumWriter<GenericRecord> writer = new GenericDatumWriter<>(order);
+        for (int i = 0; i < 100; i++) {
+            GenericRecord customer =
+                    new GenericData.Record(order.getField("customer").schema());
+            customer.put("name", "customer-" + (i % 7));
+            GenericRecord o = new GenericData.Record(order);
+            o.put("id", "o-" + i);
+            o.put("cents", (long) i * 10);
+            o.put("customer", customer);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            out.write(new byte[WireFormat.HEADER_SIZE]);
+            BinaryEncoder encoder = EncoderFactory.get().directBinaryEncoder(out, null);
+            writer.write(o, encoder);
+            byte[] framed = out.toByteArray();
+            WireFormat.writeHeader(framed, id);
+            input.add(TestRecord.of(("k" + i).getBytes(), framed));
+        }
+        kafka.produce(t.input(), input);
+        PipelineConfig config = t.config(kafka, registry.url(), "fail");
+        Pipeline pipeline = Pipeline.named(t.uid())
+                .from(KafkaSource.from(config.source("in")).with(Avro.decoder()))
+                .map("to-ledger", o -> {
+                    GenericRecord e = new GenericData.Record(LEDGER);
+                    e.put("payment", o.get("id").toString());
+                    e.put("cents", (Long) o.get("cents"));
+                    e.put(
+                            "note",
+                            ((GenericRecord) o.get("customer")).get("name").toString());
+                    return e;
+                })
+                .to(KafkaSink.from(config.sink("out")).with(Avro.<GenericRecord>encoder()));
+
+        PipelineResult result = SchemaPipelines.runUntilCaughtUp(
+                kafka, pipeline.start(config, new SimpleMeterRegistry()), t, Duration.ofSeconds(60));
+
+        assertThat(result.status()).as("%s", result).isEqualTo(PipelineResult.Status.COMPLETED);
+        assertThat(ledgerNotes(kafka, t))
+                .hasSize(input.size())
+                .doesNotHaveDuplicates()
+                .contains("o-0:0:customer-0", "o-99:990:customer-1");
+        // the writer schema once, the version it references once, however many records
+        assertThat(registry.requests("/schemas/ids/" + id)).isEqualTo(1);
+        assertThat(registry.requests("/subjects/io.etl.fixtures.Customer/versions/1"))
+                .isEqualTo(1);
     }
 
     @Test
