@@ -184,9 +184,7 @@ record ForkedRaceOptions(
     String etlNote() {
         List<String> changes = new ArrayList<>();
         if (!etlAsShipped) {
-            changes.add(String.format(
-                    "every sink's `producer_linger: %dms` (the race's client settings, as the baselines')",
-                    RaceClientSettings.LINGER_MS));
+            changes.add(RaceClientSettings.yamlChange());
         }
         if (etlThreads > 0) {
             changes.add("`pipeline.threads: " + etlThreads + "`");

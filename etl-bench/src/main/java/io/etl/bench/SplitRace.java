@@ -143,9 +143,8 @@ public final class SplitRace {
                 + (asShipped
                         ? ""
                         : String.format(
-                                "%netl ran the shipped YAML with every sink's `producer_linger: %dms` (the race's client"
-                                        + " settings, as the baselines'; `--etl-as-shipped` races it as shipped).%n",
-                                RaceClientSettings.LINGER_MS));
+                                "%netl ran the shipped YAML with %s; `--etl-as-shipped` races it as shipped.%n",
+                                RaceClientSettings.yamlChange()));
         System.out.println(table);
         Files.createDirectories(out.toAbsolutePath().getParent());
         Files.writeString(out, table, StandardCharsets.UTF_8);

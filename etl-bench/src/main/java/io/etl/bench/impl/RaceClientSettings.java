@@ -48,6 +48,11 @@ public final class RaceClientSettings {
         return linger.replaceAll("$1 " + LINGER_MS + "ms");
     }
 
+    /** How {@link #etlYaml} changes the example's YAML, for the line under a table. */
+    public static String yamlChange() {
+        return "every sink's `producer_linger: " + LINGER_MS + "ms` (the race's client settings, as the baselines')";
+    }
+
     /** The YAML an etl contestant races: {@link #etlYaml}, or {@code shipped} as it is under {@link #AS_SHIPPED_PROPERTY}. */
     public static String forRace(String shipped) {
         return Boolean.getBoolean(AS_SHIPPED_PROPERTY) ? shipped : etlYaml(shipped);
