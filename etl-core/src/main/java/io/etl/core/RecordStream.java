@@ -143,4 +143,22 @@ public interface RecordStream<T> {
      * }</pre>
      */
     Pipeline split(String name, Function<Split<T>, Split.End<T>> branches);
+
+    /**
+     * Ends the chain in named branches chosen by a key: {@code key} is called once per value, and the value goes to
+     * the branch registered for its key, whatever the number of branches, or to {@code otherwise}. A key function
+     * that throws is handled as a predicate that throws: retried on a {@code RetryableException}, then the
+     * pipeline's {@code on_error} policy.
+     *
+     * <pre>{@code
+     * .split("by-region", Order::region, s -> s
+     *     .branch("eu", "eu", euSink)
+     *     .branch("us", "us", usSink)
+     *     .otherwise(restSink))
+     * }</pre>
+     *
+     * @param <K> key type
+     */
+    <K> Pipeline split(
+            String name, Function<? super T, ? extends K> key, Function<KeyedSplit<T, K>, Split.End<T>> branches);
 }

@@ -20,6 +20,7 @@ import io.etl.kafka.source.KafkaSourceConfig;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Small pipelines that {@code docs/dsl.md} and {@code docs/getting-started.md} quote between
@@ -96,6 +97,22 @@ public final class DslExamples {
                         .dropUnmatched())           // small non-EU orders are done at once
                 .build();
         // end::split-all-matching[]
+        // spotless:on
+    }
+
+    /** A split by key: the region is computed once per order, whatever the number of branches. */
+    public static Pipeline byKey(PipelineConfig config) {
+        // spotless:off
+        // tag::split-by-key[]
+        return Pipeline.named("orders-by-market")
+                .from(KafkaSource.from(config.source("orders")).json(Order.class))
+                .map("reshape", RoutedOrder::from)
+                .split("by-market", o -> o.region().toLowerCase(Locale.ROOT), split -> split
+                        .branch("eu", "eu", KafkaSink.from(config.sink("eu")).json())
+                        .branch("americas", List.of("us", "ca", "br"), KafkaSink.from(config.sink("americas")).json())
+                        .otherwise(KafkaSink.from(config.sink("other")).json()))
+                .build();
+        // end::split-by-key[]
         // spotless:on
     }
 

@@ -29,6 +29,7 @@ class DslExamplesTest {
         assertThat(DslExamples.operators(config).build().name()).isEqualTo("orders-enriched");
         assertThat(DslExamples.errorPolicies(config, handler).build().name()).isEqualTo("orders-checked");
         assertThat(DslExamples.allMatching(config).name()).isEqualTo("orders-audit");
+        assertThat(DslExamples.byKey(config).name()).isEqualTo("orders-by-market");
         assertThat(DslExamples.customMessages(config).build().name()).isEqualTo("orders-by-customer");
         assertThat(DslExamples.routed(config).name()).isEqualTo("orders-by-region");
         assertThat(DslExamples.retriedLater(config).name()).isEqualTo("orders-checked-later");

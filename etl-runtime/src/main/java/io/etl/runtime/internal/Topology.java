@@ -82,15 +82,18 @@ public final class Topology {
             out.append("  -> split '")
                     .append(terminal.splitName())
                     .append("', ")
-                    .append(terminal.allMatching() ? "every matching branch" : "first matching branch")
+                    .append(
+                            terminal.isKeyed()
+                                    ? "branch by key"
+                                    : terminal.allMatching() ? "every matching branch" : "first matching branch")
                     .append(policy(null, "pipeline.on_error"))
                     .append('\n');
             for (BranchSpec branch : terminal.branches()) {
-                out.append("       branch '")
-                        .append(branch.name())
-                        .append("' -> ")
-                        .append(sinkLine(branch.sink()))
-                        .append('\n');
+                out.append("       branch '").append(branch.name()).append('\'');
+                if (!branch.keys().isEmpty()) {
+                    out.append(" for keys ").append(branch.keys());
+                }
+                out.append(" -> ").append(sinkLine(branch.sink())).append('\n');
             }
             out.append("       otherwise -> ")
                     .append(terminal.otherwise() != null ? sinkLine(terminal.otherwise()) : "dropped")

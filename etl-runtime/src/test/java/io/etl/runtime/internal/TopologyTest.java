@@ -61,6 +61,35 @@ class TopologyTest {
     }
 
     @Test
+    void aKeyedSplitShowsTheKeysOfEachBranch() {
+        TestSource<String> in = driver.source("in", 1);
+        TestSink<String> eu = driver.sink("eu");
+        TestSink<String> americas = driver.sink("americas");
+        Pipeline pipeline = Pipeline.named("route")
+                .from(in)
+                .split(
+                        "by-region",
+                        v -> v.substring(0, 2),
+                        s -> s.branch("eu", "eu", eu)
+                                .branch("americas", List.of("us", "ca"), americas)
+                                .dropUnmatched())
+                .build();
+
+        Topology topology = Topology.of(pipeline, PipelineConfig.custom().build());
+
+        assertThat(topology.text()).isEqualTo("""
+                        pipeline 'route'
+                          source 'in'  (on_error: fail)
+                          -> split 'by-region', branch by key  (on_error: fail, from pipeline.on_error)
+                               branch 'eu' for keys [eu] -> sink 'eu'  (on_error: skip)
+                               branch 'americas' for keys [us, ca] -> sink 'americas'  (on_error: skip)
+                               otherwise -> dropped
+                          dead letters: none (no stage has policy dead_letter)
+                        """);
+        assertThat(topology.mermaid()).contains("-->|eu|", "-->|americas|");
+    }
+
+    @Test
     void aSplitShowsItsBranchesOneNodePerSinkAndWhatIsDropped() {
         TestSource<String> in = driver.source("in", 1);
         TestSink<String> shared = driver.sink("shared");

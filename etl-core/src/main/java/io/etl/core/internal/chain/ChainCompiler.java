@@ -10,6 +10,7 @@ import io.etl.core.sink.Sink;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Predicate;
@@ -35,7 +36,23 @@ public final class ChainCompiler {
             Tags tags,
             AsyncStages stages) {
         Node next;
-        if (terminal.isSplit()) {
+        if (terminal.isKeyed()) {
+            Map<Object, Node> branches = new HashMap<>();
+            for (BranchSpec spec : terminal.branches()) {
+                Node branch = new SinkNode(pools.get(spec.sink()), ctx);
+                for (Object key : spec.keys()) {
+                    branches.put(key, branch);
+                }
+            }
+            next = new KeyedSplitNode(
+                    terminal.splitName(),
+                    defaultPolicy,
+                    ctx,
+                    terminal.key(),
+                    branches,
+                    otherwise(terminal, pools, ctx),
+                    filtered(registry, tags, terminal.splitName()));
+        } else if (terminal.isSplit()) {
             List<BranchSpec> specs = terminal.branches();
             Predicate<Object>[] predicates = new Predicate[specs.size()];
             Node[] branches = new Node[specs.size()];
@@ -43,14 +60,13 @@ public final class ChainCompiler {
                 predicates[i] = specs.get(i).predicate();
                 branches[i] = new SinkNode(pools.get(specs.get(i).sink()), ctx);
             }
-            Node otherwise = terminal.otherwise() == null ? null : new SinkNode(pools.get(terminal.otherwise()), ctx);
             next = new SplitNode(
                     terminal.splitName(),
                     defaultPolicy,
                     ctx,
                     predicates,
                     branches,
-                    otherwise,
+                    otherwise(terminal, pools, ctx),
                     terminal.allMatching(),
                     filtered(registry, tags, terminal.splitName()));
         } else {
@@ -66,6 +82,12 @@ public final class ChainCompiler {
             next = new OperatorNode(op, policy, ctx, next, filtered(registry, tags, op.name()));
         }
         return next;
+    }
+
+    /** A split's fallback node, or null when it drops what no branch takes. */
+    private static Node otherwise(
+            TerminalSpec terminal, Map<Sink<Object, ?>, SinkPool<Object, ?>> pools, RecordContext ctx) {
+        return terminal.otherwise() == null ? null : new SinkNode(pools.get(terminal.otherwise()), ctx);
     }
 
     private static Node asyncNode(

@@ -1,5 +1,6 @@
 package io.etl.core.internal.dsl;
 
+import io.etl.core.KeyedSplit;
 import io.etl.core.Pipeline;
 import io.etl.core.RecordProcessor;
 import io.etl.core.RecordStream;
@@ -189,7 +190,23 @@ final class RecordStreamImpl<T> implements RecordStream<T> {
         checkCurrent();
         Objects.requireNonNull(branches, "branches");
         SplitImpl<T> split = new SplitImpl<>(name != null ? name : draft.generatedName("split"));
-        Split.End<T> end = branches.apply(split);
+        return ending(split, branches.apply(split));
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public <K> Pipeline split(
+            String name, Function<? super T, ? extends K> key, Function<KeyedSplit<T, K>, Split.End<T>> branches) {
+        checkCurrent();
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(branches, "branches");
+        SplitImpl<T> split =
+                new SplitImpl<>(name != null ? name : draft.generatedName("split"), (Function<Object, Object>) key);
+        return ending(split, branches.apply(new KeyedSplitImpl<>(split)));
+    }
+
+    /** Ends the chain in {@code split}, which {@code end} must have completed. */
+    private Pipeline ending(SplitImpl<T> split, Split.End<T> end) {
         if (end != split) {
             throw new IllegalArgumentException("split '" + split.name
                     + "' must end with otherwise(..) or dropUnmatched()" + " on the split it was given");

@@ -4,12 +4,16 @@ import io.etl.core.Split;
 import io.etl.core.sink.Sink;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
-/** Collects a split's branches. */
+/** Collects a split's branches: by predicate, or by key through a {@link KeyedSplitImpl}. */
 final class SplitImpl<T> implements Split<T>, Split.End<T> {
 
     final String name;
+    /** A keyed split's key function; null for a split by predicates. */
+    private final Function<Object, Object> key;
+
     private final List<BranchSpec> branches = new ArrayList<>();
     private Sink<Object, ?> otherwise;
     private boolean dropUnmatched;
@@ -17,7 +21,12 @@ final class SplitImpl<T> implements Split<T>, Split.End<T> {
     private boolean ended;
 
     SplitImpl(String name) {
+        this(name, null);
+    }
+
+    SplitImpl(String name, Function<Object, Object> key) {
         this.name = name;
+        this.key = key;
     }
 
     @Override
@@ -27,8 +36,14 @@ final class SplitImpl<T> implements Split<T>, Split.End<T> {
         if (predicate == null) {
             throw new IllegalArgumentException("split '" + name + "' branch '" + branchName + "' has no predicate");
         }
-        branches.add(new BranchSpec(branchName, (Predicate<Object>) predicate, (Sink<Object, ?>) sink));
+        add(new BranchSpec(branchName, (Predicate<Object>) predicate, List.of(), (Sink<Object, ?>) sink));
         return this;
+    }
+
+    /** Adds a branch built by this split or by its keyed form. */
+    void add(BranchSpec branch) {
+        checkOpen();
+        branches.add(branch);
     }
 
     @Override
@@ -66,6 +81,6 @@ final class SplitImpl<T> implements Split<T>, Split.End<T> {
     }
 
     TerminalSpec toSpec() {
-        return new TerminalSpec(name, List.copyOf(branches), null, otherwise, dropUnmatched, allMatching);
+        return new TerminalSpec(name, List.copyOf(branches), null, otherwise, dropUnmatched, allMatching, key);
     }
 }

@@ -2,6 +2,7 @@ package io.etl.core.internal.dsl;
 
 import io.etl.core.sink.Sink;
 import java.util.List;
+import java.util.function.Function;
 
 /**
  * The end of a chain: one sink (a plain {@code to(sink)}: {@code sink} set) or a split ({@code splitName}
@@ -14,6 +15,7 @@ import java.util.List;
  *                      {@code to(sink)}
  * @param dropUnmatched whether unmatched values are dropped
  * @param allMatching   whether a value goes to every matching branch
+ * @param key           a keyed split's key function, or null
  */
 public record TerminalSpec(
         String splitName,
@@ -21,13 +23,19 @@ public record TerminalSpec(
         Sink<Object, ?> sink,
         Sink<Object, ?> otherwise,
         boolean dropUnmatched,
-        boolean allMatching) {
+        boolean allMatching,
+        Function<Object, Object> key) {
 
     static TerminalSpec single(Sink<Object, ?> sink) {
-        return new TerminalSpec(null, List.of(), sink, null, false, false);
+        return new TerminalSpec(null, List.of(), sink, null, false, false, null);
     }
 
     public boolean isSplit() {
         return splitName != null;
+    }
+
+    /** Whether this is a split whose branches are chosen by a key. */
+    public boolean isKeyed() {
+        return key != null;
     }
 }
