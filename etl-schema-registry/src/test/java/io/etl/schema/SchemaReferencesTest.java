@@ -21,6 +21,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -270,23 +271,82 @@ class SchemaReferencesTest {
                 .isEqualTo(1_800_000_000L);
     }
 
+    /** {@code json} framed for schema {@code id}. */
+    private static byte[] framedJson(int id, String json) {
+        byte[] payload = json.getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = new byte[WireFormat.HEADER_SIZE + payload.length];
+        WireFormat.writeHeader(bytes, id);
+        System.arraycopy(payload, 0, bytes, WireFormat.HEADER_SIZE, payload.length);
+        return bytes;
+    }
+
+    private static final String ADDRESS_JSON =
+            "{\"type\": \"object\", \"properties\": {\"city\": {\"type\": \"string\"}}, \"required\": [\"city\"]}";
+    private static final String CUSTOMER_JSON = "{\"type\": \"object\", \"properties\": {\"name\": {\"type\":"
+            + " \"string\"}, \"address\": {\"$ref\": \"address.json\"}}, \"required\": [\"name\"]}";
+    private static final String ORDER_JSON = "{\"type\": \"object\", \"properties\": {\"id\": {\"type\": \"string\"},"
+            + " \"customer\": {\"$ref\": \"customer.json\"}}}";
+
+    /** An order schema referencing a customer schema, which references an address schema: two levels. */
+    private int registerJsonChain(String orderSchema) {
+        registry.register("address-json", "JSON", ADDRESS_JSON);
+        registry.register(
+                "customer-json", "JSON", CUSTOMER_JSON, List.of(new Reference("address.json", "address-json", 1)));
+        return registry.register(
+                "orders-value", "JSON", orderSchema, List.of(new Reference("customer.json", "customer-json", 1)));
+    }
+
     @Test
-    void shouldCallAJsonSchemaWithReferencesARecordErrorNamingThem() {
+    void shouldValidateJsonAgainstASchemaThatReferencesOtherSubjects() throws Exception {
+        int id = registerJsonChain(ORDER_JSON);
+        SchemaDecoder<JsonNode> decoder = opened(JsonSchema.decoder(JsonNode.class));
+
+        JsonNode decoded = decode(
+                decoder,
+                framedJson(
+                        id, "{\"id\": \"o-1\", \"customer\": {\"name\": \"Ada\", \"address\": {\"city\": \"Oslo\"}}}"));
+        assertThat(decoded.at("/customer/address/city").asText()).isEqualTo("Oslo");
+
+        // the referenced schemas take part: a customer without a name, an address without a city, are refused
+        assertThatThrownBy(() -> decode(decoder, framedJson(id, "{\"id\": \"o-2\", \"customer\": {}}")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("does not match its writer schema (id " + id + ")")
+                .hasMessageContaining("name");
+        assertThatThrownBy(() -> decode(
+                        decoder,
+                        framedJson(id, "{\"id\": \"o-3\", \"customer\": {\"name\": \"Bo\", \"address\": {}}}")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("city");
+    }
+
+    @Test
+    void shouldResolveJsonReferencesAgainstTheSchemaId() throws Exception {
+        int id = registerJsonChain(
+                "{\"$id\": \"https://acme.example/schemas/order.json\", \"type\": \"object\", \"properties\":"
+                        + " {\"customer\": {\"$ref\": \"customer.json\"}}}");
+        SchemaDecoder<JsonNode> decoder = opened(JsonSchema.decoder(JsonNode.class));
+
+        assertThat(decode(decoder, framedJson(id, "{\"customer\": {\"name\": \"Ada\"}}"))
+                        .at("/customer/name")
+                        .asText())
+                .isEqualTo("Ada");
+        assertThatThrownBy(() -> decode(decoder, framedJson(id, "{\"customer\": {\"name\": 7}}")))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("does not match its writer schema");
+    }
+
+    @Test
+    void shouldCallAJsonRefThatNoReferenceNamesARecordError() {
         registry.register("customer-json", "JSON", "{\"type\": \"object\"}");
         int id = registry.register(
                 "orders-value",
                 "JSON",
-                "{\"type\": \"object\", \"properties\": {\"customer\": {\"$ref\": \"customer.json\"}}}",
+                "{\"type\": \"object\", \"properties\": {\"customer\": {\"$ref\": \"client.json\"}}}",
                 List.of(new Reference("customer.json", "customer-json", 1)));
-        byte[] bytes = new byte[WireFormat.HEADER_SIZE + 2];
-        WireFormat.writeHeader(bytes, id);
-        bytes[WireFormat.HEADER_SIZE] = '{';
-        bytes[WireFormat.HEADER_SIZE + 1] = '}';
         SchemaDecoder<JsonNode> decoder = opened(JsonSchema.decoder(JsonNode.class));
 
-        assertThatThrownBy(() -> decode(decoder, bytes))
+        assertThatThrownBy(() -> decode(decoder, framedJson(id, "{}")))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("JSON Schema references are not supported")
-                .hasMessageContaining("'customer.json' (subject 'customer-json', version 1)");
+                .hasMessageContaining("schema id " + id + " is not a usable JSON Schema");
     }
 }

@@ -6,11 +6,11 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import java.util.List;
-import java.util.stream.Collectors;
 
 /**
  * JSON payloads validated against the JSON Schema they were written with (looked up once per id), then read
- * into the target type. A writer schema with references (a {@code $ref} to another subject) is a record error.
+ * into the target type. A writer schema may reference schemas of other subjects by name ({@code "$ref":
+ * "customer.json"}), as Confluent's serializers register them: they are fetched once per version.
  *
  * @param <T> decoded type
  */
@@ -30,14 +30,7 @@ public final class JsonSchemaDecoder<T> extends FramedDecoder<T, Schema> {
     @Override
     protected Schema reader(int id, SchemaText writer) {
         requireType(id, writer, SchemaText.JSON);
-        if (!writer.references().isEmpty()) {
-            throw new IllegalArgumentException("JSON Schema references are not supported: schema id " + id
-                    + " references "
-                    + writer.references().stream()
-                            .map(SchemaReference::describe)
-                            .collect(Collectors.joining(", ")));
-        }
-        return JsonSchemas.compile(writer.schema(), "schema id " + id);
+        return JsonSchemas.compile(writer.schema(), "schema id " + id, id, JsonSchemas.referenced(writer, client()));
     }
 
     @Override

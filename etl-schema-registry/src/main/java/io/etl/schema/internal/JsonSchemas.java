@@ -1,10 +1,18 @@
 package io.etl.schema.internal;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.networknt.schema.Error;
+import com.networknt.schema.InputFormat;
 import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import java.io.IOException;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /** Compiles JSON Schemas (draft 7 unless {@code $schema} says otherwise, as Confluent's serializers assume). */
@@ -14,11 +22,102 @@ final class JsonSchemas {
 
     private JsonSchemas() {}
 
+    /**
+     * Where schema id N is taken to live when it has no {@code $id} of its own: its relative {@code $ref}s resolve
+     * against it. The host is reserved and nothing is ever fetched from it.
+     */
+    static final String BASE = "https://schema-registry.invalid/schemas/ids/";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     static Schema compile(String text, String what) {
         try {
             return REGISTRY.getSchema(text);
         } catch (RuntimeException e) {
             throw new IllegalArgumentException(what + " is not a usable JSON Schema: " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Compiles schema {@code id}, whose {@code $ref}s may name the schemas in {@code referenced} (by reference name,
+     * as the registry's {@code references} array names them). Each is made available at its name resolved against
+     * the schema's {@code $id}, or against {@link #BASE}{@code id} when it has none, which is how Confluent's
+     * serializers resolve them: a {@code $ref} to {@code customer.json} finds the reference named
+     * {@code customer.json}. Nothing is fetched from the network: a {@code $ref} to anything else does not compile.
+     */
+    static Schema compile(String text, String what, int id, Map<String, String> referenced) {
+        if (referenced.isEmpty()) {
+            return compile(text, what);
+        }
+        try {
+            SchemaLocation base = SchemaLocation.of(baseOf(text, id));
+            Map<String, String> byIri = new HashMap<>();
+            referenced.forEach((name, schema) -> byIri.put(resolve(base, name), schema));
+            SchemaRegistry registry =
+                    SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_7, b -> b.schemas(byIri));
+            Schema schema = registry.getSchema(base, text, InputFormat.JSON);
+            schema.initializeValidators(); // resolves every $ref now, not at the first value
+            return schema;
+        } catch (RuntimeException e) {
+            throw new IllegalArgumentException(what + " is not a usable JSON Schema: " + e.getMessage(), e);
+        }
+    }
+
+    /** The location the schema's relative references resolve against: its {@code $id}, made absolute. */
+    private static String baseOf(String text, int id) {
+        JsonNode own;
+        try {
+            own = JSON.readTree(text).path("$id");
+        } catch (IOException e) {
+            throw new IllegalArgumentException("not JSON: " + e.getMessage(), e);
+        }
+        String fallback = BASE + id;
+        return own.isTextual() ? resolve(SchemaLocation.of(fallback), own.asText()) : fallback;
+    }
+
+    /** {@code reference} resolved against {@code base}, without a fragment: the key the validator looks it up by. */
+    private static String resolve(SchemaLocation base, String reference) {
+        return SchemaLocation.of(SchemaLocation.resolve(base, reference))
+                .getAbsoluteIri()
+                .toString();
+    }
+
+    /**
+     * The text of every schema {@code schema} references, directly or through another referenced schema, by the
+     * name its referrer gives it; fetched through {@code client} (each version once).
+     *
+     * @throws IllegalArgumentException when a referenced schema is not a JSON Schema, or one name stands for two
+     *                                  different schemas
+     * @throws RegistryException        when the registry cannot give a referenced schema
+     */
+    static Map<String, String> referenced(SchemaText schema, RegistryClient client) {
+        if (schema.references().isEmpty()) {
+            return Map.of();
+        }
+        Map<String, SubjectVersion> versions = new HashMap<>();
+        for (SubjectVersion v : client.referencedSchemas(schema)) {
+            versions.put(v.subject() + "@" + v.version(), v);
+        }
+        Map<String, String> byName = new LinkedHashMap<>();
+        addNamed(schema, versions, byName);
+        for (SubjectVersion v : versions.values()) {
+            addNamed(v.schema(), versions, byName);
+        }
+        return byName;
+    }
+
+    private static void addNamed(SchemaText schema, Map<String, SubjectVersion> versions, Map<String, String> byName) {
+        for (SchemaReference ref : schema.references()) {
+            SubjectVersion v = versions.get(ref.subject() + "@" + ref.version());
+            if (!SchemaText.JSON.equals(v.schema().type())) {
+                throw new IllegalArgumentException(
+                        "reference " + ref.describe() + " is a " + v.schema().type() + " schema, not a JSON Schema");
+            }
+            String earlier = byName.putIfAbsent(ref.name(), v.schema().schema());
+            if (earlier != null && !earlier.equals(v.schema().schema())) {
+                throw new IllegalArgumentException(
+                        "reference name '" + ref.name() + "' stands for two different schemas");
+            }
         }
     }
 
