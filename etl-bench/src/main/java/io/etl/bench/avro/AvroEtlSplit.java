@@ -15,8 +15,8 @@ import org.apache.avro.generic.GenericRecord;
 /**
  * The etl contestant of the Avro race: the split example's pipeline shape and its shipped YAML (every tuning
  * setting as it is but the producer linger, which is the race's: {@link RaceClientSettings#forRace}), with Avro in
- * and out: a {@code schema_registry} block added to the source and each sink. It splits by key, so each order's
- * branch is worked out once, as the loop does.
+ * and out: a {@code schema_registry} block added to the source and each sink. Each order's status is checked once
+ * (by the filter) and its branch worked out once (a split by key), as the loop does.
  */
 final class AvroEtlSplit {
 
@@ -37,7 +37,7 @@ final class AvroEtlSplit {
         return Pipeline.named("avro_split")
                 .from(KafkaSource.from(config.source("orders")).with(Avro.decoder(AvroOrders.ORDER)))
                 .filter("drop-test", order -> !AvroOrders.isTest(order))
-                .map("reshape", AvroOrders::route)
+                .map("reshape", AvroOrders::reshape)
                 .split(
                         "by-region",
                         AvroOrders::branch,

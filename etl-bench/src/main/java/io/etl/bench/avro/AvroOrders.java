@@ -73,9 +73,11 @@ public final class AvroOrders {
 
     /** The routed form of {@code order}, or null for a test order. */
     public static GenericRecord route(GenericRecord order) {
-        if (isTest(order)) {
-            return null;
-        }
+        return isTest(order) ? null : reshape(order);
+    }
+
+    /** The routed form of {@code order}, which is not a test order. */
+    public static GenericRecord reshape(GenericRecord order) {
         String amount = order.get("amount").toString();
         GenericRecord out = new GenericData.Record(ROUTED);
         out.put("id", order.get("id"));
