@@ -1,6 +1,7 @@
 package io.etl.schema;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.google.protobuf.DescriptorProtos.DescriptorProto;
@@ -13,8 +14,11 @@ import io.etl.core.record.RecordMeta;
 import io.etl.fixtures.Payment;
 import io.etl.kafka.common.SchemaRegistryConfig;
 import io.etl.kafka.sink.KafkaMessage;
+import io.etl.schema.internal.WireFormat;
 import io.etl.testkit.schema.SchemaRegistryServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
@@ -162,6 +166,47 @@ class ConfluentFixturesTest {
                 JsonSchema.encoder(Fixtures.meta("json-order").get("schema").asText());
         encoder.open(Fixtures.context(config, "orders", meters));
         assertThat(encoder.encode(new Order("o-7", 3), meta()).value()).isEqualTo(Fixtures.bytes("json-order"));
+    }
+
+    @Test
+    void shouldValidateConfluentJsonAgainstTheSchemasItReferencesAsTheSerializerDid() throws Exception {
+        JsonNode fixture = Fixtures.meta("json-invoice-with-reference");
+        JsonNode reference = fixture.get("references").get(0);
+        assertThat(fixture.get("refusedWithoutName").asBoolean())
+                .as("Confluent's serializer refused an invoice whose customer breaks the referenced schema")
+                .isTrue();
+        try (SchemaRegistryServer own = SchemaRegistryServer.start()) {
+            // a registry of its own: the fixture's ids count from 1, as in the serializer's registry
+            own.register(
+                    reference.get("subject").asText(),
+                    "JSON",
+                    fixture.get("referenced")
+                            .get(reference.get("name").asText())
+                            .asText());
+            int id = own.register(
+                    fixture.get("subject").asText(),
+                    "JSON",
+                    fixture.get("schema").asText(),
+                    List.of(new SchemaRegistryServer.Reference(
+                            reference.get("name").asText(),
+                            reference.get("subject").asText(),
+                            reference.get("version").asInt())));
+            assertThat(id).isEqualTo(fixture.get("id").asInt());
+            SchemaDecoder<JsonNode> decoder = JsonSchema.decoder(JsonNode.class);
+            decoder.open(Fixtures.context(
+                    SchemaRegistryConfig.custom().url(own.url()).build(), "invoices", meters));
+
+            assertThat(decoder.decode(Fixtures.bytes("json-invoice-with-reference"), meta()))
+                    .isEqualTo(fixture.get("value"));
+            // the invoice the serializer refused, framed for the same id: refused here too
+            byte[] payload = "{\"id\":\"i-1\",\"customer\":{\"tier\":\"gold\"}}".getBytes(StandardCharsets.UTF_8);
+            byte[] framed = new byte[WireFormat.HEADER_SIZE + payload.length];
+            WireFormat.writeHeader(framed, id);
+            System.arraycopy(payload, 0, framed, WireFormat.HEADER_SIZE, payload.length);
+            assertThatThrownBy(() -> decoder.decode(framed, meta()))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("does not match its writer schema");
+        }
     }
 
     @Test
