@@ -3,6 +3,8 @@ package io.etl.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 /**
@@ -39,8 +41,24 @@ public final class ProcStat {
      * used so far, or -1 when unknown: the part of {@link #cpuMillis} a short run spends compiling.
      */
     public static long compilerCpuMillis(long pid) {
+        Map<String, Long> groups = cpuMillisByThreadGroup(pid);
+        if (groups == null) {
+            return -1;
+        }
+        return groups.entrySet().stream()
+                .filter(e -> e.getKey().startsWith("C1 Compiler") || e.getKey().startsWith("C2 Compiler"))
+                .mapToLong(Map.Entry::getValue)
+                .sum();
+    }
+
+    /**
+     * CPU milliseconds the process's threads used so far, by thread name with a number after {@code #} or {@code -}
+     * as {@code N} (so the {@code GC Thread#N} of a kind add up), native threads included, as {@code /proc/PID/task}
+     * names them (at most 15 characters: {@code C2 CompilerThre}); null when unknown.
+     */
+    public static Map<String, Long> cpuMillisByThreadGroup(long pid) {
         try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid), "task"))) {
-            long ticks = 0;
+            Map<String, Long> ticks = new TreeMap<>();
             for (Path task : tasks.toList()) {
                 String stat;
                 try {
@@ -48,16 +66,23 @@ public final class ProcStat {
                 } catch (IOException gone) {
                     continue;
                 }
-                String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-                if (name.startsWith("C1 Compiler") || name.startsWith("C2 Compiler")) {
-                    String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                    ticks += Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-                }
+                String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'))
+                        .replaceAll("(?<=[#-])[0-9]+", "N");
+                String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                ticks.merge(name, Long.parseLong(fields[11]) + Long.parseLong(fields[12]), Long::sum);
             }
-            return ticks * 1000 / CLOCK_TICKS;
+            ticks.replaceAll((name, t) -> t * 1000 / CLOCK_TICKS);
+            return ticks;
         } catch (IOException | RuntimeException e) {
-            return -1;
+            return null;
         }
+    }
+
+    /** {@code later} minus {@code earlier}, thread group by thread group ({@link #cpuMillisByThreadGroup}). */
+    public static Map<String, Long> difference(Map<String, Long> later, Map<String, Long> earlier) {
+        Map<String, Long> out = new TreeMap<>();
+        later.forEach((name, ms) -> out.put(name, ms - earlier.getOrDefault(name, 0L)));
+        return out;
     }
 
     /** Peak resident set in MiB, or -1 when unknown. */

@@ -197,11 +197,13 @@ public final class AvroRace {
         long warmStart = 0;
         long warmFrom = 0;
         ProcessCpu warmCpu = null;
+        Map<String, Long> warmThreads = null;
         try {
             while (true) {
                 long written = outputs(kafka, topics);
                 if (warmCpu == null && warmup > 0 && written >= warmOutputs) {
                     warmCpu = ProcessCpu.of(process.pid());
+                    warmThreads = ProcStat.cpuMillisByThreadGroup(process.pid());
                     warmStart = System.nanoTime();
                     warmFrom = written;
                 }
@@ -219,6 +221,12 @@ public final class AvroRace {
             }
             long end = System.nanoTime();
             ProcessCpu cpu = ProcessCpu.of(process.pid());
+            Map<String, Long> threads = ProcStat.cpuMillisByThreadGroup(process.pid());
+            if (threads != null) {
+                System.err.println("CPU ms by thread of " + contestant + " run " + run
+                        + (warmThreads == null ? "" : " after the warm-up") + ": "
+                        + (warmThreads == null ? threads : ProcStat.difference(threads, warmThreads)));
+            }
             load = Math.max(load, ProcStat.loadAverage());
             Warm warm = warmCpu == null
                     ? Warm.NONE
