@@ -3,7 +3,6 @@ package io.etl.schema.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.networknt.schema.Error;
-import com.networknt.schema.InputFormat;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaLocation;
 import com.networknt.schema.SchemaRegistry;
@@ -50,12 +49,13 @@ final class JsonSchemas {
             return compile(text, what);
         }
         try {
-            SchemaLocation base = SchemaLocation.of(baseOf(text, id));
+            JsonNode root = parse(text);
+            SchemaLocation base = SchemaLocation.of(baseOf(root, id));
             Map<String, String> byIri = new HashMap<>();
             referenced.forEach((name, schema) -> byIri.put(resolve(base, name), schema));
             SchemaRegistry registry =
                     SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_7, b -> b.schemas(byIri));
-            Schema schema = registry.getSchema(base, text, InputFormat.JSON);
+            Schema schema = registry.getSchema(base, root);
             schema.initializeValidators(); // resolves every $ref now, not at the first value
             return schema;
         } catch (RuntimeException e) {
@@ -63,14 +63,17 @@ final class JsonSchemas {
         }
     }
 
-    /** The location the schema's relative references resolve against: its {@code $id}, made absolute. */
-    private static String baseOf(String text, int id) {
-        JsonNode own;
+    private static JsonNode parse(String text) {
         try {
-            own = JSON.readTree(text).path("$id");
+            return JSON.readTree(text);
         } catch (IOException e) {
             throw new IllegalArgumentException("not JSON: " + e.getMessage(), e);
         }
+    }
+
+    /** The location the schema's relative references resolve against: its {@code $id}, made absolute. */
+    private static String baseOf(JsonNode root, int id) {
+        JsonNode own = root.path("$id");
         String fallback = BASE + id;
         return own.isTextual() ? resolve(SchemaLocation.of(fallback), own.asText()) : fallback;
     }
@@ -94,21 +97,18 @@ final class JsonSchemas {
         if (schema.references().isEmpty()) {
             return Map.of();
         }
-        Map<String, SubjectVersion> versions = new HashMap<>();
-        for (SubjectVersion v : client.referencedSchemas(schema)) {
-            versions.put(v.subject() + "@" + v.version(), v);
-        }
+        List<SubjectVersion> versions = client.referencedSchemas(schema); // every version fetched and cached
         Map<String, String> byName = new LinkedHashMap<>();
-        addNamed(schema, versions, byName);
-        for (SubjectVersion v : versions.values()) {
-            addNamed(v.schema(), versions, byName);
+        addNamed(schema, client, byName);
+        for (SubjectVersion v : versions) {
+            addNamed(v.schema(), client, byName);
         }
         return byName;
     }
 
-    private static void addNamed(SchemaText schema, Map<String, SubjectVersion> versions, Map<String, String> byName) {
+    private static void addNamed(SchemaText schema, RegistryClient client, Map<String, String> byName) {
         for (SchemaReference ref : schema.references()) {
-            SubjectVersion v = versions.get(ref.subject() + "@" + ref.version());
+            SubjectVersion v = client.referenced(ref);
             if (!SchemaText.JSON.equals(v.schema().type())) {
                 throw new IllegalArgumentException(
                         "reference " + ref.describe() + " is a " + v.schema().type() + " schema, not a JSON Schema");

@@ -172,7 +172,11 @@ public final class RegistryClient {
         return References.inDependencyOrder(schema.references(), this::referenced);
     }
 
-    private SubjectVersion referenced(SchemaReference reference) {
+    /**
+     * The schema {@code reference} names, from the cache once {@link #referencedSchemas} (or this) fetched it; a
+     * version the registry does not have is a {@link RegistryException#notFound() not found} error naming it.
+     */
+    SubjectVersion referenced(SchemaReference reference) {
         Numbered key = new Numbered(reference.subject(), reference.version());
         SubjectVersion cached = byVersion.get(key);
         if (cached != null) {
