@@ -14,10 +14,8 @@ import io.etl.core.record.RecordMeta;
 import io.etl.fixtures.Payment;
 import io.etl.kafka.common.SchemaRegistryConfig;
 import io.etl.kafka.sink.KafkaMessage;
-import io.etl.schema.internal.WireFormat;
 import io.etl.testkit.schema.SchemaRegistryServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -199,10 +197,7 @@ class ConfluentFixturesTest {
             assertThat(decoder.decode(Fixtures.bytes("json-invoice-with-reference"), meta()))
                     .isEqualTo(fixture.get("value"));
             // the invoice the serializer refused, framed for the same id: refused here too
-            byte[] payload = "{\"id\":\"i-1\",\"customer\":{\"tier\":\"gold\"}}".getBytes(StandardCharsets.UTF_8);
-            byte[] framed = new byte[WireFormat.HEADER_SIZE + payload.length];
-            WireFormat.writeHeader(framed, id);
-            System.arraycopy(payload, 0, framed, WireFormat.HEADER_SIZE, payload.length);
+            byte[] framed = Fixtures.framedJson(id, "{\"id\":\"i-1\",\"customer\":{\"tier\":\"gold\"}}");
             assertThatThrownBy(() -> decoder.decode(framed, meta()))
                     .isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("does not match its writer schema");

@@ -5,9 +5,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.etl.core.record.RecordMeta;
 import io.etl.kafka.common.FormatContext;
 import io.etl.kafka.common.SchemaRegistryConfig;
+import io.etl.schema.internal.WireFormat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -42,5 +44,14 @@ final class Fixtures {
 
     static RecordMeta meta(String topic, byte[] key, byte[] value) {
         return new RecordMeta(topic, 0, 0L, 0L, key, List.of(), value);
+    }
+
+    /** {@code json} framed for schema {@code id}. */
+    static byte[] framedJson(int id, String json) {
+        byte[] payload = json.getBytes(StandardCharsets.UTF_8);
+        byte[] bytes = new byte[WireFormat.HEADER_SIZE + payload.length];
+        WireFormat.writeHeader(bytes, id);
+        System.arraycopy(payload, 0, bytes, WireFormat.HEADER_SIZE, payload.length);
+        return bytes;
     }
 }

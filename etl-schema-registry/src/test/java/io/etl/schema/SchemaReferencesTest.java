@@ -21,7 +21,6 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -271,15 +270,6 @@ class SchemaReferencesTest {
                 .isEqualTo(1_800_000_000L);
     }
 
-    /** {@code json} framed for schema {@code id}. */
-    private static byte[] framedJson(int id, String json) {
-        byte[] payload = json.getBytes(StandardCharsets.UTF_8);
-        byte[] bytes = new byte[WireFormat.HEADER_SIZE + payload.length];
-        WireFormat.writeHeader(bytes, id);
-        System.arraycopy(payload, 0, bytes, WireFormat.HEADER_SIZE, payload.length);
-        return bytes;
-    }
-
     private static final String ADDRESS_JSON =
             "{\"type\": \"object\", \"properties\": {\"city\": {\"type\": \"string\"}}, \"required\": [\"city\"]}";
     private static final String CUSTOMER_JSON = "{\"type\": \"object\", \"properties\": {\"name\": {\"type\":"
@@ -303,18 +293,19 @@ class SchemaReferencesTest {
 
         JsonNode decoded = decode(
                 decoder,
-                framedJson(
+                Fixtures.framedJson(
                         id, "{\"id\": \"o-1\", \"customer\": {\"name\": \"Ada\", \"address\": {\"city\": \"Oslo\"}}}"));
         assertThat(decoded.at("/customer/address/city").asText()).isEqualTo("Oslo");
 
         // the referenced schemas take part: a customer without a name, an address without a city, are refused
-        assertThatThrownBy(() -> decode(decoder, framedJson(id, "{\"id\": \"o-2\", \"customer\": {}}")))
+        assertThatThrownBy(() -> decode(decoder, Fixtures.framedJson(id, "{\"id\": \"o-2\", \"customer\": {}}")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("does not match its writer schema (id " + id + ")")
                 .hasMessageContaining("name");
         assertThatThrownBy(() -> decode(
                         decoder,
-                        framedJson(id, "{\"id\": \"o-3\", \"customer\": {\"name\": \"Bo\", \"address\": {}}}")))
+                        Fixtures.framedJson(
+                                id, "{\"id\": \"o-3\", \"customer\": {\"name\": \"Bo\", \"address\": {}}}")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("city");
     }
@@ -326,11 +317,11 @@ class SchemaReferencesTest {
                         + " {\"customer\": {\"$ref\": \"customer.json\"}}}");
         SchemaDecoder<JsonNode> decoder = opened(JsonSchema.decoder(JsonNode.class));
 
-        assertThat(decode(decoder, framedJson(id, "{\"customer\": {\"name\": \"Ada\"}}"))
+        assertThat(decode(decoder, Fixtures.framedJson(id, "{\"customer\": {\"name\": \"Ada\"}}"))
                         .at("/customer/name")
                         .asText())
                 .isEqualTo("Ada");
-        assertThatThrownBy(() -> decode(decoder, framedJson(id, "{\"customer\": {\"name\": 7}}")))
+        assertThatThrownBy(() -> decode(decoder, Fixtures.framedJson(id, "{\"customer\": {\"name\": 7}}")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("does not match its writer schema");
     }
@@ -345,7 +336,7 @@ class SchemaReferencesTest {
                 List.of(new Reference("customer.json", "customer-json", 1)));
         SchemaDecoder<JsonNode> decoder = opened(JsonSchema.decoder(JsonNode.class));
 
-        assertThatThrownBy(() -> decode(decoder, framedJson(id, "{}")))
+        assertThatThrownBy(() -> decode(decoder, Fixtures.framedJson(id, "{}")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("schema id " + id + " is not a usable JSON Schema");
     }
