@@ -474,9 +474,13 @@ public final class KafkaConsumerSource<T> implements KafkaSource<T>, KafkaCluste
             return;
         }
         try {
-            consumer.commitSync(commit, SYNC_COMMIT_TIMEOUT);
+            try {
+                consumer.commitSync(commit, SYNC_COMMIT_TIMEOUT);
+            } catch (RebalanceInProgressException e) {
+                commit = RebalancingCommit.commit(name, consumer, assigned, offsets, SYNC_COMMIT_TIMEOUT, e);
+            }
             meters.committed();
-            done.completed(sent, null);
+            done.completed(assigned.sentOnly(offsets, commit), null);
         } catch (CommitFailedException | RebalanceInProgressException e) {
             meters.commitFailed();
             LOG.warn(

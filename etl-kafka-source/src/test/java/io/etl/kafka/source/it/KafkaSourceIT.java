@@ -31,10 +31,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.CooperativeStickyAssignor;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.GroupState;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -157,6 +169,143 @@ class KafkaSourceIT {
         } finally {
             source.close(Duration.ofSeconds(5));
         }
+    }
+
+    /**
+     * The final commit is made while the source is rejoining its group (another member joined and a third has not
+     * rejoined yet), which the client refuses as rebalancing: the source takes part in the rebalance and commits
+     * what it still holds once the group is stable, instead of failing the stop.
+     */
+    @Test
+    @Timeout(90)
+    void aCommitMadeWhileTheSourceRejoinsWaitsForTheRebalanceAndCommitsWhatItStillHolds(KafkaTestCluster kafka)
+            throws Exception {
+        String topic = Delivery.unique("commit-rebalance");
+        String group = Delivery.unique("g");
+        kafka.createTopic(topic, 1);
+        kafka.produce(topic, 100, Orders::record);
+        PipelineConfig config = source(
+                kafka.bootstrapServers(),
+                topic,
+                group,
+                "consumer: {group.protocol: classic, heartbeat.interval.ms: 100}");
+        Source<String> source = KafkaSource.from(config.source("in")).string();
+        List<Long> offsets = new ArrayList<>();
+        SourceOutput<String> output = new SourceOutput<>() {
+            @Override
+            public void emit(String value, RecordMeta meta) {
+                offsets.add(meta.offset());
+            }
+
+            @Override
+            public void decodeFailed(RecordMeta meta, Throwable cause) {
+                throw new AssertionError("undecodable record at " + meta.offset(), cause);
+            }
+        };
+        SimpleMeterRegistry meters = new SimpleMeterRegistry();
+        source.open(new SourceContext("p", new KeepsEveryPartition(), meters));
+        ExecutorService members = Executors.newFixedThreadPool(2);
+        try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()));
+                // stops polling once it has joined; it leaves the group when its poll interval is over
+                KafkaConsumer<byte[], byte[]> idle = member(kafka, group, 6_000);
+                KafkaConsumer<byte[], byte[]> late = member(kafka, group, 30_000)) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                source.poll(Duration.ofMillis(100), output);
+                return !offsets.isEmpty();
+            });
+            long next = offsets.get(offsets.size() - 1) + 1;
+            Future<?> idleJoined = members.submit(() -> pollUntilAssigned(idle, topic));
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                source.poll(Duration.ofMillis(100), output);
+                return idleJoined.isDone();
+            });
+            idleJoined.get();
+
+            // the late member's join starts a rebalance that waits for the idle member until it leaves
+            Future<?> lateJoined = members.submit(() -> pollUntilAssigned(late, topic));
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> groupState(admin, group) == GroupState.PREPARING_REBALANCE);
+            // a heartbeat answered after that tells the source to rejoin, which its next polls do
+            double heartbeats = heartbeats(meters);
+            await().atMost(Duration.ofSeconds(10)).until(() -> {
+                source.poll(Duration.ofMillis(100), output);
+                return heartbeats(meters) > heartbeats;
+            });
+            for (int i = 0; i < 3; i++) {
+                source.poll(Duration.ofMillis(100), output);
+            }
+
+            List<Map<SourcePartition, Long>> stored = new ArrayList<>();
+            List<Throwable> errors = new ArrayList<>();
+            source.commit(Map.of(new SourcePartition(topic, 0), next), true, (committed, error) -> {
+                stored.add(committed);
+                if (error != null) {
+                    errors.add(error);
+                }
+            });
+            GroupState afterCommit = groupState(admin, group);
+            lateJoined.get(30, TimeUnit.SECONDS);
+
+            assertThat(errors).as("commit errors").isEmpty();
+            assertThat(afterCommit)
+                    .as("the commit returned once the rebalance was over")
+                    .isEqualTo(GroupState.STABLE);
+            assertThat(stored).containsExactly(Map.of(new SourcePartition(topic, 0), next));
+            assertThat(kafka.committedOffsets(group)).containsEntry(new TopicPartition(topic, 0), next);
+        } finally {
+            members.shutdownNow();
+            source.close(Duration.ofSeconds(5));
+        }
+    }
+
+    private static KafkaConsumer<byte[], byte[]> member(KafkaTestCluster kafka, String group, int maxPollIntervalMs) {
+        return new KafkaConsumer<>(Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG,
+                group,
+                ConsumerConfig.GROUP_PROTOCOL_CONFIG,
+                "classic",
+                ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+                CooperativeStickyAssignor.class.getName(),
+                ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG,
+                maxPollIntervalMs,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class));
+    }
+
+    /** Subscribes and polls until the consumer's first rebalance is over (it may be given no partition). */
+    private static void pollUntilAssigned(KafkaConsumer<byte[], byte[]> consumer, String topic) {
+        CountDownLatch assigned = new CountDownLatch(1);
+        consumer.subscribe(List.of(topic), new ConsumerRebalanceListener() {
+            @Override
+            public void onPartitionsRevoked(Collection<TopicPartition> partitions) {}
+
+            @Override
+            public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+                assigned.countDown();
+            }
+        });
+        while (assigned.getCount() > 0) {
+            consumer.poll(Duration.ofMillis(100));
+        }
+    }
+
+    private static GroupState groupState(Admin admin, String group) throws Exception {
+        return admin.describeConsumerGroups(List.of(group))
+                .all()
+                .get()
+                .get(group)
+                .groupState();
+    }
+
+    /** Heartbeat responses the source's consumer has had. */
+    private static double heartbeats(SimpleMeterRegistry meters) {
+        return meters.get("etl.kafka.source.coordinator.heartbeat.total")
+                .functionCounter()
+                .count();
     }
 
     /** Takes whatever the group assigns and commits nothing of its own when partitions go. */
