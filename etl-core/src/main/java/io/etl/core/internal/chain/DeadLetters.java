@@ -60,16 +60,9 @@ public final class DeadLetters {
      * Dead-letters {@code source} now, taking a hold on {@code owner} until the dead letter is durable.
      * Pipeline thread.
      */
-    void send(
-            String stage,
-            RecordMeta source,
-            Object value,
-            RecordException error,
-            int attempts,
-            PendingRecord owner,
-            long nowNanos) {
+    void send(String stage, RecordMeta source, Object value, RecordException error, int attempts, PendingRecord owner) {
         owner.retain();
-        write(new Letter(stage, source, error, attempts, owner, System.currentTimeMillis()), value, nowNanos);
+        write(new Letter(stage, source, error, attempts, owner, System.currentTimeMillis()), value);
     }
 
     /**
@@ -82,12 +75,12 @@ public final class DeadLetters {
     }
 
     /** Writes the dead letters other threads handed over. Pipeline thread; true when there were any. */
-    public boolean pump(long nowNanos) {
+    public boolean pump() {
         Letter letter;
         boolean any = false;
         while ((letter = handedOver.poll()) != null) {
             any = true;
-            write(letter, null, nowNanos);
+            write(letter, null);
         }
         return any;
     }
@@ -109,7 +102,7 @@ public final class DeadLetters {
      * Writes one dead letter whose hold its owner already took; releases it when durable. {@code value} is what
      * reached the failed stage, for a handler given in code; null when it is no longer at hand.
      */
-    private void write(Letter letter, Object value, long nowNanos) {
+    private void write(Letter letter, Object value) {
         RecordMeta source = letter.source;
         PendingRecord owner = letter.owner;
         if (pool == null) {
@@ -129,8 +122,7 @@ public final class DeadLetters {
                     new DeadLetter(pipeline, letter.stage, source, letter.error, letter.attempts, letter.timestamp),
                     source,
                     0,
-                    owner,
-                    nowNanos);
+                    owner);
         } catch (RuntimeException e) {
             failed(source, owner, e);
             return;

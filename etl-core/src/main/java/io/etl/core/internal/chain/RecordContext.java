@@ -29,7 +29,6 @@ public final class RecordContext {
     TraceContext trace;
     PendingRecord owner;
     int outputIndex;
-    long nowNanos;
     /** The current record as asynchronous stages keep it, once one took part of it; null until then. */
     private SuspendedRecord suspended;
 
@@ -56,11 +55,10 @@ public final class RecordContext {
     }
 
     /** Starts work on a new source record. */
-    public void begin(RecordMeta meta, PendingRecord owner, long nowNanos) {
+    public void begin(RecordMeta meta, PendingRecord owner) {
         this.meta = meta;
         this.owner = owner;
         this.outputIndex = 0;
-        this.nowNanos = nowNanos;
         this.suspended = null;
         this.trace = tracing.beginRecord(meta);
     }
@@ -84,7 +82,6 @@ public final class RecordContext {
         this.owner = record.owner();
         this.trace = record.trace();
         this.outputIndex = record.outputIndex;
-        this.nowNanos = System.nanoTime();
         this.suspended = record;
     }
 

@@ -84,7 +84,7 @@ public final class RecordErrors {
             case SKIP -> skipped(stage, error);
             case DEAD_LETTER -> {
                 counted(stage, error);
-                deadLetters().send(dlqStage, ctx.meta(), value, error, attempts, ctx.owner(), ctx.nowNanos);
+                deadLetters().send(dlqStage, ctx.meta(), value, error, attempts, ctx.owner());
             }
             case RETRY -> retry(stage, dlqStage, value, error, attempts, ctx);
             case FAIL -> {
@@ -110,7 +110,7 @@ public final class RecordErrors {
             return;
         }
         try {
-            retries.send(letter, ctx.owner(), ctx.nowNanos);
+            retries.send(letter, ctx.owner());
         } catch (RecordException e) {
             LOG.warn(
                     "{}: the retry topic {} cannot take {} ({}); retry.then applies",

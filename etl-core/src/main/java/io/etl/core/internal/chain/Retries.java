@@ -81,8 +81,8 @@ public final class Retries {
      *
      * @throws RecordException when the retry sink cannot encode it (too large with its headers, say)
      */
-    void send(RetryLetter letter, PendingRecord owner, long nowNanos) {
-        pool.offer(letter, letter.source(), 0, owner, nowNanos);
+    void send(RetryLetter letter, PendingRecord owner) {
+        pool.offer(letter, letter.source(), 0, owner);
     }
 
     private static String header(RecordMeta meta, String key) {

@@ -32,7 +32,7 @@ final class SinkNode extends Node {
         }
         TraceContext trace = ctx.tracing.beginOutput(ctx.trace, pool.name());
         try {
-            pool.offer(value, ctx.meta, index, trace, ctx.owner, ctx.nowNanos);
+            pool.offer(value, ctx.meta, index, trace, ctx.owner);
             ctx.tracing.endOutput(null);
         } catch (RecordException e) {
             ctx.tracing.endOutput(e);

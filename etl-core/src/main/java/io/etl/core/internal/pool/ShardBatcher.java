@@ -27,21 +27,24 @@ final class ShardBatcher<M> {
         this.window = window;
         var config = pool.config();
         this.open = new OpenBatch<>(
-                config.batch().maxRecords(), config.batch().maxBytes().bytes());
+                config.batch().maxRecords(), config.batch().maxBytes().bytes(), pool.clock());
         this.overflowLimit = config.queue();
     }
 
-    void append(M message, long size, PendingRecord owner, RecordMeta source, int output, long nowNanos) {
+    void append(M message, long size, PendingRecord owner, RecordMeta source, int output) {
         if (open.wouldOverflow(size)) {
             seal();
         }
-        if (open.add(message, size, owner, source, output, nowNanos)) {
+        if (open.add(message, size, owner, source, output)) {
             seal();
         }
     }
 
     void seal() {
         if (!open.isEmpty()) {
+            if (overflow.isEmpty()) {
+                pool.overflowStarted();
+            }
             overflow.addLast(open.seal(pool.name(), index, nextSequence++));
             if (!flush() && overflow.size() > overflowLimit) {
                 awaitRoom();
@@ -121,6 +124,9 @@ final class ShardBatcher<M> {
             moved = true;
         }
         if (moved) {
+            if (overflow.isEmpty()) {
+                pool.overflowEnded();
+            }
             pool.handedOver(window);
         }
         return overflow.isEmpty();
@@ -135,6 +141,7 @@ final class ShardBatcher<M> {
         }
         overflow.clear();
         if (batches > 0) {
+            pool.overflowEnded();
             pool.metrics().abandoned(batches);
             pool.events().batchesAbandoned(pool.name(), index, batches, records);
         }

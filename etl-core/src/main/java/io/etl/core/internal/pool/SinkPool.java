@@ -20,6 +20,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
 
 /**
  * The running side of one {@link Sink}: its encoder, its writer and its shards. {@link #offer} runs on
@@ -45,14 +46,28 @@ public final class SinkPool<T, M> {
     private ShardWorker<M>[] workers;
 
     private final long lingerNanos;
+    private final LongSupplier clock;
+    /** Shards whose sealed batches wait for room in their window's queue. Pipeline thread. */
+    private int overflowing;
+
     private final PoolEvents events;
     private final SinkMetrics metrics;
     private final Tags tags;
     private SinkWriter<M> writer;
 
-    @SuppressWarnings("unchecked")
+    /** A pool whose batches linger on {@link System#nanoTime()}. */
     public SinkPool(Sink<T, M> sink, PoolEvents events, MeterRegistry registry, Tags pipelineTags) {
+        this(sink, events, registry, pipelineTags, System::nanoTime);
+    }
+
+    /**
+     * A pool whose batches linger on {@code clock}, the run's clock: it is read when a batch opens, and {@link
+     * #tick} is given the same clock's time.
+     */
+    @SuppressWarnings("unchecked")
+    public SinkPool(Sink<T, M> sink, PoolEvents events, MeterRegistry registry, Tags pipelineTags, LongSupplier clock) {
         this.sink = sink;
+        this.clock = clock;
         this.name = sink.name();
         this.config = sink.pool();
         this.encoder = sink.encoder();
@@ -152,18 +167,32 @@ public final class SinkPool<T, M> {
         return sink;
     }
 
+    /** A shard's first sealed batch found no room in its window's queue. */
+    void overflowStarted() {
+        overflowing++;
+    }
+
+    /** A shard's sealed batches that waited all went to its window's queue (or were abandoned). */
+    void overflowEnded() {
+        overflowing--;
+    }
+
+    /** The run's clock, which batches linger on. */
+    LongSupplier clock() {
+        return clock;
+    }
+
     /**
      * Encodes {@code value} and adds it to its shard's open batch, owned by {@code owner}. Pipeline thread.
      *
      * @throws RecordException when the encoder rejects the value; nothing was retained then
      */
-    public void offer(T value, RecordMeta meta, int outputIndex, PendingRecord owner, long nowNanos) {
-        offer(value, meta, outputIndex, null, owner, nowNanos);
+    public void offer(T value, RecordMeta meta, int outputIndex, PendingRecord owner) {
+        offer(value, meta, outputIndex, null, owner);
     }
 
-    /** {@link #offer(Object, RecordMeta, int, PendingRecord, long)} for an output carrying {@code trace} (null for none). */
-    public void offer(
-            T value, RecordMeta meta, int outputIndex, TraceContext trace, PendingRecord owner, long nowNanos) {
+    /** {@link #offer(Object, RecordMeta, int, PendingRecord)} for an output carrying {@code trace} (null for none). */
+    public void offer(T value, RecordMeta meta, int outputIndex, TraceContext trace, PendingRecord owner) {
         M message = trace == null
                 ? encoder.encode(value, meta, outputIndex)
                 : encoder.encode(value, meta, outputIndex, trace);
@@ -172,7 +201,7 @@ public final class SinkPool<T, M> {
                 ? shards[0] // no hash to compute: a key's shard is the only one
                 : shards[Math.floorMod(encoder.shardHash(message, meta), shards.length)];
         owner.retain();
-        shard.append(message, size, owner, meta, outputIndex, nowNanos);
+        shard.append(message, size, owner, meta, outputIndex);
     }
 
     /**
@@ -259,6 +288,9 @@ public final class SinkPool<T, M> {
 
     /** Whether some shard holds sealed batches its queue has no room for. */
     public boolean blocked() {
+        if (overflowing == 0) {
+            return false;
+        }
         for (ShardBatcher<M> s : shards) {
             if (s.blocked() && !s.flush()) {
                 return true;

@@ -186,8 +186,7 @@ final class PipelineRunnerFactory {
                         errors,
                         source.name(),
                         source.errorPolicy(),
-                        checkpoint.maxPendingRecords(),
-                        time),
+                        checkpoint.maxPendingRecords()),
                 sinks,
                 new SourcePause(source, paused),
                 partitions,
@@ -214,7 +213,7 @@ final class PipelineRunnerFactory {
         // exactly once, an output's refusal aborts its transaction: it is remembered, and its policy applies later
         PoolEvents outputEvents = refused == null ? signals : refused.remembering(signals);
         for (Sink<Object, ?> sink : definition.sinks()) {
-            SinkPool<Object, ?> pool = new SinkPool<>(sink, outputEvents, registry, tags);
+            SinkPool<Object, ?> pool = new SinkPool<>(sink, outputEvents, registry, tags, time::nanoTime);
             bySink.put(sink, pool);
             pools.add(pool);
         }
@@ -233,7 +232,8 @@ final class PipelineRunnerFactory {
             LOG.warn("pipeline '{}': the retry section is not used (no stage has policy retry)", name);
             return null;
         }
-        SinkPool<RetryLetter, ?> pool = new SinkPool<>(RetrySinks.create(section.writer()), signals, registry, tags);
+        SinkPool<RetryLetter, ?> pool =
+                new SinkPool<>(RetrySinks.create(section.writer()), signals, registry, tags, time::nanoTime);
         addLast(pool);
         run.computeIfAbsent(RetryTopicsConfig.class, section::levels);
         return new Retries(name, section.levels(), pool);
@@ -256,7 +256,8 @@ final class PipelineRunnerFactory {
                     DeadLetterSinks.create(config.deadLetter().get()),
                     DeadLetterEvents.failFast(signals, signals::fail),
                     registry,
-                    tags);
+                    tags,
+                    time::nanoTime);
             addLast(pool);
             return new PipelineSinks(name, pools, pool, DeadLetters.toPool(name, pool, signals::fail, signals::wake));
         }

@@ -97,7 +97,7 @@ final class PipelineSinks {
 
     /** Writes dead letters that sink workers handed over (records their destination refused). */
     void pumpDeadLetters() {
-        if (deadLetters != null && deadLetters.pump(System.nanoTime()) && deadLetterPool != null) {
+        if (deadLetters != null && deadLetters.pump() && deadLetterPool != null) {
             deadLetterPool.tick(System.nanoTime());
         }
     }

@@ -4,25 +4,30 @@ import io.etl.core.record.RecordMeta;
 import io.etl.core.source.SourceOutput;
 import io.etl.core.source.SourcePartition;
 import io.micrometer.core.instrument.Counter;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 
 /**
  * The records of the last poll, in the order the source emitted them, and how far the pipeline thread has
  * pushed them through the chain. The source fills it as its {@link SourceOutput}; a record that could not
- * be decoded keeps its place as a {@link DecodeFailure}. Every record is counted as read when it arrives, and
- * as unprocessed when it is forgotten before it was processed. Used on the pipeline thread only.
+ * be decoded keeps its place as a {@link DecodeFailure}. Every record is counted as read when it arrives (the
+ * counter is brought up to date after each poll, {@link #publishReadCount()}), and as unprocessed when it is
+ * forgotten before it was processed. Used on the pipeline thread only.
  */
 final class PollBuffer implements SourceOutput<Object> {
 
+    private static final int INITIAL_CAPACITY = 64;
+
     // values (or DecodeFailure) and metas side by side, consumed from position
-    private final ArrayList<Object> values = new ArrayList<>();
-    private final ArrayList<RecordMeta> metas = new ArrayList<>();
+    private Object[] values = new Object[INITIAL_CAPACITY];
+    private RecordMeta[] metas = new RecordMeta[INITIAL_CAPACITY];
+    private int size;
     private int position;
     private final Counter read;
     private final Counter unprocessed;
     private long readTotal;
+    private long readPublished;
 
     /**
      * @param read        counts the records read
@@ -38,21 +43,33 @@ final class PollBuffer implements SourceOutput<Object> {
 
     @Override
     public void emit(Object value, RecordMeta meta) {
-        values.add(value);
-        metas.add(meta);
-        countRead();
+        add(value, meta);
     }
 
     @Override
     public void decodeFailed(RecordMeta meta, Throwable cause) {
-        values.add(new DecodeFailure(cause));
-        metas.add(meta);
-        countRead();
+        add(new DecodeFailure(cause), meta);
     }
 
-    private void countRead() {
-        read.increment();
+    private void add(Object value, RecordMeta meta) {
+        int n = size;
+        if (n == values.length) {
+            values = Arrays.copyOf(values, n * 2);
+            metas = Arrays.copyOf(metas, n * 2);
+        }
+        values[n] = value;
+        metas[n] = meta;
+        size = n + 1;
         readTotal++;
+    }
+
+    /** Adds the records read since the last call to the read counter: once per poll, not once per record. */
+    void publishReadCount() {
+        long delta = readTotal - readPublished;
+        if (delta > 0) {
+            read.increment(delta);
+            readPublished = readTotal;
+        }
     }
 
     /** Records read since the run began. */
@@ -67,7 +84,7 @@ final class PollBuffer implements SourceOutput<Object> {
 
     /** Records buffered, processed or not. */
     int size() {
-        return values.size();
+        return size;
     }
 
     /** The index of the next record to process. */
@@ -81,43 +98,46 @@ final class PollBuffer implements SourceOutput<Object> {
     }
 
     Object value(int index) {
-        return values.get(index);
+        return values[index];
     }
 
     RecordMeta meta(int index) {
-        return metas.get(index);
+        return metas[index];
     }
 
     /** Forgets every record, processed or not. */
     void clear() {
-        if (position < values.size()) {
-            unprocessed.increment(values.size() - position);
+        publishReadCount();
+        if (position < size) {
+            unprocessed.increment(size - position);
         }
-        values.clear();
-        metas.clear();
+        Arrays.fill(values, 0, size, null);
+        Arrays.fill(metas, 0, size, null);
+        size = 0;
         position = 0;
     }
 
     /** The records not processed yet (a view). */
     List<RecordMeta> unprocessed() {
-        return metas.subList(position, metas.size());
+        return Arrays.asList(metas).subList(position, size);
     }
 
     /** Removes the records of {@code partitions} that were not processed yet, keeping the others in order. */
     void drop(Set<SourcePartition> partitions) {
         int w = position;
-        for (int r = position; r < values.size(); r++) {
-            RecordMeta m = metas.get(r);
+        for (int r = position; r < size; r++) {
+            RecordMeta m = metas[r];
             if (!partitions.contains(new SourcePartition(m.topic(), m.partition()))) {
-                values.set(w, values.get(r));
-                metas.set(w, m);
+                values[w] = values[r];
+                metas[w] = m;
                 w++;
             }
         }
-        if (w < values.size()) {
-            unprocessed.increment(values.size() - w);
+        if (w < size) {
+            unprocessed.increment(size - w);
         }
-        values.subList(w, values.size()).clear();
-        metas.subList(w, metas.size()).clear();
+        Arrays.fill(values, w, size, null);
+        Arrays.fill(metas, w, size, null);
+        size = w;
     }
 }

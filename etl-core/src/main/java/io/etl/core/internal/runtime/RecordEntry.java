@@ -27,7 +27,6 @@ final class RecordEntry {
     private final String sourceName;
     private final ErrorPolicy decodePolicy;
     private final int maxPendingRecords;
-    private final EngineTime time;
 
     /**
      * @param trackers          the trackers of the assigned partitions
@@ -38,7 +37,6 @@ final class RecordEntry {
      * @param sourceName        the source's name, the stage of a decode failure
      * @param decodePolicy      what a record the source could not decode does
      * @param maxPendingRecords {@code checkpoint.max_pending_records}
-     * @param time              the clock a record's lingers are counted on
      */
     RecordEntry(
             TrackerLookup trackers,
@@ -48,8 +46,7 @@ final class RecordEntry {
             RecordErrors errors,
             String sourceName,
             ErrorPolicy decodePolicy,
-            int maxPendingRecords,
-            EngineTime time) {
+            int maxPendingRecords) {
         this.trackers = trackers;
         this.checkpointer = checkpointer;
         this.ctx = ctx;
@@ -58,14 +55,13 @@ final class RecordEntry {
         this.sourceName = sourceName;
         this.decodePolicy = decodePolicy;
         this.maxPendingRecords = maxPendingRecords;
-        this.time = time;
     }
 
     /** Pushes one record through the chain; {@code value} is a {@link PollBuffer.DecodeFailure} when it has none. */
     void process(Object value, RecordMeta meta) {
         PartitionTracker tracker = trackers.of(meta);
         PendingRecord owner = new PendingRecord(meta.offset());
-        ctx.begin(meta, owner, time.nanoTime());
+        ctx.begin(meta, owner);
         if (value instanceof PollBuffer.DecodeFailure failed) {
             RecordException error = RecordException.at(
                     meta,

@@ -13,7 +13,7 @@ class OpenBatchTest {
 
     @Test
     void aBatchStartsAtTheSizeOfTheOneSealedBeforeIt() {
-        OpenBatch<String> open = new OpenBatch<>(2000, NO_BYTE_LIMIT);
+        OpenBatch<String> open = new OpenBatch<>(2000, NO_BYTE_LIMIT, System::nanoTime);
         assertThat(open.capacity()).isEqualTo(2000);
 
         fill(open, 3);
@@ -33,7 +33,7 @@ class OpenBatchTest {
 
     @Test
     void theStartingCapacityIsCapped() {
-        OpenBatch<String> open = new OpenBatch<>(100_000, NO_BYTE_LIMIT);
+        OpenBatch<String> open = new OpenBatch<>(100_000, NO_BYTE_LIMIT, System::nanoTime);
         assertThat(open.capacity()).isEqualTo(4096);
         fill(open, 5000);
         assertThat(open.seal("s", 0, 1).messages()).hasSize(5000);
@@ -44,7 +44,7 @@ class OpenBatchTest {
     private static boolean fill(OpenBatch<String> open, int n) {
         boolean full = false;
         for (int i = 0; i < n; i++) {
-            full = open.add("m" + i, 10, new PendingRecord(i), new RecordMeta("in", 0, i, -1L, null, List.of()), 0, i);
+            full = open.add("m" + i, 10, new PendingRecord(i), new RecordMeta("in", 0, i, -1L, null, List.of()), 0);
         }
         return full;
     }
