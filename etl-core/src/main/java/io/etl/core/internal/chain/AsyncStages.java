@@ -115,6 +115,9 @@ public final class AsyncStages {
      * @throws PipelineStop when a record whose call failed has policy {@code fail}
      */
     public int drain() {
+        if (nodes.isEmpty() && events.isEmpty()) {
+            return 0; // a chain without asynchronous stages: nothing to take, nothing to time out
+        }
         // cleared first: an event offered from now on either is taken below or wakes the thread again
         if (woken.get()) {
             woken.set(false);
