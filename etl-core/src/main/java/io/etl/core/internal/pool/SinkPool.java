@@ -20,6 +20,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
+import java.util.function.IntConsumer;
 import java.util.function.LongSupplier;
 
 /**
@@ -49,6 +50,8 @@ public final class SinkPool<T, M> {
     private final LongSupplier clock;
     /** Shards whose sealed batches wait for room in their window's queue. Pipeline thread. */
     private int overflowing;
+    /** Told of every change of {@link #overflowing} (+1 or -1). Pipeline thread. */
+    private IntConsumer overflowChanges = change -> {};
 
     private final PoolEvents events;
     private final SinkMetrics metrics;
@@ -170,11 +173,21 @@ public final class SinkPool<T, M> {
     /** A shard's first sealed batch found no room in its window's queue. */
     void overflowStarted() {
         overflowing++;
+        overflowChanges.accept(1);
     }
 
     /** A shard's sealed batches that waited all went to its window's queue (or were abandoned). */
     void overflowEnded() {
         overflowing--;
+        overflowChanges.accept(-1);
+    }
+
+    /**
+     * Tells {@code changes} of every shard whose sealed batches start or stop waiting for room (+1, -1), so that a
+     * pipeline with many pools learns whether any is {@link #blocked()} from one count. Before the run starts.
+     */
+    public void countOverflowsIn(IntConsumer changes) {
+        this.overflowChanges = changes;
     }
 
     /** The run's clock, which batches linger on. */

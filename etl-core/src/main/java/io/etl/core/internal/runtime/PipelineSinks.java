@@ -22,6 +22,8 @@ final class PipelineSinks {
     private final List<SinkPool<Object, ?>> pools;
     private final SinkPool<?, ?> deadLetterPool;
     private final DeadLetters deadLetters;
+    /** Shards of all pools whose sealed batches wait for room: while 0, no pool is blocked. */
+    private int overflowing;
 
     /**
      * @param pipeline       the pipeline's name, for the log
@@ -35,6 +37,9 @@ final class PipelineSinks {
         this.pools = pools;
         this.deadLetterPool = deadLetterPool;
         this.deadLetters = deadLetters;
+        for (SinkPool<Object, ?> pool : pools) {
+            pool.countOverflowsIn(change -> overflowing += change);
+        }
     }
 
     /** Where rejected records go, or null when no stage dead-letters. */
@@ -55,6 +60,9 @@ final class PipelineSinks {
 
     /** Whether a pool holds sealed batches its queues have no room for: nothing more may enter. */
     boolean blocked() {
+        if (overflowing == 0) {
+            return false;
+        }
         for (int p = 0; p < pools.size(); p++) {
             if (pools.get(p).blocked()) {
                 return true;
