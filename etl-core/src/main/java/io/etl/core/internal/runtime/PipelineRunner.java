@@ -347,7 +347,6 @@ public final class PipelineRunner implements RunningPipeline, PartitionListener 
             } else {
                 source.poll(Duration.ofNanos(Math.max(0, wait)), output);
             }
-            buffer.publishReadCount();
             now = time.nanoTime();
             sinks.tick(now);
             if (transactions != null) {

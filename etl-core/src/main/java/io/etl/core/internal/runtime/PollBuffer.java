@@ -11,9 +11,9 @@ import java.util.Set;
 /**
  * The records of the last poll, in the order the source emitted them, and how far the pipeline thread has
  * pushed them through the chain. The source fills it as its {@link SourceOutput}; a record that could not
- * be decoded keeps its place as a {@link DecodeFailure}. Every record is counted as read when it arrives (the
- * counter is brought up to date after each poll, {@link #publishReadCount()}), and as unprocessed when it is
- * forgotten before it was processed. Used on the pipeline thread only.
+ * be decoded keeps its place as a {@link DecodeFailure}. Every record is counted as read when it arrives (a
+ * record an operator is stuck on is counted too), and as unprocessed when it is forgotten before it was processed.
+ * Used on the pipeline thread only.
  */
 final class PollBuffer implements SourceOutput<Object> {
 
@@ -27,7 +27,6 @@ final class PollBuffer implements SourceOutput<Object> {
     private final Counter read;
     private final Counter unprocessed;
     private long readTotal;
-    private long readPublished;
 
     /**
      * @param read        counts the records read
@@ -60,16 +59,8 @@ final class PollBuffer implements SourceOutput<Object> {
         values[n] = value;
         metas[n] = meta;
         size = n + 1;
+        read.increment();
         readTotal++;
-    }
-
-    /** Adds the records read since the last call to the read counter: once per poll, not once per record. */
-    void publishReadCount() {
-        long delta = readTotal - readPublished;
-        if (delta > 0) {
-            read.increment(delta);
-            readPublished = readTotal;
-        }
     }
 
     /** Records read since the run began. */
@@ -107,7 +98,6 @@ final class PollBuffer implements SourceOutput<Object> {
 
     /** Forgets every record, processed or not. */
     void clear() {
-        publishReadCount();
         if (position < size) {
             unprocessed.increment(size - position);
         }
