@@ -48,9 +48,7 @@ public final class SinkPool<T, M> {
 
     private final long lingerNanos;
     private final LongSupplier clock;
-    /** Shards whose sealed batches wait for room in their window's queue. Pipeline thread. */
-    private int overflowing;
-    /** Told of every change of {@link #overflowing} (+1 or -1). Pipeline thread. */
+    /** Told when a shard's sealed batches start (+1) or stop (-1) waiting for room in its queue. Pipeline thread. */
     private IntConsumer overflowChanges = change -> {};
 
     private final PoolEvents events;
@@ -172,13 +170,11 @@ public final class SinkPool<T, M> {
 
     /** A shard's first sealed batch found no room in its window's queue. */
     void overflowStarted() {
-        overflowing++;
         overflowChanges.accept(1);
     }
 
     /** A shard's sealed batches that waited all went to its window's queue (or were abandoned). */
     void overflowEnded() {
-        overflowing--;
         overflowChanges.accept(-1);
     }
 
@@ -301,9 +297,6 @@ public final class SinkPool<T, M> {
 
     /** Whether some shard holds sealed batches its queue has no room for. */
     public boolean blocked() {
-        if (overflowing == 0) {
-            return false;
-        }
         for (ShardBatcher<M> s : shards) {
             if (s.blocked() && !s.flush()) {
                 return true;

@@ -131,24 +131,11 @@ class KafkaSourceIT {
                 group,
                 "max_poll_records: 10\nconsumer: {group.protocol: " + protocol + "}");
         Source<String> source = KafkaSource.from(config.source("in")).string();
-        List<Long> offsets = new ArrayList<>();
-        SourceOutput<String> output = new SourceOutput<>() {
-            @Override
-            public void emit(String value, RecordMeta meta) {
-                offsets.add(meta.offset());
-            }
-
-            @Override
-            public void decodeFailed(RecordMeta meta, Throwable cause) {
-                throw new AssertionError("undecodable record at " + meta.offset(), cause);
-            }
-        };
+        OffsetsOutput output = new OffsetsOutput();
+        List<Long> offsets = output.offsets;
         source.open(new SourceContext("p", new KeepsEveryPartition(), new SimpleMeterRegistry()));
         try {
-            await().atMost(Duration.ofSeconds(30)).until(() -> {
-                source.poll(Duration.ofMillis(100), output);
-                return !offsets.isEmpty();
-            });
+            pollUntilRecords(source, output);
             long next = offsets.get(offsets.size() - 1) + 1;
             SourcePartition partition = new SourcePartition(topic, 0);
             List<Map<SourcePartition, Long>> confirmed = new ArrayList<>();
@@ -190,18 +177,8 @@ class KafkaSourceIT {
                 group,
                 "consumer: {group.protocol: classic, heartbeat.interval.ms: 100}");
         Source<String> source = KafkaSource.from(config.source("in")).string();
-        List<Long> offsets = new ArrayList<>();
-        SourceOutput<String> output = new SourceOutput<>() {
-            @Override
-            public void emit(String value, RecordMeta meta) {
-                offsets.add(meta.offset());
-            }
-
-            @Override
-            public void decodeFailed(RecordMeta meta, Throwable cause) {
-                throw new AssertionError("undecodable record at " + meta.offset(), cause);
-            }
-        };
+        OffsetsOutput output = new OffsetsOutput();
+        List<Long> offsets = output.offsets;
         SimpleMeterRegistry meters = new SimpleMeterRegistry();
         source.open(new SourceContext("p", new KeepsEveryPartition(), meters));
         ExecutorService members = Executors.newFixedThreadPool(2);
@@ -209,10 +186,7 @@ class KafkaSourceIT {
                 // stops polling once it has joined; it leaves the group when its poll interval is over
                 KafkaConsumer<byte[], byte[]> idle = member(kafka, group, 6_000);
                 KafkaConsumer<byte[], byte[]> late = member(kafka, group, 30_000)) {
-            await().atMost(Duration.ofSeconds(30)).until(() -> {
-                source.poll(Duration.ofMillis(100), output);
-                return !offsets.isEmpty();
-            });
+            pollUntilRecords(source, output);
             long next = offsets.get(offsets.size() - 1) + 1;
             Future<?> idleJoined = members.submit(() -> pollUntilAssigned(idle, topic));
             await().atMost(Duration.ofSeconds(30)).until(() -> {
@@ -306,6 +280,29 @@ class KafkaSourceIT {
         return meters.get("etl.kafka.source.coordinator.heartbeat.total")
                 .functionCounter()
                 .count();
+    }
+
+    /** Keeps the offsets of the records a source hands out; a record it cannot decode fails the test. */
+    private static final class OffsetsOutput implements SourceOutput<String> {
+        final List<Long> offsets = new ArrayList<>();
+
+        @Override
+        public void emit(String value, RecordMeta meta) {
+            offsets.add(meta.offset());
+        }
+
+        @Override
+        public void decodeFailed(RecordMeta meta, Throwable cause) {
+            throw new AssertionError("undecodable record at " + meta.offset(), cause);
+        }
+    }
+
+    /** Polls {@code source} until it has handed out a record. */
+    private static void pollUntilRecords(Source<String> source, OffsetsOutput output) {
+        await().atMost(Duration.ofSeconds(30)).until(() -> {
+            source.poll(Duration.ofMillis(100), output);
+            return !output.offsets.isEmpty();
+        });
     }
 
     /** Takes whatever the group assigns and commits nothing of its own when partitions go. */
