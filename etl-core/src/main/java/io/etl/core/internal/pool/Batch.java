@@ -119,9 +119,10 @@ final class Batch<M> implements SealedBatch<M> {
 
     /**
      * Marks every message durable, once, except those the destination refused: those go to {@code events}
-     * with the hold of their message. Returns false when it was already settled.
+     * with the hold of their message. {@code onPipeline}: the holds were taken as the pipeline thread's own
+     * ({@link PendingRecord#retainOnPipeline()}) and this is that thread. Returns false when it was already settled.
      */
-    boolean acknowledge(PoolEvents events, ErrorPolicy policy) {
+    boolean acknowledge(PoolEvents events, ErrorPolicy policy, boolean onPipeline) {
         if (settled) {
             return false;
         }
@@ -134,8 +135,13 @@ final class Batch<M> implements SealedBatch<M> {
         }
         for (int i = 0; i < owners.length; i++) {
             if (r != null && r[i] != null) {
+                if (onPipeline) {
+                    owners[i].handOffHold(); // whoever ends the refusal releases it
+                }
                 // the attempt that refused it: a later attempt of the batch did not send it again
                 events.refused(new Refusal(sink, policy, sources[i], outputs[i], owners[i], r[i], attempts[i]));
+            } else if (onPipeline) {
+                owners[i].releaseOnPipeline();
             } else {
                 owners[i].release();
             }

@@ -269,7 +269,7 @@ final class ShardWindow<M> {
 
     private void succeeded(Attempt<M> attempt) {
         recordBreaker(attempt, null);
-        if (attempt.batch.acknowledge(pool.events(), pool.sink().errorPolicy())) {
+        if (attempt.batch.acknowledge(pool.events(), pool.sink().errorPolicy(), pool.holdsOnPipeline())) {
             pool.metrics().acknowledged(attempt.batch, System.nanoTime() - attempt.startNanos);
             if (!drivenInline) {
                 pool.events().acknowledged(); // the pipeline thread did not see it: wake it

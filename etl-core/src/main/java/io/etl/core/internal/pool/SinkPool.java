@@ -55,6 +55,11 @@ public final class SinkPool<T, M> {
     private final SinkMetrics metrics;
     private final Tags tags;
     private SinkWriter<M> writer;
+    /**
+     * Whether the pipeline thread settles this pool's writes, so that the holds its outputs take are the pipeline
+     * thread's own ({@link PendingRecord#retainOnPipeline()}). Set when the writer opens, before any output.
+     */
+    private boolean holdsOnPipeline;
 
     /** A pool whose batches linger on {@link System#nanoTime()}. */
     public SinkPool(Sink<T, M> sink, PoolEvents events, MeterRegistry registry, Tags pipelineTags) {
@@ -125,6 +130,7 @@ public final class SinkPool<T, M> {
     public void start(String pipeline, RunContext run, MeterRegistry registry) {
         writer = sink.openWriter(new SinkContext(pipeline, name, registry, tags, run.runId(), run));
         if (writer.sendsWithoutBlocking()) {
+            holdsOnPipeline = true;
             for (ShardWindow<M> w : windows) {
                 w.drivenBy(true, events::writeCompleted);
             }
@@ -150,6 +156,11 @@ public final class SinkPool<T, M> {
 
     SinkPoolConfig config() {
         return config;
+    }
+
+    /** Whether the holds of this pool's outputs are the pipeline thread's own; see {@link #offer}. */
+    boolean holdsOnPipeline() {
+        return holdsOnPipeline;
     }
 
     SinkWriter<M> writer() {
@@ -209,7 +220,11 @@ public final class SinkPool<T, M> {
         ShardBatcher<M> shard = shards.length == 1
                 ? shards[0] // no hash to compute: a key's shard is the only one
                 : shards[Math.floorMod(encoder.shardHash(message, meta), shards.length)];
-        owner.retain();
+        if (holdsOnPipeline) {
+            owner.retainOnPipeline();
+        } else {
+            owner.retain();
+        }
         shard.append(message, size, owner, meta, outputIndex);
     }
 

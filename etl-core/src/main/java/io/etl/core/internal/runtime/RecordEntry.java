@@ -77,7 +77,7 @@ final class RecordEntry {
         }
         ctx.end();
         // reached only when no stage stopped the pipeline: release the chain's own hold
-        owner.release();
+        owner.releaseOnPipeline();
         tracker.processed(owner);
     }
 

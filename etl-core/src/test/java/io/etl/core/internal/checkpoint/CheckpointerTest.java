@@ -51,7 +51,7 @@ class CheckpointerTest {
                     open = new ArrayList<>();
                 }
             }
-            r.release();
+            r.releaseOnPipeline();
             tracker.processed(r);
         }
         if (!open.isEmpty()) {
@@ -92,7 +92,7 @@ class CheckpointerTest {
         PendingRecord r = new PendingRecord(7);
         r.retain();
         r.retain();
-        r.release();
+        r.releaseOnPipeline();
         tracker.processed(r);
 
         r.release();
@@ -101,6 +101,22 @@ class CheckpointerTest {
                 .doesNotContainKey(P0);
         r.release();
         assertThat(commitAndConfirm(checkpointer)).containsEntry(P0, 8L);
+    }
+
+    @Test
+    void aRecordIsDoneOnlyWhenHoldsOfBothKindsAreReleased() {
+        PendingRecord r = new PendingRecord(3);
+        r.retainOnPipeline(); // an output whose writes the pipeline thread settles
+        r.retain(); // an output a worker thread settles
+        r.releaseOnPipeline(); // the chain is done with the record
+        r.release();
+        assertThat(r.isDone())
+                .as("the pipeline thread's output is still pending")
+                .isFalse();
+        r.handOffHold(); // that output was refused: whoever carries out the refusal ends it
+        assertThat(r.isDone()).isFalse();
+        r.release();
+        assertThat(r.isDone()).isTrue();
     }
 
     @Test
@@ -121,14 +137,14 @@ class CheckpointerTest {
         Checkpointer checkpointer = assignedP0();
         PendingRecord old = new PendingRecord(5);
         old.retain();
-        old.release();
+        old.releaseOnPipeline();
         checkpointer.tracker(P0).processed(old);
         checkpointer.released(List.of(P0));
 
         checkpointer.assigned(List.of(P0));
         PendingRecord fresh = new PendingRecord(5);
         fresh.retain();
-        fresh.release();
+        fresh.releaseOnPipeline();
         checkpointer.tracker(P0).processed(fresh);
         old.release();
 
@@ -140,8 +156,14 @@ class CheckpointerTest {
     @Test
     void releasingMoreThanRetainedIsABug() {
         PendingRecord r = new PendingRecord(1);
+        r.retain();
         r.release();
         assertThatThrownBy(r::release).isInstanceOf(IllegalStateException.class).hasMessageContaining("offset 1");
+        r.releaseOnPipeline();
+        assertThatThrownBy(r::releaseOnPipeline)
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("offset 1");
+        assertThat(r.isDone()).as("a refused release changes nothing").isTrue();
     }
 
     /** Sends the next commit and confirms it at once, as a source whose commits all succeed. */
@@ -167,7 +189,7 @@ class CheckpointerTest {
 
     private static void doneRecord(PartitionTracker tracker, long offset) {
         PendingRecord r = new PendingRecord(offset);
-        r.release();
+        r.releaseOnPipeline();
         tracker.processed(r);
     }
 
@@ -208,7 +230,7 @@ class CheckpointerTest {
         doneRecords(tracker, 100, 110);
         PendingRecord inFlight = new PendingRecord(110);
         inFlight.retain();
-        inFlight.release();
+        inFlight.releaseOnPipeline();
         tracker.processed(inFlight);
         assertThat(checkpointer.replayWindow()).isEqualTo(10);
 

@@ -24,7 +24,7 @@ class RefusedOutputsTest {
     private static Refusal refusal(String sink, RecordMeta source, int output) {
         PendingRecord owner = new PendingRecord(source.offset());
         owner.retain(); // the output's hold; the record's own one is released when the chain is done with it
-        owner.release();
+        owner.releaseOnPipeline();
         RecordException error = RecordException.of(
                         RecordException.PRODUCE, "topic 'out' refused the message: RecordTooLargeException", null)
                 .locatedAt(source, sink);

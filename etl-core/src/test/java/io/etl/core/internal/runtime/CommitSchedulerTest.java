@@ -112,7 +112,7 @@ class CommitSchedulerTest {
 
     private static void process(Checkpointer checkpointer, long offset) {
         PendingRecord record = new PendingRecord(offset);
-        record.release(); // no output: done at once
+        record.releaseOnPipeline(); // no output: done at once
         checkpointer.tracker(P0).processed(record);
     }
 }
