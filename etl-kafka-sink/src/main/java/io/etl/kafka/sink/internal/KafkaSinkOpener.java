@@ -56,8 +56,9 @@ final class KafkaSinkOpener {
                 .topic(config.topic())
                 .readMaxMessageBytes()
                 .run();
-        return new Opened(
-                writer(config, path, context, connection, producer, principal), checked.topicMaxMessageBytes());
+        Map<String, Object> fitted = ProducerSettings.producer(
+                config, path, "etl-" + context.pipeline() + "-" + context.sink(), checked.topicMaxMessageBytes());
+        return new Opened(writer(config, path, context, connection, fitted, principal), checked.topicMaxMessageBytes());
     }
 
     /**

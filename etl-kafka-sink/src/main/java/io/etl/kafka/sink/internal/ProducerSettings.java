@@ -16,6 +16,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalLong;
 import java.util.Set;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -240,13 +241,28 @@ public final class ProducerSettings {
      * @param clientId e.g. {@code etl-<pipeline>-<sink>}
      */
     static Map<String, Object> producer(KafkaSinkConfig config, String path, String clientId) {
+        return producer(config, path, clientId, OptionalLong.empty());
+    }
+
+    /**
+     * {@link #producer(KafkaSinkConfig, String, String)} for a topic that accepts record batches of at most {@code
+     * topicMaxMessageBytes}: unless the passthrough sets {@code batch.size}, the producer's batches are kept within
+     * it, since a larger one comes back from the broker as too large for the producer to split and send again, which
+     * delays every message behind it.
+     */
+    static Map<String, Object> producer(
+            KafkaSinkConfig config, String path, String clientId, OptionalLong topicMaxMessageBytes) {
         Map<String, Object> props = new LinkedHashMap<>();
         int maxRequest = (int) config.maxMessageBytes().bytes() + REQUEST_HEADROOM;
         long lingerMs = config.producerLinger().toMillis();
         long deliveryMs = config.deliveryTimeout().toMillis();
         // defaults the passthrough may change
         props.put(ProducerConfig.CLIENT_ID_CONFIG, clientId);
-        props.put(ProducerConfig.BATCH_SIZE_CONFIG, Math.min(DEFAULT_BATCH_SIZE, maxRequest));
+        int batchSize = Math.min(DEFAULT_BATCH_SIZE, maxRequest);
+        if (topicMaxMessageBytes.isPresent()) {
+            batchSize = (int) Math.max(1, Math.min(batchSize, topicMaxMessageBytes.getAsLong()));
+        }
+        props.put(ProducerConfig.BATCH_SIZE_CONFIG, batchSize);
         props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, DEFAULT_MAX_BLOCK_MS);
         props.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int)
                 Math.min(CLIENT_DEFAULT_REQUEST_TIMEOUT_MS, deliveryMs - lingerMs));
