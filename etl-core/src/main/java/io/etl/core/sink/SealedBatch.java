@@ -51,4 +51,18 @@ public interface SealedBatch<M> {
     default boolean rejected(int index) {
         return false;
     }
+
+    /**
+     * Records, after an attempt that failed, that its first {@code count} messages are durable (each acknowledged
+     * or refused on its own account), so that a later attempt need not write them again: the retry starts with the
+     * first message that is not, and every later one is written again as before, which keeps each key's last write
+     * its newest. Never lowers what an earlier attempt recorded. Thread-safe; call it before completing the write.
+     * The default ignores it: the whole batch is written again.
+     */
+    default void durablePrefix(int count) {}
+
+    /** How many messages at the head of the batch earlier attempts made durable; a writer skips them. */
+    default int durablePrefix() {
+        return 0;
+    }
 }

@@ -31,6 +31,8 @@ final class Batch<M> implements SealedBatch<M> {
     private int refusedCount;
     private int attempt;
     private boolean settled;
+    /** Messages at the head that earlier attempts made durable. */
+    private volatile int durablePrefix;
 
     Batch(
             String sink,
@@ -110,6 +112,16 @@ final class Batch<M> implements SealedBatch<M> {
     public boolean rejected(int index) {
         RecordException[] r = refused;
         return r != null && r[index] != null;
+    }
+
+    @Override
+    public synchronized void durablePrefix(int count) {
+        durablePrefix = Math.max(durablePrefix, Math.min(count, owners.length));
+    }
+
+    @Override
+    public int durablePrefix() {
+        return durablePrefix;
     }
 
     /** Messages refused by the destination so far. */

@@ -243,18 +243,28 @@ final class AtLeastOnceKafkaWriter implements SinkWriter<KafkaMessage> {
         Future<RecordMetadata>[] futures = delivery.futures();
         Throwable other = null;
         boolean refusedAny = false;
+        // messages at the head that are durable (or refused on their own account): a retry need not write them again
+        int durable = batch.durablePrefix();
+        boolean head = true;
         for (int i = 0; i < futures.length; i++) {
             Throwable cause = failureOf(futures[i]);
             if (cause == null) {
+                head &= futures[i] != null || batch.rejected(i) || i < durable;
+                durable = head ? i + 1 : durable;
                 continue;
             }
             if (KafkaErrorClassifier.concernsOneRecord(cause)) {
                 batch.reject(i, sender.refusal(batch.messages().get(i), cause));
                 refusedAny = true;
-            } else if (other == null) {
-                other = cause;
+                durable = head ? i + 1 : durable;
+            } else {
+                head = false;
+                if (other == null) {
+                    other = cause;
+                }
             }
         }
+        batch.durablePrefix(durable);
         if (refusedAny && other == null && delivery.abandonedNone()) {
             delivery.future().complete(null);
             return;

@@ -176,7 +176,13 @@ final class BatchSender {
             delivery.sendingOn(thread);
             List<KafkaMessage> messages = batch.messages();
             int n = messages.size();
+            int durable = batch.durablePrefix();
             for (int i = next; i < n; i++) {
+                if (i < durable) {
+                    // an earlier attempt made it durable: a retry starts after it
+                    delivery.skipped();
+                    continue;
+                }
                 if (batch.rejected(i)) {
                     // refused in an earlier attempt: its policy applies when the batch completes, it is not sent again
                     delivery.skipped();
