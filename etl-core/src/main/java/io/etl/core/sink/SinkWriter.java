@@ -34,6 +34,17 @@ public interface SinkWriter<M> {
         return false;
     }
 
+    /**
+     * Starts the first attempt of shard {@code shard}'s next batch before the batch is sealed, so that its messages
+     * are handed over one by one as they are encoded ({@link OpenWrite}); or null when this writer does not do that,
+     * or cannot now (the shard's earlier batches still wait to be handed over). Called on the pipeline thread, only
+     * for a writer that {@link #sendsWithoutBlocking()}, and only when the pool would write the batch at once were
+     * it sealed now: nothing of the shard waits, no retry is under way. The default returns null.
+     */
+    default OpenWrite<M> openWrite(int shard) {
+        return null;
+    }
+
     /** Releases resources, waiting at most {@code timeout}. */
     default void close(Duration timeout) {}
 }

@@ -12,6 +12,7 @@ import io.etl.core.config.DataSize;
 import io.etl.core.config.SinkPoolConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ErrorPolicy;
+import io.etl.core.error.RecordException;
 import io.etl.core.metrics.EtlMetrics;
 import io.etl.core.record.Header;
 import io.etl.core.sink.Sink;
@@ -158,6 +159,43 @@ class KafkaSinkIT {
                         .count())
                 .isEqualTo(1.0);
         assertThat(source.committed()).containsEntry(source.partition(), 3L);
+    }
+
+    /**
+     * Messages go to the producer as they are encoded. A producer buffer smaller than one message makes the client
+     * refuse such a message inside {@code send}, and small produce batches fill the buffer now and then, so that the
+     * rest of an open batch waits for room: the refused message is skipped under its policy, every other one is
+     * written once, in order, and the input is committed to its end.
+     */
+    @Test
+    void aMessageTheClientRefusesAsItIsHandedOverIsSkippedAndTheRestWrittenInOrder(KafkaTestCluster kafka) {
+        String topic = topic(kafka);
+        List<byte[]> values = new ArrayList<>();
+        // the first batch's attempt opens with its first message: the second is refused while it is open
+        IntStream.range(0, 400).forEach(i -> values.add(i == 1 || i == 250 ? new byte[5000] : utf8("v" + i)));
+        ListSource<byte[]> source = ListSource.of("in", values);
+        SimpleMeterRegistry registry = new SimpleMeterRegistry();
+        PipelineResult result = runToEnd(
+                source,
+                KafkaSink.from(
+                                "out",
+                                config(kafka, topic).withProducer(Map.of("buffer.memory", "4000", "batch.size", "600")),
+                                null)
+                        .bytes(),
+                registry);
+
+        assertThat(result.status()).as("result %s", result).isEqualTo(PipelineResult.Status.COMPLETED);
+        List<String> expected = IntStream.range(0, 400)
+                .filter(i -> i != 1 && i != 250)
+                .mapToObj(i -> "v" + i)
+                .toList();
+        assertThat(kafka.readAll(topic)).extracting(TestRecord::valueAsString).containsExactlyElementsOf(expected);
+        assertThat(registry.get(EtlMetrics.RECORDS_DROPPED)
+                        .tag(EtlMetrics.TAG_REASON, RecordException.PRODUCE)
+                        .counter()
+                        .count())
+                .isEqualTo(2.0);
+        assertThat(source.committed()).containsEntry(source.partition(), 400L);
     }
 
     @Test

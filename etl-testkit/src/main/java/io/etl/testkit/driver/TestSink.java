@@ -6,6 +6,7 @@ import io.etl.core.error.RecordException;
 import io.etl.core.error.RetryableException;
 import io.etl.core.record.RecordMeta;
 import io.etl.core.sink.Encoder;
+import io.etl.core.sink.OpenWrite;
 import io.etl.core.sink.SealedBatch;
 import io.etl.core.sink.Sink;
 import io.etl.core.sink.SinkContext;
@@ -66,6 +67,8 @@ public final class TestSink<T> implements Sink<T, TestSink.Received<T>> {
     private final AtomicReference<Error> crash = new AtomicReference<>();
     private final AtomicReference<RuntimeException> openFailure = new AtomicReference<>();
     private volatile boolean sendsWithoutBlocking = !Boolean.getBoolean(BLOCKING_SINKS_PROPERTY);
+    private volatile boolean takesMessagesAsTheyCome = true;
+    private final AtomicInteger handedOverEarly = new AtomicInteger();
     private volatile Duration ackDelay = Duration.ZERO;
     private volatile Predicate<? super T> rejected = v -> false;
     private volatile String rejectReason = RecordException.OVERSIZED;
@@ -87,6 +90,21 @@ public final class TestSink<T> implements Sink<T, TestSink.Received<T>> {
     public TestSink<T> sendsWithoutBlocking(boolean value) {
         sendsWithoutBlocking = value;
         return this;
+    }
+
+    /**
+     * Whether a writer that sends without blocking takes a batch's messages as they are added, before the batch is
+     * sealed ({@code SinkWriter.openWrite}), as the Kafka sink's does; default {@code true}. The sealed batch is then
+     * written as any other, after a check that it starts with the messages handed over, in their order.
+     */
+    public TestSink<T> takesMessagesAsTheyCome(boolean value) {
+        takesMessagesAsTheyCome = value;
+        return this;
+    }
+
+    /** Messages handed over before their batch was sealed ({@link #takesMessagesAsTheyCome(boolean)}). */
+    public int handedOverEarly() {
+        return handedOverEarly.get();
     }
 
     /** Whether the writer opened from now on sends without blocking ({@link #sendsWithoutBlocking(boolean)}). */
@@ -227,6 +245,7 @@ public final class TestSink<T> implements Sink<T, TestSink.Received<T>> {
             throw failure;
         }
         boolean inline = sendsWithoutBlocking;
+        boolean early = inline && takesMessagesAsTheyCome;
         return new SinkWriter<>() {
             @Override
             public CompletableFuture<Void> writeBatch(SealedBatch<Received<T>> batch) {
@@ -234,10 +253,38 @@ public final class TestSink<T> implements Sink<T, TestSink.Received<T>> {
             }
 
             @Override
+            public OpenWrite<Received<T>> openWrite(int shard) {
+                return early ? new EarlyWrite() : null;
+            }
+
+            @Override
             public boolean sendsWithoutBlocking() {
                 return inline;
             }
         };
+    }
+
+    /** A batch's first attempt that takes its messages as they come; the sealed batch must start with them. */
+    private final class EarlyWrite implements OpenWrite<Received<T>> {
+        private final List<Received<T>> added = new ArrayList<>();
+
+        @Override
+        public boolean add(Received<T> message) {
+            added.add(message);
+            handedOverEarly.incrementAndGet();
+            return true;
+        }
+
+        @Override
+        public CompletableFuture<Void> close(SealedBatch<Received<T>> batch) {
+            List<Received<T>> messages = batch.messages();
+            if (messages.size() < added.size()
+                    || !messages.subList(0, added.size()).equals(added)) {
+                return CompletableFuture.failedFuture(new FatalException("sink '" + name + "': " + batch
+                        + " does not start with the " + added.size() + " message(s) handed over before it was sealed"));
+            }
+            return write(batch);
+        }
     }
 
     private CompletableFuture<Void> write(SealedBatch<Received<T>> batch) {

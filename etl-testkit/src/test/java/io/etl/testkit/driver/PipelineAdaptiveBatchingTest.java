@@ -17,7 +17,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Adaptive batching: a shard seals its open batch at once when its write window has room, and lingers only
  * while the window is full of unacknowledged batches. The linger here is an hour, so any write the tests
- * see happened because of the adaptive rule, never because the linger expired.
+ * see happened because of the adaptive rule, never because the linger expired. A writer that takes messages as
+ * they come has them at once either way; its open attempt takes the window's last free place.
  */
 class PipelineAdaptiveBatchingTest {
 
@@ -78,6 +79,7 @@ class PipelineAdaptiveBatchingTest {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 1);
             TestSink<String> out = driver.<String>sink("out", HOUR_LINGER.withInflight(inflight))
+                    .takesMessagesAsTheyCome(false)
                     .holdAcks();
             driver.start(Pipeline.named("window-" + inflight).from(in).to(out));
 
@@ -102,6 +104,34 @@ class PipelineAdaptiveBatchingTest {
             // the test sink records a value when its write is acknowledged: held writes complete together
             assertThat(out.values()).containsExactlyInAnyOrderElementsOf(sent);
             assertThat(out.writeAttempts()).isEqualTo(inflight + 1);
+        }
+    }
+
+    @Test
+    void anOpenAttemptTakesRecordsAtOnceAndIsSealedWhenAnotherPlaceInTheWindowFrees() {
+        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
+            TestSource<String> in = driver.source("in", 1);
+            TestSink<String> out = driver.<String>sink("out", HOUR_LINGER.withInflight(2))
+                    .sendsWithoutBlocking(true)
+                    .takesMessagesAsTheyCome(true)
+                    .holdAcks();
+            driver.start(Pipeline.named("open-attempt").from(in).to(out));
+
+            in.send("k", "a");
+            // nothing else in flight: the batch is sealed at once
+            await().atMost(WAIT).until(() -> out.heldWrites() == 1 && out.handedOverEarly() == 1);
+            in.send("k", "b");
+            in.send("k", "c");
+            // the next batch's attempt takes the last place: its records are handed over at once, the batch stays open
+            await().atMost(WAIT).until(() -> out.handedOverEarly() == 3);
+            await().during(Duration.ofMillis(300)).atMost(WAIT).until(() -> out.writeAttempts() == 1);
+
+            out.releaseAcks();
+            await().atMost(WAIT).until(() -> out.values().size() == 3);
+            assertThat(out.values()).containsExactly("a", "b", "c");
+            assertThat(out.writeAttempts()).isEqualTo(2);
+            driver.awaitCommitted(WAIT);
+            assertThat(driver.committedOffsets()).isEqualTo(in.endOffsets());
         }
     }
 }

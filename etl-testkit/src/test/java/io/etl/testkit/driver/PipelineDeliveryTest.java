@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.etl.core.Pipeline;
+import io.etl.core.config.BatchConfig;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashMap;
@@ -117,6 +118,26 @@ class PipelineDeliveryTest {
 
             assertPerKeyOrder(out.values());
             assertThat(out.values()).hasSize(2000);
+        }
+    }
+
+    @Test
+    void messagesHandedOverBeforeTheirBatchIsSealedAreWrittenOnceInOrder() {
+        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
+            TestSource<String> in = driver.source("in", 1);
+            TestSink<String> out = driver.<String>sink(
+                            "out",
+                            PipelineTestDriver.DEFAULT_POOL.withInflight(2).withBatch(new BatchConfig(100, null, null)))
+                    .sendsWithoutBlocking(true);
+            driver.start(Pipeline.named("as-they-come").from(in).to(out));
+            List<String> sent = IntStream.range(0, 3000).mapToObj(i -> "v" + i).toList();
+            sent.forEach(v -> in.send("k", v));
+            driver.awaitCommitted(WAIT);
+
+            assertThat(out.values()).containsExactlyElementsOf(sent);
+            assertThat(out.handedOverEarly())
+                    .as("the writer took messages before their batch was sealed")
+                    .isPositive();
         }
     }
 

@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class PipelineFaultTest {
 
@@ -32,13 +34,15 @@ class PipelineFaultTest {
             .breaker(BreakerConfig.custom().enabled(false).build())
             .build();
 
-    @Test
-    void retryThenSuccessDeliversEverythingAndKeepsPerKeyOrder() {
+    @ParameterizedTest(name = "messages handed over as they come: {0}")
+    @ValueSource(booleans = {true, false})
+    void retryThenSuccessDeliversEverythingAndKeepsPerKeyOrder(boolean asTheyCome) {
         try (PipelineTestDriver driver = PipelineTestDriver.create()) {
             TestSource<String> in = driver.source("in", 2);
             TestSink<String> out = driver.<String>sink(
                             "out",
                             FAST_RETRY.withInflight(4).withBatch(new BatchConfig(10, null, Duration.ofMillis(1))))
+                    .takesMessagesAsTheyCome(asTheyCome)
                     .failRetryably(5);
             driver.start(Pipeline.named("retry").from(in).to(out));
             for (int i = 0; i < 500; i++) {
@@ -50,6 +54,8 @@ class PipelineFaultTest {
             assertThat(out.writeAttempts()).isGreaterThan(5);
             assertThat(new HashSet<>(out.values())).hasSize(500);
             assertLastWriteOfEachKeyIsItsNewest(out.values());
+            // a writer that may block gets sealed batches only
+            assertThat(out.handedOverEarly() > 0).isEqualTo(asTheyCome && out.sendsWithoutBlocking());
             assertThat(driver.meterRegistry()
                             .get(EtlMetrics.SINK_RETRIES)
                             .counter()
@@ -123,6 +129,32 @@ class PipelineFaultTest {
 
     private static double healthy(PipelineTestDriver driver) {
         return driver.meterRegistry().get(EtlMetrics.SINK_SHARD_HEALTHY).gauge().value();
+    }
+
+    /**
+     * Failures arrive while the next batch's first attempt is open and taking records as they come: the go-back-N
+     * waits for that batch to be sealed and writes it again after the failed one.
+     */
+    @Test
+    void aRetryWaitsForTheOpenAttemptAndWritesItAgainAfterTheFailedBatch() {
+        SinkPoolConfig pool = FAST_RETRY.withInflight(2).withBatch(new BatchConfig(1000, null, Duration.ofSeconds(5)));
+        try (PipelineTestDriver driver = PipelineTestDriver.create()) {
+            TestSource<String> in = driver.source("in", 1);
+            TestSink<String> out =
+                    driver.<String>sink("out", pool).sendsWithoutBlocking(true).slowAcks(Duration.ofMillis(50));
+            driver.start(Pipeline.named("open-retry").from(in).to(out));
+            in.send("k", "k:0");
+            await().atMost(WAIT).until(() -> out.values().size() == 1);
+            out.failRetryably(1);
+            for (int i = 1; i <= 300; i++) {
+                in.send("k", "k:" + i);
+            }
+            driver.awaitCommitted(WAIT);
+
+            assertThat(new HashSet<>(out.values())).hasSize(301);
+            assertLastWriteOfEachKeyIsItsNewest(out.values());
+            assertThat(out.handedOverEarly()).isGreaterThan(1);
+        }
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.etl.core.internal.pool;
 
 import io.etl.core.internal.checkpoint.PendingRecord;
 import io.etl.core.record.RecordMeta;
+import io.etl.core.sink.OpenWrite;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -9,7 +10,9 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The pipeline thread's half of a sink shard: it fills the open batch, decides when to seal it (full, lingered,
  * or at once while the shard's {@link ShardWindow} has room for it) and hands sealed batches to that window's
- * bounded queue, keeping those the queue has no room for until it has. Used on the pipeline thread only.
+ * bounded queue, keeping those the queue has no room for until it has. When the window would write the batch at
+ * once and its writer takes messages as they come, the batch's first attempt starts with its first message and
+ * every message is handed over as it is added ({@link ShardWindow#openWrite()}). Used on the pipeline thread only.
  */
 final class ShardBatcher<M> {
 
@@ -20,6 +23,10 @@ final class ShardBatcher<M> {
     private final ArrayDeque<Batch<M>> overflow = new ArrayDeque<>();
     private final int overflowLimit;
     private long nextSequence;
+    /** The open batch's first attempt, taking its messages as they come; null when the batch is written once sealed. */
+    private OpenWrite<M> openAttempt;
+    /** The open attempt refused a message: the rest of the batch is handed over when it is sealed. */
+    private boolean openAttemptFull;
 
     ShardBatcher(SinkPool<?, M> pool, int index, ShardWindow<M> window) {
         this.pool = pool;
@@ -32,15 +39,53 @@ final class ShardBatcher<M> {
     }
 
     void append(M message, long size, PendingRecord owner, RecordMeta source, int output) {
-        if (open.wouldOverflow(size)) {
+        if (open.wouldOverflow(size) || openAttempt != null && window.holding()) {
             seal();
         }
-        if (open.add(message, size, owner, source, output)) {
+        if (open.isEmpty() && overflow.isEmpty()) {
+            try {
+                openAttempt = window.openWrite();
+            } catch (Error e) {
+                openAttempt = null;
+                pool.writerFailed(window, e);
+            }
+            openAttemptFull = false;
+        }
+        boolean full = open.add(message, size, owner, source, output);
+        if (openAttempt != null && !openAttemptFull) {
+            handOver(message);
+        }
+        if (full) {
             seal();
         }
     }
 
+    private void handOver(M message) {
+        boolean taken;
+        try {
+            taken = openAttempt.add(message);
+        } catch (RuntimeException e) {
+            taken = false; // the batch is handed over once sealed, which reports what the writer has
+        } catch (Error e) {
+            taken = false;
+            pool.writerFailed(window, e);
+        }
+        openAttemptFull = !taken;
+    }
+
     void seal() {
+        if (openAttempt != null && !open.isEmpty()) {
+            OpenWrite<M> write = openAttempt;
+            openAttempt = null;
+            try {
+                window.closeWrite(open.seal(pool.name(), index, nextSequence++), write);
+            } catch (Error e) {
+                pool.writerFailed(window, e);
+                return;
+            }
+            pool.handedOver(window);
+            return;
+        }
         if (!open.isEmpty()) {
             if (overflow.isEmpty()) {
                 pool.overflowStarted();
@@ -70,7 +115,7 @@ final class ShardBatcher<M> {
      * {@code lingerNanos}. Under load the window stays full, so batches grow while earlier ones are in flight.
      */
     void sealIfLingered(long nowNanos, long lingerNanos) {
-        if (!open.isEmpty() && (windowHasRoom() || nowNanos - open.openedAtNanos() >= lingerNanos)) {
+        if (!open.isEmpty() && (sealsAtOnce() || nowNanos - open.openedAtNanos() >= lingerNanos)) {
             seal();
         }
     }
@@ -81,7 +126,9 @@ final class ShardBatcher<M> {
      * all of them. A busy writer is left alone, so batches still grow under load.
      */
     void sealIfIdle() {
-        if (!open.isEmpty() && window.inflightBatches() == 0 && windowHasRoom()) {
+        boolean idle =
+                openAttempt != null ? window.onlyOpenAttempt() : window.inflightBatches() == 0 && windowHasRoom();
+        if (!open.isEmpty() && idle) {
             seal();
         }
     }
@@ -94,7 +141,15 @@ final class ShardBatcher<M> {
         if (open.isEmpty()) {
             return Long.MAX_VALUE;
         }
-        return windowHasRoom() ? open.openedAtNanos() : open.openedAtNanos() + lingerNanos;
+        return sealsAtOnce() ? open.openedAtNanos() : open.openedAtNanos() + lingerNanos;
+    }
+
+    /**
+     * Whether the open batch is sealed without lingering: it would be written at once, or, when its first attempt
+     * is open already, the window has room besides it, nothing else is in flight, or a retry waits for it.
+     */
+    private boolean sealsAtOnce() {
+        return openAttempt != null ? window.openAttemptSealsNow() : windowHasRoom();
     }
 
     /**
@@ -134,6 +189,7 @@ final class ShardBatcher<M> {
 
     /** Counts batches that never reached the queue as abandoned; after the worker stopped. */
     void abandonOverflow() {
+        openAttempt = null;
         int batches = overflow.size();
         long records = 0;
         for (Batch<M> b : overflow) {

@@ -2,6 +2,7 @@ package io.etl.core.internal.pool;
 
 import io.etl.core.error.FatalException;
 import io.etl.core.error.RetryableException;
+import io.etl.core.sink.OpenWrite;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -27,6 +28,10 @@ import org.slf4j.LoggerFactory;
  * off, and writes the failed batch and every later one again in their original order (go-back-N), so a key's last
  * write is always its newest value. The pipeline thread's half, {@link ShardBatcher}, hands batches over through
  * {@link #offer} and reads {@link #hasRoom()}, which are safe from the pipeline thread while a worker drives.
+ *
+ * <p>When the pipeline thread drives and the writer takes messages as they come ({@link OpenWrite}), the batch being
+ * filled may already be the window's newest attempt ({@link #openWrite()}): it holds a place in the window and joins
+ * it as an attempt once sealed ({@link #closeWrite}); a go-back-N waits for it.
  */
 final class ShardWindow<M> {
 
@@ -54,6 +59,11 @@ final class ShardWindow<M> {
     private long resendAtNanos;
 
     private boolean backingOff;
+    /** The open batch's first attempt has started ({@link #openWrite()}) and holds a place in the window. */
+    private boolean openAttempt;
+    /** When that attempt started (nanoTime). */
+    private long openAttemptStartNanos;
+
     private volatile boolean closing;
     private volatile boolean aborting;
     private volatile boolean finished;
@@ -120,6 +130,81 @@ final class ShardWindow<M> {
         return windowSize;
     }
 
+    /** Whether a go-back-N is being collected or backs off: an open attempt must be sealed for it. */
+    boolean holding() {
+        return holding;
+    }
+
+    // ---- the pipeline thread, driving the window ---------------------------------------------------------------
+
+    /**
+     * Starts the first attempt of the batch the shard is about to fill, when the window would write that batch at
+     * once and the writer takes messages as they come; null otherwise. The attempt holds a place in the window
+     * until {@link #closeWrite}. Only for a window the pipeline thread drives.
+     */
+    OpenWrite<M> openWrite() {
+        if (!drivenInline
+                || openAttempt
+                || holding
+                || aborting
+                || closing
+                || finished
+                || window.size() >= inflight
+                || !queue.isEmpty()
+                || !resend.isEmpty()) {
+            return null;
+        }
+        OpenWrite<M> write;
+        try {
+            write = pool.writer().openWrite(index);
+        } catch (RuntimeException e) {
+            write = null; // the batch is written whole once sealed, which reports the writer's trouble
+        }
+        if (write == null) {
+            return null;
+        }
+        if (!breakerPermits()) {
+            return null; // nothing was sent yet: the batch waits in the queue once sealed, as any other
+        }
+        openAttempt = true;
+        openAttemptStartNanos = System.nanoTime();
+        windowSize = window.size() + 1;
+        return write;
+    }
+
+    /**
+     * Whether the open attempt's batch should be sealed now rather than fill up: the window has room for another
+     * attempt besides it, nothing else is in flight, or a go-back-N waits for it.
+     */
+    boolean openAttemptSealsNow() {
+        return holding || window.isEmpty() || window.size() + 1 < inflight;
+    }
+
+    /** Whether no attempt but the open one is in flight. */
+    boolean onlyOpenAttempt() {
+        return window.isEmpty();
+    }
+
+    /** The open attempt's batch was sealed: the attempt joins the window, after every earlier one. */
+    void closeWrite(Batch<M> batch, OpenWrite<M> write) {
+        openAttempt = false;
+        if (finished) {
+            // stopped meanwhile: what was handed over is never acknowledged
+            pool.metrics().abandoned(1);
+            pool.events().batchesAbandoned(pool.name(), index, 1, batch.size());
+            windowSize = window.size();
+            return;
+        }
+        batch.nextAttempt();
+        CompletableFuture<Void> future;
+        try {
+            future = write.close(batch);
+        } catch (RuntimeException e) {
+            future = CompletableFuture.failedFuture(e);
+        }
+        enter(batch, future, openAttemptStartNanos);
+    }
+
     /** No more batches will come: what is queued is written, then the window is finished. */
     void close() {
         closing = true;
@@ -160,7 +245,7 @@ final class ShardWindow<M> {
 
     /** Whether the window was closed and everything given to it is settled: the driver may finish it. */
     boolean drained() {
-        return closing && window.isEmpty() && resend.isEmpty() && redo == null && queue.isEmpty();
+        return closing && !openAttempt && window.isEmpty() && resend.isEmpty() && redo == null && queue.isEmpty();
     }
 
     /** Nanosecond time at which a backoff ends and the driver should pump again, or Long.MAX_VALUE. */
@@ -179,7 +264,8 @@ final class ShardWindow<M> {
 
     /** Sends batches waiting for a retry first, then queued ones, as far as window, backoff and breaker allow. */
     private boolean sendQueued(long nowNanos) {
-        if (redo != null) {
+        if (redo != null || openAttempt) {
+            // an open attempt is the newest: nothing may be written before it has joined the window
             return false;
         }
         if (backingOff) {
@@ -219,12 +305,16 @@ final class ShardWindow<M> {
         long start = System.nanoTime();
         try {
             future = pool.writer().writeBatch(batch);
-            if (future == null) {
-                future = CompletableFuture.failedFuture(new FatalException("sink writer returned no future"));
-            }
         } catch (RuntimeException e) {
             future = CompletableFuture.failedFuture(e);
         }
+        enter(batch, future, start);
+    }
+
+    private void enter(Batch<M> batch, CompletableFuture<Void> written, long start) {
+        CompletableFuture<Void> future = written != null
+                ? written
+                : CompletableFuture.failedFuture(new FatalException("sink writer returned no future"));
         if (!future.isDone()) {
             future.whenComplete(completed);
         }
@@ -261,7 +351,7 @@ final class ShardWindow<M> {
             }
             progress = true;
         }
-        if (redo != null && window.isEmpty()) {
+        if (redo != null && window.isEmpty() && !openAttempt) {
             scheduleResend(nowNanos);
         }
         return progress;
@@ -349,6 +439,7 @@ final class ShardWindow<M> {
             }
         }
         window.clear();
+        openAttempt = false;
         windowSize = 0;
         if (redo != null) {
             for (Batch<M> r : redo) {

@@ -285,15 +285,19 @@ public final class SinkPool<T, M> {
                 w.finish();
             }
         } catch (RuntimeException | Error e) {
-            w.abort();
-            w.finish();
-            events.batchFailed(
-                    null,
-                    new FatalException(
-                            "sink '" + name + "' shard " + w.index() + ": the writer failed on the pipeline thread: "
-                                    + e,
-                            e));
+            writerFailed(w, e);
         }
+    }
+
+    /** The writer threw on the pipeline thread where it must not: the window ends, the pipeline fails. */
+    void writerFailed(ShardWindow<M> w, Throwable e) {
+        w.abort();
+        w.finish();
+        events.batchFailed(
+                null,
+                new FatalException(
+                        "sink '" + name + "' shard " + w.index() + ": the writer failed on the pipeline thread: " + e,
+                        e));
     }
 
     /** Earliest time (nanoTime) at which an open batch must be sealed or a retry's backoff ends, or Long.MAX_VALUE. */

@@ -6,6 +6,7 @@ import io.etl.core.error.EtlException;
 import io.etl.core.error.FatalException;
 import io.etl.core.error.RetryableException;
 import io.etl.core.metrics.EtlMetrics;
+import io.etl.core.sink.OpenWrite;
 import io.etl.core.sink.SealedBatch;
 import io.etl.core.sink.SinkContext;
 import io.etl.core.sink.SinkWriter;
@@ -209,6 +210,25 @@ final class AtLeastOnceKafkaWriter implements SinkWriter<KafkaMessage> {
         }
         return sender.send(
                 p, batch, (d, error) -> completed(batch, d, error, p), CompletableFuture::completeExceptionally);
+    }
+
+    /**
+     * Starts a batch's first attempt before it is sealed, its messages sent as they are added; null when the shard's
+     * earlier batches still wait for room in the producer, or the producer cannot be had now (the batch is then
+     * written once sealed, which reports why).
+     */
+    @Override
+    public OpenWrite<KafkaMessage> openWrite(int shard) {
+        if (!sendsWithoutBlocking || sender.closed()) {
+            return null;
+        }
+        KafkaProducer<byte[], byte[]> p;
+        try {
+            p = currentProducer();
+        } catch (RuntimeException e) {
+            return null;
+        }
+        return sender.open(p, shard, (batch, d, error) -> completed(batch, d, error, p));
     }
 
     /** Runs once per attempt, on a producer thread or the sender, when every report is in. */

@@ -1,6 +1,7 @@
 package io.etl.kafka.sink.internal;
 
 import io.etl.core.error.RetryableException;
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -30,6 +31,9 @@ import org.apache.kafka.clients.producer.RecordMetadata;
  * ({@link #callbackFor}), and the first message of the transaction reported refused claims the transaction's
  * {@code refusal} flag: it is the one that doomed the transaction ({@link #culprit()}); the producer reports it
  * before the messages it fails with it.
+ *
+ * <p>An attempt may start before its batch is sealed ({@link #open}): its messages are offered as they come, and the
+ * number of reports to wait for is fixed when the batch is sealed ({@link #sized}).
  */
 final class BatchDelivery implements Callback {
 
@@ -43,14 +47,17 @@ final class BatchDelivery implements Callback {
         void expired(CompletableFuture<Void> future, RetryableException error);
     }
 
+    /** The count an open attempt starts with: more than any batch has messages, until {@link #sized}. */
+    private static final int OPEN = 1 << 30;
+
     private final AtomicInteger remaining;
     private final AtomicReference<Throwable> firstError = new AtomicReference<>();
     private final CompletableFuture<Void> future = new CompletableFuture<>();
     private final Completion completion;
     private final Expiry expiry;
     private final long expiresAtNanos;
-    private final int size;
-    private final Future<RecordMetadata>[] futures;
+    private volatile int size;
+    private volatile Future<RecordMetadata>[] futures;
     private volatile Thread sender;
     private Exception rejected;
     private volatile boolean abandoned;
@@ -71,6 +78,35 @@ final class BatchDelivery implements Callback {
         this.completion = completion;
         this.expiry = expiry;
         this.expiresAtNanos = expiresAtNanos;
+    }
+
+    /** An attempt whose messages are offered before their number is known; {@link #sized} tells it. */
+    @SuppressWarnings("unchecked")
+    private BatchDelivery(Completion completion, Expiry expiry, long expiresAtNanos, int capacity) {
+        this.size = -1;
+        this.futures = new Future[capacity];
+        this.remaining = new AtomicInteger(OPEN);
+        this.completion = completion;
+        this.expiry = expiry;
+        this.expiresAtNanos = expiresAtNanos;
+    }
+
+    /** An attempt started before its batch was sealed, room for {@code capacity} messages to begin with. */
+    static BatchDelivery open(Completion completion, Expiry expiry, long expiresAtNanos, int capacity) {
+        return new BatchDelivery(completion, expiry, expiresAtNanos, Math.max(1, capacity));
+    }
+
+    /**
+     * The open attempt's batch was sealed with {@code n} messages: from now on it counts as one of that size, the
+     * sender's own count still held. Sender only, once.
+     */
+    void sized(int n) {
+        Future<RecordMetadata>[] f = futures;
+        if (f.length != n) {
+            futures = Arrays.copyOf(f, n);
+        }
+        size = n;
+        countDown(OPEN - (n + 1));
     }
 
     /** The thread about to offer messages; a failure {@code send} reports on it is a refusal to accept. */
@@ -190,7 +226,12 @@ final class BatchDelivery implements Callback {
 
     /** Keeps what {@code send} returned for message {@code index}. Sender only, before {@link #sent()}. */
     void sending(int index, Future<RecordMetadata> future) {
-        futures[index] = future;
+        Future<RecordMetadata>[] f = futures;
+        if (index >= f.length) {
+            f = Arrays.copyOf(f, Math.max(index + 1, f.length * 2));
+            futures = f;
+        }
+        f[index] = future;
     }
 
     /** Per-message futures; null for messages never sent. Complete only once the producer finished their batches. */

@@ -3,6 +3,7 @@ package io.etl.kafka.sink.internal;
 import io.etl.core.error.RecordException;
 import io.etl.core.error.RetryableException;
 import io.etl.core.record.Header;
+import io.etl.core.sink.OpenWrite;
 import io.etl.core.sink.SealedBatch;
 import io.etl.core.sink.SinkContext;
 import io.etl.kafka.common.internal.KafkaErrors;
@@ -37,6 +38,9 @@ import org.apache.kafka.common.header.internals.RecordHeader;
  * A record the client refuses on its own account is marked on the batch and the rest goes on. What an attempt's
  * outcome means is the writer's business: retried at least once, or the end of a transaction.
  *
+ * <p>A batch's first attempt may also start before the batch is sealed ({@link #open}): each message is then offered
+ * as the pipeline adds it, and what the producer did not take is handed over as above once the batch is sealed.
+ *
  * <p>The deadlines are checked by one task every {@link #EXPIRY_CHECK} on the sink's timer, not by a task per
  * batch. Owns the sink's timer thread, which the writers also use for work that must not run on a producer thread.
  */
@@ -62,6 +66,8 @@ final class BatchSender {
     private final Map<Integer, Backlog> backlogs = new ConcurrentHashMap<>();
 
     private volatile boolean closed;
+    /** Size of the last batch sealed under an open attempt: how much room the next one starts with. A hint. */
+    private int lastSealedSize = 64;
 
     BatchSender(KafkaSinkConfig config, SinkContext context) {
         this.sink = context.sink();
@@ -109,13 +115,22 @@ final class BatchSender {
         if (transactionRefusal != null) {
             delivery.claimRefusalWith(transactionRefusal);
         }
-        Unsent unsent = new Unsent(producer, batch, delivery, now + deliveryTimeoutNanos);
-        Backlog backlog = backlogs.get(batch.shard());
+        return dispatch(new Unsent(producer, batch, delivery, now + deliveryTimeoutNanos, 0));
+    }
+
+    /**
+     * Hands over {@code unsent} now, or after what its shard's earlier batches still have to hand over; returns the
+     * attempt's future, whose deadline is watched from now on.
+     */
+    private CompletableFuture<Void> dispatch(Unsent unsent) {
+        int shard = unsent.batch.shard();
+        Backlog backlog = backlogs.get(shard);
         if (backlog == null || !backlog.waiting) {
-            handOver(unsent, backlog == null ? backlog(batch.shard()) : backlog);
+            handOver(unsent, backlog == null ? backlog(shard) : backlog);
         } else {
             backlog.add(unsent);
         }
+        BatchDelivery delivery = unsent.delivery;
         CompletableFuture<Void> future = delivery.future();
         if (!future.isDone()) {
             outstanding.add(delivery);
@@ -123,6 +138,101 @@ final class BatchSender {
         }
         return future;
     }
+
+    /**
+     * Starts the first attempt of shard {@code shard}'s next batch before it is sealed ({@link OpenWrite}): each
+     * message goes to {@code producer} as it is added. Null when the shard's earlier batches still wait to be handed
+     * over (this one must not pass them) or the sink is closed. {@code completion} gets the sealed batch.
+     */
+    OpenWrite<KafkaMessage> open(KafkaProducer<byte[], byte[]> producer, int shard, SealedCompletion completion) {
+        Backlog backlog = backlogs.get(shard);
+        if (closed || backlog != null && backlog.waiting) {
+            return null;
+        }
+        return new OpenAttempt(producer, lastSealedSize, completion);
+    }
+
+    /** What happens once every report of an attempt started before its batch was sealed is in. */
+    interface SealedCompletion {
+        void completed(SealedBatch<KafkaMessage> batch, BatchDelivery delivery, Throwable firstError);
+    }
+
+    /**
+     * A first attempt under way while its batch is filled, on the pipeline thread: messages the producer takes at
+     * once are sent as they come; at the first it cannot take, the rest waits for the sealed batch.
+     */
+    private final class OpenAttempt implements OpenWrite<KafkaMessage> {
+        private final KafkaProducer<byte[], byte[]> producer;
+        private final long giveUpAtNanos;
+        private final BatchDelivery delivery;
+        /** The sealed batch; set before the sender's own count is released, so before the completion runs. */
+        private volatile SealedBatch<KafkaMessage> batch;
+        /** Messages the producer refused on their own account, by index, applied to the batch once sealed. */
+        private List<Refused> refused;
+
+        private int added;
+        private boolean stopped;
+
+        OpenAttempt(KafkaProducer<byte[], byte[]> producer, int capacity, SealedCompletion completion) {
+            long now = System.nanoTime();
+            this.producer = producer;
+            this.giveUpAtNanos = now + deliveryTimeoutNanos;
+            this.delivery = BatchDelivery.open(
+                    (d, error) -> completion.completed(batch, d, error),
+                    CompletableFuture::completeExceptionally,
+                    now + deliveryTimeoutNanos + REPORT_MARGIN.toNanos(),
+                    capacity);
+            delivery.sendingOn(Thread.currentThread());
+        }
+
+        @Override
+        public boolean add(KafkaMessage message) {
+            if (stopped || closed) {
+                return false;
+            }
+            int i = added;
+            try {
+                delivery.sending(i, producer.send(toRecord(message), delivery));
+            } catch (RuntimeException e) {
+                // a closed or failed producer: the sealed batch's hand-over meets it again and writes the rest off
+                stopped = true;
+                return false;
+            }
+            Exception rejected = delivery.takeRejected();
+            if (rejected != null) {
+                if (!KafkaErrorClassifier.concernsOneRecord(rejected)) {
+                    // buffer full, metadata not there yet, or worse: offered again from the sealed batch
+                    delivery.sending(i, null);
+                    stopped = true;
+                    return false;
+                }
+                delivery.sending(i, null);
+                if (refused == null) {
+                    refused = new ArrayList<>(2);
+                }
+                refused.add(new Refused(i, refusal(message, rejected)));
+                delivery.skipped();
+            }
+            added = i + 1;
+            return true;
+        }
+
+        @Override
+        public CompletableFuture<Void> close(SealedBatch<KafkaMessage> sealed) {
+            batch = sealed;
+            if (refused != null) {
+                for (Refused r : refused) {
+                    sealed.reject(r.index, r.error);
+                }
+            }
+            int n = sealed.messages().size();
+            lastSealedSize = n;
+            delivery.sized(n);
+            return dispatch(new Unsent(producer, sealed, delivery, giveUpAtNanos, added));
+        }
+    }
+
+    private record Refused(int index, RecordException error) {}
 
     private Backlog backlog(int shard) {
         return backlogs.computeIfAbsent(shard, s -> new Backlog());
@@ -161,11 +271,13 @@ final class BatchSender {
                 KafkaProducer<byte[], byte[]> producer,
                 SealedBatch<KafkaMessage> batch,
                 BatchDelivery delivery,
-                long giveUpAtNanos) {
+                long giveUpAtNanos,
+                int next) {
             this.producer = producer;
             this.batch = batch;
             this.delivery = delivery;
             this.giveUpAtNanos = giveUpAtNanos;
+            this.next = next;
         }
 
         /**

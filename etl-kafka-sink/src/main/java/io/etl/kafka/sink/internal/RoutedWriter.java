@@ -1,5 +1,6 @@
 package io.etl.kafka.sink.internal;
 
+import io.etl.core.sink.OpenWrite;
 import io.etl.core.sink.SealedBatch;
 import io.etl.core.sink.SinkWriter;
 import io.etl.kafka.sink.KafkaMessage;
@@ -26,6 +27,27 @@ final class RoutedWriter implements SinkWriter<KafkaMessage> {
         CompletableFuture<Void> written = writer.writeBatch(batch);
         written.thenRun(() -> count(batch));
         return written;
+    }
+
+    @Override
+    public OpenWrite<KafkaMessage> openWrite(int shard) {
+        OpenWrite<KafkaMessage> open = writer.openWrite(shard);
+        if (open == null) {
+            return null;
+        }
+        return new OpenWrite<>() {
+            @Override
+            public boolean add(KafkaMessage message) {
+                return open.add(message);
+            }
+
+            @Override
+            public CompletableFuture<Void> close(SealedBatch<KafkaMessage> batch) {
+                CompletableFuture<Void> written = open.close(batch);
+                written.thenRun(() -> count(batch));
+                return written;
+            }
+        };
     }
 
     /** Counts the batch's messages per topic, leaving out those the brokers refused. */
