@@ -55,7 +55,7 @@ final class BatchDelivery implements Callback {
     private final CompletableFuture<Void> future = new CompletableFuture<>();
     private final Completion completion;
     private final Expiry expiry;
-    private final long expiresAtNanos;
+    private volatile long expiresAtNanos;
     private volatile int size;
     private volatile Future<RecordMetadata>[] futures;
     private volatile Thread sender;
@@ -82,25 +82,27 @@ final class BatchDelivery implements Callback {
 
     /** An attempt whose messages are offered before their number is known; {@link #sized} tells it. */
     @SuppressWarnings("unchecked")
-    private BatchDelivery(Completion completion, Expiry expiry, long expiresAtNanos, int capacity) {
+    private BatchDelivery(Completion completion, Expiry expiry, int capacity) {
         this.size = -1;
         this.futures = new Future[capacity];
         this.remaining = new AtomicInteger(OPEN);
         this.completion = completion;
         this.expiry = expiry;
-        this.expiresAtNanos = expiresAtNanos;
+        this.expiresAtNanos = Long.MAX_VALUE;
     }
 
     /** An attempt started before its batch was sealed, room for {@code capacity} messages to begin with. */
-    static BatchDelivery open(Completion completion, Expiry expiry, long expiresAtNanos, int capacity) {
-        return new BatchDelivery(completion, expiry, expiresAtNanos, Math.max(1, capacity));
+    static BatchDelivery open(Completion completion, Expiry expiry, int capacity) {
+        return new BatchDelivery(completion, expiry, Math.max(1, capacity));
     }
 
     /**
      * The open attempt's batch was sealed with {@code n} messages: from now on it counts as one of that size, the
-     * sender's own count still held. Sender only, once.
+     * sender's own count still held, and its reports are missing once {@code expiresAtNanos} passed (counted from the
+     * seal, so that the batch's last messages get as long as any other). Sender only, once.
      */
-    void sized(int n) {
+    void sized(int n, long expiresAtNanos) {
+        this.expiresAtNanos = expiresAtNanos;
         Future<RecordMetadata>[] f = futures;
         if (f.length != n) {
             futures = Arrays.copyOf(f, n);

@@ -163,7 +163,6 @@ final class BatchSender {
      */
     private final class OpenAttempt implements OpenWrite<KafkaMessage> {
         private final KafkaProducer<byte[], byte[]> producer;
-        private final long giveUpAtNanos;
         private final BatchDelivery delivery;
         /** The sealed batch; set before the sender's own count is released, so before the completion runs. */
         private volatile SealedBatch<KafkaMessage> batch;
@@ -174,13 +173,10 @@ final class BatchSender {
         private boolean stopped;
 
         OpenAttempt(KafkaProducer<byte[], byte[]> producer, int capacity, SealedCompletion completion) {
-            long now = System.nanoTime();
             this.producer = producer;
-            this.giveUpAtNanos = now + deliveryTimeoutNanos;
             this.delivery = BatchDelivery.open(
                     (d, error) -> completion.completed(batch, d, error),
                     CompletableFuture::completeExceptionally,
-                    now + deliveryTimeoutNanos + REPORT_MARGIN.toNanos(),
                     capacity);
             delivery.sendingOn(Thread.currentThread());
         }
@@ -227,8 +223,9 @@ final class BatchSender {
             }
             int n = sealed.messages().size();
             lastSealedSize = n;
-            delivery.sized(n);
-            return dispatch(new Unsent(producer, sealed, delivery, giveUpAtNanos, added));
+            long now = System.nanoTime();
+            delivery.sized(n, now + deliveryTimeoutNanos + REPORT_MARGIN.toNanos());
+            return dispatch(new Unsent(producer, sealed, delivery, now + deliveryTimeoutNanos, added));
         }
     }
 
