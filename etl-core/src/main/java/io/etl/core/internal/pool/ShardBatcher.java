@@ -2,7 +2,6 @@ package io.etl.core.internal.pool;
 
 import io.etl.core.internal.checkpoint.PendingRecord;
 import io.etl.core.record.RecordMeta;
-import io.etl.core.sink.OpenWrite;
 import java.util.ArrayDeque;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -23,10 +22,6 @@ final class ShardBatcher<M> {
     private final ArrayDeque<Batch<M>> overflow = new ArrayDeque<>();
     private final int overflowLimit;
     private long nextSequence;
-    /** The open batch's first attempt, taking its messages as they come; null when the batch is written once sealed. */
-    private OpenWrite<M> openAttempt;
-    /** The open attempt refused a message: the rest of the batch is handed over when it is sealed. */
-    private boolean openAttemptFull;
 
     ShardBatcher(SinkPool<?, M> pool, int index, ShardWindow<M> window) {
         this.pool = pool;
@@ -39,50 +34,22 @@ final class ShardBatcher<M> {
     }
 
     void append(M message, long size, PendingRecord owner, RecordMeta source, int output) {
-        if (open.wouldOverflow(size) || openAttempt != null && window.holding()) {
+        if (open.wouldOverflow(size) || window.hasOpenAttempt() && window.holding()) {
             seal();
         }
         if (open.isEmpty() && overflow.isEmpty()) {
-            try {
-                openAttempt = window.openWrite();
-            } catch (Error e) {
-                openAttempt = null;
-                pool.writerFailed(window, e);
-            }
-            openAttemptFull = false;
+            window.openWrite();
         }
         boolean full = open.add(message, size, owner, source, output);
-        if (openAttempt != null && !openAttemptFull) {
-            handOver(message);
-        }
+        window.handOver(message);
         if (full) {
             seal();
         }
     }
 
-    private void handOver(M message) {
-        boolean taken;
-        try {
-            taken = openAttempt.add(message);
-        } catch (RuntimeException e) {
-            taken = false; // the batch is handed over once sealed, which reports what the writer has
-        } catch (Error e) {
-            taken = false;
-            pool.writerFailed(window, e);
-        }
-        openAttemptFull = !taken;
-    }
-
     void seal() {
-        if (openAttempt != null && !open.isEmpty()) {
-            OpenWrite<M> write = openAttempt;
-            openAttempt = null;
-            try {
-                window.closeWrite(open.seal(pool.name(), index, nextSequence++), write);
-            } catch (Error e) {
-                pool.writerFailed(window, e);
-                return;
-            }
+        if (window.hasOpenAttempt() && !open.isEmpty()) {
+            window.closeWrite(open.seal(pool.name(), index, nextSequence++));
             pool.handedOver(window);
             return;
         }
@@ -127,7 +94,7 @@ final class ShardBatcher<M> {
      */
     void sealIfIdle() {
         boolean idle =
-                openAttempt != null ? window.onlyOpenAttempt() : window.inflightBatches() == 0 && windowHasRoom();
+                window.hasOpenAttempt() ? window.onlyOpenAttempt() : window.inflightBatches() == 0 && windowHasRoom();
         if (!open.isEmpty() && idle) {
             seal();
         }
@@ -149,7 +116,7 @@ final class ShardBatcher<M> {
      * is open already, the window has room besides it, nothing else is in flight, or a retry waits for it.
      */
     private boolean sealsAtOnce() {
-        return openAttempt != null ? window.openAttemptSealsNow() : windowHasRoom();
+        return window.hasOpenAttempt() ? window.openAttemptSealsNow() : windowHasRoom();
     }
 
     /**
@@ -189,7 +156,6 @@ final class ShardBatcher<M> {
 
     /** Counts batches that never reached the queue as abandoned; after the worker stopped. */
     void abandonOverflow() {
-        openAttempt = null;
         int batches = overflow.size();
         long records = 0;
         for (Batch<M> b : overflow) {

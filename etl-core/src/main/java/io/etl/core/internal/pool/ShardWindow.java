@@ -30,8 +30,9 @@ import org.slf4j.LoggerFactory;
  * {@link #offer} and reads {@link #hasRoom()}, which are safe from the pipeline thread while a worker drives.
  *
  * <p>When the pipeline thread drives and the writer takes messages as they come ({@link OpenWrite}), the batch being
- * filled may already be the window's newest attempt ({@link #openWrite()}): it holds a place in the window and joins
- * it as an attempt once sealed ({@link #closeWrite}); a go-back-N waits for it.
+ * filled may already be the window's newest attempt ({@link #openWrite()}): it takes each message as the batch does
+ * ({@link #handOver}), holds a place in the window and joins it as an attempt once sealed ({@link #closeWrite}); a
+ * go-back-N waits for it. Every call into the writer is made here.
  */
 final class ShardWindow<M> {
 
@@ -59,8 +60,10 @@ final class ShardWindow<M> {
     private long resendAtNanos;
 
     private boolean backingOff;
-    /** The open batch's first attempt has started ({@link #openWrite()}) and holds a place in the window. */
-    private boolean openAttempt;
+    /** The open batch's first attempt, which holds a place in the window; null when none has started. */
+    private OpenWrite<M> openAttempt;
+    /** The open attempt refused a message: the rest of the batch is handed over when it is sealed. */
+    private boolean openAttemptFull;
     /** When that attempt started (nanoTime). */
     private long openAttemptStartNanos;
 
@@ -139,12 +142,12 @@ final class ShardWindow<M> {
 
     /**
      * Starts the first attempt of the batch the shard is about to fill, when the window would write that batch at
-     * once and the writer takes messages as they come; null otherwise. The attempt holds a place in the window
-     * until {@link #closeWrite}. Only for a window the pipeline thread drives.
+     * once and the writer takes messages as they come; returns whether it did. The attempt holds a place in the
+     * window until {@link #closeWrite}. Only for a window the pipeline thread drives.
      */
-    OpenWrite<M> openWrite() {
+    boolean openWrite() {
         if (!drivenInline
-                || openAttempt
+                || openAttempt != null
                 || holding
                 || aborting
                 || closing
@@ -152,24 +155,53 @@ final class ShardWindow<M> {
                 || window.size() >= inflight
                 || !queue.isEmpty()
                 || !resend.isEmpty()) {
-            return null;
+            return false;
         }
         OpenWrite<M> write;
         try {
             write = pool.writer().openWrite(index);
         } catch (RuntimeException e) {
             write = null; // the batch is written whole once sealed, which reports the writer's trouble
+        } catch (Error e) {
+            pool.writerFailed(this, e);
+            return false;
         }
         if (write == null) {
-            return null;
+            return false;
         }
         if (!breakerPermits()) {
-            return null; // nothing was sent yet: the batch waits in the queue once sealed, as any other
+            return false; // nothing was sent yet: the batch waits in the queue once sealed, as any other
         }
-        openAttempt = true;
+        openAttempt = write;
+        openAttemptFull = false;
         openAttemptStartNanos = System.nanoTime();
         windowSize = window.size() + 1;
-        return write;
+        return true;
+    }
+
+    /** Whether the batch being filled is already the window's newest attempt ({@link #openWrite()}). */
+    boolean hasOpenAttempt() {
+        return openAttempt != null;
+    }
+
+    /**
+     * Hands a message just added to the open batch to its open attempt, unless there is none or it stopped taking
+     * messages; what it does not take is handed over when the batch is sealed.
+     */
+    void handOver(M message) {
+        if (openAttempt == null || openAttemptFull) {
+            return;
+        }
+        boolean taken;
+        try {
+            taken = openAttempt.add(message);
+        } catch (RuntimeException e) {
+            taken = false; // the batch is handed over once sealed, which reports what the writer has
+        } catch (Error e) {
+            taken = false;
+            pool.writerFailed(this, e);
+        }
+        openAttemptFull = !taken;
     }
 
     /**
@@ -186,8 +218,9 @@ final class ShardWindow<M> {
     }
 
     /** The open attempt's batch was sealed: the attempt joins the window, after every earlier one. */
-    void closeWrite(Batch<M> batch, OpenWrite<M> write) {
-        openAttempt = false;
+    void closeWrite(Batch<M> batch) {
+        OpenWrite<M> write = openAttempt;
+        openAttempt = null;
         if (finished) {
             // stopped meanwhile: what was handed over is never acknowledged
             pool.metrics().abandoned(1);
@@ -201,6 +234,9 @@ final class ShardWindow<M> {
             future = write.close(batch);
         } catch (RuntimeException e) {
             future = CompletableFuture.failedFuture(e);
+        } catch (Error e) {
+            pool.writerFailed(this, e);
+            return;
         }
         enter(batch, future, openAttemptStartNanos);
     }
@@ -245,7 +281,12 @@ final class ShardWindow<M> {
 
     /** Whether the window was closed and everything given to it is settled: the driver may finish it. */
     boolean drained() {
-        return closing && !openAttempt && window.isEmpty() && resend.isEmpty() && redo == null && queue.isEmpty();
+        return closing
+                && openAttempt == null
+                && window.isEmpty()
+                && resend.isEmpty()
+                && redo == null
+                && queue.isEmpty();
     }
 
     /** Nanosecond time at which a backoff ends and the driver should pump again, or Long.MAX_VALUE. */
@@ -264,7 +305,7 @@ final class ShardWindow<M> {
 
     /** Sends batches waiting for a retry first, then queued ones, as far as window, backoff and breaker allow. */
     private boolean sendQueued(long nowNanos) {
-        if (redo != null || openAttempt) {
+        if (redo != null || openAttempt != null) {
             // an open attempt is the newest: nothing may be written before it has joined the window
             return false;
         }
@@ -351,7 +392,7 @@ final class ShardWindow<M> {
             }
             progress = true;
         }
-        if (redo != null && window.isEmpty() && !openAttempt) {
+        if (redo != null && window.isEmpty() && openAttempt == null) {
             scheduleResend(nowNanos);
         }
         return progress;
@@ -439,7 +480,6 @@ final class ShardWindow<M> {
             }
         }
         window.clear();
-        openAttempt = false;
         windowSize = 0;
         if (redo != null) {
             for (Batch<M> r : redo) {
