@@ -187,14 +187,14 @@ final class BatchSender {
                 return false;
             }
             int i = added;
+            Exception rejected;
             try {
-                delivery.sending(i, producer.send(toRecord(message), delivery));
+                rejected = sendNow(producer, delivery, i, message);
             } catch (RuntimeException e) {
                 // a closed or failed producer: the sealed batch's hand-over meets it again and writes the rest off
                 stopped = true;
                 return false;
             }
-            Exception rejected = delivery.takeRejected();
             if (rejected != null) {
                 if (!KafkaErrorClassifier.concernsOneRecord(rejected)) {
                     // buffer full, metadata not there yet, or worse: offered again from the sealed batch
@@ -297,14 +297,14 @@ final class BatchSender {
                     delivery.skipped();
                     continue;
                 }
+                Exception rejected;
                 try {
-                    delivery.sending(i, producer.send(toRecord(messages.get(i)), delivery.callbackFor(i)));
+                    rejected = sendNow(producer, delivery, i, messages.get(i));
                 } catch (RuntimeException e) {
                     // a closed or failed producer, an interrupt: nothing more is sent in this attempt
                     delivery.abandon(n - i, e);
                     return done();
                 }
-                Exception rejected = delivery.takeRejected();
                 if (rejected == null) {
                     continue;
                 }
@@ -401,6 +401,16 @@ final class BatchSender {
             }
             waiting = false;
         }
+    }
+
+    /**
+     * Sends message {@code index} of {@code delivery}'s attempt; returns the failure {@code send} reported on this
+     * thread, when the producer did not take the record, or null. Throws what {@code send} throws.
+     */
+    private Exception sendNow(
+            KafkaProducer<byte[], byte[]> producer, BatchDelivery delivery, int index, KafkaMessage message) {
+        delivery.sending(index, producer.send(toRecord(message), delivery.callbackFor(index)));
+        return delivery.takeRejected();
     }
 
     private ProducerRecord<byte[], byte[]> toRecord(KafkaMessage m) {

@@ -24,9 +24,7 @@ final class RoutedWriter implements SinkWriter<KafkaMessage> {
 
     @Override
     public CompletableFuture<Void> writeBatch(SealedBatch<KafkaMessage> batch) {
-        CompletableFuture<Void> written = writer.writeBatch(batch);
-        written.thenRun(() -> count(batch));
-        return written;
+        return counted(writer.writeBatch(batch), batch);
     }
 
     @Override
@@ -43,11 +41,15 @@ final class RoutedWriter implements SinkWriter<KafkaMessage> {
 
             @Override
             public CompletableFuture<Void> close(SealedBatch<KafkaMessage> batch) {
-                CompletableFuture<Void> written = open.close(batch);
-                written.thenRun(() -> count(batch));
-                return written;
+                return counted(open.close(batch), batch);
             }
         };
+    }
+
+    /** {@code written}, which counts the batch's messages per topic once it completes normally. */
+    private CompletableFuture<Void> counted(CompletableFuture<Void> written, SealedBatch<KafkaMessage> batch) {
+        written.thenRun(() -> count(batch));
+        return written;
     }
 
     /** Counts the batch's messages per topic, leaving out those the brokers refused. */
