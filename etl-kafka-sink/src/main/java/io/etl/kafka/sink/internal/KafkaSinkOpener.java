@@ -38,11 +38,8 @@ final class KafkaSinkOpener {
      */
     static Opened open(KafkaSinkConfig config, String path, SinkContext context) {
         Map<String, Object> connection = config.connectionProperties(path);
-        Map<String, Object> producer =
-                ProducerSettings.producer(config, path, "etl-" + context.pipeline() + "-" + context.sink());
         String principal = ClientPrincipal.of(config.security(), config.producer());
         LOG.info("sink '{}': writing topic '{}' at {}", context.sink(), config.topic(), config.brokers());
-        LOG.debug("sink '{}': producer properties {}", context.sink(), ClientProperties.redacted(producer));
         if (!config.topics().isEmpty()) {
             check(connection, path, config, context, principal).run();
             TopicCreator.create(
@@ -56,9 +53,16 @@ final class KafkaSinkOpener {
                 .topic(config.topic())
                 .readMaxMessageBytes()
                 .run();
-        Map<String, Object> fitted = ProducerSettings.producer(
-                config, path, "etl-" + context.pipeline() + "-" + context.sink(), checked.topicMaxMessageBytes());
-        return new Opened(writer(config, path, context, connection, fitted, principal), checked.topicMaxMessageBytes());
+        // the producer's batches fit the topic, whose limit the check has just read
+        Map<String, Object> producer =
+                ProducerSettings.producer(config, path, clientId(context), checked.topicMaxMessageBytes());
+        LOG.debug("sink '{}': producer properties {}", context.sink(), ClientProperties.redacted(producer));
+        return new Opened(
+                writer(config, path, context, connection, producer, principal), checked.topicMaxMessageBytes());
+    }
+
+    private static String clientId(SinkContext context) {
+        return "etl-" + context.pipeline() + "-" + context.sink();
     }
 
     /**
@@ -70,8 +74,7 @@ final class KafkaSinkOpener {
      */
     static SinkWriter<KafkaMessage> openRouted(KafkaSinkConfig config, String path, SinkContext context) {
         Map<String, Object> connection = config.connectionProperties(path);
-        Map<String, Object> producer =
-                ProducerSettings.producer(config, path, "etl-" + context.pipeline() + "-" + context.sink());
+        Map<String, Object> producer = ProducerSettings.producer(config, path, clientId(context));
         String principal = ClientPrincipal.of(config.security(), config.producer());
         LOG.info("sink '{}': writing topics {} at {}", context.sink(), Destinations.label(config), config.brokers());
         LOG.debug("sink '{}': producer properties {}", context.sink(), ClientProperties.redacted(producer));
