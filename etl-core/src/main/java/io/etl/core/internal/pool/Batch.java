@@ -5,9 +5,10 @@ import io.etl.core.error.RecordException;
 import io.etl.core.internal.checkpoint.PendingRecord;
 import io.etl.core.record.RecordMeta;
 import io.etl.core.sink.SealedBatch;
-import java.util.Collections;
+import java.util.AbstractList;
 import java.util.List;
 import java.util.Objects;
+import java.util.RandomAccess;
 
 /**
  * A sealed batch plus the pending records its messages belong to, their source records and which output of its
@@ -22,9 +23,11 @@ final class Batch<M> implements SealedBatch<M> {
     private final int shard;
     private final long sequence;
     private final List<M> messages;
+    // the batch's entries are the first `size` of each array; the rest is room the batch did not use
     private final PendingRecord[] owners;
     private final RecordMeta[] sources;
     private final int[] outputs;
+    private final int size;
     private final long bytes;
     private volatile RecordException[] refused;
     private int[] refusedInAttempt;
@@ -34,22 +37,27 @@ final class Batch<M> implements SealedBatch<M> {
     /** Messages at the head that earlier attempts made durable. */
     private volatile int durablePrefix;
 
+    /**
+     * A batch of the first {@code size} entries of each array, which it keeps as they are (an array may be longer).
+     */
     Batch(
             String sink,
             int shard,
             long sequence,
-            List<M> messages,
+            Object[] messages,
             PendingRecord[] owners,
             RecordMeta[] sources,
             int[] outputs,
+            int size,
             long bytes) {
         this.sink = sink;
         this.shard = shard;
         this.sequence = sequence;
-        this.messages = Collections.unmodifiableList(messages);
+        this.messages = new Prefix<>(messages, size);
         this.owners = owners;
         this.sources = sources;
         this.outputs = outputs;
+        this.size = size;
         this.bytes = bytes;
     }
 
@@ -80,7 +88,7 @@ final class Batch<M> implements SealedBatch<M> {
 
     @Override
     public int size() {
-        return owners.length;
+        return size;
     }
 
     @Override
@@ -94,11 +102,11 @@ final class Batch<M> implements SealedBatch<M> {
 
     @Override
     public synchronized void reject(int index, RecordException error) {
-        Objects.checkIndex(index, owners.length);
+        Objects.checkIndex(index, size);
         RecordException[] r = refused;
         if (r == null) {
-            r = new RecordException[owners.length];
-            refusedInAttempt = new int[owners.length];
+            r = new RecordException[size];
+            refusedInAttempt = new int[size];
         }
         if (r[index] == null) {
             refusedCount++;
@@ -116,7 +124,7 @@ final class Batch<M> implements SealedBatch<M> {
 
     @Override
     public synchronized void durablePrefix(int count) {
-        durablePrefix = Math.max(durablePrefix, Math.min(count, owners.length));
+        durablePrefix = Math.max(durablePrefix, Math.min(count, size));
     }
 
     @Override
@@ -145,7 +153,7 @@ final class Batch<M> implements SealedBatch<M> {
             r = refused;
             attempts = refusedInAttempt;
         }
-        for (int i = 0; i < owners.length; i++) {
+        for (int i = 0; i < size; i++) {
             if (r != null && r[i] != null) {
                 if (onPipeline) {
                     owners[i].handOffHold(); // whoever ends the refusal releases it
@@ -167,8 +175,8 @@ final class Batch<M> implements SealedBatch<M> {
             return false;
         }
         settled = true;
-        for (PendingRecord owner : owners) {
-            owner.fail(cause);
+        for (int i = 0; i < size; i++) {
+            owners[i].fail(cause);
         }
         return true;
     }
@@ -177,9 +185,30 @@ final class Batch<M> implements SealedBatch<M> {
         return settled;
     }
 
+    /** The first {@code size} elements of an array, read-only. */
+    private static final class Prefix<M> extends AbstractList<M> implements RandomAccess {
+        private final Object[] elements;
+        private final int size;
+
+        Prefix(Object[] elements, int size) {
+            this.elements = elements;
+            this.size = size;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public M get(int index) {
+            return (M) elements[Objects.checkIndex(index, size)];
+        }
+
+        @Override
+        public int size() {
+            return size;
+        }
+    }
+
     @Override
     public String toString() {
-        return "batch " + sink + "/" + shard + "#" + sequence + " (" + owners.length + " messages, attempt " + attempt
-                + ")";
+        return "batch " + sink + "/" + shard + "#" + sequence + " (" + size + " messages, attempt " + attempt + ")";
     }
 }

@@ -3,14 +3,15 @@ package io.etl.core.internal.pool;
 import io.etl.core.internal.checkpoint.PendingRecord;
 import io.etl.core.record.RecordMeta;
 import java.util.Arrays;
-import java.util.List;
 import java.util.function.LongSupplier;
 
 /**
- * The batch a shard is filling, owned by the pipeline thread. Its arrays start at the size of the batch sealed
- * before it: under full load that is a full batch, so they never grow; at a moderate rate batches are sealed
- * with a few records each, and a new batch does not allocate room for thousands. Sealing hands the arrays to the
- * {@link Batch} (trimmed to its size) instead of copying them element by element.
+ * The batch a shard is filling, owned by the pipeline thread. Its arrays start at the larger of the size of the
+ * batch sealed before it and half that batch's capacity: under full load that is a full batch, so they never grow;
+ * when batch sizes vary (a batch is sealed whenever its shard's window has room) the room follows the recent
+ * largest instead of growing and shrinking with every batch; at a moderate rate it halves batch by batch down to a
+ * few records, so a new batch does not hold room for thousands. Sealing hands the arrays, as they are, to the
+ * {@link Batch} with its size: nothing is copied.
  */
 final class OpenBatch<M> {
 
@@ -43,8 +44,8 @@ final class OpenBatch<M> {
         reset(maxCapacity);
     }
 
-    private void reset(int lastSize) {
-        capacity = Math.max(MIN_CAPACITY, Math.min(lastSize, maxCapacity));
+    private void reset(int start) {
+        capacity = Math.max(MIN_CAPACITY, Math.min(start, maxCapacity));
         messages = new Object[capacity];
         owners = new PendingRecord[capacity];
         sources = new RecordMeta[capacity];
@@ -99,15 +100,10 @@ final class OpenBatch<M> {
         return capacity;
     }
 
-    @SuppressWarnings("unchecked")
     Batch<M> seal(String sink, int shard, long sequence) {
         int n = size;
-        if (n < owners.length) {
-            grow(n);
-        }
-        Batch<M> sealed =
-                new Batch<>(sink, shard, sequence, (List<M>) Arrays.asList(messages), owners, sources, outputs, bytes);
-        reset(n);
+        Batch<M> sealed = new Batch<>(sink, shard, sequence, messages, owners, sources, outputs, n, bytes);
+        reset(Math.max(n, owners.length / 2));
         return sealed;
     }
 }
