@@ -196,13 +196,12 @@ final class BatchSender {
                 return false;
             }
             if (rejected != null) {
+                delivery.sending(i, null); // not taken: no future to keep
                 if (!KafkaErrorClassifier.concernsOneRecord(rejected)) {
                     // buffer full, metadata not there yet, or worse: offered again from the sealed batch
-                    delivery.sending(i, null);
                     stopped = true;
                     return false;
                 }
-                delivery.sending(i, null);
                 if (refused == null) {
                     refused = new ArrayList<>(2);
                 }
