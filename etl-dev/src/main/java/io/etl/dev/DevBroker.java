@@ -2,6 +2,7 @@ package io.etl.dev;
 
 import io.etl.testkit.BrokerOptions;
 import io.etl.testkit.KafkaTestCluster;
+import io.etl.testkit.schema.SchemaRegistryServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -29,6 +30,7 @@ import sun.misc.Signal;
  * <pre>
  * java -jar etl-dev/target/etl-dev.jar                        # localhost:9092, data deleted when it stops
  * java -jar etl-dev/target/etl-dev.jar --port 9093 --data-dir .kafka   # keeps topics and offsets between runs
+ * java -jar etl-dev/target/etl-dev.jar --schema-registry      # and a schema registry on localhost:8081
  * mvn -Pdev-broker exec:java                                  # the same, in a project generated from the archetype
  * </pre>
  *
@@ -46,7 +48,7 @@ import sun.misc.Signal;
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:stopped by Ctrl-C (SIGINT) or SIGTERM",
-            "1:the broker could not start (port in use, data directory unusable)",
+            "1:the broker or the registry could not start (port in use, data directory unusable)",
             "2:usage error"
         })
 public final class DevBroker implements Callable<Integer> {
@@ -55,6 +57,10 @@ public final class DevBroker implements Callable<Integer> {
     public static final int DEFAULT_PORT = 9092;
     /** What the program prints once the broker answers, followed by {@code host:port}. */
     public static final String READY = "Kafka broker ready at ";
+    /** The port of the schema registry unless told otherwise, the registry's usual one. */
+    public static final int DEFAULT_REGISTRY_PORT = 8081;
+    /** What the program prints once the registry listens, followed by its URL. */
+    public static final String REGISTRY_READY = "Schema registry ready at ";
 
     @Option(
             names = "--port",
@@ -75,6 +81,15 @@ public final class DevBroker implements Callable<Integer> {
             paramLabel = "KEY=VALUE",
             description = "An extra server.properties entry, e.g. num.partitions=3 (repeatable).")
     private Map<String, String> brokerProperties = new LinkedHashMap<>();
+
+    @Option(
+            names = "--schema-registry",
+            paramLabel = "PORT",
+            arity = "0..1",
+            fallbackValue = "" + DEFAULT_REGISTRY_PORT,
+            description = "Also run a schema registry (the Confluent REST API, in memory) on 127.0.0.1:PORT."
+                    + " Without PORT: " + DEFAULT_REGISTRY_PORT + "; an empty PORT runs none.")
+    private String registry;
 
     @Option(
             names = "--startup-timeout",
@@ -102,6 +117,7 @@ public final class DevBroker implements Callable<Integer> {
         if (port < 1 || port > 65_535) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--port must be 1..65535, got " + port);
         }
+        Integer registryPort = registryPort();
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         CountDownLatch stop = new CountDownLatch(1);
@@ -124,6 +140,20 @@ public final class DevBroker implements Callable<Integer> {
             }
             return 1;
         }
+        SchemaRegistryServer schemas = null;
+        if (registryPort != null) {
+            try {
+                schemas = SchemaRegistryServer.start(registryPort);
+            } catch (RuntimeException e) {
+                err.println("error: cannot start the schema registry on port " + registryPort + ": " + oneLine(e));
+                err.flush();
+                broker.close();
+                if (!keep) {
+                    deleteRecursively(data);
+                }
+                return 1;
+            }
+        }
         try {
             String where = keep ? "data kept in " + data : "data in " + data + ", deleted when it stops";
             out.println(READY + "localhost:" + port + " (" + where + ")");
@@ -132,6 +162,11 @@ public final class DevBroker implements Callable<Integer> {
                             ? " (a generated project's default)"
                             : " (KAFKA_BROKERS=localhost:" + port + ")")
                     + ". Ctrl-C stops it.");
+            if (schemas != null) {
+                out.println(REGISTRY_READY + "http://localhost:" + schemas.port()
+                        + " (in memory: schemas are gone when it stops); `schema_registry: {url: http://localhost:"
+                        + schemas.port() + "}`");
+            }
             out.flush();
             if (!signals) {
                 // without a signal handler the JVM's shutdown hooks close the broker (the kit registers one)
@@ -145,6 +180,9 @@ public final class DevBroker implements Callable<Integer> {
             Thread.currentThread().interrupt();
             return 0;
         } finally {
+            if (schemas != null) {
+                schemas.close();
+            }
             broker.close();
             if (!keep) {
                 deleteRecursively(data);
@@ -152,6 +190,24 @@ public final class DevBroker implements Callable<Integer> {
             out.println("stopped");
             out.flush();
         }
+    }
+
+    /** The port of {@code --schema-registry}, or null for no registry. */
+    private Integer registryPort() {
+        if (registry == null || registry.isBlank()) {
+            return null;
+        }
+        try {
+            int p = Integer.parseInt(registry.strip());
+            if (p >= 1 && p <= 65_535 && p != port) {
+                return p;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new CommandLine.ParameterException(
+                spec.commandLine(),
+                "--schema-registry must be a port 1..65535 other than the broker's, got '" + registry + "'");
     }
 
     private static Path temporaryDirectory() {

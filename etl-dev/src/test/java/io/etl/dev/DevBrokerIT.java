@@ -1,6 +1,7 @@
 package io.etl.dev;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import io.etl.testkit.KafkaTestCluster;
 import io.etl.testkit.TestRecord;
@@ -9,8 +10,13 @@ import java.io.IOException;
 import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -81,6 +87,49 @@ class DevBrokerIT {
                 assertThat(String.join("\n", broker.output))
                         .contains("error: cannot start the broker on port " + taken.getLocalPort())
                         .contains("is in use");
+            }
+        }
+    }
+
+    @Test
+    void runsASchemaRegistryNextToTheBrokerWhenAsked() throws Exception {
+        int port = freePort();
+        int registryPort = freePort();
+        try (Child broker = Child.start("--port", Integer.toString(port), "--schema-registry=" + registryPort)) {
+            broker.awaitReady();
+            String url = "http://localhost:" + registryPort;
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> broker.output.stream().anyMatch(l -> l.startsWith(DevBroker.REGISTRY_READY + url)));
+            HttpClient http = HttpClient.newHttpClient();
+            HttpResponse<String> registered = http.send(
+                    HttpRequest.newBuilder(URI.create(url + "/subjects/orders-value/versions"))
+                            .header("Content-Type", "application/vnd.schemaregistry.v1+json")
+                            .POST(HttpRequest.BodyPublishers.ofString("{\"schema\":\"\\\"string\\\"\"}"))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(registered.statusCode()).as(registered.body()).isEqualTo(200);
+            HttpResponse<String> subjects = http.send(
+                    HttpRequest.newBuilder(URI.create(url + "/subjects")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(subjects.body()).isEqualTo("[\"orders-value\"]");
+
+            assertThat(broker.stop("TERM")).isZero();
+        }
+    }
+
+    @Test
+    void aRegistryPortInUseIsReportedAndExitsOne() throws Exception {
+        try (ServerSocket taken = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            try (Child broker = Child.start(
+                    "--port",
+                    Integer.toString(freePort()),
+                    "--schema-registry",
+                    Integer.toString(taken.getLocalPort()))) {
+                assertThat(broker.process.waitFor(120, TimeUnit.SECONDS)).isTrue();
+                broker.ended.get(10, TimeUnit.SECONDS);
+                assertThat(broker.process.exitValue()).isEqualTo(1);
+                assertThat(String.join("\n", broker.output))
+                        .contains("error: cannot start the schema registry on port " + taken.getLocalPort());
             }
         }
     }
