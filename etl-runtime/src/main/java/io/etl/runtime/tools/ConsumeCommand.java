@@ -1,5 +1,6 @@
 package io.etl.runtime.tools;
 
+import io.etl.core.error.RetryableException;
 import io.etl.runtime.ExitCodes;
 import io.etl.runtime.Main;
 import java.io.PrintWriter;
@@ -135,6 +136,7 @@ public final class ConsumeCommand extends ToolCommand {
                     topic,
                     formatOptions,
                     c.section() == null ? null : c.section().config());
+            RecordFormats.open(valueFormat, context);
             List<TopicPartition> assigned = partitionsOf(consumer, c.timeout());
             consumer.assign(assigned);
             Map<TopicPartition, Long> ends = Offsets.list(c, assigned, OffsetSpec.latest());
@@ -237,8 +239,13 @@ public final class ConsumeCommand extends ToolCommand {
         }
         try {
             return oneLine(valueFormat.decode(value, context));
+        } catch (RetryableException e) {
+            // the value may well be of the format: what it needs (a schema registry) did not answer
+            throw ToolException.failed("--format " + valueFormat.name() + ": " + e.getMessage());
         } catch (Exception e) {
-            return oneLine(new String(value, StandardCharsets.UTF_8)) + "  (not " + valueFormat.name() + ")";
+            String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            return oneLine(new String(value, StandardCharsets.UTF_8)) + "  (not " + valueFormat.name() + ": "
+                    + oneLine(why) + ")";
         }
     }
 

@@ -109,6 +109,7 @@ public final class ProduceCommand extends ToolCommand {
                     c.section() == null ? null : c.section().config());
             c.requireReachable();
             requireTopic(c);
+            RecordFormats.open(valueFormat, context);
             int sent;
             try (BufferedReader in = file != null
                             ? Files.newBufferedReader(file, StandardCharsets.UTF_8)

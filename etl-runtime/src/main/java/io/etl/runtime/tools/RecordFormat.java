@@ -23,6 +23,17 @@ public interface RecordFormat {
     String name();
 
     /**
+     * Called once before the first record with the command's context: a format that needs settings (a schema
+     * registry, a schema) reads and checks them here. The default does nothing.
+     *
+     * @throws IllegalArgumentException when an option or the section's settings are wrong; the tool stops with the
+     *                                  message as a usage error
+     * @throws Exception                when the format cannot start (a registry that does not answer); the tool
+     *                                  stops with the message
+     */
+    default void open(Context context) throws Exception {}
+
+    /**
      * The value to produce for one line of input.
      *
      * @throws Exception when {@code text} is not a value of this format; the tool names the line

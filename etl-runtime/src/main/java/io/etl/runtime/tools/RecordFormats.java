@@ -1,6 +1,7 @@
 package io.etl.runtime.tools;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.etl.core.error.ConfigException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -32,6 +33,22 @@ final class RecordFormats {
                     "unknown format '" + name + "'; known: " + String.join(", ", all.keySet()));
         }
         return format;
+    }
+
+    /**
+     * Opens {@code format} for a command ({@link RecordFormat#open}): a wrong setting is a usage error naming the
+     * format, any other failure ends the command with its message.
+     */
+    static void open(RecordFormat format, RecordFormat.Context context) {
+        try {
+            format.open(context);
+        } catch (ConfigException | ToolException e) {
+            throw e;
+        } catch (IllegalArgumentException e) {
+            throw ToolException.usage("--format " + format.name() + ": " + e.getMessage());
+        } catch (Exception e) {
+            throw ToolException.failed("--format " + format.name() + ": " + e.getMessage());
+        }
     }
 
     private static Map<String, RecordFormat> all() {

@@ -1,0 +1,86 @@
+package io.etl.schema.internal;
+
+import io.etl.runtime.tools.RecordFormat;
+import io.etl.schema.Avro;
+import io.etl.schema.SchemaDecoder;
+import io.etl.schema.SchemaEncoder;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericContainer;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericDatumWriter;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.io.EncoderFactory;
+import org.apache.avro.io.JsonEncoder;
+
+/**
+ * {@code --format avro} of {@code etl consume} and {@code etl produce}: values in the registry's wire format,
+ * printed and read as Avro's JSON encoding (a union's value inside an object naming its branch, as
+ * {@code {"string": "EUR"}}), the form Confluent's Avro console tools use. {@code consume} looks each writer
+ * schema up by id; {@code produce} writes with {@code --format-option schema=FILE.avsc} or the latest version of
+ * {@code <topic>-value}.
+ */
+public final class AvroRecordFormat implements RecordFormat {
+
+    private ToolFormatSettings settings;
+    private SchemaDecoder<GenericRecord> decoder;
+    private final Map<Schema, GenericDatumWriter<Object>> printers = new HashMap<>();
+    private Schema writer;
+    private GenericDatumReader<Object> reader;
+    private SchemaEncoder<GenericContainer> encoder;
+
+    @Override
+    public String name() {
+        return "avro";
+    }
+
+    @Override
+    public void open(Context context) {
+        settings = ToolFormatSettings.of(context, "Avro");
+        decoder = null;
+        encoder = null;
+    }
+
+    @Override
+    public String decode(byte[] value, Context context) throws Exception {
+        if (decoder == null) {
+            if (settings == null) {
+                open(context);
+            }
+            decoder = Avro.decoder();
+            decoder.open(settings.formatContext());
+        }
+        GenericRecord record = decoder.decode(value, settings.meta());
+        Schema schema = record.getSchema();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        JsonEncoder json = EncoderFactory.get().jsonEncoder(schema, out);
+        printers.computeIfAbsent(schema, GenericDatumWriter::new).write(record, json);
+        json.flush();
+        return out.toString(StandardCharsets.UTF_8);
+    }
+
+    @Override
+    public byte[] encode(String text, Context context) throws IOException {
+        if (encoder == null) {
+            if (settings == null) {
+                open(context);
+            }
+            RegistryClient client =
+                    RegistryConnection.open(settings.formatContext(), "Avro").client();
+            writer = AvroSchemas.parse(settings.writerSchema(SchemaText.AVRO, client), client);
+            reader = new GenericDatumReader<>(writer);
+            encoder = settings.open(Avro.<GenericContainer>encoder(writer));
+        }
+        Object datum = reader.read(null, DecoderFactory.get().jsonDecoder(writer, text));
+        if (!(datum instanceof GenericContainer value)) {
+            throw new IllegalArgumentException("the schema is a "
+                    + writer.getType().getName() + ": only records, enums and fixed values are written");
+        }
+        return encoder.encode(value, settings.meta()).value();
+    }
+}

@@ -1,0 +1,61 @@
+package io.etl.schema.internal;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.etl.runtime.tools.RecordFormat;
+import io.etl.schema.JsonSchema;
+import io.etl.schema.SchemaDecoder;
+import io.etl.schema.SchemaEncoder;
+
+/**
+ * {@code --format json-schema} of {@code etl consume} and {@code etl produce}: JSON values in the registry's wire
+ * format. {@code consume} prints each value as JSON after checking it against its writer schema; {@code produce}
+ * checks each line against {@code --format-option schema=FILE.json} or the latest version of
+ * {@code <topic>-value} and frames it with that schema's id.
+ */
+public final class JsonSchemaRecordFormat implements RecordFormat {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private ToolFormatSettings settings;
+    private SchemaDecoder<JsonNode> decoder;
+    private SchemaEncoder<JsonNode> encoder;
+
+    @Override
+    public String name() {
+        return "json-schema";
+    }
+
+    @Override
+    public void open(Context context) {
+        settings = ToolFormatSettings.of(context, "JSON Schema");
+        decoder = null;
+        encoder = null;
+    }
+
+    @Override
+    public String decode(byte[] value, Context context) throws Exception {
+        if (decoder == null) {
+            if (settings == null) {
+                open(context);
+            }
+            decoder = JsonSchema.decoder(JsonNode.class, JSON);
+            decoder.open(settings.formatContext());
+        }
+        return decoder.decode(value, settings.meta()).toString();
+    }
+
+    @Override
+    public byte[] encode(String text, Context context) throws Exception {
+        if (encoder == null) {
+            if (settings == null) {
+                open(context);
+            }
+            RegistryClient client = RegistryConnection.open(settings.formatContext(), "JSON Schema")
+                    .client();
+            encoder = settings.open(JsonSchema.<JsonNode>encoder(
+                    settings.writerSchema(SchemaText.JSON, client).schema(), JSON));
+        }
+        return encoder.encode(JSON.readTree(text), settings.meta()).value();
+    }
+}
