@@ -1,5 +1,6 @@
 package io.etl.examples;
 
+import io.etl.examples.avro.AvroToAvroCommand;
 import io.etl.examples.split.KafkaToKafkaSplitCommand;
 import io.etl.runtime.CommandLines;
 import io.etl.runtime.ValidateCommand;
@@ -13,6 +14,7 @@ import picocli.CommandLine.Command;
  * <pre>{@code
  * java -jar etl-examples/target/etl-examples.jar kafka_to_kafka_split            # embedded broker, 100,000 orders
  * KAFKA_BROKERS=k1:9092 java -jar etl-examples.jar kafka_to_kafka_split         # your cluster, until SIGTERM
+ * java -jar etl-examples/target/etl-examples.jar avro_to_avro                   # embedded broker and registry
  * java -jar etl-examples/target/etl-examples.jar validate my-pipeline.yaml      # offline config check
  * }</pre>
  *
@@ -25,7 +27,12 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = EtlExamples.Version.class,
         description = "Runnable examples of the etl framework (Kafka to Kafka pipelines).",
-        subcommands = {KafkaToKafkaSplitCommand.class, ValidateCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {
+            KafkaToKafkaSplitCommand.class,
+            AvroToAvroCommand.class,
+            ValidateCommand.class,
+            CommandLine.HelpCommand.class
+        },
         synopsisSubcommandLabel = "COMMAND",
         footer = {"", "Run `etl-examples COMMAND --help` for a command's options."})
 public final class EtlExamples implements Runnable {

@@ -8,6 +8,7 @@ import io.etl.schema.Avro;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
@@ -23,6 +24,12 @@ import org.apache.avro.generic.GenericRecord;
  * }</pre>
  */
 public final class AvroToAvro {
+
+    /** The pipeline's name, and its command's. */
+    public static final String NAME = "avro_to_avro";
+
+    /** The shipped YAML, on the class path. */
+    public static final String DEFAULT_CONFIG_RESOURCE = "/avro_to_avro.yaml";
 
     /** The payment schema this pipeline reads with (version 2). */
     public static final Schema PAYMENT = schema("/avro/payment.avsc");
@@ -43,6 +50,18 @@ public final class AvroToAvro {
                 .to(KafkaSink.from(config.sink("ledger")).with(Avro.encoder(LEDGER_ENTRY)));   // checked at start
         // end::pipeline[]
         // spotless:on
+    }
+
+    /** The shipped {@code avro_to_avro.yaml}. */
+    public static String defaultYaml() {
+        try (InputStream in = AvroToAvro.class.getResourceAsStream(DEFAULT_CONFIG_RESOURCE)) {
+            if (in == null) {
+                throw new IllegalStateException("missing resource " + DEFAULT_CONFIG_RESOURCE);
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read " + DEFAULT_CONFIG_RESOURCE, e);
+        }
     }
 
     /** The ledger entry of {@code payment}: a debit in its currency, its note as the memo. */

@@ -5,11 +5,11 @@ import io.etl.core.RunningPipeline;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.error.ConfigProblem;
+import io.etl.examples.EmbeddedLogging;
 import io.etl.examples.EtlExamples;
 import io.etl.examples.ProgressLine;
 import io.etl.runtime.ExitCodes;
 import io.etl.runtime.HttpEndpoint;
-import io.etl.runtime.Logging;
 import io.etl.runtime.PipelineService;
 import io.etl.runtime.StopSignal;
 import io.etl.testkit.KafkaTestCluster;
@@ -19,7 +19,6 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.function.Function;
@@ -158,7 +157,7 @@ public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
                     ProgressLine.isInteractive(),
                     stop);
             err.println("KAFKA_BROKERS is not set: starting an embedded Kafka broker ...");
-            quietEmbeddedBroker();
+            EmbeddedLogging.quiet();
             long t0 = System.nanoTime();
             try (KafkaTestCluster cluster = KafkaTestCluster.embedded()) {
                 err.printf(
@@ -238,27 +237,6 @@ public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
         for (ConfigProblem problem : e.problems()) {
             err.println("  " + problem);
         }
-    }
-
-    /**
-     * The embedded broker's own warnings (controller activation, its internal clients closing, the kit's
-     * readiness check knocking while a broker boots) mean nothing to someone running the demo; keep
-     * them out of the terminal unless the kit's log level ({@code -Detl.test.kafka.log}) was set.
-     */
-    static void quietEmbeddedBroker() {
-        if (System.getProperty("etl.test.kafka.log") != null) {
-            return;
-        }
-        for (String logger : List.of(
-                "kafka",
-                "state.change.logger",
-                "org.apache.kafka.controller",
-                "org.apache.kafka.raft",
-                "org.apache.kafka.server",
-                "org.apache.kafka.clients.NetworkClient")) {
-            Logging.level(logger, "error");
-        }
-        Logging.level("io.etl.testkit", "warn");
     }
 
     private static Function<String, String> withBrokers(Function<String, String> env, String brokers) {
