@@ -70,10 +70,11 @@ public final class Avro {
     }
 
     /**
-     * Records of {@code schema}: its id is found (or the schema registered) when the sink opens, so a schema the
-     * registry refuses stops the start instead of failing records.
+     * Values of {@code schema}: records, or any datum of a primitive or other schema (a {@code CharSequence} for
+     * {@code "string"}, a {@code Long} for {@code "long"}, as keys often are). Its id is found (or the schema
+     * registered) when the sink opens, so a schema the registry refuses stops the start instead of failing records.
      */
-    public static <T extends GenericContainer> SchemaEncoder<T> encoder(Schema schema) {
+    public static <T> SchemaEncoder<T> encoder(Schema schema) {
         return AvroEncoder.of(Objects.requireNonNull(schema, "schema"));
     }
 }

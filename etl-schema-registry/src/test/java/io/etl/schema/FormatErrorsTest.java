@@ -9,6 +9,7 @@ import io.etl.core.error.RecordException;
 import io.etl.core.error.RetryableException;
 import io.etl.kafka.common.FormatContext;
 import io.etl.kafka.common.SchemaRegistryConfig;
+import io.etl.schema.internal.WireFormat;
 import io.etl.testkit.schema.SchemaRegistryServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -162,6 +163,34 @@ class FormatErrorsTest {
         assertThat(value[0]).isZero();
         assertThat(registry.schema(value[4])).contains("Payment");
         assertThat(registry.requests("/subjects/ledger-value/versions")).isEqualTo(1);
+    }
+
+    @Test
+    void shouldWriteAPrimitiveValueWithTheSchemaItWasGivenAndReadItBack() throws Exception {
+        Schema string = Schema.create(Schema.Type.STRING);
+        int id = registry.register("ledger-value", "AVRO", string.toString());
+        SchemaEncoder<String> encoder = Avro.encoder(string);
+        encoder.open(Fixtures.context(config, "ledger", meters));
+        SchemaDecoder<GenericRecord> decoder = openDecoder();
+
+        byte[] value =
+                encoder.encode("k-17", Fixtures.meta("payments", null, null)).value();
+        Object read = ((SchemaDecoder<?>) decoder).decode(value, Fixtures.meta("ledger", null, value));
+
+        assertThat(WireFormat.schemaId(value)).isEqualTo(id);
+        assertThat(read).hasToString("k-17");
+    }
+
+    @Test
+    void shouldNameTheMissingSchemaOfAValueThatDoesNotCarryOne() {
+        SchemaEncoder<GenericRecord> encoder = Avro.encoder();
+        encoder.open(Fixtures.context(config.withAutoRegister(true), "ledger", meters));
+        @SuppressWarnings("unchecked") // what a caller ignoring the type's bound hands it
+        SchemaEncoder<Object> untyped = (SchemaEncoder<Object>) (SchemaEncoder<?>) encoder;
+
+        assertThatThrownBy(() -> untyped.encode(42L, Fixtures.meta("payments", null, null)))
+                .hasMessageContaining("java.lang.Long")
+                .hasMessageContaining("Avro.encoder(Schema)");
     }
 
     @Test

@@ -101,7 +101,14 @@ public final class ConsumeCommand extends ToolCommand {
                     + " Default: ${DEFAULT-VALUE}.")
     private String format;
 
-    @Option(names = "--format-option", paramLabel = "KEY=VALUE", description = "A setting of the format (repeatable).")
+    @Option(
+            names = "--key-format",
+            paramLabel = "FORMAT",
+            defaultValue = "text",
+            description = "How a key is printed, as --format for values. Default: ${DEFAULT-VALUE}.")
+    private String keyFormat;
+
+    @Option(names = "--format-option", paramLabel = "KEY=VALUE", description = "A setting of the formats (repeatable).")
     private Map<String, String> formatOptions = new LinkedHashMap<>();
 
     @Option(names = "--value-only", description = "Print only the values, one a line.")
@@ -119,10 +126,16 @@ public final class ConsumeCommand extends ToolCommand {
             throw usage("--from-end reads only new records: add --follow");
         }
         RecordFormat valueFormat;
+        RecordFormat keys;
         try {
             valueFormat = RecordFormats.named(format);
         } catch (IllegalArgumentException e) {
             throw usage("--format: " + e.getMessage());
+        }
+        try {
+            keys = RecordFormats.named(keyFormat);
+        } catch (IllegalArgumentException e) {
+            throw usage("--key-format: " + e.getMessage());
         }
         Instant from;
         try {
@@ -137,6 +150,9 @@ public final class ConsumeCommand extends ToolCommand {
                     formatOptions,
                     c.section() == null ? null : c.section().config());
             RecordFormats.open(valueFormat, context);
+            RecordFormat.Context keyContext = context.forKeys();
+            RecordFormats.open(keys, keyContext);
+            Printer printer = new Printer(valueFormat, context, keys, keyContext);
             List<TopicPartition> assigned = partitionsOf(consumer, c.timeout());
             consumer.assign(assigned);
             Map<TopicPartition, Long> ends = Offsets.list(c, assigned, OffsetSpec.latest());
@@ -149,7 +165,7 @@ public final class ConsumeCommand extends ToolCommand {
                     if (!follow && r.offset() >= ends.get(tp)) {
                         continue;
                     }
-                    out.println(line(r, valueFormat, context));
+                    out.println(line(r, printer));
                     if (++printed >= limit) {
                         break;
                     }
@@ -211,8 +227,15 @@ public final class ConsumeCommand extends ToolCommand {
         return ends.entrySet().stream().allMatch(e -> positions.get(e.getKey()) >= e.getValue());
     }
 
-    private String line(ConsumerRecord<byte[], byte[]> r, RecordFormat valueFormat, RecordFormat.Context context) {
-        String value = value(r.value(), valueFormat, context);
+    /** The formats of values and keys, each with its context. */
+    private record Printer(
+            RecordFormat values,
+            RecordFormat.Context valueContext,
+            RecordFormat keys,
+            RecordFormat.Context keyContext) {}
+
+    private String line(ConsumerRecord<byte[], byte[]> r, Printer printer) {
+        String value = r.value() == null ? "(tombstone)" : text(r.value(), printer.values(), printer.valueContext());
         if (valueOnly) {
             return value;
         }
@@ -221,7 +244,7 @@ public final class ConsumeCommand extends ToolCommand {
         if (timestamps) {
             line.append("  ").append(Instant.ofEpochMilli(r.timestamp()));
         }
-        line.append("  key=").append(r.key() == null ? "(none)" : new String(r.key(), StandardCharsets.UTF_8));
+        line.append("  key=").append(r.key() == null ? "(none)" : text(r.key(), printer.keys(), printer.keyContext()));
         if (r.headers().toArray().length > 0) {
             StringJoiner h = new StringJoiner(", ", "  headers={", "}");
             for (Header header : r.headers()) {
@@ -233,15 +256,14 @@ public final class ConsumeCommand extends ToolCommand {
         return line.append("  ").append(value).toString();
     }
 
-    private static String value(byte[] value, RecordFormat valueFormat, RecordFormat.Context context) {
-        if (value == null) {
-            return "(tombstone)";
-        }
+    /** A value or key in {@code valueFormat}, or as text with a note saying why it is not. */
+    private static String text(byte[] value, RecordFormat valueFormat, RecordFormat.Context context) {
         try {
             return oneLine(valueFormat.decode(value, context));
         } catch (RetryableException e) {
             // the value may well be of the format: what it needs (a schema registry) did not answer
-            throw ToolException.failed("--format " + valueFormat.name() + ": " + e.getMessage());
+            throw ToolException.failed(
+                    (context.key() ? "--key-format " : "--format ") + valueFormat.name() + ": " + e.getMessage());
         } catch (Exception e) {
             String why = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
             return oneLine(new String(value, StandardCharsets.UTF_8)) + "  (not " + valueFormat.name() + ": "

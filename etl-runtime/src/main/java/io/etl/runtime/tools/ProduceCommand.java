@@ -83,9 +83,17 @@ public final class ProduceCommand extends ToolCommand {
     private String format;
 
     @Option(
+            names = "--key-format",
+            paramLabel = "FORMAT",
+            defaultValue = "text",
+            description = "How the key part of a line (--key-separator) becomes the key, as --format for values."
+                    + " Default: ${DEFAULT-VALUE}.")
+    private String keyFormat;
+
+    @Option(
             names = "--format-option",
             paramLabel = "KEY=VALUE",
-            description = "A setting of the format, e.g. what a schema format needs (repeatable).")
+            description = "A setting of the formats, e.g. what a schema format needs (repeatable).")
     private Map<String, String> formatOptions = new LinkedHashMap<>();
 
     @Option(
@@ -97,10 +105,19 @@ public final class ProduceCommand extends ToolCommand {
     @Override
     int run(PrintWriter out, PrintWriter err) throws IOException {
         RecordFormat valueFormat;
+        RecordFormat keys;
         try {
             valueFormat = RecordFormats.named(format);
         } catch (IllegalArgumentException e) {
             throw usage("--format: " + e.getMessage());
+        }
+        try {
+            keys = RecordFormats.named(keyFormat);
+        } catch (IllegalArgumentException e) {
+            throw usage("--key-format: " + e.getMessage());
+        }
+        if (keySeparator == null && !"text".equalsIgnoreCase(keyFormat)) {
+            throw usage("--key-format needs --key-separator: the key is the part of each line before it");
         }
         try (Cluster c = cluster.cluster(topic)) {
             RecordFormat.Context context = new RecordFormat.Context(
@@ -110,12 +127,15 @@ public final class ProduceCommand extends ToolCommand {
             c.requireReachable();
             requireTopic(c);
             RecordFormats.open(valueFormat, context);
+            RecordFormat.Context keyContext = context.forKeys();
+            RecordFormats.open(keys, keyContext);
+            Writer writer = new Writer(valueFormat, context, keys, keyContext);
             int sent;
             try (BufferedReader in = file != null
                             ? Files.newBufferedReader(file, StandardCharsets.UTF_8)
                             : new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
                     KafkaProducer<byte[], byte[]> producer = c.producer()) {
-                sent = send(c, producer, in, valueFormat, context);
+                sent = send(c, producer, in, writer);
             }
             out.println("produced " + sent + " record(s) to " + topic);
             return ExitCodes.OK;
@@ -126,12 +146,7 @@ public final class ProduceCommand extends ToolCommand {
      * Sends a record per line as it is read, then waits for every acknowledgement; returns how many were written. A
      * line that is not of the format stops it: the records before it are written, that line and the rest are not.
      */
-    private int send(
-            Cluster c,
-            KafkaProducer<byte[], byte[]> producer,
-            BufferedReader in,
-            RecordFormat valueFormat,
-            RecordFormat.Context context)
+    private int send(Cluster c, KafkaProducer<byte[], byte[]> producer, BufferedReader in, Writer writer)
             throws IOException {
         String source = file == null ? "standard input" : file.toString();
         List<Future<RecordMetadata>> acks = new ArrayList<>();
@@ -144,7 +159,7 @@ public final class ProduceCommand extends ToolCommand {
                 continue;
             }
             try {
-                acks.add(producer.send(record(line, valueFormat, context)));
+                acks.add(producer.send(record(line, writer)));
             } catch (IllegalArgumentException e) {
                 badLine = ToolException.failed(source + " line " + number + ": " + e.getMessage());
             }
@@ -157,8 +172,15 @@ public final class ProduceCommand extends ToolCommand {
         return written;
     }
 
+    /** The formats of values and keys, each with its context. */
+    private record Writer(
+            RecordFormat values,
+            RecordFormat.Context valueContext,
+            RecordFormat keys,
+            RecordFormat.Context keyContext) {}
+
     /** The record of one line; an {@link IllegalArgumentException} saying what is wrong with it. */
-    private ProducerRecord<byte[], byte[]> record(String line, RecordFormat valueFormat, RecordFormat.Context context) {
+    private ProducerRecord<byte[], byte[]> record(String line, Writer writer) {
         String key = null;
         String value = line;
         if (keySeparator != null) {
@@ -171,19 +193,21 @@ public final class ProduceCommand extends ToolCommand {
         }
         byte[] bytes;
         try {
-            bytes = valueFormat.encode(value, context);
+            bytes = writer.values().encode(value, writer.valueContext());
         } catch (Exception e) {
-            throw new IllegalArgumentException("not " + valueFormat.name() + ": " + oneLine(e), e);
+            throw new IllegalArgumentException("not " + writer.values().name() + ": " + oneLine(e), e);
+        }
+        byte[] keyBytes = null;
+        if (key != null) {
+            try {
+                keyBytes = writer.keys().encode(key, writer.keyContext());
+            } catch (Exception e) {
+                throw new IllegalArgumentException("key not " + writer.keys().name() + ": " + oneLine(e), e);
+            }
         }
         RecordHeaders recordHeaders = new RecordHeaders();
         headers.forEach((k, v) -> recordHeaders.add(k, v.getBytes(StandardCharsets.UTF_8)));
-        return new ProducerRecord<>(
-                topic,
-                partition,
-                null,
-                key == null ? null : key.getBytes(StandardCharsets.UTF_8),
-                bytes,
-                recordHeaders);
+        return new ProducerRecord<>(topic, partition, null, keyBytes, bytes, recordHeaders);
     }
 
     private void requireTopic(Cluster c) {

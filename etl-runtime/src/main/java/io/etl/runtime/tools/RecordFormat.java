@@ -3,7 +3,8 @@ package io.etl.runtime.tools;
 import java.util.Map;
 
 /**
- * How {@code produce} turns a line of text into a record value and {@code consume} turns a value back into text.
+ * How {@code produce} turns a line of text into a record value (or key) and {@code consume} turns a value (or key)
+ * back into text.
  * Built in: {@code text} (UTF-8 as it is), {@code json} (a JSON document as it is, checked to be one), {@code hex}
  * and {@code base64}. A module adds formats (a schema registry's, say) by registering an implementation with
  * {@link java.util.ServiceLoader} in {@code META-INF/services/io.etl.runtime.tools.RecordFormat}; the tools then
@@ -54,12 +55,24 @@ public interface RecordFormat {
      * @param options {@code --format-option KEY=VALUE} pairs
      * @param section the typed configuration record of the connector section the tool connected with (for example
      *                {@code KafkaSourceConfig}), or null with {@code --brokers}
+     * @param key     whether the format turns record keys ({@code --key-format}) rather than values into text and
+     *                back; a registry format then uses the topic's key subject
      */
-    record Context(String topic, Map<String, String> options, Object section) {
+    record Context(String topic, Map<String, String> options, Object section, boolean key) {
 
         /** Copies. */
         public Context {
             options = Map.copyOf(options);
+        }
+
+        /** A context for values. */
+        public Context(String topic, Map<String, String> options, Object section) {
+            this(topic, options, section, false);
+        }
+
+        /** This context for keys. */
+        public Context forKeys() {
+            return new Context(topic, options, section, true);
         }
     }
 }

@@ -45,10 +45,14 @@ final class RecordFormats {
         } catch (ConfigException | ToolException e) {
             throw e;
         } catch (IllegalArgumentException e) {
-            throw ToolException.usage("--format " + format.name() + ": " + e.getMessage());
+            throw ToolException.usage(option(context) + format.name() + ": " + e.getMessage());
         } catch (Exception e) {
-            throw ToolException.failed("--format " + format.name() + ": " + e.getMessage());
+            throw ToolException.failed(option(context) + format.name() + ": " + e.getMessage());
         }
+    }
+
+    private static String option(RecordFormat.Context context) {
+        return context.key() ? "--key-format " : "--format ";
     }
 
     private static Map<String, RecordFormat> all() {

@@ -19,12 +19,12 @@ import org.apache.avro.specific.SpecificRecord;
 
 /**
  * Avro values ({@code GenericRecord}, {@code SpecificRecord} or any {@link GenericContainer}) written with their
- * own schema. A generic record's logical-type fields may hold either form ({@link AvroLogicalTypes}). One datum
+ * own schema, or any datum of one known schema (a {@code CharSequence} of {@code "string"}, ...). A generic record's logical-type fields may hold either form ({@link AvroLogicalTypes}). One datum
  * writer per schema, one output buffer and one binary encoder are reused.
  *
  * @param <T> value type
  */
-public final class AvroEncoder<T extends GenericContainer> extends FramedEncoder<T, Schema, DatumWriter<T>> {
+public final class AvroEncoder<T> extends FramedEncoder<T, Schema, DatumWriter<T>> {
 
     private static final String JAVA_STRING = "avro.java.string";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -43,14 +43,26 @@ public final class AvroEncoder<T extends GenericContainer> extends FramedEncoder
         return new AvroEncoder<>(null);
     }
 
-    /** Values of {@code schema}, looked up (or registered) when the sink opens, so a refusal stops the start. */
-    public static <T extends GenericContainer> AvroEncoder<T> of(Schema schema) {
+    /**
+     * Values of {@code schema}, any datum of it, looked up (or registered) when the sink opens, so a refusal stops
+     * the start.
+     */
+    public static <T> AvroEncoder<T> of(Schema schema) {
         return new AvroEncoder<>(schema);
     }
 
     @Override
     protected Schema schemaOf(T value) {
-        return value.getSchema();
+        if (value instanceof GenericContainer container) {
+            return container.getSchema();
+        }
+        if (known != null) {
+            return known;
+        }
+        throw new IllegalArgumentException("an Avro value without a schema given to the encoder must carry its own"
+                + " (a record, an enum or a fixed), got "
+                + (value == null ? "null" : value.getClass().getName())
+                + ": use Avro.encoder(Schema)");
     }
 
     /**

@@ -11,9 +11,9 @@ import java.util.HashMap;
 import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericContainer;
+import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericDatumWriter;
-import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.DecoderFactory;
 import org.apache.avro.io.EncoderFactory;
 import org.apache.avro.io.JsonEncoder;
@@ -23,16 +23,17 @@ import org.apache.avro.io.JsonEncoder;
  * printed and read as Avro's JSON encoding (a union's value inside an object naming its branch, as
  * {@code {"string": "EUR"}}), the form Confluent's Avro console tools use. {@code consume} looks each writer
  * schema up by id; {@code produce} writes with {@code --format-option schema=FILE.avsc} or the latest version of
- * {@code <topic>-value}.
+ * {@code <topic>-value}. As {@code --key-format} it does the same for keys ({@code key_schema=FILE},
+ * {@code <topic>-key}); a key of a primitive schema (a {@code "string"}) is its JSON value.
  */
 public final class AvroRecordFormat implements RecordFormat {
 
     private ToolFormatSettings settings;
-    private SchemaDecoder<GenericRecord> decoder;
+    private SchemaDecoder<?> decoder;
     private final Map<Schema, GenericDatumWriter<Object>> printers = new HashMap<>();
     private Schema writer;
     private GenericDatumReader<Object> reader;
-    private SchemaEncoder<GenericContainer> encoder;
+    private SchemaEncoder<Object> encoder;
 
     @Override
     public String name() {
@@ -52,14 +53,15 @@ public final class AvroRecordFormat implements RecordFormat {
             if (settings == null) {
                 open(context);
             }
-            decoder = Avro.decoder();
-            decoder.open(settings.formatContext());
+            decoder = settings.open(Avro.decoder());
         }
-        GenericRecord record = decoder.decode(value, settings.meta());
-        Schema schema = record.getSchema();
+        Object datum = decoder.decode(value, settings.meta(value));
+        Schema schema = datum instanceof GenericContainer c
+                ? c.getSchema()
+                : GenericData.get().induce(datum);
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         JsonEncoder json = EncoderFactory.get().jsonEncoder(schema, out);
-        printers.computeIfAbsent(schema, GenericDatumWriter::new).write(record, json);
+        printers.computeIfAbsent(schema, GenericDatumWriter::new).write(datum, json);
         json.flush();
         return out.toString(StandardCharsets.UTF_8);
     }
@@ -74,13 +76,9 @@ public final class AvroRecordFormat implements RecordFormat {
                     RegistryConnection.open(settings.formatContext(), "Avro").client();
             writer = AvroSchemas.parse(settings.writerSchema(SchemaText.AVRO, client), client);
             reader = new GenericDatumReader<>(writer);
-            encoder = settings.open(Avro.<GenericContainer>encoder(writer));
+            encoder = settings.open(Avro.<Object>encoder(writer));
         }
         Object datum = reader.read(null, DecoderFactory.get().jsonDecoder(writer, text));
-        if (!(datum instanceof GenericContainer value)) {
-            throw new IllegalArgumentException("the schema is a "
-                    + writer.getType().getName() + ": only records, enums and fixed values are written");
-        }
-        return encoder.encode(value, settings.meta()).value();
+        return encoder.encode(datum, settings.meta(null)).value();
     }
 }

@@ -11,7 +11,8 @@ import io.etl.schema.SchemaEncoder;
  * {@code --format json-schema} of {@code etl consume} and {@code etl produce}: JSON values in the registry's wire
  * format. {@code consume} prints each value as JSON after checking it against its writer schema; {@code produce}
  * checks each line against {@code --format-option schema=FILE.json} or the latest version of
- * {@code <topic>-value} and frames it with that schema's id.
+ * {@code <topic>-value} and frames it with that schema's id. As {@code --key-format} it does the same for keys
+ * ({@code key_schema=FILE}, {@code <topic>-key}).
  */
 public final class JsonSchemaRecordFormat implements RecordFormat {
 
@@ -39,10 +40,9 @@ public final class JsonSchemaRecordFormat implements RecordFormat {
             if (settings == null) {
                 open(context);
             }
-            decoder = JsonSchema.decoder(JsonNode.class, JSON);
-            decoder.open(settings.formatContext());
+            decoder = settings.open(JsonSchema.decoder(JsonNode.class, JSON));
         }
-        return decoder.decode(value, settings.meta()).toString();
+        return decoder.decode(value, settings.meta(value)).toString();
     }
 
     @Override
@@ -56,6 +56,6 @@ public final class JsonSchemaRecordFormat implements RecordFormat {
             encoder = settings.open(JsonSchema.<JsonNode>encoder(
                     settings.writerSchema(SchemaText.JSON, client).schema(), JSON));
         }
-        return encoder.encode(JSON.readTree(text), settings.meta()).value();
+        return encoder.encode(JSON.readTree(text), settings.meta(null)).value();
     }
 }

@@ -8,6 +8,7 @@ import io.etl.kafka.common.SchemaRegistryConfig.SubjectStrategy;
 import io.etl.kafka.sink.KafkaSinkConfig;
 import io.etl.kafka.source.KafkaSourceConfig;
 import io.etl.runtime.tools.RecordFormat;
+import io.etl.schema.SchemaDecoder;
 import io.etl.schema.SchemaEncoder;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
@@ -23,27 +24,32 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * What the tools' registry formats ({@code --format avro}, {@code --format json-schema}) take from a command: the
- * registry of the {@code --config} section, or {@code --format-option registry=URL}; whether {@code produce} may
- * register its schema ({@code auto_register}); and the schema {@code produce} writes with ({@code schema=FILE},
- * else the latest version of the topic's value subject).
+ * What the tools' registry formats ({@code --format avro}, {@code --format json-schema}, and the same as
+ * {@code --key-format}) take from a command: the registry of the {@code --config} section, or
+ * {@code --format-option registry=URL}; whether {@code produce} may register its schema ({@code auto_register}); and
+ * the schema {@code produce} writes with ({@code schema=FILE}, or {@code key_schema=FILE} for keys; else the latest
+ * version of the topic's value or key subject).
  */
 final class ToolFormatSettings {
 
     static final String REGISTRY = "registry";
     static final String SCHEMA = "schema";
+    static final String KEY_SCHEMA = "key_schema";
     static final String AUTO_REGISTER = "auto_register";
-    private static final Set<String> KNOWN = Set.of(REGISTRY, SCHEMA, AUTO_REGISTER);
+    private static final Set<String> KNOWN = Set.of(REGISTRY, SCHEMA, KEY_SCHEMA, AUTO_REGISTER);
     /** Where messages about the registry block point: the tools do not know the section's name. */
     private static final String PATH = "kafka";
 
     private final String format;
+    private final boolean key;
     private final String topic;
     private final Map<String, String> options;
     private final FormatContext context;
 
-    private ToolFormatSettings(String format, String topic, Map<String, String> options, FormatContext context) {
+    private ToolFormatSettings(
+            String format, boolean key, String topic, Map<String, String> options, FormatContext context) {
         this.format = format;
+        this.key = key;
         this.topic = topic;
         this.options = options;
         this.context = context;
@@ -67,13 +73,13 @@ final class ToolFormatSettings {
             registry = registry.withAutoRegister(parseBoolean(autoRegister));
         }
         FormatContext context = new FormatContext(
-                "--format " + format.toLowerCase(Locale.ROOT),
+                (command.key() ? "--key-format " : "--format ") + format.toLowerCase(Locale.ROOT),
                 PATH,
                 List.of(command.topic()),
                 registry,
                 new SimpleMeterRegistry(),
                 null);
-        return new ToolFormatSettings(format, command.topic(), command.options(), context);
+        return new ToolFormatSettings(format, command.key(), command.topic(), command.options(), context);
     }
 
     private static SchemaRegistryConfig registryOf(RecordFormat.Context command) {
@@ -112,17 +118,30 @@ final class ToolFormatSettings {
         };
     }
 
-    /** What the format's decoder or encoder opens with. */
+    /** What the format's registry client opens with. */
     FormatContext formatContext() {
         return context;
     }
 
+    /** Opens {@code decoder} for {@code consume}, for keys when the command's context is for keys. */
+    <T extends SchemaDecoder<?>> T open(T decoder) {
+        if (key && decoder instanceof FramedDecoder<?, ?> framed) {
+            framed.decodeKeys();
+        }
+        decoder.open(context);
+        return decoder;
+    }
+
     /**
-     * Opens {@code encoder} for {@code produce}; a subject it may not register in says how the command can.
+     * Opens {@code encoder} for {@code produce}, for keys when the command's context is for keys; a subject it may
+     * not register in says how the command can.
      *
      * @throws IllegalArgumentException when the registry refuses the schema or the subject
      */
     <T extends SchemaEncoder<?>> T open(T encoder) {
+        if (key && encoder instanceof FramedEncoder<?, ?, ?> framed) {
+            framed.encodeKeys();
+        }
         try {
             encoder.open(context);
         } catch (ConfigException e) {
@@ -134,28 +153,30 @@ final class ToolFormatSettings {
         return encoder;
     }
 
-    /** The meta a value read or written by the tool is given: the topic, no key, no headers. */
-    RecordMeta meta() {
-        return RecordMeta.of(topic, 0, 0L);
+    /** The meta of {@code bytes} read or written by the tool: the topic, no headers, and {@code bytes} as a key's key. */
+    RecordMeta meta(byte[] bytes) {
+        return new RecordMeta(topic, 0, 0L, -1L, key ? bytes : null, List.of());
     }
 
     /**
      * The schema {@code produce} writes with, of type {@code type} ({@link SchemaText#AVRO}, ...): the file of the
-     * {@code schema} option, else the latest version of the topic's value subject.
+     * {@code schema} option ({@code key_schema} for keys), else the latest version of the topic's value (or key)
+     * subject.
      *
      * @throws IllegalArgumentException when the file cannot be read, or the subject has no version or cannot be
      *                                  named without a file
      * @throws RegistryException        when the registry does not answer
      */
     SchemaText writerSchema(String type, RegistryClient client) {
-        String file = options.get(SCHEMA);
+        String option = key ? KEY_SCHEMA : SCHEMA;
+        String file = options.get(option);
         if (file != null) {
             try {
                 return new SchemaText(type, Files.readString(Path.of(file), StandardCharsets.UTF_8));
             } catch (NoSuchFileException e) {
-                throw new IllegalArgumentException(SCHEMA + "=" + file + ": no such file", e);
+                throw new IllegalArgumentException(option + "=" + file + ": no such file", e);
             } catch (IOException e) {
-                throw new IllegalArgumentException(SCHEMA + "=" + file + ": " + e.getMessage(), e);
+                throw new IllegalArgumentException(option + "=" + file + ": " + e.getMessage(), e);
             }
         }
         SubjectStrategy strategy = context.schemaRegistry().subjectStrategy();
@@ -163,9 +184,9 @@ final class ToolFormatSettings {
             throw new IllegalArgumentException(
                     "subject_strategy " + strategy.name().toLowerCase(Locale.ROOT)
                             + " names subjects after the record, so which schema to write with is not known: give it with"
-                            + " --format-option " + SCHEMA + "=FILE");
+                            + " --format-option " + option + "=FILE");
         }
-        String subject = strategy.subject(topic, false, null);
+        String subject = strategy.subject(topic, key, null);
         SubjectVersion latest;
         try {
             latest = client.version(subject, "latest");
@@ -176,7 +197,7 @@ final class ToolFormatSettings {
             throw new IllegalArgumentException(
                     "cannot write " + format + " without a schema: subject '" + subject
                             + "' has no version to write with (" + e.getMessage() + "); give one with --format-option "
-                            + SCHEMA + "=FILE",
+                            + option + "=FILE",
                     e);
         }
         if (!latest.schema().type().equals(type)) {

@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.ServerSocket;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -114,6 +115,61 @@ class SchemaToolsIT {
         // the latest version was asked for once, the id once: not per record
         assertThat(registry.requests("/subjects/" + t.input() + "-value/versions/latest"))
                 .isEqualTo(1);
+    }
+
+    @Test
+    @Timeout(120)
+    void avroKeysOfAPrimitiveSchemaAreWrittenAndPrintedWithTheKeySubject(KafkaTestCluster kafka) throws Exception {
+        Topics t = Topics.create(kafka, "tools-avro-keys", 1);
+        int keyId = registry.register(t.input() + "-key", "AVRO", "\"string\"");
+        registry.register(t.input() + "-value", "AVRO", SchemaRegistryPipelineIT.V1.toString());
+        Path input = file(
+                "keyed.jsonl",
+                "\"k-1\"|{\"id\":\"p-1\",\"amount\":1,\"currency\":\"EUR\"}\n"
+                        + "\"k-2\"|{\"id\":\"p-2\",\"amount\":2,\"currency\":\"USD\"}\n");
+
+        Result produced = run(
+                "produce",
+                t.input(),
+                "--brokers",
+                kafka.bootstrapServers(),
+                "-K",
+                "|",
+                "--key-format",
+                "avro",
+                "--format",
+                "avro",
+                "--format-option",
+                "registry=" + registry.url(),
+                "--file",
+                input.toString());
+
+        assertThat(produced.exit()).as(produced.err()).isZero();
+        List<TestRecord> written = kafka.readAll(t.input());
+        assertThat(written).hasSize(2).allSatisfy(r -> {
+            assertThat(r.key()[0]).as("magic byte").isZero();
+            assertThat(ByteBuffer.wrap(r.key(), 1, 4).getInt())
+                    .as("key schema id")
+                    .isEqualTo(keyId);
+        });
+
+        Result consumed = run(
+                "consume",
+                t.input(),
+                "--brokers",
+                kafka.bootstrapServers(),
+                "--key-format",
+                "avro",
+                "--format",
+                "avro",
+                "--format-option",
+                "registry=" + registry.url());
+
+        assertThat(consumed.exit()).as(consumed.err()).isZero();
+        assertThat(lines(consumed.out()))
+                .hasSize(2)
+                .anySatisfy(l -> assertThat(l).contains("key=\"k-1\"", "\"id\":\"p-1\""))
+                .anySatisfy(l -> assertThat(l).contains("key=\"k-2\"", "\"currency\":\"USD\""));
     }
 
     @Test
@@ -282,6 +338,18 @@ class SchemaToolsIT {
                 "--format-option",
                 "registry=http://127.0.0.1:" + closedPort());
 
+        Result keyFormatWithoutKeys = run(
+                "produce",
+                t.input(),
+                "--brokers",
+                kafka.bootstrapServers(),
+                "--key-format",
+                "avro",
+                "--format-option",
+                "registry=" + registry.url());
+
+        assertThat(keyFormatWithoutKeys.exit()).isEqualTo(2);
+        assertThat(keyFormatWithoutKeys.err()).contains("--key-format needs --key-separator");
         assertThat(noRegistry.exit()).isEqualTo(2);
         assertThat(noRegistry.err()).contains("--format avro", "schema_registry", "registry=URL");
         assertThat(unknown.exit()).isEqualTo(2);
