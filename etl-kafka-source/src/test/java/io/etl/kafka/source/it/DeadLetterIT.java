@@ -173,13 +173,15 @@ class DeadLetterIT {
         });
         assertThat(letters.get(t.input + "-0@50").headerAsString(DeadLetter.ERROR_HEADER))
                 .startsWith("org.apache.kafka.common.InvalidRecordException");
-        List<String> ids = outputIds(kafka, t);
-        assertThat(ids).hasSize(60 - poison.size());
+        // messages that shared a producer batch with the refused one are written again with those after them in
+        // their batch, which may then appear twice: every good order is there, and nothing else
+        List<String> expectedIds = new ArrayList<>();
         for (int i = 0; i < 60; i++) {
             if (!poison.containsKey(i)) {
-                assertThat(ids).contains(Orders.id(i));
+                expectedIds.add(Orders.id(i));
             }
         }
+        assertThat(outputIds(kafka, t)).containsAll(expectedIds).containsOnlyElementsOf(expectedIds);
         assertThat(kafka.committedOffsets(t.group)).containsEntry(new TopicPartition(t.input, 0), 60L);
         assertThat(deadLettered(registry)).isEqualTo(poison.size());
     }
