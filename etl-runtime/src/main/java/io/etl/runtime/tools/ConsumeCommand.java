@@ -125,18 +125,8 @@ public final class ConsumeCommand extends ToolCommand {
         if (start.end && !follow) {
             throw usage("--from-end reads only new records: add --follow");
         }
-        RecordFormat valueFormat;
-        RecordFormat keys;
-        try {
-            valueFormat = RecordFormats.named(format);
-        } catch (IllegalArgumentException e) {
-            throw usage("--format: " + e.getMessage());
-        }
-        try {
-            keys = RecordFormats.named(keyFormat);
-        } catch (IllegalArgumentException e) {
-            throw usage("--key-format: " + e.getMessage());
-        }
+        RecordFormat valueFormat = format("--format", format);
+        RecordFormat keys = format("--key-format", keyFormat);
         Instant from;
         try {
             from = start.time == null ? null : DateTimes.parse(start.time, Clock.systemDefaultZone());
@@ -149,10 +139,7 @@ public final class ConsumeCommand extends ToolCommand {
                     topic,
                     formatOptions,
                     c.section() == null ? null : c.section().config());
-            RecordFormats.open(valueFormat, context);
-            RecordFormat.Context keyContext = context.forKeys();
-            RecordFormats.open(keys, keyContext);
-            Printer printer = new Printer(valueFormat, context, keys, keyContext);
+            KeyAndValueFormats formats = KeyAndValueFormats.open(valueFormat, keys, context);
             List<TopicPartition> assigned = partitionsOf(consumer, c.timeout());
             consumer.assign(assigned);
             Map<TopicPartition, Long> ends = Offsets.list(c, assigned, OffsetSpec.latest());
@@ -165,7 +152,7 @@ public final class ConsumeCommand extends ToolCommand {
                     if (!follow && r.offset() >= ends.get(tp)) {
                         continue;
                     }
-                    out.println(line(r, printer));
+                    out.println(line(r, formats));
                     if (++printed >= limit) {
                         break;
                     }
@@ -227,15 +214,8 @@ public final class ConsumeCommand extends ToolCommand {
         return ends.entrySet().stream().allMatch(e -> positions.get(e.getKey()) >= e.getValue());
     }
 
-    /** The formats of values and keys, each with its context. */
-    private record Printer(
-            RecordFormat values,
-            RecordFormat.Context valueContext,
-            RecordFormat keys,
-            RecordFormat.Context keyContext) {}
-
-    private String line(ConsumerRecord<byte[], byte[]> r, Printer printer) {
-        String value = r.value() == null ? "(tombstone)" : text(r.value(), printer.values(), printer.valueContext());
+    private String line(ConsumerRecord<byte[], byte[]> r, KeyAndValueFormats formats) {
+        String value = r.value() == null ? "(tombstone)" : text(r.value(), formats.values(), formats.valueContext());
         if (valueOnly) {
             return value;
         }
@@ -244,7 +224,7 @@ public final class ConsumeCommand extends ToolCommand {
         if (timestamps) {
             line.append("  ").append(Instant.ofEpochMilli(r.timestamp()));
         }
-        line.append("  key=").append(r.key() == null ? "(none)" : text(r.key(), printer.keys(), printer.keyContext()));
+        line.append("  key=").append(r.key() == null ? "(none)" : text(r.key(), formats.keys(), formats.keyContext()));
         if (r.headers().toArray().length > 0) {
             StringJoiner h = new StringJoiner(", ", "  headers={", "}");
             for (Header header : r.headers()) {

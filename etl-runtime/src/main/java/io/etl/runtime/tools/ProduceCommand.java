@@ -104,18 +104,8 @@ public final class ProduceCommand extends ToolCommand {
 
     @Override
     int run(PrintWriter out, PrintWriter err) throws IOException {
-        RecordFormat valueFormat;
-        RecordFormat keys;
-        try {
-            valueFormat = RecordFormats.named(format);
-        } catch (IllegalArgumentException e) {
-            throw usage("--format: " + e.getMessage());
-        }
-        try {
-            keys = RecordFormats.named(keyFormat);
-        } catch (IllegalArgumentException e) {
-            throw usage("--key-format: " + e.getMessage());
-        }
+        RecordFormat valueFormat = format("--format", format);
+        RecordFormat keys = format("--key-format", keyFormat);
         if (keySeparator == null && !"text".equalsIgnoreCase(keyFormat)) {
             throw usage("--key-format needs --key-separator: the key is the part of each line before it");
         }
@@ -126,16 +116,13 @@ public final class ProduceCommand extends ToolCommand {
                     c.section() == null ? null : c.section().config());
             c.requireReachable();
             requireTopic(c);
-            RecordFormats.open(valueFormat, context);
-            RecordFormat.Context keyContext = context.forKeys();
-            RecordFormats.open(keys, keyContext);
-            Writer writer = new Writer(valueFormat, context, keys, keyContext);
+            KeyAndValueFormats formats = KeyAndValueFormats.open(valueFormat, keys, context);
             int sent;
             try (BufferedReader in = file != null
                             ? Files.newBufferedReader(file, StandardCharsets.UTF_8)
                             : new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
                     KafkaProducer<byte[], byte[]> producer = c.producer()) {
-                sent = send(c, producer, in, writer);
+                sent = send(c, producer, in, formats);
             }
             out.println("produced " + sent + " record(s) to " + topic);
             return ExitCodes.OK;
@@ -146,7 +133,7 @@ public final class ProduceCommand extends ToolCommand {
      * Sends a record per line as it is read, then waits for every acknowledgement; returns how many were written. A
      * line that is not of the format stops it: the records before it are written, that line and the rest are not.
      */
-    private int send(Cluster c, KafkaProducer<byte[], byte[]> producer, BufferedReader in, Writer writer)
+    private int send(Cluster c, KafkaProducer<byte[], byte[]> producer, BufferedReader in, KeyAndValueFormats formats)
             throws IOException {
         String source = file == null ? "standard input" : file.toString();
         List<Future<RecordMetadata>> acks = new ArrayList<>();
@@ -159,7 +146,7 @@ public final class ProduceCommand extends ToolCommand {
                 continue;
             }
             try {
-                acks.add(producer.send(record(line, writer)));
+                acks.add(producer.send(record(line, formats)));
             } catch (IllegalArgumentException e) {
                 badLine = ToolException.failed(source + " line " + number + ": " + e.getMessage());
             }
@@ -172,15 +159,8 @@ public final class ProduceCommand extends ToolCommand {
         return written;
     }
 
-    /** The formats of values and keys, each with its context. */
-    private record Writer(
-            RecordFormat values,
-            RecordFormat.Context valueContext,
-            RecordFormat keys,
-            RecordFormat.Context keyContext) {}
-
     /** The record of one line; an {@link IllegalArgumentException} saying what is wrong with it. */
-    private ProducerRecord<byte[], byte[]> record(String line, Writer writer) {
+    private ProducerRecord<byte[], byte[]> record(String line, KeyAndValueFormats formats) {
         String key = null;
         String value = line;
         if (keySeparator != null) {
@@ -193,16 +173,16 @@ public final class ProduceCommand extends ToolCommand {
         }
         byte[] bytes;
         try {
-            bytes = writer.values().encode(value, writer.valueContext());
+            bytes = formats.values().encode(value, formats.valueContext());
         } catch (Exception e) {
-            throw new IllegalArgumentException("not " + writer.values().name() + ": " + oneLine(e), e);
+            throw new IllegalArgumentException("not " + formats.values().name() + ": " + oneLine(e), e);
         }
         byte[] keyBytes = null;
         if (key != null) {
             try {
-                keyBytes = writer.keys().encode(key, writer.keyContext());
+                keyBytes = formats.keys().encode(key, formats.keyContext());
             } catch (Exception e) {
-                throw new IllegalArgumentException("key not " + writer.keys().name() + ": " + oneLine(e), e);
+                throw new IllegalArgumentException("key not " + formats.keys().name() + ": " + oneLine(e), e);
             }
         }
         RecordHeaders recordHeaders = new RecordHeaders();

@@ -30,7 +30,10 @@ final class RecordFormats {
         RecordFormat format = all.get(name.toLowerCase(Locale.ROOT));
         if (format == null) {
             throw new IllegalArgumentException(
-                    "unknown format '" + name + "'; known: " + String.join(", ", all.keySet()));
+                    "unknown format '" + name + "'; known: " + String.join(", ", all.keySet())
+                            + (all.containsKey("avro")
+                                    ? ""
+                                    : " (avro and json-schema come with etl-schema-registry on the class path)"));
         }
         return format;
     }

@@ -43,6 +43,15 @@ abstract class ToolCommand implements Callable<Integer> {
     /** Does the work; returns the exit code. */
     abstract int run(PrintWriter out, PrintWriter err) throws Exception;
 
+    /** The format {@code name} of {@code option} ({@code --format}, ...); an unknown one is a usage error. */
+    RecordFormat format(String option, String name) {
+        try {
+            return RecordFormats.named(name);
+        } catch (IllegalArgumentException e) {
+            throw usage(option + ": " + e.getMessage());
+        }
+    }
+
     /** A usage error of this command, as picocli reports a wrong option. */
     CommandLine.ParameterException usage(String message) {
         return new CommandLine.ParameterException(spec.commandLine(), message);
