@@ -56,6 +56,16 @@ public final class Avro {
         return AvroDecoder.genericWithLogicalTypes(Objects.requireNonNull(reader, "reader"));
     }
 
+    /**
+     * Values of any schema resolved to {@code reader}, as {@code type}: a {@code String} for {@code "string"}, a
+     * {@code Long} for {@code "long"}, a {@code GenericRecord} for a record. For keys of a primitive schema, as
+     * string keys are: {@code Avro.decoder(reader).withKey(Avro.decoder(Schema.create(Schema.Type.STRING),
+     * String.class))}. A value that does not read as {@code type} is a record error naming both.
+     */
+    public static <T> SchemaDecoder<T> decoder(Schema reader, Class<T> type) {
+        return AvroDecoder.typed(Objects.requireNonNull(reader, "reader"), Objects.requireNonNull(type, "type"));
+    }
+
     /** Instances of a class generated from an Avro schema, resolved to that class's schema. */
     public static <T extends SpecificRecord> SchemaDecoder<T> decoder(Class<T> type) {
         return AvroDecoder.specific(Objects.requireNonNull(type, "type"));

@@ -9,6 +9,7 @@ import io.etl.core.error.RecordException;
 import io.etl.core.error.RetryableException;
 import io.etl.kafka.common.FormatContext;
 import io.etl.kafka.common.SchemaRegistryConfig;
+import io.etl.kafka.source.Decoder;
 import io.etl.schema.internal.WireFormat;
 import io.etl.testkit.schema.SchemaRegistryServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -179,6 +180,32 @@ class FormatErrorsTest {
 
         assertThat(WireFormat.schemaId(value)).isEqualTo(id);
         assertThat(read).hasToString("k-17");
+    }
+
+    @Test
+    void shouldHandAPrimitiveValueOverAsTheTypeAskedForAndNameAnotherType() throws Exception {
+        Schema string = Schema.create(Schema.Type.STRING);
+        registry.register("ledger-value", "AVRO", string.toString());
+        SchemaEncoder<String> encoder = Avro.encoder(string);
+        encoder.open(Fixtures.context(config, "ledger", meters));
+        byte[] value =
+                encoder.encode("k-17", Fixtures.meta("payments", null, null)).value();
+        SchemaDecoder<String> strings = Avro.decoder(string, String.class);
+        strings.open(Fixtures.context(config, "ledger", meters));
+        SchemaDecoder<Long> longs = Avro.decoder(string, Long.class);
+        longs.open(Fixtures.context(config, "ledger", meters));
+
+        String read = strings.decode(value, Fixtures.meta("ledger", null, value));
+        Decoder<Keyed<String, String>> records =
+                Avro.decoder(string, String.class).withKey(Avro.decoder(string, String.class));
+        records.open(Fixtures.context(config, "ledger", meters));
+        Keyed<String, String> keyed = records.decode(value, Fixtures.meta("ledger", value, value));
+
+        assertThat(read).isEqualTo("k-17").isInstanceOf(String.class);
+        assertThat(keyed).isEqualTo(new Keyed<>("k-17", "k-17"));
+        assertThatThrownBy(() -> longs.decode(value, Fixtures.meta("ledger", null, value)))
+                .hasMessageContaining("java.lang.Long")
+                .hasMessageContaining("Utf8");
     }
 
     @Test

@@ -22,13 +22,28 @@ public final class AvroDecoder<T> extends FramedDecoder<T, DatumReader<T>> {
     private final Schema readerSchema;
     /** The data model records are read into: a {@link SpecificData} for generated classes. */
     private final GenericData model;
+    /** The Java type values are handed over as, or null for what Avro's model reads. */
+    private final Class<T> type;
 
     private BinaryDecoder decoder;
 
     private AvroDecoder(Schema readerSchema, GenericData model) {
+        this(readerSchema, model, null);
+    }
+
+    private AvroDecoder(Schema readerSchema, GenericData model, Class<T> type) {
         super("Avro");
         this.readerSchema = readerSchema;
         this.model = model;
+        this.type = type;
+    }
+
+    /**
+     * Values of any schema resolved to {@code reader}, handed over as {@code type}: Avro's strings as
+     * {@link String}, anything else as read (a {@code Long} for {@code "long"}, a generic record for a record).
+     */
+    public static <T> AvroDecoder<T> typed(Schema reader, Class<T> type) {
+        return new AvroDecoder<>(reader, GenericData.get(), type);
     }
 
     /** Generic records in the writer's schema. */
@@ -79,6 +94,17 @@ public final class AvroDecoder<T> extends FramedDecoder<T, DatumReader<T>> {
     @Override
     protected T read(DatumReader<T> reader, int id, byte[] bytes, int offset) throws Exception {
         decoder = DecoderFactory.get().binaryDecoder(bytes, offset, bytes.length - offset, decoder);
-        return reader.read(null, decoder);
+        T value = reader.read(null, decoder);
+        if (type == null || value == null) {
+            return value;
+        }
+        if (type == String.class && value instanceof CharSequence text) {
+            return type.cast(text.toString());
+        }
+        if (!type.isInstance(value)) {
+            throw new IllegalArgumentException("Avro value with schema id " + id + " reads as a "
+                    + value.getClass().getName() + ", not a " + type.getName());
+        }
+        return value;
     }
 }
