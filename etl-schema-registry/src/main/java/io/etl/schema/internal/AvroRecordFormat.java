@@ -1,6 +1,5 @@
 package io.etl.schema.internal;
 
-import io.etl.runtime.tools.RecordFormat;
 import io.etl.schema.Avro;
 import io.etl.schema.SchemaDecoder;
 import io.etl.schema.SchemaEncoder;
@@ -26,33 +25,28 @@ import org.apache.avro.io.JsonEncoder;
  * {@code <topic>-value}. As {@code --key-format} it does the same for keys ({@code key_schema=FILE},
  * {@code <topic>-key}); a key of a primitive schema (a {@code "string"}) is its JSON value.
  */
-public final class AvroRecordFormat implements RecordFormat {
+public final class AvroRecordFormat extends RegistryRecordFormat {
 
-    private ToolFormatSettings settings;
     private SchemaDecoder<?> decoder;
     private final Map<Schema, GenericDatumWriter<Object>> printers = new HashMap<>();
     private Schema writer;
     private GenericDatumReader<Object> reader;
     private SchemaEncoder<Object> encoder;
 
-    @Override
-    public String name() {
-        return "avro";
+    public AvroRecordFormat() {
+        super("avro", "Avro");
     }
 
     @Override
-    public void open(Context context) {
-        settings = ToolFormatSettings.of(context, "Avro");
+    void reset() {
         decoder = null;
         encoder = null;
     }
 
     @Override
     public String decode(byte[] value, Context context) throws Exception {
+        ToolFormatSettings settings = settings(context);
         if (decoder == null) {
-            if (settings == null) {
-                open(context);
-            }
             decoder = settings.open(Avro.decoder());
         }
         Object datum = decoder.decode(value, settings.meta(value));
@@ -68,13 +62,9 @@ public final class AvroRecordFormat implements RecordFormat {
 
     @Override
     public byte[] encode(String text, Context context) throws IOException {
+        ToolFormatSettings settings = settings(context);
         if (encoder == null) {
-            if (settings == null) {
-                open(context);
-            }
-            RegistryClient client =
-                    RegistryConnection.open(settings.formatContext(), "Avro").client();
-            writer = AvroSchemas.parse(settings.writerSchema(SchemaText.AVRO, client), client);
+            writer = AvroSchemas.parse(settings.writerSchema(SchemaText.AVRO), settings.client());
             reader = new GenericDatumReader<>(writer);
             encoder = settings.open(Avro.<Object>encoder(writer));
         }

@@ -2,7 +2,6 @@ package io.etl.schema.internal;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.etl.runtime.tools.RecordFormat;
 import io.etl.schema.JsonSchema;
 import io.etl.schema.SchemaDecoder;
 import io.etl.schema.SchemaEncoder;
@@ -14,32 +13,27 @@ import io.etl.schema.SchemaEncoder;
  * {@code <topic>-value} and frames it with that schema's id. As {@code --key-format} it does the same for keys
  * ({@code key_schema=FILE}, {@code <topic>-key}).
  */
-public final class JsonSchemaRecordFormat implements RecordFormat {
+public final class JsonSchemaRecordFormat extends RegistryRecordFormat {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    private ToolFormatSettings settings;
     private SchemaDecoder<JsonNode> decoder;
     private SchemaEncoder<JsonNode> encoder;
 
-    @Override
-    public String name() {
-        return "json-schema";
+    public JsonSchemaRecordFormat() {
+        super("json-schema", "JSON Schema");
     }
 
     @Override
-    public void open(Context context) {
-        settings = ToolFormatSettings.of(context, "JSON Schema");
+    void reset() {
         decoder = null;
         encoder = null;
     }
 
     @Override
     public String decode(byte[] value, Context context) throws Exception {
+        ToolFormatSettings settings = settings(context);
         if (decoder == null) {
-            if (settings == null) {
-                open(context);
-            }
             decoder = settings.open(JsonSchema.decoder(JsonNode.class, JSON));
         }
         return decoder.decode(value, settings.meta(value)).toString();
@@ -47,14 +41,10 @@ public final class JsonSchemaRecordFormat implements RecordFormat {
 
     @Override
     public byte[] encode(String text, Context context) throws Exception {
+        ToolFormatSettings settings = settings(context);
         if (encoder == null) {
-            if (settings == null) {
-                open(context);
-            }
-            RegistryClient client = RegistryConnection.open(settings.formatContext(), "JSON Schema")
-                    .client();
             encoder = settings.open(JsonSchema.<JsonNode>encoder(
-                    settings.writerSchema(SchemaText.JSON, client).schema(), JSON));
+                    settings.writerSchema(SchemaText.JSON).schema(), JSON));
         }
         return encoder.encode(JSON.readTree(text), settings.meta(null)).value();
     }

@@ -45,6 +45,7 @@ final class ToolFormatSettings {
     private final String topic;
     private final Map<String, String> options;
     private final FormatContext context;
+    private RegistryClient client;
 
     private ToolFormatSettings(
             String format, boolean key, String topic, Map<String, String> options, FormatContext context) {
@@ -118,9 +119,12 @@ final class ToolFormatSettings {
         };
     }
 
-    /** What the format's registry client opens with. */
-    FormatContext formatContext() {
-        return context;
+    /** A client of the command's registry, for the writer schema {@code produce} looks up; made once. */
+    RegistryClient client() {
+        if (client == null) {
+            client = RegistryConnection.open(context, format).client();
+        }
+        return client;
     }
 
     /** Opens {@code decoder} for {@code consume}, for keys when the command's context is for keys. */
@@ -167,7 +171,7 @@ final class ToolFormatSettings {
      *                                  named without a file
      * @throws RegistryException        when the registry does not answer
      */
-    SchemaText writerSchema(String type, RegistryClient client) {
+    SchemaText writerSchema(String type) {
         String option = key ? KEY_SCHEMA : SCHEMA;
         String file = options.get(option);
         if (file != null) {
@@ -189,7 +193,7 @@ final class ToolFormatSettings {
         String subject = strategy.subject(topic, key, null);
         SubjectVersion latest;
         try {
-            latest = client.version(subject, "latest");
+            latest = client().version(subject, "latest");
         } catch (RegistryException e) {
             if (!e.notFound()) {
                 throw e;
