@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import io.etl.core.record.RecordMeta;
-import io.etl.kafka.common.FormatContext;
-import io.etl.kafka.common.SchemaRegistryConfig;
 import io.etl.schema.Avro;
 import io.etl.schema.SchemaEncoder;
 import io.etl.schema.it.SchemaPipelines.Topics;
@@ -13,7 +11,6 @@ import io.etl.testkit.EmbeddedKafka;
 import io.etl.testkit.KafkaTestCluster;
 import io.etl.testkit.TestRecord;
 import io.etl.testkit.schema.SchemaRegistryServer;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -48,14 +45,8 @@ class AvroCrashIT {
             Topics t = Topics.create(kafka, "avro-crash", 2);
             registry.register(t.input() + "-value", "AVRO", SchemaRegistryPipelineIT.V1.toString());
             registry.register(t.input() + "-value", "AVRO", SchemaRegistryPipelineIT.V2.toString());
-            SchemaEncoder<GenericRecord> encoder = Avro.encoder();
-            encoder.open(new FormatContext(
-                    "test producer",
-                    "sinks.producer.kafka",
-                    List.of(t.input()),
-                    SchemaRegistryConfig.custom().url(registry.url()).build(),
-                    new SimpleMeterRegistry(),
-                    null));
+            SchemaEncoder<GenericRecord> encoder =
+                    SchemaPipelines.producerOf(Avro.encoder(), t.input(), registry.url(), false);
             List<TestRecord> input = new ArrayList<>(PAYMENTS);
             for (int i = 0; i < PAYMENTS; i++) {
                 GenericRecord p = SchemaRegistryPipelineIT.payment(

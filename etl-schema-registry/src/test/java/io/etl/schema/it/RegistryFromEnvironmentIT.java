@@ -6,8 +6,6 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.etl.core.PipelineResult;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.record.RecordMeta;
-import io.etl.kafka.common.FormatContext;
-import io.etl.kafka.common.SchemaRegistryConfig;
 import io.etl.schema.Avro;
 import io.etl.schema.SchemaEncoder;
 import io.etl.schema.it.SchemaPipelines.Topics;
@@ -65,17 +63,8 @@ class RegistryFromEnvironmentIT {
     /** Orders registered by an encoder, through a pipeline that re-encodes them, read back through the registry. */
     private static void avroRoundTrip(KafkaTestCluster kafka, TestSchemaRegistry registry) throws Exception {
         Topics t = Topics.create(kafka, "from-env", 1);
-        SchemaEncoder<GenericRecord> producer = Avro.encoder();
-        producer.open(new FormatContext(
-                "test producer",
-                "sinks.producer.kafka",
-                List.of(t.input()),
-                SchemaRegistryConfig.custom()
-                        .url(registry.url())
-                        .autoRegister(true)
-                        .build(),
-                new SimpleMeterRegistry(),
-                null));
+        SchemaEncoder<GenericRecord> producer =
+                SchemaPipelines.producerOf(Avro.encoder(), t.input(), registry.url(), true);
         List<TestRecord> input = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
             GenericRecord payment = SchemaRegistryPipelineIT.payment(SchemaRegistryPipelineIT.V1, i);

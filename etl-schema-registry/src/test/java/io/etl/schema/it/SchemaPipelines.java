@@ -9,6 +9,7 @@ import io.etl.core.record.RecordMeta;
 import io.etl.kafka.common.FormatContext;
 import io.etl.kafka.common.SchemaRegistryConfig;
 import io.etl.kafka.source.Decoder;
+import io.etl.schema.SchemaEncoder;
 import io.etl.testkit.KafkaTestCluster;
 import io.etl.testkit.TestRecord;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -88,6 +89,21 @@ final class SchemaPipelines {
             running.stopAndWait(Duration.ofSeconds(30));
         }
         return running.result().join();
+    }
+
+    /**
+     * {@code encoder} opened as a test's producer of {@code topic} with the registry at {@code url}, registering
+     * schemas the subject lacks when {@code register}.
+     */
+    static <T> SchemaEncoder<T> producerOf(SchemaEncoder<T> encoder, String topic, String url, boolean register) {
+        encoder.open(new FormatContext(
+                "test producer",
+                "sinks.producer.kafka",
+                List.of(topic),
+                SchemaRegistryConfig.custom().url(url).autoRegister(register).build(),
+                new SimpleMeterRegistry(),
+                null));
+        return encoder;
     }
 
     /** The values of {@code topic}, decoded by {@code decoder} with the registry at {@code url}. */

@@ -17,8 +17,6 @@ import io.etl.core.error.DeadLetter;
 import io.etl.core.metrics.EtlMetrics;
 import io.etl.core.record.RecordMeta;
 import io.etl.fixtures.Payment;
-import io.etl.kafka.common.FormatContext;
-import io.etl.kafka.common.SchemaRegistryConfig;
 import io.etl.kafka.sink.KafkaSink;
 import io.etl.kafka.source.KafkaSource;
 import io.etl.schema.Avro;
@@ -88,14 +86,7 @@ class SchemaRegistryPipelineIT {
     }
 
     private <T> SchemaEncoder<T> producerEncoder(SchemaEncoder<T> encoder, String topic) {
-        encoder.open(new FormatContext(
-                "test producer",
-                "sinks.producer.kafka",
-                List.of(topic),
-                SchemaRegistryConfig.custom().url(registry.url()).build(),
-                new SimpleMeterRegistry(),
-                null));
-        return encoder;
+        return SchemaPipelines.producerOf(encoder, topic, registry.url(), false);
     }
 
     private static byte[] framed(SchemaEncoder<GenericRecord> encoder, GenericRecord value) {

@@ -3,8 +3,6 @@ package io.etl.schema.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.etl.core.record.RecordMeta;
-import io.etl.kafka.common.FormatContext;
-import io.etl.kafka.common.SchemaRegistryConfig;
 import io.etl.runtime.Main;
 import io.etl.schema.Avro;
 import io.etl.schema.SchemaEncoder;
@@ -13,7 +11,6 @@ import io.etl.testkit.EmbeddedKafka;
 import io.etl.testkit.KafkaTestCluster;
 import io.etl.testkit.TestRecord;
 import io.etl.testkit.schema.SchemaRegistryServer;
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -62,6 +59,19 @@ class SchemaToolsIT {
         return new Result(exit, out.toString(), err.toString());
     }
 
+    /** {@code command topic --brokers ... --format-option registry=<this test's registry> options...}. */
+    private Result withRegistry(KafkaTestCluster kafka, String command, String topic, String... options) {
+        List<String> args = new ArrayList<>(List.of(
+                command,
+                topic,
+                "--brokers",
+                kafka.bootstrapServers(),
+                "--format-option",
+                "registry=" + registry.url()));
+        args.addAll(List.of(options));
+        return run(args.toArray(String[]::new));
+    }
+
     private Path file(String name, String text) throws Exception {
         return Files.writeString(dir.resolve(name), text, StandardCharsets.UTF_8);
     }
@@ -80,17 +90,7 @@ class SchemaToolsIT {
                 "{\"id\":\"p-2\",\"amount\":250,\"currency\":\"USD\",\"note\":{\"string\":\"gift\"}}");
         Path input = file("payments.jsonl", String.join("\n", json) + "\n");
 
-        Result produced = run(
-                "produce",
-                t.input(),
-                "--brokers",
-                kafka.bootstrapServers(),
-                "--format",
-                "avro",
-                "--format-option",
-                "registry=" + registry.url(),
-                "--file",
-                input.toString());
+        Result produced = withRegistry(kafka, "produce", t.input(), "--format", "avro", "--file", input.toString());
 
         assertThat(produced.exit()).as(produced.err()).isZero();
         assertThat(produced.out()).contains("produced 2 record(s)");
@@ -99,16 +99,7 @@ class SchemaToolsIT {
                 .extracting(r -> r.get("id") + ":" + r.get("amount") + ":" + r.get("currency") + ":" + r.get("note"))
                 .containsExactly("p-1:100:EUR:null", "p-2:250:USD:gift");
 
-        Result consumed = run(
-                "consume",
-                t.input(),
-                "--brokers",
-                kafka.bootstrapServers(),
-                "--format",
-                "avro",
-                "--format-option",
-                "registry=" + registry.url(),
-                "--value-only");
+        Result consumed = withRegistry(kafka, "consume", t.input(), "--format", "avro", "--value-only");
 
         assertThat(consumed.exit()).as(consumed.err()).isZero();
         assertThat(lines(consumed.out())).containsExactlyElementsOf(json);
@@ -128,19 +119,16 @@ class SchemaToolsIT {
                 "\"k-1\"|{\"id\":\"p-1\",\"amount\":1,\"currency\":\"EUR\"}\n"
                         + "\"k-2\"|{\"id\":\"p-2\",\"amount\":2,\"currency\":\"USD\"}\n");
 
-        Result produced = run(
+        Result produced = withRegistry(
+                kafka,
                 "produce",
                 t.input(),
-                "--brokers",
-                kafka.bootstrapServers(),
                 "-K",
                 "|",
                 "--key-format",
                 "avro",
                 "--format",
                 "avro",
-                "--format-option",
-                "registry=" + registry.url(),
                 "--file",
                 input.toString());
 
@@ -153,17 +141,7 @@ class SchemaToolsIT {
                     .isEqualTo(keyId);
         });
 
-        Result consumed = run(
-                "consume",
-                t.input(),
-                "--brokers",
-                kafka.bootstrapServers(),
-                "--key-format",
-                "avro",
-                "--format",
-                "avro",
-                "--format-option",
-                "registry=" + registry.url());
+        Result consumed = withRegistry(kafka, "consume", t.input(), "--key-format", "avro", "--format", "avro");
 
         assertThat(consumed.exit()).as(consumed.err()).isZero();
         assertThat(lines(consumed.out()))
@@ -176,17 +154,8 @@ class SchemaToolsIT {
     @Timeout(120)
     void consumeTakesTheRegistryFromTheConfigAndNamesWhatItCannotDecode(KafkaTestCluster kafka) throws Exception {
         Topics t = Topics.create(kafka, "tools-avro-config", 1);
-        SchemaEncoder<GenericRecord> encoder = Avro.encoder();
-        encoder.open(new FormatContext(
-                "test producer",
-                "sinks.producer.kafka",
-                List.of(t.input()),
-                SchemaRegistryConfig.custom()
-                        .url(registry.url())
-                        .autoRegister(true)
-                        .build(),
-                new SimpleMeterRegistry(),
-                null));
+        SchemaEncoder<GenericRecord> encoder =
+                SchemaPipelines.producerOf(Avro.encoder(), t.input(), registry.url(), true);
         GenericRecord payment = new GenericData.Record(SchemaRegistryPipelineIT.V1);
         payment.put("id", "p-7");
         payment.put("amount", 7L);
@@ -236,30 +205,17 @@ class SchemaToolsIT {
         Topics t = Topics.create(kafka, "tools-avro-file", 1);
         Path schema = file("payment.avsc", SchemaRegistryPipelineIT.V1.toString());
         Path input = file("in.jsonl", "{\"id\":\"p-1\",\"amount\":1,\"currency\":\"EUR\"}\n{\"id\":\"p-2\"}\n");
-        String[] base = {
-            "produce",
-            t.input(),
-            "--brokers",
-            kafka.bootstrapServers(),
-            "--format",
-            "avro",
-            "--format-option",
-            "registry=" + registry.url(),
-            "--format-option",
-            "schema=" + schema,
-            "--file",
-            input.toString()
-        };
+        String[] options = {"--format", "avro", "--format-option", "schema=" + schema, "--file", input.toString()};
 
-        Result refused = run(base);
+        Result refused = withRegistry(kafka, "produce", t.input(), options);
 
         assertThat(refused.exit()).isEqualTo(1);
         assertThat(refused.err()).contains(t.input() + "-value", "--format-option auto_register=true");
         assertThat(kafka.readAll(t.input())).isEmpty();
 
-        List<String> allowed = new ArrayList<>(List.of(base));
+        List<String> allowed = new ArrayList<>(List.of(options));
         allowed.addAll(List.of("--format-option", "auto_register=true"));
-        Result partly = run(allowed.toArray(String[]::new));
+        Result partly = withRegistry(kafka, "produce", t.input(), allowed.toArray(String[]::new));
 
         assertThat(partly.exit()).isEqualTo(1);
         assertThat(partly.err()).contains("line 2", "not avro");
@@ -275,17 +231,8 @@ class SchemaToolsIT {
         registry.register(t.input() + "-value", "JSON", PERSON_SCHEMA);
         Path input = file("people.jsonl", "{\"name\":\"Ada\",\"age\":36}\n{\"age\":\"old\"}\n");
 
-        Result produced = run(
-                "produce",
-                t.input(),
-                "--brokers",
-                kafka.bootstrapServers(),
-                "--format",
-                "json-schema",
-                "--format-option",
-                "registry=" + registry.url(),
-                "--file",
-                input.toString());
+        Result produced =
+                withRegistry(kafka, "produce", t.input(), "--format", "json-schema", "--file", input.toString());
 
         assertThat(produced.exit()).isEqualTo(1);
         assertThat(produced.err()).contains("line 2", "not json-schema");
@@ -293,16 +240,7 @@ class SchemaToolsIT {
         assertThat(written).hasSize(1);
         assertThat(written.get(0).value()[0]).as("magic byte").isZero();
 
-        Result consumed = run(
-                "consume",
-                t.input(),
-                "--brokers",
-                kafka.bootstrapServers(),
-                "--format",
-                "json-schema",
-                "--format-option",
-                "registry=" + registry.url(),
-                "--value-only");
+        Result consumed = withRegistry(kafka, "consume", t.input(), "--format", "json-schema", "--value-only");
 
         assertThat(consumed.exit()).as(consumed.err()).isZero();
         assertThat(lines(consumed.out())).containsExactly("{\"name\":\"Ada\",\"age\":36}");
@@ -316,17 +254,7 @@ class SchemaToolsIT {
         kafka.produce(t.input(), List.of(TestRecord.of((byte[]) null, new byte[] {0, 0, 0, 0, 1, 2})));
 
         Result noRegistry = run("consume", t.input(), "--brokers", kafka.bootstrapServers(), "--format", "avro");
-        Result unknown = run(
-                "consume",
-                t.input(),
-                "--brokers",
-                kafka.bootstrapServers(),
-                "--format",
-                "avro",
-                "--format-option",
-                "registry=" + registry.url(),
-                "--format-option",
-                "subjekt=x");
+        Result unknown = withRegistry(kafka, "consume", t.input(), "--format", "avro", "--format-option", "subjekt=x");
 
         Result unreachable = run(
                 "consume",
@@ -338,15 +266,7 @@ class SchemaToolsIT {
                 "--format-option",
                 "registry=http://127.0.0.1:" + closedPort());
 
-        Result keyFormatWithoutKeys = run(
-                "produce",
-                t.input(),
-                "--brokers",
-                kafka.bootstrapServers(),
-                "--key-format",
-                "avro",
-                "--format-option",
-                "registry=" + registry.url());
+        Result keyFormatWithoutKeys = withRegistry(kafka, "produce", t.input(), "--key-format", "avro");
 
         assertThat(keyFormatWithoutKeys.exit()).isEqualTo(2);
         assertThat(keyFormatWithoutKeys.err()).contains("--key-format needs --key-separator");
