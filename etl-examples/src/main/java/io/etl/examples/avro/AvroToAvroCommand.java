@@ -4,10 +4,11 @@ import io.etl.core.PipelineResult;
 import io.etl.core.RunningPipeline;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.ConfigException;
-import io.etl.core.error.ConfigProblem;
 import io.etl.core.record.RecordMeta;
 import io.etl.examples.EmbeddedLogging;
 import io.etl.examples.EtlExamples;
+import io.etl.examples.ExampleConfig;
+import io.etl.examples.PipelineReport;
 import io.etl.kafka.common.FormatContext;
 import io.etl.kafka.common.SchemaRegistryConfig;
 import io.etl.kafka.sink.KafkaSinkConfig;
@@ -128,11 +129,17 @@ public final class AvroToAvroCommand implements Callable<Integer> {
             return ExitCodes.USAGE;
         }
         String brokers = env.apply("KAFKA_BROKERS");
-        if (brokers != null && !brokers.isBlank()) {
-            PipelineConfig checked = parse(yaml, env, err);
-            if (checked == null) {
-                return ExitCodes.USAGE;
-            }
+        boolean embedded = brokers == null || brokers.isBlank();
+        // check the file before starting anything: addresses stand in for those the embedded run does not know yet
+        PipelineConfig checked = ExampleConfig.parse(
+                yaml,
+                embedded ? local(env, "127.0.0.1:9092", "http://127.0.0.1:8081") : env,
+                AvroToAvro::pipeline,
+                err);
+        if (checked == null) {
+            return ExitCodes.USAGE;
+        }
+        if (!embedded) {
             PipelineService service = PipelineService.of(new AvroToAvroFactory(), checked);
             if (config != null) {
                 service.configFile(config);
@@ -148,17 +155,13 @@ public final class AvroToAvroCommand implements Callable<Integer> {
                 err.printf(
                         "embedded Kafka broker at %s, schema registry at %s%n",
                         cluster.bootstrapServers(), registry.url());
-                Function<String, String> local = name -> switch (name) {
-                    case "KAFKA_BROKERS" -> cluster.bootstrapServers();
-                    case "SCHEMA_REGISTRY_URL" -> registry.url();
-                    default -> env.apply(name);
-                };
-                PipelineConfig parsed = parse(yaml, local, err);
-                if (parsed == null) {
-                    return ExitCodes.USAGE;
-                }
+                PipelineConfig parsed =
+                        PipelineConfig.parse(yaml, local(env, cluster.bootstrapServers(), registry.url()));
                 return demo(cluster, registry, parsed, records == null ? DEFAULT_RECORDS : records, stop, out, err);
             }
+        } catch (ConfigException e) {
+            ExampleConfig.printProblems(e, err);
+            return ExitCodes.USAGE;
         } finally {
             stop.finished();
         }
@@ -174,7 +177,6 @@ public final class AvroToAvroCommand implements Callable<Integer> {
             PrintStream err) {
         KafkaSourceConfig source = config.source("payments").connector(KafkaSourceConfig.class);
         String payments = source.topics().get(0);
-        String group = source.groupId();
         String ledger = config.sink("ledger").connector(KafkaSinkConfig.class).topic();
         String deadLetters = config.deadLetter()
                 .orElseThrow(() -> new IllegalStateException("the configuration has no dead_letter section"))
@@ -213,7 +215,9 @@ public final class AvroToAvroCommand implements Callable<Integer> {
                 } catch (ExecutionException e) {
                     throw new IllegalStateException(e.getCause());
                 }
-                long committed = cluster.committedTotal(group);
+                long committed = running.committedOffsets().values().stream()
+                        .mapToLong(Long::longValue)
+                        .sum();
                 if (committed >= count) {
                     break;
                 }
@@ -231,13 +235,7 @@ public final class AvroToAvroCommand implements Callable<Integer> {
                     : running.stopAndWait(config.pipeline().shutdownTimeout());
         }
         long elapsedMs = (System.nanoTime() - started) / 1_000_000;
-        err.printf(
-                Locale.ROOT,
-                "pipeline %s: %s after %,d records%n",
-                result.pipeline(),
-                result.status().name().toLowerCase(Locale.ROOT),
-                result.recordsIn());
-        result.failureCause().ifPresent(f -> err.println("  cause: " + f.getMessage()));
+        PipelineReport.print(result, err);
 
         SamplePayments.Expected expected = SamplePayments.expected(count);
         long entries = cluster.endTotal(ledger);
@@ -299,18 +297,12 @@ public final class AvroToAvroCommand implements Callable<Integer> {
         }
     }
 
-    /** The configuration parsed with {@code env}, once the pipeline was built from it; null after printing its problems. */
-    private static PipelineConfig parse(String yaml, Function<String, String> env, PrintStream err) {
-        try {
-            PipelineConfig config = PipelineConfig.parse(yaml, env::apply);
-            AvroToAvro.pipeline(config);
-            return config;
-        } catch (ConfigException e) {
-            err.println("error: invalid configuration");
-            for (ConfigProblem problem : e.problems()) {
-                err.println("  " + problem);
-            }
-            return null;
-        }
+    /** {@code env} with the broker and registry addresses of the embedded run. */
+    private static Function<String, String> local(Function<String, String> env, String brokers, String registry) {
+        return name -> switch (name) {
+            case "KAFKA_BROKERS" -> brokers;
+            case "SCHEMA_REGISTRY_URL" -> registry;
+            default -> env.apply(name);
+        };
     }
 }

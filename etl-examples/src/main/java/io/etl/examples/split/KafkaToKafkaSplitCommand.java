@@ -4,9 +4,9 @@ import io.etl.core.PipelineResult;
 import io.etl.core.RunningPipeline;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.ConfigException;
-import io.etl.core.error.ConfigProblem;
 import io.etl.examples.EmbeddedLogging;
 import io.etl.examples.EtlExamples;
+import io.etl.examples.ExampleConfig;
 import io.etl.examples.ProgressLine;
 import io.etl.runtime.ExitCodes;
 import io.etl.runtime.HttpEndpoint;
@@ -140,7 +140,8 @@ public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
         String brokers = env.apply("KAFKA_BROKERS");
         boolean embedded = brokers == null || brokers.isBlank();
         // check the file before starting anything: a broker address stands in for the one not known yet
-        PipelineConfig checked = valid(yaml, embedded ? withBrokers(env, "127.0.0.1:9092") : env, err);
+        PipelineConfig checked = ExampleConfig.parse(
+                yaml, embedded ? withBrokers(env, "127.0.0.1:9092") : env, KafkaToKafkaSplit::pipeline, err);
         if (checked == null) {
             return ExitCodes.USAGE;
         }
@@ -166,7 +167,7 @@ public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
                 return SplitRun.toCompletion(cluster, yaml, env, options).exitCode();
             }
         } catch (ConfigException e) {
-            printProblems(e, err);
+            ExampleConfig.printProblems(e, err);
             return ExitCodes.USAGE;
         } finally {
             stop.finished();
@@ -218,25 +219,6 @@ public final class KafkaToKafkaSplitCommand implements Callable<Integer> {
         }
         SplitMeters.serviceSummary(config, registry, (System.nanoTime() - started) / 1_000_000)
                 .print(System.out);
-    }
-
-    /** The configuration parsed with {@code env}, once the pipeline was built from it; null after printing its problems. */
-    private static PipelineConfig valid(String yaml, Function<String, String> env, PrintStream err) {
-        try {
-            PipelineConfig config = PipelineConfig.parse(yaml, env);
-            KafkaToKafkaSplit.pipeline(config);
-            return config;
-        } catch (ConfigException e) {
-            printProblems(e, err);
-            return null;
-        }
-    }
-
-    private static void printProblems(ConfigException e, PrintStream err) {
-        err.println("error: invalid configuration");
-        for (ConfigProblem problem : e.problems()) {
-            err.println("  " + problem);
-        }
     }
 
     private static Function<String, String> withBrokers(Function<String, String> env, String brokers) {

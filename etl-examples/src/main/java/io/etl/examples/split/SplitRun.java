@@ -5,6 +5,7 @@ import io.etl.core.PipelineResult;
 import io.etl.core.RunningPipeline;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.source.SourcePartition;
+import io.etl.examples.PipelineReport;
 import io.etl.runtime.ExitCodes;
 import io.etl.runtime.HttpEndpoint;
 import io.etl.runtime.StopSignal;
@@ -158,7 +159,7 @@ public final class SplitRun {
         long skipped = SplitMeters.skipped(registry);
         long dropped = SplitMeters.dropped(registry);
         SplitSummary summary = new SplitSummary(inputCount, dropped, skipped, outputs, topics, expected, elapsedMs);
-        report(result);
+        PipelineReport.print(result, err);
         summary.print(out);
         int exit;
         if (interrupted) {
@@ -170,22 +171,6 @@ public final class SplitRun {
             exit = 0;
         }
         return new Outcome(summary, result, exit);
-    }
-
-    private void report(PipelineResult result) {
-        err.printf(
-                Locale.ROOT,
-                "pipeline %s: %s after %,d records in %,d ms%n",
-                result.pipeline(),
-                result.status().name().toLowerCase(Locale.ROOT),
-                result.recordsIn(),
-                result.elapsed().toMillis());
-        result.failureCause().ifPresent(f -> err.println("  cause: " + f.getMessage()));
-        if (result.abandonedBatches() > 0) {
-            err.printf(
-                    "  %d batch(es) abandoned at the drain deadline; they replay on the next start%n",
-                    result.abandonedBatches());
-        }
     }
 
     private HttpEndpoint serveHttp(PrometheusMeterRegistry registry, AtomicReference<RunningPipeline> running) {
