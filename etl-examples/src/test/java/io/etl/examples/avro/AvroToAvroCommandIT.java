@@ -2,17 +2,14 @@ package io.etl.examples.avro;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.etl.examples.StandardStreams;
 import io.etl.runtime.ExitCodes;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -22,24 +19,8 @@ class AvroToAvroCommandIT {
     @TempDir
     Path dir;
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private PrintStream originalOut;
-    private PrintStream originalErr;
-
-    @BeforeEach
-    void capture() {
-        originalOut = System.out;
-        originalErr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    @AfterEach
-    void restore() {
-        System.setOut(originalOut);
-        System.setErr(originalErr);
-    }
+    @RegisterExtension
+    final StandardStreams streams = new StandardStreams();
 
     private static int run(String... args) {
         return new CommandLine(new AvroToAvroCommand(Map.<String, String>of()::get)).execute(args);
@@ -53,8 +34,8 @@ class AvroToAvroCommandIT {
 
         int exit = run("--records", Integer.toString(records));
 
-        String printed = out.toString(StandardCharsets.UTF_8);
-        assertThat(exit).as("stderr: %s", err.toString(StandardCharsets.UTF_8)).isZero();
+        String printed = streams.out();
+        assertThat(exit).as("stderr: %s", streams.err()).isZero();
         assertThat(expected.deadLetters()).isPositive();
         assertThat(printed)
                 .contains("\"memo\": \"invoice 1")
@@ -71,7 +52,7 @@ class AvroToAvroCommandIT {
 
         assertThat(run("--records", "0")).isEqualTo(ExitCodes.USAGE);
         assertThat(run("--config", bad.toString())).isEqualTo(ExitCodes.USAGE);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("pipeline.on_eror");
-        assertThat(out.toString(StandardCharsets.UTF_8)).doesNotContain("summary:");
+        assertThat(streams.err()).contains("pipeline.on_eror");
+        assertThat(streams.out()).doesNotContain("summary:");
     }
 }

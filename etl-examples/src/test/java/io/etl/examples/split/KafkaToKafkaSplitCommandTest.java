@@ -2,19 +2,16 @@ package io.etl.examples.split;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.etl.examples.StandardStreams;
 import io.etl.runtime.ExitCodes;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
@@ -24,24 +21,8 @@ class KafkaToKafkaSplitCommandTest {
     @TempDir
     Path dir;
 
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
-    private final ByteArrayOutputStream err = new ByteArrayOutputStream();
-    private PrintStream originalOut;
-    private PrintStream originalErr;
-
-    @BeforeEach
-    void capture() {
-        originalOut = System.out;
-        originalErr = System.err;
-        System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-        System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-    }
-
-    @AfterEach
-    void restore() {
-        System.setOut(originalOut);
-        System.setErr(originalErr);
-    }
+    @RegisterExtension
+    final StandardStreams streams = new StandardStreams();
 
     private int run(String brokers, String... args) {
         return new CommandLine(new KafkaToKafkaSplitCommand(Map.of("KAFKA_BROKERS", brokers)::get)).execute(args);
@@ -62,8 +43,8 @@ class KafkaToKafkaSplitCommandTest {
         int exit = run("127.0.0.1:" + closedPort(), "--config", file.toString(), "--http-port", "0");
 
         assertThat(exit).isEqualTo(ExitCodes.USAGE);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("error: invalid configuration", "pipeline.nmae");
-        assertThat(out.toString(StandardCharsets.UTF_8)).isEmpty();
+        assertThat(streams.err()).contains("error: invalid configuration", "pipeline.nmae");
+        assertThat(streams.out()).isEmpty();
     }
 
     @Test
@@ -75,7 +56,7 @@ class KafkaToKafkaSplitCommandTest {
         int exit = run("127.0.0.1:" + closedPort(), "--config", file.toString(), "--http-port", "0");
 
         assertThat(exit).isEqualTo(ExitCodes.UNREACHABLE);
-        assertThat(err.toString(StandardCharsets.UTF_8)).contains("could not reach brokers");
-        assertThat(out.toString(StandardCharsets.UTF_8)).doesNotContain("summary:", "accounted for");
+        assertThat(streams.err()).contains("could not reach brokers");
+        assertThat(streams.out()).doesNotContain("summary:", "accounted for");
     }
 }
