@@ -123,6 +123,17 @@ public final class DevBroker implements Callable<Integer> {
         CountDownLatch stop = new CountDownLatch(1);
         boolean signals = handleSignals(stop);
 
+        // the registry first: it starts in milliseconds, so a port in use is said before the broker's seconds
+        SchemaRegistryServer schemas = null;
+        if (registryPort != null) {
+            try {
+                schemas = SchemaRegistryServer.start(registryPort);
+            } catch (RuntimeException e) {
+                err.println("error: cannot start the schema registry on port " + registryPort + ": " + oneLine(e));
+                err.flush();
+                return 1;
+            }
+        }
         BrokerOptions.Builder options = BrokerOptions.builder()
                 .clientPort(port)
                 .startupTimeout(Duration.ofSeconds(Math.max(1, startupSeconds)))
@@ -135,24 +146,13 @@ public final class DevBroker implements Callable<Integer> {
         } catch (RuntimeException e) {
             err.println("error: cannot start the broker on port " + port + ": " + oneLine(e));
             err.flush();
+            if (schemas != null) {
+                schemas.close();
+            }
             if (!keep) {
                 deleteRecursively(data);
             }
             return 1;
-        }
-        SchemaRegistryServer schemas = null;
-        if (registryPort != null) {
-            try {
-                schemas = SchemaRegistryServer.start(registryPort);
-            } catch (RuntimeException e) {
-                err.println("error: cannot start the schema registry on port " + registryPort + ": " + oneLine(e));
-                err.flush();
-                broker.close();
-                if (!keep) {
-                    deleteRecursively(data);
-                }
-                return 1;
-            }
         }
         try {
             String where = keep ? "data kept in " + data : "data in " + data + ", deleted when it stops";
