@@ -3,9 +3,7 @@ package io.etl.schema.internal;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.util.Arrays;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericContainer;
 import org.apache.avro.generic.GenericDatumWriter;
@@ -30,7 +28,7 @@ public final class AvroEncoder<T> extends FramedEncoder<T, Schema, DatumWriter<T
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Schema known;
-    private final Buffer out = new Buffer();
+    private final ValueBuffer out = new ValueBuffer(256);
     private BinaryEncoder encoder;
 
     private AvroEncoder(Schema known) {
@@ -124,7 +122,7 @@ public final class AvroEncoder<T> extends FramedEncoder<T, Schema, DatumWriter<T
     @Override
     protected byte[] write(T value, Framing<DatumWriter<T>> framing) throws Exception {
         out.reset();
-        out.writeBytes(framing.prefix());
+        out.write(framing.prefix());
         encoder = EncoderFactory.get().directBinaryEncoder(out, encoder);
         framing.writer().write(value, encoder);
         encoder.flush();
@@ -157,17 +155,6 @@ public final class AvroEncoder<T> extends FramedEncoder<T, Schema, DatumWriter<T
             } else {
                 generic.write(datum, encoder);
             }
-        }
-    }
-
-    /** A growable buffer whose bytes are copied out once per value. */
-    private static final class Buffer extends ByteArrayOutputStream {
-        Buffer() {
-            super(256);
-        }
-
-        byte[] bytes() {
-            return Arrays.copyOf(buf, count);
         }
     }
 }

@@ -5,8 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.networknt.schema.Error;
 import com.networknt.schema.Schema;
 import io.etl.core.error.RecordException;
-import java.io.ByteArrayOutputStream;
-import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -20,7 +18,7 @@ public final class JsonSchemaEncoder<T> extends FramedEncoder<T, String, Schema>
     private final String schemaText;
     private final String title;
     private final ObjectMapper mapper;
-    private final Buffer out = new Buffer();
+    private final ValueBuffer out = new ValueBuffer(256);
 
     public JsonSchemaEncoder(String schemaText, ObjectMapper mapper) {
         super("JSON Schema");
@@ -83,19 +81,8 @@ public final class JsonSchemaEncoder<T> extends FramedEncoder<T, String, Schema>
                     null);
         }
         out.reset();
-        out.writeBytes(framing.prefix());
+        out.write(framing.prefix());
         mapper.writeValue(out, node);
         return out.bytes();
-    }
-
-    /** A growable buffer whose bytes are copied out once per value. */
-    private static final class Buffer extends ByteArrayOutputStream {
-        Buffer() {
-            super(256);
-        }
-
-        byte[] bytes() {
-            return Arrays.copyOf(buf, count);
-        }
     }
 }
