@@ -8,11 +8,10 @@ import io.etl.core.record.RecordMeta;
 import io.etl.examples.EmbeddedLogging;
 import io.etl.examples.EtlExamples;
 import io.etl.examples.ExampleConfig;
+import io.etl.examples.ExampleTopics;
 import io.etl.examples.PipelineReport;
 import io.etl.kafka.common.FormatContext;
 import io.etl.kafka.common.SchemaRegistryConfig;
-import io.etl.kafka.sink.KafkaSinkConfig;
-import io.etl.kafka.source.KafkaSourceConfig;
 import io.etl.runtime.ExitCodes;
 import io.etl.runtime.PipelineService;
 import io.etl.runtime.StopSignal;
@@ -48,7 +47,8 @@ import picocli.CommandLine.Option;
  *       ({@link SamplePayments}), runs until the group has committed all of them, prints a few entries and the
  *       summary, exits 0.</li>
  *   <li>With {@code KAFKA_BROKERS} (and {@code SCHEMA_REGISTRY_URL}): runs as the runtime's {@code run} does,
- *       until SIGTERM or Ctrl-C.</li>
+ *       until SIGTERM or Ctrl-C; with {@code --records} it first creates the topics the cluster lacks, registers
+ *       the schemas and writes sample payments there.</li>
  * </ul>
  */
 @Command(
@@ -96,7 +96,11 @@ public final class AvroToAvroCommand implements Callable<Integer> {
     @Option(
             names = "--records",
             paramLabel = "N",
-            description = "Sample payments the embedded run writes. Default: " + DEFAULT_RECORDS + ".")
+            description = {
+                "Sample payments to write: the embedded run's, " + DEFAULT_RECORDS + " by default. With",
+                "KAFKA_BROKERS, written before the pipeline starts, after creating the topics the cluster",
+                "lacks and registering the schemas the samples and the ledger use."
+            })
     private Integer records;
 
     @CommandLine.Spec
@@ -140,6 +144,9 @@ public final class AvroToAvroCommand implements Callable<Integer> {
             return ExitCodes.USAGE;
         }
         if (!embedded) {
+            if (records != null) {
+                SamplePayments.writeTo(checked, records, err);
+            }
             PipelineService service = PipelineService.of(new AvroToAvroFactory(), checked);
             if (config != null) {
                 service.configFile(config);
@@ -175,21 +182,20 @@ public final class AvroToAvroCommand implements Callable<Integer> {
             StopSignal stop,
             PrintStream out,
             PrintStream err) {
-        KafkaSourceConfig source = config.source("payments").connector(KafkaSourceConfig.class);
-        String payments = source.topics().get(0);
-        String ledger = config.sink("ledger").connector(KafkaSinkConfig.class).topic();
-        String deadLetters = config.deadLetter()
-                .orElseThrow(() -> new IllegalStateException("the configuration has no dead_letter section"))
-                .connector(KafkaSinkConfig.class)
-                .topic();
-        cluster.createTopic(payments, 3);
-        cluster.createTopic(ledger, 3);
-        cluster.createTopic(deadLetters, 1);
+        AvroTopics topics = AvroTopics.of(config);
+        String payments = topics.payments();
+        String ledger = topics.ledger();
+        String deadLetters = topics.deadLetters();
+        ExampleTopics.createMissing(cluster, topics.partitions());
         // a managed registry: the schemas are registered before anything is written
         registry.register(payments + "-value", "AVRO", SamplePayments.PAYMENT_V1.toString());
         registry.register(payments + "-value", "AVRO", AvroToAvro.PAYMENT.toString());
         registry.register(ledger + "-value", "AVRO", AvroToAvro.LEDGER_ENTRY.toString());
-        SamplePayments.write(cluster, payments, registry.url(), count);
+        SamplePayments.write(
+                cluster,
+                payments,
+                SchemaRegistryConfig.custom().url(registry.url()).build(),
+                count);
         err.printf(Locale.ROOT, "wrote %,d payments to %s (schema versions 1 and 2)%n", count, payments);
 
         long started = System.nanoTime();

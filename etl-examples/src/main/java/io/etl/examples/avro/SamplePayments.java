@@ -1,24 +1,35 @@
 package io.etl.examples.avro;
 
+import io.etl.core.config.PipelineConfig;
+import io.etl.core.error.ConfigException;
 import io.etl.core.record.RecordMeta;
+import io.etl.examples.ExampleTopics;
 import io.etl.kafka.common.FormatContext;
 import io.etl.kafka.common.SchemaRegistryConfig;
+import io.etl.kafka.sink.KafkaSinkConfig;
+import io.etl.kafka.source.KafkaSourceConfig;
 import io.etl.schema.Avro;
 import io.etl.schema.SchemaEncoder;
 import io.etl.testkit.KafkaTestCluster;
 import io.etl.testkit.TestRecord;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
+import org.apache.kafka.clients.CommonClientConfigs;
 
 /**
- * The payments the demonstration run writes: half with version 1 of the schema (no note), half with version 2
- * (the example's reader schema, with a note); every tenth a refund (a negative amount, which the pipeline
- * filters out); every 250th not Avro at all (a JSON document, which goes to the dead letters).
+ * The payments the example writes (the demonstration, and {@code --records} on a cluster): half with version 1 of
+ * the schema (no note), half with version 2 (the example's reader schema, with a note); every tenth a refund (a
+ * negative amount, which the pipeline filters out); every 250th not Avro at all (a JSON document, which goes to the
+ * dead letters).
  */
 final class SamplePayments {
 
@@ -62,16 +73,37 @@ final class SamplePayments {
         return new Expected(count - dead - refunds, refunds, dead);
     }
 
-    /** Writes {@code count} payments to {@code topic}, keyed by payment id, framed for the registry at {@code url}. */
-    static void write(KafkaTestCluster cluster, String topic, String url, int count) {
+    /**
+     * Writes {@code count} payments into the cluster and registry {@code config} names, as the service mode's
+     * {@code --records} does: creates the topics the cluster lacks and registers the payment versions and the
+     * ledger entry's schema where their subjects lack them (with the source section's registry settings), so
+     * that the pipeline, whose sink registers nothing, can start.
+     */
+    static void writeTo(PipelineConfig config, int count, PrintStream err) {
+        AvroTopics topics = AvroTopics.of(config);
+        KafkaSourceConfig source = config.source("payments").connector(KafkaSourceConfig.class);
+        if (source.schemaRegistry() == null) {
+            throw ConfigException.of("source.payments.kafka.schema_registry", "is needed to write sample payments");
+        }
+        SchemaRegistryConfig registry = SchemaRegistryConfig.from(source.schemaRegistry())
+                .autoRegister(true)
+                .build();
+        try (KafkaTestCluster cluster = KafkaTestCluster.external(source.brokers(), clientProperties(config))) {
+            ExampleTopics.createMissing(cluster, topics.partitions());
+            SchemaEncoder<GenericRecord> ledger = Avro.encoder(AvroToAvro.LEDGER_ENTRY);
+            ledger.open(context("ledger", topics.ledger(), registry)); // registers it when the subject lacks it
+            write(cluster, topics.payments(), registry, count);
+        }
+        err.printf(Locale.ROOT, "wrote %,d payments to %s (schema versions 1 and 2)%n", count, topics.payments());
+    }
+
+    /**
+     * Writes {@code count} payments to {@code topic}, keyed by payment id, framed for {@code registry} (which looks
+     * up their schemas, or registers them with {@code auto_register}).
+     */
+    static void write(KafkaTestCluster cluster, String topic, SchemaRegistryConfig registry, int count) {
         SchemaEncoder<GenericRecord> encoder = Avro.encoder();
-        encoder.open(new FormatContext(
-                "payments producer",
-                "payments",
-                List.of(topic),
-                SchemaRegistryConfig.custom().url(url).build(),
-                new SimpleMeterRegistry(),
-                null));
+        encoder.open(context("payments", topic, registry));
         RecordMeta meta = RecordMeta.of(topic, 0, 0);
         List<TestRecord> batch = new ArrayList<>();
         for (int i = 0; i < count; i++) {
@@ -88,6 +120,25 @@ final class SamplePayments {
             }
         }
         cluster.produce(topic, batch);
+    }
+
+    private static FormatContext context(String name, String topic, SchemaRegistryConfig registry) {
+        return new FormatContext(
+                "sample " + name + " producer", name, List.of(topic), registry, new SimpleMeterRegistry(), null);
+    }
+
+    /**
+     * The security settings of the ledger sink (typed {@code security} section and passthrough keys) as client
+     * properties, so that the samples reach a secured cluster as the pipeline's producer does.
+     */
+    private static Map<String, String> clientProperties(PipelineConfig config) {
+        Map<String, String> props = new HashMap<>();
+        config.sink("ledger")
+                .connector(KafkaSinkConfig.class)
+                .connectionProperties("sinks.ledger.kafka")
+                .forEach((k, v) -> props.put(k, String.valueOf(v)));
+        props.remove(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG); // the cluster is reached at the source's brokers
+        return props;
     }
 
     private static GenericRecord payment(int i) {

@@ -1,20 +1,13 @@
 package io.etl.examples.split;
 
 import io.etl.core.config.PipelineConfig;
+import io.etl.examples.ExampleTopics;
 import io.etl.kafka.sink.KafkaSinkConfig;
 import io.etl.kafka.source.KafkaSourceConfig;
 import io.etl.testkit.KafkaTestCluster;
-import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import org.apache.kafka.clients.admin.Admin;
 
 /**
  * The topics of a {@code kafka_to_kafka_split} configuration (its one input topic and the output topic of
@@ -46,24 +39,9 @@ final class SplitTopics {
 
     /** Creates {@code input} and {@code outputs} where {@code cluster} does not have them yet. */
     static void ensure(KafkaTestCluster cluster, String input, Collection<String> outputs) {
-        Set<String> existing;
-        try (Admin admin = cluster.newAdmin()) {
-            existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while listing topics", e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot list the topics of " + cluster.bootstrapServers() + ": " + e, e);
-        }
-        List<String> wanted = new ArrayList<>();
-        wanted.add(input);
-        wanted.addAll(outputs);
-        for (String topic : wanted) {
-            if (!existing.contains(topic)) {
-                cluster.createTopic(topic, SplitRun.PARTITIONS);
-                existing = new HashSet<>(existing);
-                existing.add(topic);
-            }
-        }
+        Map<String, Integer> partitions = new LinkedHashMap<>();
+        partitions.put(input, SplitRun.PARTITIONS);
+        outputs.forEach(topic -> partitions.put(topic, SplitRun.PARTITIONS));
+        ExampleTopics.createMissing(cluster, partitions);
     }
 }

@@ -3,14 +3,10 @@ package io.etl.examples.split;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import io.etl.examples.EtlExamples;
+import io.etl.examples.ExampleProcess;
 import io.etl.testkit.EmbeddedKafka;
 import io.etl.testkit.KafkaTestCluster;
-import java.io.File;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -18,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -125,57 +120,28 @@ class KafkaToKafkaSplitExternalIT {
     }
 
     private Child start(Map<String, String> env, String name, String... args) throws IOException {
-        Path dir = Files.createDirectories(Path.of("target", "external-it"));
-        Path out = dir.resolve(name + ".out");
-        Path err = dir.resolve(name + ".err");
-        String classpath = System.getProperty("surefire.test.class.path", System.getProperty("java.class.path"));
-        List<String> command = new ArrayList<>(List.of(
-                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx512m",
-                "-XX:+UseSerialGC",
-                "-XX:TieredStopAtLevel=1",
-                "-cp",
-                classpath,
-                EtlExamples.class.getName(),
-                "kafka_to_kafka_split",
-                "--http-port",
-                "0"));
+        List<String> command = new ArrayList<>(List.of("kafka_to_kafka_split", "--http-port", "0"));
         command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command)
-                .redirectOutput(out.toFile())
-                .redirectError(err.toFile())
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")));
-        Map<String, String> childEnv = pb.environment();
-        childEnv.keySet().removeIf(k -> k.startsWith("ORDERS_") || k.equals("GROUP_ID") || k.equals("KAFKA_BROKERS"));
-        childEnv.putAll(env);
-        Process p = pb.start();
-        started.add(p);
-        return new Child(p, out, err);
+        List<String> cleared = new ArrayList<>(List.of("GROUP_ID", "KAFKA_BROKERS"));
+        System.getenv().keySet().stream().filter(k -> k.startsWith("ORDERS_")).forEach(cleared::add);
+        ExampleProcess process = ExampleProcess.start(name, env, cleared, command.toArray(String[]::new));
+        started.add(process.process());
+        return new Child(process);
     }
 
-    private record Child(Process process, Path outFile, Path errFile) {
+    private record Child(ExampleProcess process) {
 
-        /** SIGTERM, then the exit code. */
         int stopAndWait() throws InterruptedException {
-            process.destroy();
-            if (!process.waitFor(60, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new AssertionError("did not exit within 60 s of SIGTERM; stderr:\n" + err());
-            }
-            return process.exitValue();
+            return process.stopAndWait();
         }
 
         String err() {
-            try {
-                return Files.readString(errFile, StandardCharsets.UTF_8);
-            } catch (IOException e) {
-                return "(unreadable: " + e + ")";
-            }
+            return process.err();
         }
 
-        Map<String, Long> summary() throws IOException {
-            List<String> lines = Files.readAllLines(outFile, StandardCharsets.UTF_8);
-            assertThat(lines).as("stdout of %s", outFile).isNotEmpty();
+        Map<String, Long> summary() {
+            List<String> lines = process.out().lines().toList();
+            assertThat(lines).as("stdout of %s", process.outFile()).isNotEmpty();
             return new HashMap<>(SplitSummary.parseLine(lines.get(lines.size() - 1)));
         }
     }

@@ -1,0 +1,36 @@
+package io.etl.examples;
+
+import io.etl.testkit.KafkaTestCluster;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+
+/** Creates the topics an example's sample data needs, where the cluster does not have them yet. */
+public final class ExampleTopics {
+
+    private ExampleTopics() {}
+
+    /**
+     * Creates each topic of {@code partitions} (name to partition count) that {@code cluster} lacks; existing ones
+     * are left as they are.
+     */
+    public static void createMissing(KafkaTestCluster cluster, Map<String, Integer> partitions) {
+        Set<String> existing;
+        try (Admin admin = cluster.newAdmin()) {
+            existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while listing topics", e);
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IllegalStateException("cannot list the topics of " + cluster.bootstrapServers() + ": " + e, e);
+        }
+        partitions.forEach((topic, count) -> {
+            if (!existing.contains(topic)) {
+                cluster.createTopic(topic, count);
+            }
+        });
+    }
+}
