@@ -24,8 +24,14 @@ public final class ExampleTopics {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("interrupted while listing topics", e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot list the topics of " + cluster.bootstrapServers() + ": " + e, e);
+        } catch (TimeoutException e) {
+            throw new IllegalStateException(
+                    "brokers " + cluster.bootstrapServers() + " did not list their topics within 30 s: are they"
+                            + " reachable at that address?",
+                    e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException(
+                    "cannot list the topics of " + cluster.bootstrapServers() + ": " + e.getCause(), e);
         }
         partitions.forEach((topic, count) -> {
             if (!existing.contains(topic)) {

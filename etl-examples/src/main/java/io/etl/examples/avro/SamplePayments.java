@@ -124,7 +124,12 @@ final class SamplePayments {
 
     private static FormatContext context(String name, String topic, SchemaRegistryConfig registry) {
         return new FormatContext(
-                "sample " + name + " producer", name, List.of(topic), registry, new SimpleMeterRegistry(), null);
+                "sample " + name + " producer",
+                "source.payments.kafka",
+                List.of(topic),
+                registry,
+                new SimpleMeterRegistry(),
+                null);
     }
 
     /**
