@@ -285,7 +285,8 @@ final class AtLeastOnceKafkaWriter implements SinkWriter<KafkaMessage> {
             }
         }
         batch.durablePrefix(durable);
-        if (refusedAny && other == null && delivery.abandonedNone()) {
+        Throwable rest = remainingFailure(refusedAny, other, delivery, error);
+        if (rest == null) {
             delivery.future().complete(null);
             return;
         }
@@ -298,7 +299,24 @@ final class AtLeastOnceKafkaWriter implements SinkWriter<KafkaMessage> {
                             other));
             return;
         }
-        failed(delivery, other != null ? other : error, used);
+        failed(delivery, rest, used);
+    }
+
+    /**
+     * What decides a settled attempt, null when it succeeded: the failure of a message not refused on its own
+     * account; else, when some were refused (and are marked so), why messages of the attempt were never sent, or
+     * nothing when all were; else the attempt's first error. A refusal is never the answer once marked: the first
+     * error may be one while the rest failed to be sent for another reason (the producer closed under it), and
+     * those are written again.
+     */
+    static Throwable remainingFailure(boolean refusedAny, Throwable other, BatchDelivery delivery, Throwable error) {
+        if (other != null) {
+            return other;
+        }
+        if (!refusedAny) {
+            return error;
+        }
+        return delivery.abandonedNone() ? null : delivery.abandonCause();
     }
 
     /**

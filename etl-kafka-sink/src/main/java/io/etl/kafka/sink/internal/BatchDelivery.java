@@ -61,6 +61,8 @@ final class BatchDelivery implements Callback {
     private volatile Thread sender;
     private Exception rejected;
     private volatile boolean abandoned;
+    /** Why messages were written off unsent (the first such reason), or null. */
+    private volatile Throwable abandonCause;
     /** Inside a transaction: claimed by the first refused message of the transaction; null otherwise. */
     private AtomicBoolean refusal;
 
@@ -200,6 +202,9 @@ final class BatchDelivery implements Callback {
 
     /** Writes off {@code count} messages that will never get a report because they were not sent. */
     void abandon(int count, Throwable cause) {
+        if (abandonCause == null) {
+            abandonCause = cause;
+        }
         abandoned = true;
         firstError.compareAndSet(null, cause);
         countDown(count);
@@ -208,6 +213,14 @@ final class BatchDelivery implements Callback {
     /** Whether every message was either sent or skipped on purpose (none written off unsent). */
     boolean abandonedNone() {
         return !abandoned;
+    }
+
+    /**
+     * Why messages were written off unsent, or null: kept apart from the first error, which may be a message the
+     * destination refused on its own account before the rest could not be sent.
+     */
+    Throwable abandonCause() {
+        return abandonCause;
     }
 
     /** A message not sent on purpose (refused in an earlier attempt, or refused by {@code send} itself). */
