@@ -316,7 +316,11 @@ final class AtLeastOnceKafkaWriter implements SinkWriter<KafkaMessage> {
         if (!refusedAny) {
             return error;
         }
-        return delivery.abandonedNone() ? null : delivery.abandonCause();
+        if (delivery.abandonedNone()) {
+            return null;
+        }
+        Throwable unsent = delivery.abandonCause();
+        return unsent != null ? unsent : new RetryableException("messages of the attempt were not sent");
     }
 
     /**

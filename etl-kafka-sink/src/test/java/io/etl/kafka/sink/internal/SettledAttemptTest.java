@@ -41,6 +41,15 @@ class SettledAttemptTest {
     }
 
     @Test
+    void messagesWrittenOffWithoutAReasonAreStillWrittenAgain() throws InterruptedException {
+        BatchDelivery delivery = attemptRefusedFirst(4);
+        delivery.abandon(2, null);
+
+        assertThat(AtLeastOnceKafkaWriter.remainingFailure(true, null, delivery, refusal))
+                .isInstanceOf(RetryableException.class);
+    }
+
+    @Test
     void anAttemptWhoseOnlyFailuresWereRefusalsSucceeds() throws InterruptedException {
         BatchDelivery delivery = attemptRefusedFirst(2);
 
