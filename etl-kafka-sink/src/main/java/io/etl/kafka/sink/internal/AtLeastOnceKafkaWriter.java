@@ -316,11 +316,7 @@ final class AtLeastOnceKafkaWriter implements SinkWriter<KafkaMessage> {
         if (!refusedAny) {
             return error;
         }
-        if (delivery.abandonedNone()) {
-            return null;
-        }
-        Throwable unsent = delivery.abandonCause();
-        return unsent != null ? unsent : new RetryableException("messages of the attempt were not sent");
+        return delivery.abandonCause(); // null when every message was sent
     }
 
     /**

@@ -60,8 +60,7 @@ final class BatchDelivery implements Callback {
     private volatile Future<RecordMetadata>[] futures;
     private volatile Thread sender;
     private Exception rejected;
-    private volatile boolean abandoned;
-    /** Why messages were written off unsent (the first such reason), or null. */
+    /** Why messages were written off unsent (the first such reason); null while none was. */
     private volatile Throwable abandonCause;
     /** Inside a transaction: claimed by the first refused message of the transaction; null otherwise. */
     private AtomicBoolean refusal;
@@ -202,22 +201,17 @@ final class BatchDelivery implements Callback {
 
     /** Writes off {@code count} messages that will never get a report because they were not sent. */
     void abandon(int count, Throwable cause) {
+        Throwable why = cause != null ? cause : new RetryableException("messages of the attempt were not sent");
         if (abandonCause == null) {
-            abandonCause = cause;
+            abandonCause = why;
         }
-        abandoned = true;
-        firstError.compareAndSet(null, cause);
+        firstError.compareAndSet(null, why);
         countDown(count);
     }
 
-    /** Whether every message was either sent or skipped on purpose (none written off unsent). */
-    boolean abandonedNone() {
-        return !abandoned;
-    }
-
     /**
-     * Why messages were written off unsent, or null: kept apart from the first error, which may be a message the
-     * destination refused on its own account before the rest could not be sent.
+     * Why messages were written off unsent, or null when none was: kept apart from the first error, which may be a
+     * message the destination refused on its own account before the rest could not be sent.
      */
     Throwable abandonCause() {
         return abandonCause;
