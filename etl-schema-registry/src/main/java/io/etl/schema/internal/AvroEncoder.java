@@ -1,5 +1,6 @@
 package io.etl.schema.internal;
 
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -28,7 +29,9 @@ public final class AvroEncoder<T> extends FramedEncoder<T, Schema, DatumWriter<T
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Schema known;
-    private final ValueBuffer out = new ValueBuffer(256);
+    /** Without a lock per write, as {@code ByteArrayOutputStream} takes: Avro writes each field on its own. */
+    private final ByteArrayBuilder out = new ByteArrayBuilder(256);
+
     private BinaryEncoder encoder;
 
     private AvroEncoder(Schema known) {
@@ -126,7 +129,7 @@ public final class AvroEncoder<T> extends FramedEncoder<T, Schema, DatumWriter<T
         encoder = EncoderFactory.get().directBinaryEncoder(out, encoder);
         framing.writer().write(value, encoder);
         encoder.flush();
-        return out.bytes();
+        return out.toByteArray();
     }
 
     /** Writes specific records with the specific model and anything else with the generic one. */

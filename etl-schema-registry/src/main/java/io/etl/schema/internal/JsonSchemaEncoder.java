@@ -1,5 +1,6 @@
 package io.etl.schema.internal;
 
+import com.fasterxml.jackson.core.util.ByteArrayBuilder;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.networknt.schema.Error;
@@ -18,7 +19,7 @@ public final class JsonSchemaEncoder<T> extends FramedEncoder<T, String, Schema>
     private final String schemaText;
     private final String title;
     private final ObjectMapper mapper;
-    private final ValueBuffer out = new ValueBuffer(256);
+    private final ByteArrayBuilder out = new ByteArrayBuilder(256);
 
     public JsonSchemaEncoder(String schemaText, ObjectMapper mapper) {
         super("JSON Schema");
@@ -83,6 +84,6 @@ public final class JsonSchemaEncoder<T> extends FramedEncoder<T, String, Schema>
         out.reset();
         out.write(framing.prefix());
         mapper.writeValue(out, node);
-        return out.bytes();
+        return out.toByteArray();
     }
 }
