@@ -7,8 +7,8 @@ import io.etl.core.error.ConfigException;
 import io.etl.core.record.RecordMeta;
 import io.etl.examples.EmbeddedLogging;
 import io.etl.examples.EtlExamples;
+import io.etl.examples.ExampleCluster;
 import io.etl.examples.ExampleConfig;
-import io.etl.examples.ExampleTopics;
 import io.etl.examples.PipelineReport;
 import io.etl.kafka.common.FormatContext;
 import io.etl.kafka.common.SchemaRegistryConfig;
@@ -186,7 +186,7 @@ public final class AvroToAvroCommand implements Callable<Integer> {
         String payments = topics.payments();
         String ledger = topics.ledger();
         String deadLetters = topics.deadLetters();
-        ExampleTopics.createMissing(cluster, topics.partitions());
+        ExampleCluster.createMissingTopics(cluster, topics.partitions());
         // a managed registry: the schemas are registered before anything is written
         registry.register(payments + "-value", "AVRO", SamplePayments.PAYMENT_V1.toString());
         registry.register(payments + "-value", "AVRO", AvroToAvro.PAYMENT.toString());

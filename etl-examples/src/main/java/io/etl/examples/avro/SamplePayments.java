@@ -3,10 +3,9 @@ package io.etl.examples.avro;
 import io.etl.core.config.PipelineConfig;
 import io.etl.core.error.ConfigException;
 import io.etl.core.record.RecordMeta;
-import io.etl.examples.ExampleTopics;
+import io.etl.examples.ExampleCluster;
 import io.etl.kafka.common.FormatContext;
 import io.etl.kafka.common.SchemaRegistryConfig;
-import io.etl.kafka.sink.KafkaSinkConfig;
 import io.etl.kafka.source.KafkaSourceConfig;
 import io.etl.schema.Avro;
 import io.etl.schema.SchemaEncoder;
@@ -16,14 +15,11 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
-import org.apache.kafka.clients.CommonClientConfigs;
 
 /**
  * The payments the example writes (the demonstration, and {@code --records} on a cluster): half with version 1 of
@@ -88,8 +84,8 @@ final class SamplePayments {
         SchemaRegistryConfig registry = SchemaRegistryConfig.from(source.schemaRegistry())
                 .autoRegister(true)
                 .build();
-        try (KafkaTestCluster cluster = KafkaTestCluster.external(source.brokers(), clientProperties(config))) {
-            ExampleTopics.createMissing(cluster, topics.partitions());
+        try (KafkaTestCluster cluster = ExampleCluster.of(config, "payments", "ledger")) {
+            ExampleCluster.createMissingTopics(cluster, topics.partitions());
             SchemaEncoder<GenericRecord> ledger = Avro.encoder(AvroToAvro.LEDGER_ENTRY);
             ledger.open(context("ledger", topics.ledger(), registry)); // registers it when the subject lacks it
             write(cluster, topics.payments(), registry, count);
@@ -130,20 +126,6 @@ final class SamplePayments {
                 registry,
                 new SimpleMeterRegistry(),
                 null);
-    }
-
-    /**
-     * The security settings of the ledger sink (typed {@code security} section and passthrough keys) as client
-     * properties, so that the samples reach a secured cluster as the pipeline's producer does.
-     */
-    private static Map<String, String> clientProperties(PipelineConfig config) {
-        Map<String, String> props = new HashMap<>();
-        config.sink("ledger")
-                .connector(KafkaSinkConfig.class)
-                .connectionProperties("sinks.ledger.kafka")
-                .forEach((k, v) -> props.put(k, String.valueOf(v)));
-        props.remove(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG); // the cluster is reached at the source's brokers
-        return props;
     }
 
     private static GenericRecord payment(int i) {

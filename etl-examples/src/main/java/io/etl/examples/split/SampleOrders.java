@@ -1,15 +1,11 @@
 package io.etl.examples.split;
 
 import io.etl.core.config.PipelineConfig;
-import io.etl.kafka.sink.KafkaSinkConfig;
-import io.etl.kafka.source.KafkaSourceConfig;
+import io.etl.examples.ExampleCluster;
 import io.etl.testkit.KafkaTestCluster;
 import io.etl.testkit.TestRecord;
 import java.io.PrintStream;
-import java.util.HashMap;
 import java.util.Locale;
-import java.util.Map;
-import org.apache.kafka.clients.CommonClientConfigs;
 
 /**
  * Writes the deterministic sample orders of {@link OrderGenerator} (keyed by order id) into the input topic:
@@ -25,8 +21,7 @@ final class SampleOrders {
      * topics it lacks (with the sinks' security settings).
      */
     static void writeTo(PipelineConfig config, int count, PrintStream err) {
-        KafkaSourceConfig source = config.source(KafkaToKafkaSplit.SOURCE).connector(KafkaSourceConfig.class);
-        try (KafkaTestCluster cluster = KafkaTestCluster.external(source.brokers(), clientProperties(config))) {
+        try (KafkaTestCluster cluster = ExampleCluster.of(config, KafkaToKafkaSplit.SOURCE, SplitSummary.BRANCHES[0])) {
             String input = SplitTopics.input(config);
             SplitTopics.ensure(cluster, input, SplitTopics.outputs(config).values());
             write(cluster, input, count, err);
@@ -44,20 +39,5 @@ final class SampleOrders {
         long ms = Math.max(1, (System.nanoTime() - t0) / 1_000_000);
         err.printf(Locale.ROOT, "wrote %,d orders in %,d ms%n", count, ms);
         return count;
-    }
-
-    /**
-     * The security settings of the {@code eu} sink (typed {@code security} section and any
-     * {@code security.*}/{@code ssl.*}/{@code sasl.*} passthrough keys) as client properties, so that the
-     * sample orders and the admin calls reach a secured cluster the way the pipeline's producers do.
-     */
-    private static Map<String, String> clientProperties(PipelineConfig config) {
-        KafkaSinkConfig sink = config.sink(SplitSummary.BRANCHES[0]).connector(KafkaSinkConfig.class);
-        Map<String, String> props = new HashMap<>();
-        sink.connectionProperties("sinks." + SplitSummary.BRANCHES[0] + ".kafka")
-                .forEach((k, v) -> props.put(k, String.valueOf(v)));
-        // the cluster is reached at the source's brokers
-        props.remove(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG);
-        return props;
     }
 }

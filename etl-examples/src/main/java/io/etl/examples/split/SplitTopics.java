@@ -1,7 +1,7 @@
 package io.etl.examples.split;
 
 import io.etl.core.config.PipelineConfig;
-import io.etl.examples.ExampleTopics;
+import io.etl.examples.ExampleCluster;
 import io.etl.kafka.sink.KafkaSinkConfig;
 import io.etl.kafka.source.KafkaSourceConfig;
 import io.etl.testkit.KafkaTestCluster;
@@ -42,6 +42,6 @@ final class SplitTopics {
         Map<String, Integer> partitions = new LinkedHashMap<>();
         partitions.put(input, SplitRun.PARTITIONS);
         outputs.forEach(topic -> partitions.put(topic, SplitRun.PARTITIONS));
-        ExampleTopics.createMissing(cluster, partitions);
+        ExampleCluster.createMissingTopics(cluster, partitions);
     }
 }

@@ -1,23 +1,44 @@
 package io.etl.examples;
 
+import io.etl.core.config.PipelineConfig;
+import io.etl.kafka.sink.KafkaSinkConfig;
+import io.etl.kafka.source.KafkaSourceConfig;
 import io.etl.testkit.KafkaTestCluster;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
 
-/** Creates the topics an example's sample data needs, where the cluster does not have them yet. */
-public final class ExampleTopics {
+/** The cluster an example's sample data goes to with {@code --records}, and the topics it needs there. */
+public final class ExampleCluster {
 
-    private ExampleTopics() {}
+    private ExampleCluster() {}
+
+    /**
+     * The cluster at the brokers of source {@code source} in {@code config}, reached with the security settings of
+     * sink {@code sink} (its typed {@code security} section and passthrough keys), as the pipeline's producers reach
+     * it.
+     */
+    public static KafkaTestCluster of(PipelineConfig config, String source, String sink) {
+        Map<String, String> props = new HashMap<>();
+        config.sink(sink)
+                .connector(KafkaSinkConfig.class)
+                .connectionProperties("sinks." + sink + ".kafka")
+                .forEach((k, v) -> props.put(k, String.valueOf(v)));
+        props.remove(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG); // the cluster is reached at the source's brokers
+        return KafkaTestCluster.external(
+                config.source(source).connector(KafkaSourceConfig.class).brokers(), props);
+    }
 
     /**
      * Creates each topic of {@code partitions} (name to partition count) that {@code cluster} lacks; existing ones
      * are left as they are.
      */
-    public static void createMissing(KafkaTestCluster cluster, Map<String, Integer> partitions) {
+    public static void createMissingTopics(KafkaTestCluster cluster, Map<String, Integer> partitions) {
         Set<String> existing;
         try (Admin admin = cluster.newAdmin()) {
             existing = admin.listTopics().names().get(30, TimeUnit.SECONDS);
